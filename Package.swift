@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+  name: "termmap",
+  products: [
+    .executable(name: "termmap", targets: ["termmap"]),
+    .library(name: "TermMap", targets: ["MapGeometry", "DotRaster", "TermMapKit", "MapData"]),
+  ],
+  targets: [
+    .target(name: "MapGeometry", swiftSettings: strict),
+    .target(name: "DotRaster", swiftSettings: strict),
+    .target(name: "TermMapKit", dependencies: ["MapGeometry", "DotRaster"], swiftSettings: strict),
+    .target(name: "MapData", dependencies: ["MapGeometry", "TermMapKit"], swiftSettings: strict),
+    .executableTarget(
+      name: "termmap", dependencies: ["MapGeometry", "DotRaster", "TermMapKit", "MapData"],
+      swiftSettings: strict),
+    .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),
+    .testTarget(name: "DotRasterTests", dependencies: ["DotRaster"], swiftSettings: strict),
+    .testTarget(
+      name: "TermMapKitTests", dependencies: ["TermMapKit", "MapGeometry", "DotRaster"],
+      swiftSettings: strict),
+    .testTarget(name: "MapDataTests", dependencies: ["MapData", "TermMapKit"], swiftSettings: strict),
+    .testTarget(name: "CLITests", dependencies: ["termmap"], swiftSettings: strict),
+  ]
+)

@@ -1,0 +1,2 @@
+import DotRaster
+import MapGeometry

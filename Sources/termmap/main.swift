@@ -1,0 +1,2 @@
+import MapGeometry
+print("termmap")
