@@ -22,7 +22,9 @@ let package = Package(
     .testTarget(
       name: "TermMapKitTests", dependencies: ["TermMapKit", "MapGeometry", "DotRaster"],
       swiftSettings: strict),
-    .testTarget(name: "MapDataTests", dependencies: ["MapData", "TermMapKit"], swiftSettings: strict),
+    .testTarget(
+      name: "MapDataTests", dependencies: ["MapData", "TermMapKit"], exclude: ["Fixtures"],
+      swiftSettings: strict),
     .testTarget(name: "CLITests", dependencies: ["termmap"], swiftSettings: strict),
   ]
 )

@@ -1,0 +1,158 @@
+/// One terminal cell: a character, its colours and its emphasis.
+public struct Cell: Hashable, Sendable {
+  public var glyph: Unicode.Scalar
+  public var foreground: TermColor?
+  public var background: TermColor?
+  public var bold: Bool
+  public var reverse: Bool
+
+  public init(
+    glyph: Unicode.Scalar, foreground: TermColor? = nil, background: TermColor? = nil,
+    bold: Bool = false, reverse: Bool = false
+  ) {
+    self.glyph = glyph
+    self.foreground = foreground
+    self.background = background
+    self.bold = bold
+    self.reverse = reverse
+  }
+
+  /// An empty cell.
+  public static let blank = Cell(glyph: " ")
+
+  /// The same styling, for run-length grouping.
+  @inlinable public func sameStyle(as other: Cell) -> Bool {
+    foreground == other.foreground && background == other.background && bold == other.bold
+      && reverse == other.reverse
+  }
+}
+
+/// A frame: a row-major grid of cells. A value, so frames can be compared and diffed.
+public struct CellBuffer: Sendable, Equatable {
+  public let columns: Int
+  public let rows: Int
+  public private(set) var cells: [Cell]
+
+  public init(columns: Int, rows: Int) {
+    self.columns = max(columns, 0)
+    self.rows = max(rows, 0)
+    cells = Array(repeating: .blank, count: self.columns * self.rows)
+  }
+
+  public subscript(column: Int, row: Int) -> Cell {
+    get { cells[row * columns + column] }
+    set { cells[row * columns + column] = newValue }
+  }
+
+  /// Writes text from (column, row), clipped at the right edge; returns the columns used.
+  @discardableResult
+  public mutating func put(
+    _ text: String, column: Int, row: Int, foreground: TermColor? = nil,
+    background: TermColor? = nil, bold: Bool = false, reverse: Bool = false, maxWidth: Int? = nil
+  ) -> Int {
+    guard row >= 0 && row < rows else { return 0 }
+    let limit = min(columns, column + (maxWidth ?? columns))
+    var c = column
+    for scalar in text.unicodeScalars {
+      if c >= limit { break }
+      if c >= 0 {
+        self[c, row] = Cell(
+          glyph: scalar, foreground: foreground, background: background, bold: bold,
+          reverse: reverse)
+      }
+      c += 1
+    }
+    return c - column
+  }
+
+  /// The frame as plain text lines, each exactly `columns` characters.
+  public var lines: [String] {
+    (0..<rows).map { row in
+      var s = String.UnicodeScalarView()
+      for column in 0..<columns { s.append(self[column, row].glyph) }
+      return String(s)
+    }
+  }
+
+  /// The frame as text with ANSI SGR colour sequences (256 or 16 colours), each line reset at
+  /// its end.
+  public func ansiLines(colors: ColorDepth) -> [String] {
+    (0..<rows).map { row in
+      var out = ""
+      var current: Cell? = nil
+      for column in 0..<columns {
+        let cell = self[column, row]
+        if current == nil || !cell.sameStyle(as: current!) {
+          out += Self.sgr(for: cell, colors: colors)
+          current = cell
+        }
+        out.unicodeScalars.append(cell.glyph)
+      }
+      return out + "\u{1B}[0m"
+    }
+  }
+
+  /// The SGR sequence that sets a cell's style from a reset state.
+  public static func sgr(for cell: Cell, colors: ColorDepth) -> String {
+    var codes = ["0"]
+    if cell.bold { codes.append("1") }
+    if cell.reverse { codes.append("7") }
+    if let fg = cell.foreground { codes.append(colors.foregroundCode(fg)) }
+    if let bg = cell.background { codes.append(colors.backgroundCode(bg)) }
+    return "\u{1B}[" + codes.joined(separator: ";") + "m"
+  }
+
+  /// A run of changed cells on one row.
+  public struct Change: Equatable, Sendable {
+    public var row: Int
+    public var column: Int
+    public var cells: ArraySlice<Cell>
+  }
+
+  /// The runs of cells that differ from `old` (everything when the sizes differ).
+  public func changes(from old: CellBuffer?) -> [Change] {
+    var result: [Change] = []
+    let same = old.map { $0.columns == columns && $0.rows == rows } ?? false
+    for row in 0..<rows {
+      var column = 0
+      let base = row * columns
+      while column < columns {
+        if same && old!.cells[base + column] == cells[base + column] {
+          column += 1
+          continue
+        }
+        let start = column
+        while column < columns && !(same && old!.cells[base + column] == cells[base + column]) {
+          column += 1
+        }
+        result.append(Change(row: row, column: start, cells: cells[(base + start)..<(base + column)]))
+      }
+    }
+    return result
+  }
+}
+
+/// How many colours a terminal or output has.
+public enum ColorDepth: Sendable {
+  case none
+  case basic16
+  case palette256
+
+  func foregroundCode(_ c: TermColor) -> String {
+    switch self {
+    case .palette256: return "38;5;\(c.index)"
+    case .basic16, .none:
+      let b = Int(c.basic16.index)
+      return b < 8 ? "\(30 + b)" : "\(90 + b - 8)"
+    }
+  }
+
+  func backgroundCode(_ c: TermColor) -> String {
+    switch self {
+    case .palette256: return "48;5;\(c.index)"
+    case .basic16, .none:
+      let b = Int(c.basic16.index)
+      return b < 8 ? "\(40 + b)" : "\(100 + b - 8)"
+    }
+  }
+}

@@ -1,0 +1,121 @@
+/// A rectangle of dots, each holding an `Ink`; the raster every renderer draws into.
+public struct DotCanvas: Sendable, Equatable {
+  public let width: Int
+  public let height: Int
+  public private(set) var dots: [Ink]
+
+  public init(width: Int, height: Int) {
+    self.width = max(width, 0)
+    self.height = max(height, 0)
+    dots = Array(repeating: .none, count: self.width * self.height)
+  }
+
+  /// A canvas sized for a grid of terminal cells.
+  public init(columns: Int, rows: Int) {
+    self.init(width: columns * CellGeometry.dotsWide, height: rows * CellGeometry.dotsHigh)
+  }
+
+  public subscript(x: Int, y: Int) -> Ink {
+    get { dots[y * width + x] }
+    set { dots[y * width + x] = newValue }
+  }
+
+  /// Sets one dot if it lies on the canvas.
+  public mutating func plot(x: Int, y: Int, ink: Ink) {
+    if x >= 0 && y >= 0 && x < width && y < height { dots[y * width + x] = ink }
+  }
+
+  /// Inks a run of dots on one row (clipped to the canvas).
+  public mutating func fillSpan(y: Int, from x0: Int, to x1: Int, ink: Ink) {
+    guard y >= 0 && y < height else { return }
+    let a = max(x0, 0)
+    let b = min(x1, width - 1)
+    guard a <= b else { return }
+    let base = y * width
+    dots.withUnsafeMutableBufferPointer { buf in
+      for x in a...b { buf[base + x] = ink }
+    }
+  }
+
+  /// Direct access to the dots for rasterisers in this module.
+  mutating func withUnsafeMutableDots<R>(
+    _ body: (UnsafeMutableBufferPointer<Ink>) throws -> R
+  ) rethrows -> R {
+    try dots.withUnsafeMutableBufferPointer { try body($0) }
+  }
+
+  /// Clears every dot.
+  public mutating func clear() {
+    dots.withUnsafeMutableBufferPointer { buf in
+      buf.update(repeating: .none)
+    }
+  }
+
+  /// True when no dot is inked.
+  public var isBlank: Bool { !dots.contains { !$0.isEmpty } }
+
+  /// Copies the inked dots of `source` onto this canvas with its top-left at (dx, dy),
+  /// moving their ink onto `layerBase + ink.layer` so later layers stack above earlier ones.
+  public mutating func composite(_ source: DotCanvas, atX dx: Int, y dy: Int, layerBase: UInt32) {
+    let x0 = max(0, -dx)
+    let x1 = min(source.width, width - dx)
+    let y0 = max(0, -dy)
+    let y1 = min(source.height, height - dy)
+    guard x0 < x1 && y0 < y1 else { return }
+    let shift = layerBase << 8
+    let w = width
+    let sw = source.width
+    source.dots.withUnsafeBufferPointer { src in
+      dots.withUnsafeMutableBufferPointer { dst in
+        for sy in y0..<y1 {
+          let srow = sy * sw
+          let drow = (sy + dy) * w + dx
+          for sx in x0..<x1 {
+            let ink = src[srow + sx].raw
+            if ink != 0 { dst[drow + sx] = Ink(raw: ink &+ shift) }
+          }
+        }
+      }
+    }
+  }
+
+  /// The cells of this canvas as glyphs in a charset, each with the colour of its highest-layer dot.
+  public func cells(charset: Charset) -> CellBuffer {
+    let columns = width / CellGeometry.dotsWide
+    let rows = height / CellGeometry.dotsHigh
+    var buffer = CellBuffer(columns: columns, rows: rows)
+    paint(into: &buffer, charset: charset)
+    return buffer
+  }
+
+  /// Writes the inked cells of this canvas over `buffer` (blank cells are left as they are).
+  public func paint(into buffer: inout CellBuffer, charset: Charset) {
+    let columns = min(width / CellGeometry.dotsWide, buffer.columns)
+    let rows = min(height / CellGeometry.dotsHigh, buffer.rows)
+    let w = width
+    dots.withUnsafeBufferPointer { d in
+      for row in 0..<rows {
+        for column in 0..<columns {
+          var bits: UInt8 = 0
+          var top: UInt32 = 0
+          let x = column * CellGeometry.dotsWide
+          let y = row * CellGeometry.dotsHigh
+          for dy in 0..<CellGeometry.dotsHigh {
+            let base = (y + dy) * w + x
+            for dx in 0..<CellGeometry.dotsWide {
+              let ink = d[base + dx].raw
+              if ink != 0 {
+                bits |= CellGeometry.brailleBit(dx: dx, dy: dy)
+                if ink >= top { top = ink }
+              }
+            }
+          }
+          if bits != 0 {
+            buffer[column, row] = Cell(
+              glyph: charset.glyph(forDots: bits), foreground: Ink(raw: top).color)
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,213 @@
+import Foundation
+
+extension DrawingContext {
+  /// Strokes every subpath of the current path with `ink`.
+  func strokeCurrentPath(ink: Ink) {
+    guard !xs.isEmpty else { return }
+    var stroker = Stroker(context: self, ink: ink)
+    for (index, sub) in subpaths.enumerated() {
+      let end = index + 1 < subpaths.count ? subpaths[index + 1].start : xs.count
+      let start = sub.start
+      stroker.dashDistance = 0
+      if end - start == 1 {
+        stroker.segment(xs[start], ys[start], xs[start], ys[start])
+        continue
+      }
+      for i in start..<(end - 1) {
+        stroker.segment(xs[i], ys[i], xs[i + 1], ys[i + 1])
+      }
+      if sub.closed && end - start > 2 {
+        stroker.segment(xs[end - 1], ys[end - 1], xs[start], ys[start])
+      }
+    }
+    canvas = stroker.canvas
+  }
+
+  /// Strokes one segment given in user space, without building a path (the hot path of
+  /// polyline renderers).
+  public func strokeSegment(from a: Point2D, to b: Point2D) {
+    guard let color = state.strokeColor else { return }
+    let p = state.transform.apply(a)
+    let q = state.transform.apply(b)
+    var stroker = Stroker(context: self, ink: Ink(layer: Self.strokeLayer, color: color))
+    stroker.segment(p.x, p.y, q.x, q.y)
+    canvas = stroker.canvas
+  }
+
+  /// Strokes a run of user-space points as one open polyline.
+  public func strokePolyline(_ points: UnsafeBufferPointer<Point2D>) {
+    guard let color = state.strokeColor, !points.isEmpty else { return }
+    var stroker = Stroker(context: self, ink: Ink(layer: Self.strokeLayer, color: color))
+    let t = state.transform
+    var prev = t.apply(points[0])
+    if points.count == 1 { stroker.segment(prev.x, prev.y, prev.x, prev.y) }
+    for i in 1..<points.count {
+      let next = t.apply(points[i])
+      stroker.segment(prev.x, prev.y, next.x, next.y)
+      prev = next
+    }
+    canvas = stroker.canvas
+  }
+}
+
+/// The dots a stroke of some width stamps around each step of its centre line.
+struct Brush {
+  let offsets: [(dx: Int, dy: Int)]
+  let reach: Int
+
+  init(widthInDots w: Double) {
+    if w < 1.75 {
+      offsets = [(0, 0)]
+      reach = 0
+      return
+    }
+    let r = w / 2
+    let reach = Int(r.rounded(.up))
+    var o: [(Int, Int)] = []
+    for dy in -reach...reach {
+      for dx in -reach...reach where Double(dx * dx + dy * dy) <= r * r + 0.25 {
+        o.append((dx, dy))
+      }
+    }
+    offsets = o
+    self.reach = reach
+  }
+}
+
+/// Rasterises segments in dot space into a canvas copy, clipped, with an optional dash pattern.
+struct Stroker {
+  var canvas: DotCanvas
+  let ink: Ink
+  let clip: DotRect
+  let brush: Brush
+  let dashes: [Double]
+  let dashTotal: Double
+  let dashPhase: Double
+  /// Distance drawn so far along the current subpath, in dots.
+  var dashDistance: Double = 0
+
+  init(context: DrawingContext, ink: Ink) {
+    canvas = context.canvas
+    self.ink = ink
+    clip = context.clipBounds
+    brush = Brush(widthInDots: context.lineWidthInDots)
+    let scale = abs(context.transform.scaleX)
+    dashes = context.lineDashPattern.map { $0 * scale }
+    dashTotal = dashes.reduce(0, +)
+    dashPhase = context.state.dashPhase * scale
+  }
+
+  static func dashIsOn(at distance: Double, dashes: [Double], dashTotal: Double, dashPhase: Double)
+    -> Bool
+  {
+    if dashTotal <= 0 { return true }
+    var d = (distance + dashPhase).truncatingRemainder(dividingBy: dashTotal)
+    if d < 0 { d += dashTotal }
+    for (i, length) in dashes.enumerated() {
+      if d < length { return i % 2 == 0 }
+      d -= length
+    }
+    return true
+  }
+
+  mutating func segment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+    let length = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
+    defer { dashDistance += length }
+    guard x0.isFinite && y0.isFinite && x1.isFinite && y1.isFinite else { return }
+    // Liang–Barsky against the clip grown by the brush's reach.
+    let margin = Double(brush.reach + 1)
+    let minX = Double(clip.minX) - margin
+    let minY = Double(clip.minY) - margin
+    let maxX = Double(clip.maxX) + margin
+    let maxY = Double(clip.maxY) + margin
+    let dx = x1 - x0
+    let dy = y1 - y0
+    var t0 = 0.0
+    var t1 = 1.0
+    for (p, q) in [(-dx, x0 - minX), (dx, maxX - x0), (-dy, y0 - minY), (dy, maxY - y0)] {
+      if p == 0 {
+        if q < 0 { return }
+      } else {
+        let r = q / p
+        if p < 0 {
+          if r > t1 { return }
+          if r > t0 { t0 = r }
+        } else {
+          if r < t0 { return }
+          if r < t1 { t1 = r }
+        }
+      }
+    }
+    let ax = x0 + t0 * dx
+    let ay = y0 + t0 * dy
+    let bx = x0 + t1 * dx
+    let by = y0 + t1 * dy
+    let ix0 = Int(ax.rounded(.down))
+    let iy0 = Int(ay.rounded(.down))
+    let ix1 = Int(bx.rounded(.down))
+    let iy1 = Int(by.rounded(.down))
+    let steps = max(abs(ix1 - ix0), abs(iy1 - iy0))
+    let stepLength = steps == 0 ? 0 : length * (t1 - t0) / Double(steps)
+    let startDistance = dashDistance + t0 * length
+    let dashed = dashTotal > 0
+    let single = brush.reach == 0
+    let cminX = clip.minX
+    let cminY = clip.minY
+    let cmaxX = clip.maxX
+    let cmaxY = clip.maxY
+    let w = canvas.width
+    let inkValue = ink
+    let offsets = brush.offsets
+    let (pattern, total, phase) = (dashes, dashTotal, dashPhase)
+    let on = { (k: Int) -> Bool in
+      !dashed
+        || Stroker.dashIsOn(
+          at: startDistance + Double(k) * stepLength, dashes: pattern, dashTotal: total,
+          dashPhase: phase)
+    }
+    canvas.withDots { dots in
+      if steps == 0 {
+        if on(0) {
+          for o in offsets {
+            let x = ix0 + o.dx
+            let y = iy0 + o.dy
+            if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = inkValue }
+          }
+        }
+        return
+      }
+      let fx = Double(ix1 - ix0) / Double(steps)
+      let fy = Double(iy1 - iy0) / Double(steps)
+      var px = Double(ix0) + 0.5
+      var py = Double(iy0) + 0.5
+      for k in 0...steps {
+        if on(k) {
+          let x = Int(px.rounded(.down))
+          let y = Int(py.rounded(.down))
+          if single {
+            if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = inkValue }
+          } else {
+            for o in offsets {
+              let bx = x + o.dx
+              let by = y + o.dy
+              if bx >= cminX && bx < cmaxX && by >= cminY && by < cmaxY {
+                dots[by * w + bx] = inkValue
+              }
+            }
+          }
+        }
+        px += fx
+        py += fy
+      }
+    }
+  }
+}
+
+extension DotCanvas {
+  /// Direct access to the dots, row-major, for rasterisers.
+  public mutating func withDots<R>(_ body: (UnsafeMutableBufferPointer<Ink>) throws -> R)
+    rethrows -> R
+  {
+    try withUnsafeMutableDots(body)
+  }
+}

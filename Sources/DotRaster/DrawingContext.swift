@@ -1,0 +1,213 @@
+import Foundation
+
+/// A drawing context in the spirit of CGContext, drawing dots onto a `DotCanvas`.
+///
+/// Paths are built in user space and mapped to dots by the current transform; strokes have a
+/// width in user units (scaled by the transform), fills use the even-odd rule so inner rings are
+/// holes, and everything is clipped to the clip rect. One context is used by one thread.
+public final class DrawingContext {
+  /// The canvas drawn on.
+  public internal(set) var canvas: DotCanvas
+  /// The absolute dot position of the canvas's top-left dot, so fill patterns line up across
+  /// separately drawn tiles.
+  public let patternOrigin: (x: Int, y: Int)
+
+  /// Ink layer of fills (strokes sit above them within one renderer's output).
+  public static let fillLayer: UInt32 = 1
+  /// Ink layer of strokes.
+  public static let strokeLayer: UInt32 = 2
+  /// Ink layer of marks drawn on top (points).
+  public static let markLayer: UInt32 = 3
+
+  struct State {
+    var transform = Transform2D.identity
+    var clip: DotRect
+    var strokeColor: TermColor? = .white
+    var fillColor: TermColor? = nil
+    var lineWidth: Double = 1
+    var dashPattern: [Double] = []
+    var dashPhase: Double = 0
+    var fillPattern = DotPattern.solid
+  }
+
+  var state: State
+  var stack: [State] = []
+
+  // The current path, in dot space.
+  var xs: [Double] = []
+  var ys: [Double] = []
+  var subpaths: [(start: Int, closed: Bool)] = []
+
+  public init(canvas: DotCanvas, patternOrigin: (x: Int, y: Int) = (0, 0)) {
+    self.canvas = canvas
+    self.patternOrigin = patternOrigin
+    state = State(clip: DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
+  }
+
+  /// Hands the canvas out (the context keeps drawing on its own copy).
+  public func takeCanvas() -> DotCanvas { canvas }
+
+  // MARK: State
+
+  public func saveGState() { stack.append(state) }
+  public func restoreGState() {
+    if let s = stack.popLast() { state = s }
+  }
+
+  /// The transform from user space to dots.
+  public var transform: Transform2D {
+    get { state.transform }
+    set { state.transform = newValue }
+  }
+  public func translateBy(x: Double, y: Double) { state.transform = state.transform.translatedBy(x: x, y: y) }
+  public func scaleBy(x: Double, y: Double) { state.transform = state.transform.scaledBy(x: x, y: y) }
+
+  public var strokeColor: TermColor? {
+    get { state.strokeColor }
+    set { state.strokeColor = newValue }
+  }
+  public var fillColor: TermColor? {
+    get { state.fillColor }
+    set { state.fillColor = newValue }
+  }
+  /// The stroke width in user units (dots = width × the transform's scale).
+  public var lineWidth: Double {
+    get { state.lineWidth }
+    set { state.lineWidth = max(newValue, 0) }
+  }
+  public var fillPattern: DotPattern {
+    get { state.fillPattern }
+    set { state.fillPattern = newValue }
+  }
+  /// Sets the dash pattern, in user units; an empty pattern draws solid lines.
+  public func setLineDash(phase: Double, lengths: [Double]) {
+    state.dashPhase = phase
+    state.dashPattern = lengths.allSatisfy { $0 >= 0 } && lengths.contains { $0 > 0 } ? lengths : []
+  }
+  public var lineDashPattern: [Double] { state.dashPattern }
+
+  /// The clip rect in dots.
+  public var clipBounds: DotRect { state.clip }
+
+  /// Narrows the clip to a user-space rect (dots whose centres lie inside it).
+  public func clip(to rect: Rect2D) {
+    let a = state.transform.apply(Point2D(x: rect.x, y: rect.y))
+    let b = state.transform.apply(Point2D(x: rect.maxX, y: rect.maxY))
+    let r = DotRect(
+      minX: Int((min(a.x, b.x) - 0.5).rounded(.up)), minY: Int((min(a.y, b.y) - 0.5).rounded(.up)),
+      maxX: Int((max(a.x, b.x) - 0.5).rounded(.up)), maxY: Int((max(a.y, b.y) - 0.5).rounded(.up)))
+    state.clip = state.clip.intersection(r)
+  }
+
+  /// The user-space rect that the clip covers (what is worth drawing).
+  public var userClipRect: Rect2D {
+    let t = state.transform
+    let x0 = (Double(state.clip.minX) - t.translateX) / t.scaleX
+    let x1 = (Double(state.clip.maxX) - t.translateX) / t.scaleX
+    let y0 = (Double(state.clip.minY) - t.translateY) / t.scaleY
+    let y1 = (Double(state.clip.maxY) - t.translateY) / t.scaleY
+    return Rect2D(x: min(x0, x1), y: min(y0, y1), width: abs(x1 - x0), height: abs(y1 - y0))
+  }
+
+  // MARK: Paths
+
+  public func beginPath() {
+    xs.removeAll(keepingCapacity: true)
+    ys.removeAll(keepingCapacity: true)
+    subpaths.removeAll(keepingCapacity: true)
+  }
+
+  public var isPathEmpty: Bool { xs.isEmpty }
+
+  public func move(to p: Point2D) {
+    let d = state.transform.apply(p)
+    subpaths.append((xs.count, false))
+    xs.append(d.x)
+    ys.append(d.y)
+  }
+
+  public func addLine(to p: Point2D) {
+    if subpaths.isEmpty {
+      move(to: p)
+      return
+    }
+    let d = state.transform.apply(p)
+    xs.append(d.x)
+    ys.append(d.y)
+  }
+
+  /// Adds a polyline: a move to the first point and lines to the rest.
+  public func addLines(between points: [Point2D]) {
+    guard let first = points.first else { return }
+    move(to: first)
+    for p in points.dropFirst() { addLine(to: p) }
+  }
+
+  public func closePath() {
+    if let last = subpaths.indices.last { subpaths[last].closed = true }
+  }
+
+  public func addRect(_ r: Rect2D) {
+    move(to: Point2D(x: r.x, y: r.y))
+    addLine(to: Point2D(x: r.maxX, y: r.y))
+    addLine(to: Point2D(x: r.maxX, y: r.maxY))
+    addLine(to: Point2D(x: r.x, y: r.maxY))
+    closePath()
+  }
+
+  /// Adds an ellipse inscribed in a rect, as a closed polygon fine enough for dots.
+  public func addEllipse(in r: Rect2D) {
+    let cx = r.x + r.width / 2
+    let cy = r.y + r.height / 2
+    let radiusDots = max(abs(r.width * state.transform.scaleX), abs(r.height * state.transform.scaleY)) / 2
+    let steps = min(max(Int(radiusDots * 2), 12), 720)
+    for i in 0..<steps {
+      let a = Double(i) / Double(steps) * 2 * .pi
+      let p = Point2D(x: cx + r.width / 2 * sin(a), y: cy - r.height / 2 * cos(a))
+      if i == 0 { move(to: p) } else { addLine(to: p) }
+    }
+    closePath()
+  }
+
+  // MARK: Painting
+
+  /// Fills the current path (even-odd) and clears it.
+  public func fillPath() {
+    if let color = state.fillColor {
+      fillEvenOdd(ink: Ink(layer: Self.fillLayer, color: color))
+    }
+    beginPath()
+  }
+
+  /// Strokes the current path and clears it.
+  public func strokePath() {
+    if let color = state.strokeColor {
+      strokeCurrentPath(ink: Ink(layer: Self.strokeLayer, color: color))
+    }
+    beginPath()
+  }
+
+  /// Fills, then strokes, the current path (as a polygon renderer draws), and clears it.
+  public func fillAndStrokePath() {
+    if let color = state.fillColor { fillEvenOdd(ink: Ink(layer: Self.fillLayer, color: color)) }
+    if let color = state.strokeColor {
+      strokeCurrentPath(ink: Ink(layer: Self.strokeLayer, color: color))
+    }
+    beginPath()
+  }
+
+  /// Inks the single dot under a user-space point with the stroke colour on the mark layer.
+  public func plot(_ p: Point2D, color: TermColor? = nil) {
+    guard let c = color ?? state.strokeColor else { return }
+    let d = state.transform.apply(p)
+    let x = Int(d.x.rounded(.down))
+    let y = Int(d.y.rounded(.down))
+    let clip = state.clip
+    if x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
+      canvas[x, y] = Ink(layer: Self.markLayer, color: c)
+    }
+  }
+
+  /// The stroke width in dots.
+  public var lineWidthInDots: Double { state.lineWidth * abs(state.transform.scaleX) }
+}

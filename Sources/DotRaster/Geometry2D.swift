@@ -1,0 +1,83 @@
+/// A point in a drawing context's user space.
+public struct Point2D: Hashable, Sendable {
+  public var x: Double
+  public var y: Double
+  @inlinable public init(x: Double, y: Double) {
+    self.x = x
+    self.y = y
+  }
+}
+
+/// A rectangle in a drawing context's user space.
+public struct Rect2D: Hashable, Sendable {
+  public var x: Double
+  public var y: Double
+  public var width: Double
+  public var height: Double
+  public init(x: Double, y: Double, width: Double, height: Double) {
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+  }
+  public var maxX: Double { x + width }
+  public var maxY: Double { y + height }
+}
+
+/// A scale-and-translate transform from user space to dots: dot = user · scale + translation.
+public struct Transform2D: Hashable, Sendable {
+  public var scaleX: Double
+  public var scaleY: Double
+  public var translateX: Double
+  public var translateY: Double
+
+  public init(scaleX: Double = 1, scaleY: Double = 1, translateX: Double = 0, translateY: Double = 0)
+  {
+    self.scaleX = scaleX
+    self.scaleY = scaleY
+    self.translateX = translateX
+    self.translateY = translateY
+  }
+
+  public static let identity = Transform2D()
+
+  @inlinable public func apply(_ p: Point2D) -> Point2D {
+    Point2D(x: p.x * scaleX + translateX, y: p.y * scaleY + translateY)
+  }
+
+  /// This transform applied after a translation in user space (as CGContext's translateBy).
+  public func translatedBy(x: Double, y: Double) -> Transform2D {
+    Transform2D(
+      scaleX: scaleX, scaleY: scaleY, translateX: translateX + x * scaleX,
+      translateY: translateY + y * scaleY)
+  }
+
+  /// This transform applied after a scale in user space (as CGContext's scaleBy).
+  public func scaledBy(x: Double, y: Double) -> Transform2D {
+    Transform2D(
+      scaleX: scaleX * x, scaleY: scaleY * y, translateX: translateX, translateY: translateY)
+  }
+}
+
+/// A half-open rectangle of whole dots.
+public struct DotRect: Hashable, Sendable {
+  public var minX: Int
+  public var minY: Int
+  public var maxX: Int
+  public var maxY: Int
+
+  public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
+    self.minX = minX
+    self.minY = minY
+    self.maxX = maxX
+    self.maxY = maxY
+  }
+
+  public var isEmpty: Bool { maxX <= minX || maxY <= minY }
+
+  public func intersection(_ o: DotRect) -> DotRect {
+    DotRect(
+      minX: max(minX, o.minX), minY: max(minY, o.minY), maxX: min(maxX, o.maxX),
+      maxY: min(maxY, o.maxY))
+  }
+}

@@ -1,0 +1,71 @@
+/// A colour of the xterm 256-colour palette, with its nearest of the 16 basic colours.
+public struct TermColor: Hashable, Sendable, CustomStringConvertible {
+  /// The palette index (0–15 basic, 16–231 the 6×6×6 cube, 232–255 greys).
+  public var index: UInt8
+
+  public init(_ index: UInt8) { self.index = index }
+
+  /// A colour of the 6×6×6 cube from components 0…5.
+  public static func cube(_ r: Int, _ g: Int, _ b: Int) -> TermColor {
+    let rr: Int = min(max(r, 0), 5)
+    let gg: Int = min(max(g, 0), 5)
+    let bb: Int = min(max(b, 0), 5)
+    return TermColor(UInt8(16 + 36 * rr + 6 * gg + bb))
+  }
+
+  public static let black = TermColor(0)
+  public static let red = TermColor(1)
+  public static let green = TermColor(2)
+  public static let yellow = TermColor(3)
+  public static let blue = TermColor(4)
+  public static let magenta = TermColor(5)
+  public static let cyan = TermColor(6)
+  public static let white = TermColor(7)
+  public static let brightBlack = TermColor(8)
+  public static let brightRed = TermColor(9)
+  public static let brightGreen = TermColor(10)
+  public static let brightYellow = TermColor(11)
+  public static let brightBlue = TermColor(12)
+  public static let brightMagenta = TermColor(13)
+  public static let brightCyan = TermColor(14)
+  public static let brightWhite = TermColor(15)
+
+  /// The RGB value xterm shows for this index.
+  public var rgb: (r: Int, g: Int, b: Int) {
+    let i = Int(index)
+    if i < 16 {
+      let basic: [(Int, Int, Int)] = [
+        (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205),
+        (0, 205, 205), (229, 229, 229), (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0),
+        (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+      ]
+      return basic[i]
+    }
+    if i < 232 {
+      let levels = [0, 95, 135, 175, 215, 255]
+      let c = i - 16
+      return (levels[c / 36], levels[(c / 6) % 6], levels[c % 6])
+    }
+    let v = 8 + 10 * (i - 232)
+    return (v, v, v)
+  }
+
+  /// The nearest of the 16 basic colours, for terminals that have no more.
+  public var basic16: TermColor {
+    if index < 16 { return self }
+    let (r, g, b) = rgb
+    var best = 0
+    var bestDistance = Int.max
+    for candidate in 0..<16 {
+      let (cr, cg, cb) = TermColor(UInt8(candidate)).rgb
+      let d = (r - cr) * (r - cr) + (g - cg) * (g - cg) + (b - cb) * (b - cb)
+      if d < bestDistance {
+        bestDistance = d
+        best = candidate
+      }
+    }
+    return TermColor(UInt8(best))
+  }
+
+  public var description: String { "colour \(index)" }
+}

@@ -1,0 +1,144 @@
+import DotRaster
+import MapGeometry
+
+/// A point of interest shown as a marker (MKAnnotation).
+public protocol Annotation: AnyObject {
+  var coordinate: Coordinate { get }
+  var title: String? { get }
+  var subtitle: String? { get }
+  /// Further lines for the callout (description, elevation, time, properties).
+  var detailLines: [String] { get }
+}
+
+extension Annotation {
+  public var title: String? { nil }
+  public var subtitle: String? { nil }
+  public var detailLines: [String] { [] }
+}
+
+/// A plain annotation with settable fields (MKPointAnnotation). After changing `coordinate` of
+/// an annotation on a map, call `MapView.annotationDidMove(_:)` so the map re-indexes it.
+public final class PointAnnotation: Annotation {
+  public var coordinate: Coordinate
+  public var title: String?
+  public var subtitle: String?
+  public var detailLines: [String]
+
+  public init(
+    coordinate: Coordinate, title: String? = nil, subtitle: String? = nil, detailLines: [String] = []
+  ) {
+    self.coordinate = coordinate
+    self.title = title
+    self.subtitle = subtitle
+    self.detailLines = detailLines
+  }
+}
+
+/// How strongly a view claims its place when views collide (MKFeatureDisplayPriority).
+public struct DisplayPriority: Hashable, Comparable, Sendable {
+  public var rawValue: Float
+  public init(_ rawValue: Float) { self.rawValue = min(max(rawValue, 0), 1000) }
+  public static let required = DisplayPriority(1000)
+  public static let defaultHigh = DisplayPriority(750)
+  public static let defaultLow = DisplayPriority(250)
+  public static func < (a: DisplayPriority, b: DisplayPriority) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// The shape a view claims when collisions are resolved.
+public enum CollisionMode: Sendable {
+  /// The marker and its label.
+  case rectangle
+  /// The marker cell only.
+  case circle
+  /// Never hidden by collisions and never hides others.
+  case none
+}
+
+/// A control or decoration at the side of a callout. Only controls send
+/// `calloutAccessoryControlTapped` to the delegate.
+public struct CalloutAccessory: Sendable, Equatable {
+  public var symbol: String
+  public var isControl: Bool
+  public init(symbol: String, isControl: Bool) {
+    self.symbol = symbol
+    self.isControl = isControl
+  }
+  /// The standard "more" button: a control.
+  public static let detailDisclosure = CalloutAccessory(symbol: "›", isControl: true)
+}
+
+/// The marker shown for an annotation: a glyph cell, a colour and an optional label
+/// (MKAnnotationView). Views are reused through the map view's queue.
+@MainActor
+open class AnnotationView {
+  /// The annotation shown; nil while the view waits in the reuse queue.
+  public internal(set) var annotation: (any Annotation)?
+  public let reuseIdentifier: String?
+
+  /// The marker character.
+  open var glyph: Character = "●"
+  /// The marker character when the screen shows ASCII only.
+  open var asciiGlyph: Character = "@"
+  open var color: TermColor = .brightYellow
+  /// A short label drawn right of the marker.
+  open var label: String?
+  /// Cells to move the marker from the coordinate's cell (right and down positive).
+  open var centerOffset: (columns: Int, rows: Int) = (0, 0)
+  /// Cells to move the callout from its place beside the marker.
+  open var calloutOffset: (columns: Int, rows: Int) = (0, 0)
+  open var canShowCallout = true
+  open var isEnabled = true
+  open var displayPriority = DisplayPriority.required
+  open var zPriority: Float = 500
+  open var selectedZPriority: Float = 1000
+  open var collisionMode = CollisionMode.rectangle
+  open var rightCalloutAccessory: CalloutAccessory?
+  /// How many annotations this view stands for (more than 1 when nearby ones share its cell).
+  public internal(set) var representedCount = 1
+
+  public internal(set) var isSelected = false
+  /// True when a view of higher priority took this view's place.
+  public internal(set) var isHidden = false
+  /// Count of `prepareForReuse` calls (useful to see reuse happen).
+  public private(set) var reuseCount = 0
+
+  public required init(annotation: (any Annotation)?, reuseIdentifier: String?) {
+    self.annotation = annotation
+    self.reuseIdentifier = reuseIdentifier
+  }
+
+  /// Called when the view is taken from the reuse queue; subclasses call super.
+  open func prepareForReuse() {
+    reuseCount += 1
+    isSelected = false
+    isHidden = false
+    representedCount = 1
+  }
+
+  /// Called just before the view is shown.
+  open func prepareForDisplay() {}
+
+  /// Selects or deselects the view (the map view calls this).
+  open func setSelected(_ selected: Bool, animated: Bool) {
+    isSelected = selected
+  }
+}
+
+/// A marker that labels itself with its annotation's title (MKMarkerAnnotationView). Its
+/// default priority is low, so dense markers give way to each other.
+@MainActor
+open class MarkerAnnotationView: AnnotationView {
+  /// Whether the title shows as a label next to the marker.
+  open var titleVisible = true
+
+  public required init(annotation: (any Annotation)?, reuseIdentifier: String?) {
+    super.init(annotation: annotation, reuseIdentifier: reuseIdentifier)
+    displayPriority = .defaultLow
+    rightCalloutAccessory = .detailDisclosure
+  }
+
+  open override func prepareForDisplay() {
+    super.prepareForDisplay()
+    label = titleVisible ? annotation?.title : nil
+  }
+}

@@ -1,0 +1,36 @@
+import MapGeometry
+
+/// A shape laid over the map, drawn by an `OverlayRenderer`.
+///
+/// Overlays are immutable values shared with renderers that draw on several threads, so they are
+/// `Sendable`; `boundingMapRect` never changes. An overlay that crosses the antimeridian has
+/// `minX < 0` or `maxX > world width`.
+public protocol Overlay: AnyObject, Sendable {
+  /// The smallest rect holding the whole overlay; it must never change.
+  var boundingMapRect: MapRect { get }
+  /// The overlay's centre (a callout anchor).
+  var coordinate: Coordinate { get }
+  /// Whether the overlay meets a rect (defaults to a bounding-rect test).
+  func intersects(_ mapRect: MapRect) -> Bool
+  /// True when the overlay is opaque and the basemap below it need not be drawn.
+  var canReplaceMapContent: Bool { get }
+  /// A title for lists and callouts.
+  var title: String? { get }
+}
+
+extension Overlay {
+  public func intersects(_ mapRect: MapRect) -> Bool { boundingMapRect.intersects(mapRect) }
+  public var canReplaceMapContent: Bool { false }
+  public var coordinate: Coordinate { boundingMapRect.mid.coordinate }
+  public var title: String? { nil }
+}
+
+/// Where an overlay sits in the stack: under labels or above them.
+public enum OverlayLevel: Int, Sendable, CaseIterable, Comparable {
+  /// Above roads, below labels, shields and points of interest.
+  case aboveRoads = 0
+  /// Above labels, below annotations.
+  case aboveLabels = 1
+
+  public static func < (a: OverlayLevel, b: OverlayLevel) -> Bool { a.rawValue < b.rawValue }
+}

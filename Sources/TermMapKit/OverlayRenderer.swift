@@ -1,0 +1,117 @@
+import DotRaster
+import MapGeometry
+import Synchronization
+
+/// Draws one overlay, one map-rect tile at a time (MKOverlayRenderer).
+///
+/// `draw(_:zoomScale:in:)` is called on several threads at once for different tiles. The class is
+/// `Sendable` because its overlay is immutable and every mutable property lives behind a mutex;
+/// subclasses must keep to the same rule (immutable data, or state behind a lock).
+open class OverlayRenderer: @unchecked Sendable {
+  /// The overlay drawn.
+  public let overlay: any Overlay
+
+  struct Shared {
+    var alpha: Double = 1
+    var invalidations: [Invalidation] = []
+    var onNeedsDisplay: (@Sendable () -> Void)? = nil
+  }
+
+  /// What `setNeedsDisplay` asked to redraw.
+  enum Invalidation: Sendable {
+    case all
+    case rect(MapRect)
+    case rectAtScale(MapRect, Double)
+  }
+
+  let shared = Mutex(Shared())
+
+  public init(overlay: any Overlay) {
+    self.overlay = overlay
+  }
+
+  /// Opacity; a renderer with alpha 0 is not drawn (a terminal cell has no partial ink).
+  public var alpha: Double {
+    get { shared.withLock { $0.alpha } }
+    set {
+      let changed = shared.withLock { s -> Bool in
+        let old = s.alpha
+        s.alpha = min(max(newValue, 0), 1)
+        return (old > 0) != (s.alpha > 0)
+      }
+      if changed { requestDisplay() }
+    }
+  }
+
+  /// Pixels per point; always 1 on a dot raster (one screen point is one dot).
+  public var contentScaleFactor: Double { 1 }
+
+  /// Whether the tile can be drawn now; returning false suppresses `draw` for that rect until
+  /// `setNeedsDisplay(_:zoomScale:)` is called for it.
+  open func canDraw(_ mapRect: MapRect, zoomScale: Double) -> Bool { true }
+
+  /// Draws the part of the overlay inside `mapRect`. Does nothing by default.
+  open func draw(_ mapRect: MapRect, zoomScale: Double, in context: DrawingContext) {}
+
+  // MARK: Coordinate conversions (safe inside draw)
+
+  /// The context point of a map point: the map point less the overlay's bounding origin.
+  @inlinable public func point(for mapPoint: MapPoint) -> Point2D {
+    let o = overlay.boundingMapRect.origin
+    return Point2D(x: mapPoint.x - o.x, y: mapPoint.y - o.y)
+  }
+
+  /// The context rect of a map rect (same size, origin moved).
+  public func rect(for mapRect: MapRect) -> Rect2D {
+    let p = point(for: mapRect.origin)
+    return Rect2D(x: p.x, y: p.y, width: mapRect.width, height: mapRect.height)
+  }
+
+  /// The map point of a context point.
+  public func mapPoint(for point: Point2D) -> MapPoint {
+    let o = overlay.boundingMapRect.origin
+    return MapPoint(x: point.x + o.x, y: point.y + o.y)
+  }
+
+  /// The map rect of a context rect.
+  public func mapRect(for rect: Rect2D) -> MapRect {
+    let p = mapPoint(for: Point2D(x: rect.x, y: rect.y))
+    return MapRect(x: p.x, y: p.y, width: rect.width, height: rect.height)
+  }
+
+  // MARK: Invalidation
+
+  /// Redraws everything, at every zoom scale, on the next frame.
+  public func setNeedsDisplay() {
+    shared.withLock { $0.invalidations.append(.all) }
+    requestDisplay()
+  }
+
+  /// Redraws the tiles that meet `mapRect`, at every zoom scale.
+  public func setNeedsDisplay(_ mapRect: MapRect) {
+    shared.withLock { $0.invalidations.append(.rect(mapRect)) }
+    requestDisplay()
+  }
+
+  /// Redraws the tiles that meet `mapRect` at one zoom scale.
+  public func setNeedsDisplay(_ mapRect: MapRect, zoomScale: Double) {
+    shared.withLock { $0.invalidations.append(.rectAtScale(mapRect, zoomScale)) }
+    requestDisplay()
+  }
+
+  func takeInvalidations() -> [Invalidation] {
+    shared.withLock { s in
+      defer { s.invalidations.removeAll() }
+      return s.invalidations
+    }
+  }
+
+  func setDisplayHandler(_ handler: (@Sendable () -> Void)?) {
+    shared.withLock { $0.onNeedsDisplay = handler }
+  }
+
+  private func requestDisplay() {
+    let handler = shared.withLock { $0.onNeedsDisplay }
+    handler?()
+  }
+}

@@ -1,2 +1,0 @@
-import DotRaster
-import MapGeometry
