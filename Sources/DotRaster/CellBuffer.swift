@@ -53,8 +53,9 @@ public struct CellBuffer: Sendable, Equatable {
     guard row >= 0 && row < rows else { return 0 }
     let limit = min(columns, column + (maxWidth ?? columns))
     var c = column
-    for scalar in text.unicodeScalars {
+    for raw in text.unicodeScalars {
       if c >= limit { break }
+      let scalar = CellBuffer.isPrintable(raw) ? raw : "?"
       if c >= 0 {
         self[c, row] = Cell(
           glyph: scalar, foreground: foreground, background: background, bold: bold,
@@ -63,6 +64,15 @@ public struct CellBuffer: Sendable, Equatable {
       c += 1
     }
     return c - column
+  }
+
+  /// False for control characters (C0, DEL, C1) and bidi overrides: text from files is shown
+  /// only without them, so no escape sequence from a file can reach the terminal.
+  public static func isPrintable(_ s: Unicode.Scalar) -> Bool {
+    let v = s.value
+    if v < 0x20 || (0x7F...0x9F).contains(v) { return false }
+    if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) { return false }
+    return true
   }
 
   /// The frame as plain text lines, each exactly `columns` characters.

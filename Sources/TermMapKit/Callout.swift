@@ -1,0 +1,186 @@
+import DotRaster
+
+/// A marker's place on screen this frame.
+struct MarkerPlacement {
+  let view: AnnotationView
+  let column: Int
+  let row: Int
+}
+
+/// The callout of the selected marker: a bordered box beside the marker with the title, the
+/// subtitle and detail lines, wrapped, kept on screen and never over its marker.
+struct CalloutBox {
+  var column: Int
+  var row: Int
+  var width: Int
+  var height: Int
+  var lines: [(text: String, bold: Bool)]
+  var accessory: String?
+  var color: TermColor
+
+  /// Widest text a callout line may take.
+  static let maximumTextWidth = 44
+
+  func cellIndices(columns: Int) -> [Int] {
+    var out: [Int] = []
+    for r in row..<(row + height) {
+      for c in column..<(column + width) { out.append(r * columns + c) }
+    }
+    return out
+  }
+
+  func draw(into cells: inout CellBuffer, charset: Charset) {
+    let ascii = charset == .ascii
+    let h: Unicode.Scalar = ascii ? "-" : "─"
+    let v: Unicode.Scalar = ascii ? "|" : "│"
+    let corners: [Unicode.Scalar] = ascii ? ["+", "+", "+", "+"] : ["┌", "┐", "└", "┘"]
+    let border = TermColor.brightWhite
+    for c in column..<(column + width) {
+      let glyph: Unicode.Scalar =
+        c == column ? corners[0] : c == column + width - 1 ? corners[1] : h
+      cells[c, row] = Cell(glyph: glyph, foreground: border, background: .black)
+      let bottom: Unicode.Scalar =
+        c == column ? corners[2] : c == column + width - 1 ? corners[3] : h
+      cells[c, row + height - 1] = Cell(glyph: bottom, foreground: border, background: .black)
+    }
+    for (k, line) in lines.enumerated() {
+      let r = row + 1 + k
+      cells[column, r] = Cell(glyph: v, foreground: border, background: .black)
+      cells[column + width - 1, r] = Cell(glyph: v, foreground: border, background: .black)
+      for c in (column + 1)..<(column + width - 1) {
+        cells[c, r] = Cell(glyph: " ", background: .black)
+      }
+      cells.put(
+        line.text, column: column + 2, row: r, foreground: line.bold ? color : .white,
+        background: .black, bold: line.bold, maxWidth: width - 4)
+    }
+    if let a = accessory, !lines.isEmpty {
+      cells.put(a, column: column + width - 3, row: row + 1, foreground: .brightCyan, background: .black, bold: true)
+    }
+  }
+
+  /// Breaks text into lines no wider than `width`, at spaces where it can.
+  static func wrap(_ text: String, width: Int) -> [String] {
+    guard width > 0 else { return [] }
+    var out: [String] = []
+    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      var line = ""
+      for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
+        var w = String(word)
+        while w.count > width {
+          if !line.isEmpty {
+            out.append(line)
+            line = ""
+          }
+          out.append(String(w.prefix(width)))
+          w = String(w.dropFirst(width))
+        }
+        if line.isEmpty {
+          line = w
+        } else if line.count + 1 + w.count <= width {
+          line += " " + w
+        } else {
+          out.append(line)
+          line = w
+        }
+      }
+      out.append(line)
+    }
+    while out.last == "" { out.removeLast() }
+    return out
+  }
+}
+
+extension MapView {
+  /// Where each shown marker goes, lowest z first.
+  func markerPlacements(_ vp: Viewport) -> [MarkerPlacement] {
+    var out: [MarkerPlacement] = []
+    for v in annotationViews.visible.values where !v.isHidden {
+      guard let a = v.annotation, let p = annotationIndex.point(of: a), let c = vp.cell(for: p) else {
+        continue
+      }
+      let col = c.column + v.centerOffset.columns
+      let row = c.row + v.centerOffset.rows
+      guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { continue }
+      out.append(MarkerPlacement(view: v, column: col, row: row))
+    }
+    out.sort {
+      let za = $0.view.isSelected ? $0.view.selectedZPriority : $0.view.zPriority
+      let zb = $1.view.isSelected ? $1.view.selectedZPriority : $1.view.zPriority
+      if za != zb { return za < zb }
+      if $0.row != $1.row { return $0.row < $1.row }
+      return $0.column < $1.column
+    }
+    return out
+  }
+
+  /// Draws markers and their labels; returns how many were drawn.
+  func drawMarkers(_ markers: [MarkerPlacement], into cells: inout CellBuffer) -> Int {
+    for m in markers {
+      let v = m.view
+      let glyph = charset == .ascii ? v.asciiGlyph : v.glyph
+      let scalar = glyph.unicodeScalars.first ?? "*"
+      cells[m.column, m.row] = Cell(
+        glyph: scalar, foreground: v.color, bold: true, reverse: v.isSelected)
+      var label = v.label ?? ""
+      if v.representedCount > 1 { label += (label.isEmpty ? "" : " ") + "+\(v.representedCount - 1)" }
+      if !label.isEmpty && m.column + 2 < cells.columns {
+        cells.put(
+          label, column: m.column + 2, row: m.row, foreground: v.isSelected ? .brightWhite : .white,
+          bold: v.isSelected, maxWidth: 24)
+      }
+    }
+    return markers.count
+  }
+
+  /// The callout of the selected view, placed for this viewport (nil when none shows).
+  func calloutLayout(_ vp: Viewport) -> CalloutBox? {
+    guard isCalloutVisible, let s = annotationViews.selected,
+      let v = annotationViews.visible[ObjectIdentifier(s)], let p = annotationIndex.point(of: s),
+      let c = vp.cell(for: p)
+    else { return nil }
+    let mc = c.column + v.centerOffset.columns
+    let mr = c.row + v.centerOffset.rows
+    let textWidth = min(CalloutBox.maximumTextWidth, vp.columns - 6)
+    guard textWidth >= 4, vp.rows >= 3 else { return nil }
+    var lines: [(String, Bool)] = []
+    for t in CalloutBox.wrap(s.title ?? "", width: textWidth - (v.rightCalloutAccessory == nil ? 0 : 2)) {
+      lines.append((t, true))
+    }
+    if let sub = s.subtitle, !sub.isEmpty {
+      for t in CalloutBox.wrap(sub, width: textWidth) { lines.append((t, false)) }
+    }
+    for d in s.detailLines where !d.isEmpty {
+      for t in CalloutBox.wrap(d, width: textWidth) { lines.append((t, false)) }
+    }
+    let used = lines.map { $0.0.count }.max() ?? 0
+    let width = min(max(used, 4) + 4 + (v.rightCalloutAccessory == nil ? 0 : 2), vp.columns)
+    var box = CalloutBox(
+      column: 0, row: 0, width: width, height: 0, lines: [], accessory: v.rightCalloutAccessory?.symbol,
+      color: v.color)
+    let maxLines = vp.rows - 2
+    let offset = v.calloutOffset
+    if mc + 2 + width <= vp.columns || mc - 1 - width >= 0 {
+      // Beside the marker: right if it fits, else left; rows kept on screen.
+      box.lines = Array(lines.prefix(maxLines))
+      box.height = box.lines.count + 2
+      box.column = mc + 2 + width <= vp.columns ? mc + 2 : mc - 1 - width
+      box.row = min(max(mr - 1 + offset.rows, 0), vp.rows - box.height)
+      box.column = min(max(box.column + offset.columns, 0), vp.columns - width)
+      if box.column <= mc && mc < box.column + width {
+        box.column = mc + 2 + width <= vp.columns ? mc + 2 : mc - 1 - width
+      }
+    } else {
+      // Too narrow beside it: below the marker if there is more room there, else above.
+      let below = vp.rows - mr - 1
+      let above = mr
+      let room = max(below, above)
+      guard room >= 3 else { return nil }
+      box.lines = Array(lines.prefix(room - 2))
+      box.height = box.lines.count + 2
+      box.row = below >= above ? mr + 1 : mr - box.height
+      box.column = min(max(mc - width / 2, 0), vp.columns - width)
+    }
+    return box
+  }
+}

@@ -1,0 +1,299 @@
+import DotRaster
+import MapGeometry
+
+/// Why a view could not be dequeued.
+public enum AnnotationViewError: Error, Equatable, CustomStringConvertible {
+  case unregisteredReuseIdentifier(String)
+  public var description: String {
+    switch self {
+    case .unregisteredReuseIdentifier(let id):
+      return "no annotation view class is registered for reuse identifier \"\(id)\""
+    }
+  }
+}
+
+/// Views on screen, views waiting for reuse, and registered view classes.
+@MainActor
+struct AnnotationViewRegistry {
+  var visible: [ObjectIdentifier: AnnotationView] = [:]
+  var queues: [String: [AnnotationView]] = [:]
+  var classes: [String: AnnotationView.Type] = [:]
+  var selected: (any Annotation)?
+}
+
+extension MapView {
+  /// The identifier of the standard marker view.
+  public static let defaultAnnotationViewReuseIdentifier = "termmap.default-annotation-view"
+
+  // MARK: Annotations
+
+  /// Every annotation on the map.
+  public var annotations: [any Annotation] { annotationIndex.annotations(in: .world) }
+
+  /// How many annotations are on the map.
+  public var annotationCount: Int { annotationIndex.count }
+
+  public func addAnnotation(_ annotation: any Annotation) {
+    annotationIndex.insert(annotation)
+    setNeedsLayout()
+  }
+
+  public func addAnnotations(_ annotations: [any Annotation]) {
+    for a in annotations { annotationIndex.insert(a) }
+    setNeedsLayout()
+  }
+
+  /// Removes an annotation; its view goes to the reuse queue.
+  public func removeAnnotation(_ annotation: any Annotation) {
+    if let s = annotationViews.selected, s === annotation { deselectAnnotation(annotation, animated: false) }
+    annotationIndex.remove(annotation)
+    if let v = annotationViews.visible.removeValue(forKey: ObjectIdentifier(annotation)) { enqueue(v) }
+    setNeedsLayout()
+  }
+
+  public func removeAnnotations(_ annotations: [any Annotation]) {
+    for a in annotations { removeAnnotation(a) }
+  }
+
+  /// Re-indexes an annotation whose coordinate changed.
+  public func annotationDidMove(_ annotation: any Annotation) {
+    guard annotationIndex.remove(annotation) else { return }
+    annotationIndex.insert(annotation)
+    setNeedsLayout()
+  }
+
+  /// The annotations inside a map rect (from the spatial index).
+  public func annotations(in rect: MapRect) -> [any Annotation] {
+    annotationIndex.annotations(in: rect)
+  }
+
+  /// The view of an annotation, or nil when it is off screen.
+  public func view(for annotation: any Annotation) -> AnnotationView? {
+    layoutIfNeeded()
+    return annotationViews.visible[ObjectIdentifier(annotation)]
+  }
+
+  /// The views on screen (hidden ones included).
+  public var annotationViewsOnScreen: [AnnotationView] {
+    layoutIfNeeded()
+    return Array(annotationViews.visible.values)
+  }
+
+  // MARK: Reuse
+
+  /// Registers the class made by `dequeueReusableAnnotationView(withIdentifier:for:)`.
+  public func register(_ viewClass: AnnotationView.Type, forAnnotationViewWithReuseIdentifier id: String) {
+    annotationViews.classes[id] = viewClass
+  }
+
+  /// A queued view with this identifier, or nil when the queue is empty.
+  public func dequeueReusableAnnotationView(withIdentifier id: String) -> AnnotationView? {
+    guard var q = annotationViews.queues[id], let v = q.popLast() else { return nil }
+    annotationViews.queues[id] = q
+    v.prepareForReuse()
+    return v
+  }
+
+  /// A queued view, or a new one of the registered class, showing `annotation`. Throws when
+  /// nothing is registered for the identifier.
+  public func dequeueReusableAnnotationView(withIdentifier id: String, for annotation: any Annotation)
+    throws(AnnotationViewError) -> AnnotationView
+  {
+    if let v = dequeueReusableAnnotationView(withIdentifier: id) {
+      v.annotation = annotation
+      return v
+    }
+    guard let cls = annotationViews.classes[id] else {
+      throw .unregisteredReuseIdentifier(id)
+    }
+    return cls.init(annotation: annotation, reuseIdentifier: id)
+  }
+
+  /// Views waiting in the reuse queue for an identifier.
+  public func queuedViewCount(withIdentifier id: String) -> Int {
+    annotationViews.queues[id]?.count ?? 0
+  }
+
+  func enqueue(_ v: AnnotationView) {
+    if v.isSelected { v.setSelected(false, animated: false) }
+    v.annotation = nil
+    guard let id = v.reuseIdentifier else { return }
+    annotationViews.queues[id, default: []].append(v)
+  }
+
+  func makeView(for a: any Annotation) -> AnnotationView {
+    if let v = delegate?.mapView(self, viewFor: a) {
+      v.annotation = a
+      return v
+    }
+    let id = Self.defaultAnnotationViewReuseIdentifier
+    if annotationViews.classes[id] == nil { annotationViews.classes[id] = MarkerAnnotationView.self }
+    return (try? dequeueReusableAnnotationView(withIdentifier: id, for: a))
+      ?? MarkerAnnotationView(annotation: a, reuseIdentifier: id)
+  }
+
+  // MARK: Selection
+
+  /// The selected annotation, if any (at most one).
+  public var selectedAnnotations: [any Annotation] {
+    get { annotationViews.selected.map { [$0] } ?? [] }
+    set {
+      if let first = newValue.first {
+        selectAnnotation(first, animated: false)
+      } else if let s = annotationViews.selected {
+        deselectAnnotation(s, animated: false)
+      }
+    }
+  }
+
+  /// Selects an annotation that has a view on screen (does nothing for one off screen).
+  public func selectAnnotation(_ annotation: any Annotation, animated: Bool) {
+    layoutIfNeeded()
+    guard let v = annotationViews.visible[ObjectIdentifier(annotation)], v.isEnabled else { return }
+    if let s = annotationViews.selected {
+      if s === annotation { return }
+      deselectAnnotation(s, animated: animated)
+    }
+    annotationViews.selected = annotation
+    v.isHidden = false
+    v.setSelected(true, animated: animated)
+    delegate?.mapView(self, didSelect: v)
+  }
+
+  /// Deselects an annotation (closing its callout).
+  public func deselectAnnotation(_ annotation: any Annotation, animated: Bool) {
+    guard let s = annotationViews.selected, s === annotation else { return }
+    annotationViews.selected = nil
+    if let v = annotationViews.visible[ObjectIdentifier(annotation)] {
+      v.setSelected(false, animated: animated)
+      delegate?.mapView(self, didDeselect: v)
+    }
+  }
+
+  /// Whether the selected view shows a callout: it allows one and its annotation has a title.
+  public var isCalloutVisible: Bool {
+    guard let s = annotationViews.selected, let v = annotationViews.visible[ObjectIdentifier(s)] else {
+      return false
+    }
+    return v.canShowCallout && s.title != nil
+  }
+
+  /// Taps the selected callout's right accessory; only a control reaches the delegate.
+  public func tapCalloutAccessory() {
+    guard isCalloutVisible, let s = annotationViews.selected,
+      let v = annotationViews.visible[ObjectIdentifier(s)], let acc = v.rightCalloutAccessory,
+      acc.isControl
+    else { return }
+    delegate?.mapView(self, annotationView: v, calloutAccessoryControlTapped: acc)
+  }
+
+  // MARK: Layout
+
+  /// Brings views in line with the visible area: views for annotations that came on screen
+  /// (from the delegate or the queue), queued views for those that left, and collisions.
+  func layoutAnnotationViews() {
+    let vp = viewport
+    let cell = vp.cellSizeInMapPoints
+    let resolution = min(cell.width, cell.height)
+    var present: [ObjectIdentifier: (any Annotation, Int)] = [:]
+    let visible = vp.mapRect
+    let w = MapSize.world.width
+    for shift in vp.worldCopies {
+      let r = visible.offsetBy(dx: -shift, dy: 0).intersection(.world)
+      guard !r.isNull else { continue }
+      annotationIndex.representatives(in: r, resolution: resolution) { a, n in
+        present[ObjectIdentifier(a)] = (a, n)
+      }
+    }
+    _ = w
+    if let s = annotationViews.selected, let p = annotationIndex.point(of: s), vp.cell(for: p) != nil {
+      present[ObjectIdentifier(s)] = present[ObjectIdentifier(s)] ?? (s, 1)
+    }
+    var leaving: [AnnotationView] = []
+    for (id, v) in annotationViews.visible where present[id] == nil {
+      leaving.append(v)
+      annotationViews.visible[id] = nil
+    }
+    if let s = annotationViews.selected, present[ObjectIdentifier(s)] == nil {
+      annotationViews.selected = nil
+      if let v = leaving.first(where: { $0.annotation === s }) {
+        v.setSelected(false, animated: false)
+        delegate?.mapView(self, didDeselect: v)
+      }
+    }
+    for v in leaving { enqueue(v) }
+    var added: [AnnotationView] = []
+    for (id, entry) in present {
+      if let v = annotationViews.visible[id] {
+        v.representedCount = entry.1
+        continue
+      }
+      let v = makeView(for: entry.0)
+      v.representedCount = entry.1
+      v.prepareForDisplay()
+      annotationViews.visible[id] = v
+      added.append(v)
+    }
+    if !added.isEmpty { delegate?.mapView(self, didAdd: added) }
+    resolveCollisions(vp)
+  }
+
+  /// Hides the lower-priority view where views overlap (ties: the one farther from the centre).
+  func resolveCollisions(_ vp: Viewport) {
+    struct Placed {
+      let view: AnnotationView
+      let column: Int
+      let row: Int
+      let distance: Double
+    }
+    var placed: [Placed] = []
+    placed.reserveCapacity(annotationViews.visible.count)
+    let cx = Double(vp.columns) / 2
+    let cy = Double(vp.rows) / 2
+    for v in annotationViews.visible.values {
+      guard let a = v.annotation, let p = annotationIndex.point(of: a), let c = vp.cell(for: p) else {
+        v.isHidden = true
+        continue
+      }
+      let col = c.column + v.centerOffset.columns
+      let row = c.row + v.centerOffset.rows
+      let d = (Double(col) - cx) * (Double(col) - cx) + (Double(row) - cy) * (Double(row) - cy) * 4
+      placed.append(Placed(view: v, column: col, row: row, distance: d))
+    }
+    placed.sort {
+      if $0.view.isSelected != $1.view.isSelected { return $0.view.isSelected }
+      if $0.view.displayPriority != $1.view.displayPriority {
+        return $0.view.displayPriority > $1.view.displayPriority
+      }
+      return $0.distance < $1.distance
+    }
+    var taken = Set<Int>()
+    let cols = vp.columns
+    for p in placed {
+      let v = p.view
+      let width = v.collisionMode == .rectangle ? 1 + (v.label.map { 1 + min($0.count, 24) } ?? 0) : 1
+      let cells = (0..<width).map { p.row * cols + p.column + $0 }
+      let collides = cells.contains { taken.contains($0) }
+      if v.collisionMode == .none || v.isSelected || v.displayPriority == .required || !collides {
+        v.isHidden = false
+        if v.collisionMode != .none { for c in cells { taken.insert(c) } }
+      } else {
+        v.isHidden = true
+      }
+    }
+  }
+
+  /// Marks layout stale (after a region or content change).
+  func setNeedsLayout() {
+    layoutStale = true
+    needsDisplay = true
+  }
+
+  /// Lays out renderers and annotation views if anything changed since the last layout.
+  public func layoutIfNeeded() {
+    guard layoutStale else { return }
+    layoutStale = false
+    ensureRenderers()
+    layoutAnnotationViews()
+  }
+}

@@ -1,0 +1,292 @@
+import DotRaster
+import Foundation
+import MapGeometry
+
+/// Padding in dots around a rect being fitted to the screen.
+public struct EdgeInsets: Sendable, Equatable {
+  public var top: Double
+  public var left: Double
+  public var bottom: Double
+  public var right: Double
+  public init(top: Double, left: Double, bottom: Double, right: Double) {
+    self.top = top
+    self.left = left
+    self.bottom = bottom
+    self.right = right
+  }
+  public static let zero = EdgeInsets(top: 0, left: 0, bottom: 0, right: 0)
+}
+
+/// A map on a grid of terminal cells (MKMapView): a region, overlays drawn by renderers, and
+/// annotations shown by reusable views. It is a facade: the camera is a value, and overlays,
+/// annotations, tiles and animation live in their own types and extensions.
+@MainActor
+public final class MapView {
+  public weak var delegate: (any MapViewDelegate)?
+
+  /// The screen size in cells.
+  public private(set) var columns: Int
+  public private(set) var rows: Int
+
+  /// The map point at the centre of the screen.
+  public private(set) var centerPoint: MapPoint
+  /// The zoom level: the world is 256·2^zoomLevel dots wide.
+  public private(set) var zoomLevel: Double
+
+  /// Zoom levels the camera may take.
+  public var zoomRange: ClosedRange<Double> = 0...22 {
+    didSet { applyCamera(center: centerPoint, zoom: zoomLevel, notify: false) }
+  }
+  /// The area the centre must stay in (MKMapView.CameraBoundary); nil for anywhere.
+  public var cameraBoundary: MapRect? {
+    didSet { applyCamera(center: centerPoint, zoom: zoomLevel, notify: false) }
+  }
+  /// Gate user panning and zooming (programmatic changes still work).
+  public var isScrollEnabled = true
+  public var isZoomEnabled = true
+  /// How a cell's dots become a glyph.
+  public var charset: Charset = .braille
+  /// The basemap drawn under the overlays; nil for none.
+  public var basemap: (any BasemapLayer)?
+
+  // Collaborators.
+  let overlayStore = OverlayStore()
+  let annotationIndex = AnnotationIndex()
+  var tileCache = TileCache()
+  var annotationViews = AnnotationViewRegistry()
+  var animation: RegionAnimation?
+  var changeInProgress: (animated: Bool, byUser: Bool)?
+  /// Set by renderers that asked to redraw; cleared by `renderFrame`.
+  public internal(set) var needsDisplay = true
+  var layoutStale = true
+  /// Called (from any thread) when something asks for a redraw, e.g. a tile finished loading.
+  public var displayRequestHandler: (@Sendable () -> Void)?
+
+  public init(columns: Int, rows: Int) {
+    self.columns = max(columns, 1)
+    self.rows = max(rows, 1)
+    centerPoint = MapRect.world.mid
+    zoomLevel = 0
+    applyCamera(center: centerPoint, zoom: ZoomMath.zoomLevel(forZoomScale: fitScale(for: .world)), notify: false)
+  }
+
+  /// Changes the screen size; the centre and zoom level stay.
+  public func resize(columns: Int, rows: Int) {
+    self.columns = max(columns, 1)
+    self.rows = max(rows, 1)
+    setNeedsLayout()
+  }
+
+  // MARK: Camera
+
+  /// Dots per map point.
+  public var zoomScale: Double { ZoomMath.zoomScale(forZoomLevel: zoomLevel) }
+
+  /// The screen in dots.
+  public var widthInDots: Double { Double(columns * CellGeometry.dotsWide) }
+  public var heightInDots: Double { Double(rows * CellGeometry.dotsHigh) }
+
+  /// The map rect on screen, centred on `centerPoint`.
+  public var visibleMapRect: MapRect {
+    get {
+      let w = widthInDots / zoomScale
+      let h = heightInDots / zoomScale
+      return MapRect(x: centerPoint.x - w / 2, y: centerPoint.y - h / 2, width: w, height: h)
+    }
+    set { setVisibleMapRect(newValue, animated: false) }
+  }
+
+  /// The geographic form of `visibleMapRect`.
+  public var region: CoordinateRegion {
+    get { CoordinateRegion(visibleMapRect) }
+    set { setRegion(newValue, animated: false) }
+  }
+
+  /// The coordinate at the centre of the screen.
+  public var centerCoordinate: Coordinate {
+    get { centerPoint.coordinate }
+    set { setCenter(newValue, animated: false) }
+  }
+
+  /// The frame geometry used for drawing and for converting positions.
+  public var viewport: Viewport {
+    Viewport(center: centerPoint, zoomScale: zoomScale, columns: columns, rows: rows)
+  }
+
+  /// The region the map would show for `region`: the same centre, the span grown to the
+  /// screen's shape.
+  public func regionThatFits(_ region: CoordinateRegion) -> CoordinateRegion {
+    CoordinateRegion(fittedRect(for: region))
+  }
+
+  /// A rect with the screen's shape holding `rect`, with the same centre.
+  public func mapRectThatFits(_ rect: MapRect, edgePadding: EdgeInsets = .zero) -> MapRect {
+    let s = fitScale(for: rect, edgePadding: edgePadding)
+    let w = widthInDots / s
+    let h = heightInDots / s
+    let c = paddedCenter(of: rect, scale: s, edgePadding: edgePadding)
+    return MapRect(x: c.x - w / 2, y: c.y - h / 2, width: w, height: h)
+  }
+
+  func fittedRect(for region: CoordinateRegion) -> MapRect {
+    let c = MapPoint(region.center)
+    let r = region.mapRect
+    let s = clampScale(fitScale(for: r))
+    let w = widthInDots / s
+    let h = heightInDots / s
+    return MapRect(x: c.x - w / 2, y: c.y - h / 2, width: w, height: h)
+  }
+
+  func fitScale(for rect: MapRect, edgePadding: EdgeInsets = .zero) -> Double {
+    let w = max(widthInDots - edgePadding.left - edgePadding.right, 1)
+    let h = max(heightInDots - edgePadding.top - edgePadding.bottom, 1)
+    guard !rect.isNull, rect.width > 0 || rect.height > 0 else {
+      return ZoomMath.zoomScale(forZoomLevel: zoomRange.upperBound)
+    }
+    let sx = rect.width > 0 ? w / rect.width : .infinity
+    let sy = rect.height > 0 ? h / rect.height : .infinity
+    return min(sx, sy)
+  }
+
+  func paddedCenter(of rect: MapRect, scale s: Double, edgePadding p: EdgeInsets) -> MapPoint {
+    MapPoint(x: rect.midX + (p.right - p.left) / 2 / s, y: rect.midY + (p.bottom - p.top) / 2 / s)
+  }
+
+  func clampScale(_ s: Double) -> Double {
+    let z = min(max(ZoomMath.zoomLevel(forZoomScale: s), zoomRange.lowerBound), zoomRange.upperBound)
+    return ZoomMath.zoomScale(forZoomLevel: z)
+  }
+
+  /// Moves the camera (clamping zoom, wrapping x, keeping y on the world and inside the
+  /// camera boundary), and tells the delegate when the visible region moved.
+  func applyCamera(center: MapPoint, zoom: Double, notify: Bool) {
+    let z = min(max(zoom, zoomRange.lowerBound), zoomRange.upperBound)
+    let w = MapSize.world.width
+    var x = center.x.truncatingRemainder(dividingBy: w)
+    if x < 0 { x += w }
+    var y = min(max(center.y, 0), w)
+    if let b = cameraBoundary, !b.isNull {
+      x = min(max(x, b.minX), b.maxX)
+      y = min(max(y, b.minY), b.maxY)
+    }
+    let moved = x != centerPoint.x || y != centerPoint.y || z != zoomLevel
+    centerPoint = MapPoint(x: x, y: y)
+    zoomLevel = z
+    if moved {
+      setNeedsLayout()
+      if notify { delegate?.mapViewDidChangeVisibleRegion(self) }
+    }
+  }
+
+  // MARK: Programmatic region changes
+
+  /// Shows a region (adjusted to the screen's shape, as `regionThatFits` predicts).
+  public func setRegion(_ region: CoordinateRegion, animated: Bool) {
+    let rect = fittedRect(for: region)
+    change(to: MapPoint(region.center), zoom: ZoomMath.zoomLevel(forZoomScale: widthInDots / rect.width), animated: animated)
+  }
+
+  /// Moves the centre, keeping the zoom level.
+  public func setCenter(_ coordinate: Coordinate, animated: Bool) {
+    change(to: MapPoint(coordinate), zoom: zoomLevel, animated: animated)
+  }
+
+  /// Moves the centre to a map point, keeping the zoom level.
+  public func setCenter(_ point: MapPoint, animated: Bool) {
+    change(to: point, zoom: zoomLevel, animated: animated)
+  }
+
+  /// Sets the zoom level about the centre.
+  public func setZoomLevel(_ zoom: Double, animated: Bool) {
+    change(to: centerPoint, zoom: zoom, animated: animated)
+  }
+
+  /// Shows a map rect with padding (in dots) around it.
+  public func setVisibleMapRect(_ rect: MapRect, edgePadding: EdgeInsets = .zero, animated: Bool) {
+    guard !rect.isNull else { return }
+    let s = clampScale(fitScale(for: rect, edgePadding: edgePadding))
+    change(
+      to: paddedCenter(of: rect, scale: s, edgePadding: edgePadding),
+      zoom: ZoomMath.zoomLevel(forZoomScale: s), animated: animated)
+  }
+
+  /// Fits the region to annotations (and keeps a cell of room around them).
+  public func showAnnotations(_ annotations: [any Annotation], animated: Bool) {
+    let rect = MapRect(bounding: annotations.map { MapPoint($0.coordinate) })
+    guard !rect.isNull else { return }
+    let pad = EdgeInsets(
+      top: Double(2 * CellGeometry.dotsHigh), left: Double(2 * CellGeometry.dotsWide),
+      bottom: Double(2 * CellGeometry.dotsHigh), right: Double(2 * CellGeometry.dotsWide))
+    setVisibleMapRect(rect, edgePadding: pad, animated: animated)
+  }
+
+  /// The bounds of every overlay and annotation on the map (null when there are none).
+  public var contentMapRect: MapRect {
+    var r = overlayStore.all.reduce(MapRect.null) { $0.union($1.boundingMapRect) }
+    for p in annotationIndex.points.values { r = r.union(MapRect(origin: p, size: MapSize(width: 0, height: 0))) }
+    return r
+  }
+
+  /// Shows everything on the map with a little room around it.
+  public func showAllContent(animated: Bool) {
+    let r = contentMapRect
+    guard !r.isNull else { return }
+    let pad = EdgeInsets(
+      top: Double(CellGeometry.dotsHigh), left: Double(2 * CellGeometry.dotsWide),
+      bottom: Double(CellGeometry.dotsHigh), right: Double(2 * CellGeometry.dotsWide))
+    setVisibleMapRect(r, edgePadding: pad, animated: animated)
+  }
+
+  // MARK: Conversions
+
+  /// The screen dot of a coordinate.
+  public func convert(_ coordinate: Coordinate) -> Point2D {
+    viewport.dot(for: MapPoint(coordinate))
+  }
+
+  /// The coordinate under a screen dot.
+  public func convert(_ dot: Point2D) -> Coordinate {
+    viewport.mapPoint(forDot: dot).coordinate
+  }
+
+  /// The coordinate at the centre of a cell.
+  public func coordinate(atColumn column: Int, row: Int) -> Coordinate {
+    viewport.mapPoint(forCellColumn: column, row: row).coordinate
+  }
+
+  /// The screen rect (in dots) of a region.
+  public func convert(_ region: CoordinateRegion) -> Rect2D {
+    let r = region.mapRect
+    let a = viewport.dot(for: r.origin)
+    return Rect2D(x: a.x, y: a.y, width: r.width * zoomScale, height: r.height * zoomScale)
+  }
+
+  /// The region of a screen rect given in dots.
+  public func convert(_ rect: Rect2D) -> CoordinateRegion {
+    let a = viewport.mapPoint(forDot: Point2D(x: rect.x, y: rect.y))
+    return CoordinateRegion(
+      MapRect(x: a.x, y: a.y, width: rect.width / zoomScale, height: rect.height / zoomScale))
+  }
+
+  // MARK: Display
+
+  /// Marks the frame as needing a redraw (e.g. a renderer asked for it).
+  public func setNeedsDisplay() {
+    needsDisplay = true
+  }
+
+  func clearNeedsDisplay() { needsDisplay = false }
+
+  /// The standard renderer for the built-in overlay types.
+  public nonisolated static func defaultRenderer(for overlay: any Overlay) -> OverlayRenderer {
+    switch overlay {
+    case let p as Polyline: return PolylineRenderer(polyline: p)
+    case let p as GeodesicPolyline: return PolylineRenderer(polyline: p)
+    case let p as Polygon: return PolygonRenderer(polygon: p)
+    case let c as Circle: return CircleRenderer(circle: c)
+    case let m as MultiPolyline: return MultiPolylineRenderer(multiPolyline: m)
+    case let m as MultiPolygon: return MultiPolygonRenderer(multiPolygon: m)
+    default: return OverlayRenderer(overlay: overlay)
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import DotRaster
+import MapGeometry
+
+/// A map-rect tile of one overlay at one zoom scale: column i and row j of the dot grid cut
+/// into `TileGrid.size`-dot squares.
+struct TileKey: Hashable {
+  let overlay: ObjectIdentifier
+  let scaleBits: UInt64
+  let i: Int32
+  let j: Int32
+}
+
+/// How the world is cut into overlay tiles.
+enum TileGrid {
+  /// Tile edge in dots (a whole number of cells both ways).
+  static let size = 64
+
+  static func mapRect(i: Int, j: Int, zoomScale: Double) -> MapRect {
+    let s = Double(size) / zoomScale
+    return MapRect(x: Double(i) * s, y: Double(j) * s, width: s, height: s).intersection(.world)
+  }
+}
+
+/// Drawn overlay tiles, reused while panning and dropped where renderers ask for a redraw;
+/// bounded, least recently used first out.
+struct TileCache {
+  enum Entry {
+    /// Drawn; nil when the tile holds no dots.
+    case drawn(DotCanvas?)
+    /// `canDraw` said no; not asked again until the renderer invalidates the tile.
+    case waiting
+  }
+
+  private var entries: [TileKey: (entry: Entry, used: UInt64)] = [:]
+  private var clock: UInt64 = 0
+  var capacity = 4096
+
+  var count: Int { entries.count }
+
+  mutating func lookup(_ key: TileKey) -> Entry? {
+    guard var e = entries[key] else { return nil }
+    clock += 1
+    e.used = clock
+    entries[key] = e
+    return e.entry
+  }
+
+  mutating func store(_ entry: Entry, for key: TileKey) {
+    clock += 1
+    entries[key] = (entry, clock)
+    if entries.count > capacity + capacity / 4 { evict() }
+  }
+
+  private mutating func evict() {
+    let keep = entries.sorted { $0.value.used > $1.value.used }.prefix(capacity)
+    entries = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+  }
+
+  mutating func removeAll(of overlay: ObjectIdentifier) {
+    entries = entries.filter { $0.key.overlay != overlay }
+  }
+
+  mutating func removeAll() { entries.removeAll() }
+
+  /// Drops an overlay's tiles that meet `rect` (at one zoom scale, or all when nil).
+  mutating func invalidate(_ overlay: ObjectIdentifier, rect: MapRect?, zoomScale: Double?) {
+    let bits = zoomScale?.bitPattern
+    entries = entries.filter { key, _ in
+      guard key.overlay == overlay else { return true }
+      if let b = bits, key.scaleBits != b { return true }
+      guard let r = rect else { return false }
+      let s = Double(bitPattern: key.scaleBits)
+      let tile = TileGrid.mapRect(i: Int(key.i), j: Int(key.j), zoomScale: s)
+      let w = MapSize.world.width
+      return !(tile.intersects(r) || tile.intersects(r.offsetBy(dx: w, dy: 0))
+        || tile.intersects(r.offsetBy(dx: -w, dy: 0)))
+    }
+  }
+}

@@ -1,0 +1,160 @@
+import DotRaster
+import Foundation
+import MapData
+import MapGeometry
+import TermMapKit
+
+/// `termmap render`: one frame to stdout, for scripts and tests.
+@MainActor
+struct RenderCommand {
+  enum ColorMode: String { case auto, always, never }
+
+  var center: Coordinate?
+  var zoom: Double?
+  var bbox: [Double]?
+  var columns = 80
+  var rows = 24
+  var colorMode = ColorMode.auto
+  var charset = Charset.braille
+  var basemap = true
+  var status = false
+  var files: [String] = []
+
+  init(arguments: [String], interactiveFallback: Bool = false) throws {
+    var r = ArgumentReader(arguments)
+    if interactiveFallback, let size = TerminalSize.current() {
+      (columns, rows) = (size.columns, max(size.rows - 1, 1))
+      status = true
+    }
+    while let a = r.next() {
+      switch a {
+      case "--center":
+        let v = try ArgumentReader.numbers(try r.value(for: a), count: 2, "--center")
+        let c = Coordinate(latitude: v[0], longitude: v[1])
+        guard c.isValid else { throw UsageError("--center: \(v[0]),\(v[1]) is not a coordinate (latitude within ±90, longitude within ±180)") }
+        center = c
+      case "--zoom":
+        let z = try ArgumentReader.number(try r.value(for: a), "--zoom")
+        guard (0...22).contains(z) else { throw UsageError("--zoom: \(z) is outside 0...22") }
+        zoom = z
+      case "--bbox":
+        let v = try ArgumentReader.numbers(try r.value(for: a), count: 4, "--bbox")
+        guard v[0] >= -180, v[2] <= 180, v[1] >= -90, v[3] <= 90, v[1] < v[3] else {
+          throw UsageError("--bbox: expected W,S,E,N with S < N inside ±90/±180, found \(try r.valueDescription(v))")
+        }
+        bbox = v
+      case "--size": (columns, rows) = try ArgumentReader.size(try r.value(for: a))
+      case "--color":
+        let v = try r.value(for: a)
+        guard let m = ColorMode(rawValue: v) else { throw UsageError("--color: expected auto, always or never, found \"\(v)\"") }
+        colorMode = m
+      case "--charset":
+        let v = try r.value(for: a)
+        guard let c = Charset(rawValue: v) else { throw UsageError("--charset: expected braille, block or ascii, found \"\(v)\"") }
+        charset = c
+      case "--no-basemap": basemap = false
+      case "--status": status = true
+      case "--": while let f = r.next() { files.append(f) }
+      default:
+        if a.hasPrefix("-") && a != "-" { throw UsageError("unknown option \(a)") }
+        files.append(a)
+      }
+    }
+    if (center == nil) != (zoom == nil) { throw UsageError("--center and --zoom go together") }
+    if bbox != nil && center != nil { throw UsageError("--bbox cannot be combined with --center/--zoom") }
+  }
+
+  func run() throws -> Int32 {
+    var contents: [MapContent] = []
+    for f in files {
+      do {
+        contents.append(try MapContentLoader.load(path: f))
+      } catch {
+        FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+        return 2
+      }
+    }
+    let map = MapView(columns: columns, rows: rows)
+    map.charset = charset
+    let style = ContentStyle()
+    map.delegate = style
+    for (n, c) in contents.enumerated() {
+      for o in c.overlays {
+        style.assign(o, colorIndex: n)
+        map.addOverlay(o)
+      }
+      map.addAnnotations(c.annotations)
+    }
+    if let center, let zoom {
+      map.setCenter(center, animated: false)
+      map.setZoomLevel(zoom, animated: false)
+    } else if let b = bbox {
+      let nw = MapPoint(Coordinate(latitude: b[3], longitude: b[0]))
+      let se = MapPoint(Coordinate(latitude: b[1], longitude: b[2]))
+      var w = se.x - nw.x
+      if w < 0 { w += MapSize.world.width }
+      map.setVisibleMapRect(MapRect(x: nw.x, y: nw.y, width: w, height: se.y - nw.y), animated: false)
+    } else {
+      map.showAllContent(animated: false)
+    }
+    let frame = map.renderFrame()
+    let colors: ColorDepth
+    switch colorMode {
+    case .never: colors = .none
+    case .always: colors = .palette256
+    case .auto: colors = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil ? .palette256 : .none
+    }
+    var out = colors == .none ? frame.lines : frame.ansiLines(colors: colors)
+    if status {
+      let points = contents.reduce(0) { $0 + $1.pointCount }
+      let line = StatusLine.text(for: map, loadedPoints: points, attribution: [], columns: columns, ascii: charset == .ascii)
+      out.append(line)
+    }
+    Output.write(out.joined(separator: "\n") + "\n")
+    return 0
+  }
+}
+
+extension ArgumentReader {
+  func valueDescription(_ v: [Double]) throws -> String { v.map { String($0) }.joined(separator: ",") }
+}
+
+/// Colours routes by file and otherwise uses the standard renderers.
+@MainActor
+final class ContentStyle: MapViewDelegate {
+  static let routeColors: [TermColor] = [
+    .brightRed, .brightMagenta, .brightCyan, .brightGreen, .brightYellow, .brightBlue,
+  ]
+  private var colorOf: [ObjectIdentifier: TermColor] = [:]
+
+  func assign(_ overlay: any Overlay, colorIndex: Int) {
+    colorOf[ObjectIdentifier(overlay)] = Self.routeColors[colorIndex % Self.routeColors.count]
+  }
+
+  func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer {
+    let r = MapView.defaultRenderer(for: overlay)
+    if let p = r as? OverlayPathRenderer {
+      let c = colorOf[ObjectIdentifier(overlay)] ?? .brightRed
+      p.lineWidth = 1
+      if p is PolylineRenderer || p is MultiPolylineRenderer {
+        p.strokeColor = c
+      } else {
+        p.strokeColor = c
+        p.fillColor = c
+        p.fillPattern = .checker
+      }
+    }
+    return r
+  }
+}
+
+/// The terminal's size from the environment or the tty, when there is one.
+enum TerminalSize {
+  static func current() -> (columns: Int, rows: Int)? {
+    var ws = winsize()
+    if isatty(1) == 1, ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 {
+      return (Int(ws.ws_col), Int(ws.ws_row))
+    }
+    return nil
+  }
+}

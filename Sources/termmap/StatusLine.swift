@@ -1,0 +1,26 @@
+import Foundation
+import MapGeometry
+import TermMapKit
+
+/// The line under the map: centre, zoom, scale bar, selection, loaded points, attribution.
+@MainActor
+enum StatusLine {
+  static func text(
+    for map: MapView, loadedPoints: Int, attribution: [String], columns: Int, ascii: Bool
+  ) -> String {
+    let c = map.centerCoordinate
+    let bar = ScaleBar(latitude: c.latitude, zoomScale: map.zoomScale)
+    var parts = [
+      String(format: "%.5f, %.5f", c.latitude, c.longitude),
+      String(format: "z%.1f", map.zoomLevel),
+      bar.text(ascii: ascii),
+    ]
+    if let s = map.selectedAnnotations.first, let t = s.title { parts.append(t) }
+    if loadedPoints > 0 { parts.append("\(loadedPoints) pts") }
+    parts.append(contentsOf: attribution)
+    var line = parts.joined(separator: ascii ? " | " : " · ")
+    line = String(line.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.map(Character.init))
+    if line.count > columns { line = String(line.prefix(columns)) }
+    return line + String(repeating: " ", count: max(columns - line.count, 0))
+  }
+}

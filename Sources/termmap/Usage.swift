@@ -1,0 +1,64 @@
+/// A mistake in the command line (exit status 2).
+struct UsageError: Error {
+  let message: String
+  init(_ message: String) { self.message = message }
+}
+
+enum Usage {
+  static let version = "0.1.0"
+  static let text = """
+    termmap — an offline map in the terminal
+
+    usage:
+      termmap render [--center LAT,LON --zoom Z | --bbox W,S,E,N] [--size COLSxROWS]
+                     [--color auto|always|never] [--charset braille|block|ascii]
+                     [--no-basemap] [--status] FILE...
+      termmap bench [--json] [--size COLSxROWS] [--quick]
+
+    FILE is a route CSV (lat,lon per line, or a header naming the columns).
+    render prints exactly ROWS lines of COLS cells (one more with --status) and fits all
+    loaded data unless a position is given.
+    """
+}
+
+/// A small, strict argument reader: every option is known, every value is checked.
+struct ArgumentReader {
+  private var rest: [String]
+  init(_ arguments: [String]) { rest = arguments }
+
+  var isEmpty: Bool { rest.isEmpty }
+
+  mutating func next() -> String? { rest.isEmpty ? nil : rest.removeFirst() }
+
+  mutating func value(for option: String) throws -> String {
+    guard let v = next() else { throw UsageError("\(option) needs a value") }
+    return v
+  }
+
+  static func number(_ s: String, _ what: String) throws -> Double {
+    guard let d = Double(s.trimmingCharacters(in: .whitespaces)), d.isFinite else {
+      throw UsageError("\(what): expected a number, found \"\(s)\"")
+    }
+    return d
+  }
+
+  static func numbers(_ s: String, count: Int, _ what: String) throws -> [Double] {
+    let parts = s.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count == count else {
+      throw UsageError("\(what): expected \(count) comma-separated numbers, found \"\(s)\"")
+    }
+    return try parts.map { try number($0, what) }
+  }
+
+  static func size(_ s: String) throws -> (Int, Int) {
+    let parts = s.lowercased().split(separator: "x").map(String.init)
+    guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), c >= 1, r >= 1, c <= 2000,
+      r <= 1000
+    else {
+      throw UsageError("--size: expected COLSxROWS such as 80x24, found \"\(s)\"")
+    }
+    return (c, r)
+  }
+}
+
+import Foundation
