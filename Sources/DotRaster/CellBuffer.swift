@@ -135,7 +135,8 @@ public struct CellBuffer: Sendable, Equatable {
         while column < columns && !(same && old!.cells[base + column] == cells[base + column]) {
           column += 1
         }
-        result.append(Change(row: row, column: start, cells: cells[(base + start)..<(base + column)]))
+        result.append(
+          Change(row: row, column: start, cells: cells[(base + start)..<(base + column)]))
       }
     }
     return result

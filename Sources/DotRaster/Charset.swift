@@ -21,7 +21,8 @@ public enum Charset: String, Sendable, CaseIterable {
     let half = CellGeometry.dotsHigh / 2
     var q: UInt8 = 0
     for dx in 0..<CellGeometry.dotsWide {
-      for dy in 0..<CellGeometry.dotsHigh where bits & CellGeometry.brailleBit(dx: dx, dy: dy) != 0 {
+      for dy in 0..<CellGeometry.dotsHigh where bits & CellGeometry.brailleBit(dx: dx, dy: dy) != 0
+      {
         q |= UInt8(1) << UInt8(dx + (dy >= half ? 2 : 0))
       }
     }

@@ -59,8 +59,12 @@ public final class DrawingContext {
     get { state.transform }
     set { state.transform = newValue }
   }
-  public func translateBy(x: Double, y: Double) { state.transform = state.transform.translatedBy(x: x, y: y) }
-  public func scaleBy(x: Double, y: Double) { state.transform = state.transform.scaledBy(x: x, y: y) }
+  public func translateBy(x: Double, y: Double) {
+    state.transform = state.transform.translatedBy(x: x, y: y)
+  }
+  public func scaleBy(x: Double, y: Double) {
+    state.transform = state.transform.scaledBy(x: x, y: y)
+  }
 
   public var strokeColor: TermColor? {
     get { state.strokeColor }
@@ -159,7 +163,8 @@ public final class DrawingContext {
   public func addEllipse(in r: Rect2D) {
     let cx = r.x + r.width / 2
     let cy = r.y + r.height / 2
-    let radiusDots = max(abs(r.width * state.transform.scaleX), abs(r.height * state.transform.scaleY)) / 2
+    let radiusDots =
+      max(abs(r.width * state.transform.scaleX), abs(r.height * state.transform.scaleY)) / 2
     let steps = min(max(Int(radiusDots * 2), 12), 720)
     for i in 0..<steps {
       let a = Double(i) / Double(steps) * 2 * .pi

@@ -31,8 +31,9 @@ public struct Transform2D: Hashable, Sendable {
   public var translateX: Double
   public var translateY: Double
 
-  public init(scaleX: Double = 1, scaleY: Double = 1, translateX: Double = 0, translateY: Double = 0)
-  {
+  public init(
+    scaleX: Double = 1, scaleY: Double = 1, translateX: Double = 0, translateY: Double = 0
+  ) {
     self.scaleX = scaleX
     self.scaleY = scaleY
     self.translateX = translateX

@@ -10,7 +10,9 @@ public struct MapContent {
   /// Vertices of all lines and rings.
   public var pointCount: Int
 
-  public init(path: String, overlays: [any Overlay], annotations: [PointAnnotation], pointCount: Int) {
+  public init(
+    path: String, overlays: [any Overlay], annotations: [PointAnnotation], pointCount: Int
+  ) {
     self.path = path
     self.overlays = overlays
     self.annotations = annotations
@@ -43,6 +45,7 @@ extension RouteFile {
         subtitle: w.description.map(TextSanitizer.clean), detailLines: details)
     }
     return MapContent(
-      path: path, overlays: points.isEmpty ? [] : [line], annotations: marks, pointCount: points.count)
+      path: path, overlays: points.isEmpty ? [] : [line], annotations: marks,
+      pointCount: points.count)
   }
 }

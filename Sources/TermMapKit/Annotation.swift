@@ -25,7 +25,8 @@ public final class PointAnnotation: Annotation {
   public var detailLines: [String]
 
   public init(
-    coordinate: Coordinate, title: String? = nil, subtitle: String? = nil, detailLines: [String] = []
+    coordinate: Coordinate, title: String? = nil, subtitle: String? = nil,
+    detailLines: [String] = []
   ) {
     self.coordinate = coordinate
     self.title = title

@@ -1,13 +1,13 @@
 import MapGeometry
 
-/// A point quadtree over annotations. A query at a resolution reports one member of every node
-/// smaller than that resolution, with the node's count, so the work of a frame follows the
-/// number of cells on screen, not the number of annotations.
+/// A point quadtree over annotations. Entries hold slot numbers, not references, so walking the
+/// tree copies no object references. A query reports one annotation per screen cell, taking
+/// nodes smaller than a cell whole, so a frame's work follows the cells on screen, not the
+/// number of annotations.
 final class AnnotationIndex {
   struct Entry {
     let point: MapPoint
-    let annotation: any Annotation
-    var id: ObjectIdentifier { ObjectIdentifier(annotation) }
+    let slot: Int32
   }
 
   final class Node {
@@ -15,33 +15,58 @@ final class AnnotationIndex {
     var entries: [Entry] = []
     var children: [Node]? = nil
     var count = 0
+    /// A member standing for the node (nil when unknown; found again on demand).
+    var rep: Entry?
     init(rect: MapRect) { self.rect = rect }
   }
 
-  static let capacity = 32
+  static let capacity = 8
   private(set) var root = Node(rect: .world)
-  private(set) var points: [ObjectIdentifier: MapPoint] = [:]
+  /// Annotations by slot (nil for a freed slot).
+  private var store: [(any Annotation)?] = []
+  private var freeSlots: [Int32] = []
+  private var slotOf: [ObjectIdentifier: Int32] = [:]
+  private var pointOf: [MapPoint] = []
 
   var count: Int { root.count }
 
+  /// Every annotation's map point.
+  var allPoints: [MapPoint] { slotOf.values.map { pointOf[Int($0)] } }
+
   func insert(_ a: any Annotation) {
     let id = ObjectIdentifier(a)
-    if points[id] != nil { return }
+    if slotOf[id] != nil { return }
     let p = Self.clamped(MapPoint(a.coordinate))
-    points[id] = p
-    insert(Entry(point: p, annotation: a), into: root)
+    let slot: Int32
+    if let s = freeSlots.popLast() {
+      slot = s
+      store[Int(s)] = a
+      pointOf[Int(s)] = p
+    } else {
+      slot = Int32(store.count)
+      store.append(a)
+      pointOf.append(p)
+    }
+    slotOf[id] = slot
+    insert(Entry(point: p, slot: slot), into: root)
   }
 
   @discardableResult
   func remove(_ a: any Annotation) -> Bool {
-    let id = ObjectIdentifier(a)
-    guard let p = points.removeValue(forKey: id) else { return false }
-    return remove(id, at: p, from: root)
+    guard let slot = slotOf.removeValue(forKey: ObjectIdentifier(a)) else { return false }
+    let p = pointOf[Int(slot)]
+    store[Int(slot)] = nil
+    freeSlots.append(slot)
+    return remove(slot, at: p, from: root)
   }
 
-  func contains(_ a: any Annotation) -> Bool { points[ObjectIdentifier(a)] != nil }
+  func contains(_ a: any Annotation) -> Bool { slotOf[ObjectIdentifier(a)] != nil }
 
-  func point(of a: any Annotation) -> MapPoint? { points[ObjectIdentifier(a)] }
+  func point(of a: any Annotation) -> MapPoint? {
+    slotOf[ObjectIdentifier(a)].map { pointOf[Int($0)] }
+  }
+
+  func annotation(inSlot slot: Int32) -> any Annotation { store[Int(slot)]! }
 
   static func clamped(_ p: MapPoint) -> MapPoint {
     let w = MapSize.world.width
@@ -54,6 +79,7 @@ final class AnnotationIndex {
     var n = node
     while true {
       n.count += 1
+      if n.rep == nil { n.rep = e }
       if let children = n.children {
         n = children[childIndex(n, e.point)]
         continue
@@ -88,24 +114,28 @@ final class AnnotationIndex {
     for c in n.children! where c.entries.count > Self.capacity && c.rect.width > 1 { split(c) }
   }
 
-  private func remove(_ id: ObjectIdentifier, at p: MapPoint, from node: Node) -> Bool {
+  private func remove(_ slot: Int32, at p: MapPoint, from node: Node) -> Bool {
     var path: [Node] = []
     var n = node
     while let children = n.children {
       path.append(n)
       n = children[childIndex(n, p)]
     }
-    guard let i = n.entries.firstIndex(where: { $0.id == id }) else { return false }
+    guard let i = n.entries.firstIndex(where: { $0.slot == slot }) else { return false }
     n.entries.remove(at: i)
     n.count -= 1
-    for a in path { a.count -= 1 }
+    if n.rep?.slot == slot { n.rep = nil }
+    for a in path {
+      a.count -= 1
+      if a.rep?.slot == slot { a.rep = nil }
+    }
     return true
   }
 
   /// Every annotation inside `rect`.
   func annotations(in rect: MapRect) -> [any Annotation] {
     var out: [any Annotation] = []
-    collect(root, rect) { out.append($0.annotation) }
+    collect(root, rect) { out.append(store[Int($0.slot)]!) }
     return out
   }
 
@@ -118,30 +148,61 @@ final class AnnotationIndex {
     }
   }
 
-  /// One annotation per node smaller than `resolution` inside `rect` (with the count of
-  /// members it stands for), and every annotation where nodes are larger.
-  func representatives(in rect: MapRect, resolution: Double, _ body: (any Annotation, Int) -> Void) {
-    represent(root, rect, resolution, body)
+  /// A representative of the annotations in one screen cell.
+  struct Representative {
+    let slot: Int32
+    let point: MapPoint
+    let column: Int
+    let row: Int
+    var count: Int
   }
 
-  private func represent(
-    _ n: Node, _ rect: MapRect, _ resolution: Double, _ body: (any Annotation, Int) -> Void
+  /// One annotation per screen cell of `viewport` inside `rect` (shifted by `shift` map points
+  /// to reach a repeat of the world), with the count of members it stands for.
+  func representatives(
+    in rect: MapRect, shift: Double, viewport vp: Viewport, into found: inout [Representative],
+    slots: inout [Int32]
   ) {
-    guard n.count > 0, n.rect.intersects(rect) else { return }
-    if n.rect.width <= resolution && rect.contains(n.rect) {
-      if let e = firstEntry(n) { body(e.annotation, n.count) }
-      return
+    let resolution = vp.cellSizeInMapPoints.width
+    let columns = vp.columns
+    func take(_ e: Entry, _ n: Int) {
+      let p = MapPoint(x: e.point.x + shift, y: e.point.y)
+      guard let c = vp.cell(for: p) else { return }
+      let index = c.row * columns + c.column
+      let s = Int(slots[index])
+      if s >= 0 {
+        found[s].count += n
+      } else {
+        slots[index] = Int32(found.count)
+        found.append(
+          Representative(slot: e.slot, point: e.point, column: c.column, row: c.row, count: n))
+      }
     }
-    if let children = n.children {
-      for c in children { represent(c, rect, resolution, body) }
-    } else {
-      for e in n.entries where rect.contains(e.point) { body(e.annotation, 1) }
+    func walk(_ n: Node) {
+      guard n.count > 0, n.rect.intersects(rect) else { return }
+      if n.rect.width <= resolution && rect.contains(n.rect) {
+        if let e = firstEntry(n) { take(e, n.count) }
+        return
+      }
+      if let children = n.children {
+        for c in children { walk(c) }
+      } else {
+        for e in n.entries where rect.contains(e.point) { take(e, 1) }
+      }
     }
+    walk(root)
   }
 
   private func firstEntry(_ n: Node) -> Entry? {
-    if let e = n.entries.first { return e }
-    for c in n.children ?? [] where c.count > 0 { return firstEntry(c) }
-    return nil
+    if let r = n.rep { return r }
+    var found = n.entries.first
+    if found == nil {
+      for c in n.children ?? [] where c.count > 0 {
+        found = firstEntry(c)
+        break
+      }
+    }
+    n.rep = found
+    return found
   }
 }

@@ -55,7 +55,9 @@ struct CalloutBox {
         background: .black, bold: line.bold, maxWidth: width - 4)
     }
     if let a = accessory, !lines.isEmpty {
-      cells.put(a, column: column + width - 3, row: row + 1, foreground: .brightCyan, background: .black, bold: true)
+      cells.put(
+        a, column: column + width - 3, row: row + 1, foreground: .brightCyan, background: .black,
+        bold: true)
     }
   }
 
@@ -96,7 +98,8 @@ extension MapView {
   func markerPlacements(_ vp: Viewport) -> [MarkerPlacement] {
     var out: [MarkerPlacement] = []
     for v in annotationViews.visible.values where !v.isHidden {
-      guard let a = v.annotation, let p = annotationIndex.point(of: a), let c = vp.cell(for: p) else {
+      guard let a = v.annotation, let p = annotationIndex.point(of: a), let c = vp.cell(for: p)
+      else {
         continue
       }
       let col = c.column + v.centerOffset.columns
@@ -123,7 +126,9 @@ extension MapView {
       cells[m.column, m.row] = Cell(
         glyph: scalar, foreground: v.color, bold: true, reverse: v.isSelected)
       var label = v.label ?? ""
-      if v.representedCount > 1 { label += (label.isEmpty ? "" : " ") + "+\(v.representedCount - 1)" }
+      if v.representedCount > 1 {
+        label += (label.isEmpty ? "" : " ") + "+\(v.representedCount - 1)"
+      }
       if !label.isEmpty && m.column + 2 < cells.columns {
         cells.put(
           label, column: m.column + 2, row: m.row, foreground: v.isSelected ? .brightWhite : .white,
@@ -144,7 +149,9 @@ extension MapView {
     let textWidth = min(CalloutBox.maximumTextWidth, vp.columns - 6)
     guard textWidth >= 4, vp.rows >= 3 else { return nil }
     var lines: [(String, Bool)] = []
-    for t in CalloutBox.wrap(s.title ?? "", width: textWidth - (v.rightCalloutAccessory == nil ? 0 : 2)) {
+    for t in CalloutBox.wrap(
+      s.title ?? "", width: textWidth - (v.rightCalloutAccessory == nil ? 0 : 2))
+    {
       lines.append((t, true))
     }
     if let sub = s.subtitle, !sub.isEmpty {
@@ -156,7 +163,8 @@ extension MapView {
     let used = lines.map { $0.0.count }.max() ?? 0
     let width = min(max(used, 4) + 4 + (v.rightCalloutAccessory == nil ? 0 : 2), vp.columns)
     var box = CalloutBox(
-      column: 0, row: 0, width: width, height: 0, lines: [], accessory: v.rightCalloutAccessory?.symbol,
+      column: 0, row: 0, width: width, height: 0, lines: [],
+      accessory: v.rightCalloutAccessory?.symbol,
       color: v.color)
     let maxLines = vp.rows - 2
     let offset = v.calloutOffset

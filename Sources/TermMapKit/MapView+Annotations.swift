@@ -45,9 +45,13 @@ extension MapView {
 
   /// Removes an annotation; its view goes to the reuse queue.
   public func removeAnnotation(_ annotation: any Annotation) {
-    if let s = annotationViews.selected, s === annotation { deselectAnnotation(annotation, animated: false) }
+    if let s = annotationViews.selected, s === annotation {
+      deselectAnnotation(annotation, animated: false)
+    }
     annotationIndex.remove(annotation)
-    if let v = annotationViews.visible.removeValue(forKey: ObjectIdentifier(annotation)) { enqueue(v) }
+    if let v = annotationViews.visible.removeValue(forKey: ObjectIdentifier(annotation)) {
+      enqueue(v)
+    }
     setNeedsLayout()
   }
 
@@ -82,7 +86,9 @@ extension MapView {
   // MARK: Reuse
 
   /// Registers the class made by `dequeueReusableAnnotationView(withIdentifier:for:)`.
-  public func register(_ viewClass: AnnotationView.Type, forAnnotationViewWithReuseIdentifier id: String) {
+  public func register(
+    _ viewClass: AnnotationView.Type, forAnnotationViewWithReuseIdentifier id: String
+  ) {
     annotationViews.classes[id] = viewClass
   }
 
@@ -96,7 +102,9 @@ extension MapView {
 
   /// A queued view, or a new one of the registered class, showing `annotation`. Throws when
   /// nothing is registered for the identifier.
-  public func dequeueReusableAnnotationView(withIdentifier id: String, for annotation: any Annotation)
+  public func dequeueReusableAnnotationView(
+    withIdentifier id: String, for annotation: any Annotation
+  )
     throws(AnnotationViewError) -> AnnotationView
   {
     if let v = dequeueReusableAnnotationView(withIdentifier: id) {
@@ -127,7 +135,9 @@ extension MapView {
       return v
     }
     let id = Self.defaultAnnotationViewReuseIdentifier
-    if annotationViews.classes[id] == nil { annotationViews.classes[id] = MarkerAnnotationView.self }
+    if annotationViews.classes[id] == nil {
+      annotationViews.classes[id] = MarkerAnnotationView.self
+    }
     return (try? dequeueReusableAnnotationView(withIdentifier: id, for: a))
       ?? MarkerAnnotationView(annotation: a, reuseIdentifier: id)
   }
@@ -172,7 +182,8 @@ extension MapView {
 
   /// Whether the selected view shows a callout: it allows one and its annotation has a title.
   public var isCalloutVisible: Bool {
-    guard let s = annotationViews.selected, let v = annotationViews.visible[ObjectIdentifier(s)] else {
+    guard let s = annotationViews.selected, let v = annotationViews.visible[ObjectIdentifier(s)]
+    else {
       return false
     }
     return v.canShowCallout && s.title != nil
@@ -193,21 +204,19 @@ extension MapView {
   /// (from the delegate or the queue), queued views for those that left, and collisions.
   func layoutAnnotationViews() {
     let vp = viewport
-    let cell = vp.cellSizeInMapPoints
-    let resolution = min(cell.width, cell.height)
-    var present: [ObjectIdentifier: (any Annotation, Int)] = [:]
+    var reps: [AnnotationIndex.Representative] = []
+    var slots = [Int32](repeating: -1, count: vp.columns * vp.rows)
     let visible = vp.mapRect
-    let w = MapSize.world.width
     for shift in vp.worldCopies {
       let r = visible.offsetBy(dx: -shift, dy: 0).intersection(.world)
       guard !r.isNull else { continue }
-      annotationIndex.representatives(in: r, resolution: resolution) { a, n in
-        present[ObjectIdentifier(a)] = (a, n)
-      }
+      annotationIndex.representatives(in: r, shift: shift, viewport: vp, into: &reps, slots: &slots)
     }
-    _ = w
-    if let s = annotationViews.selected, let p = annotationIndex.point(of: s), vp.cell(for: p) != nil {
-      present[ObjectIdentifier(s)] = present[ObjectIdentifier(s)] ?? (s, 1)
+    var present: [ObjectIdentifier: (any Annotation, Int)] = [:]
+    present.reserveCapacity(reps.count)
+    for rep in reps {
+      let a = annotationIndex.annotation(inSlot: rep.slot)
+      present[ObjectIdentifier(a)] = (a, rep.count)
     }
     var leaving: [AnnotationView] = []
     for (id, v) in annotationViews.visible where present[id] == nil {
@@ -242,43 +251,59 @@ extension MapView {
   func resolveCollisions(_ vp: Viewport) {
     struct Placed {
       let view: AnnotationView
-      let column: Int
-      let row: Int
-      let distance: Double
+      let first: Int
+      let width: Int
+      let selected: Bool
+      let priority: Float
+      let distance: Int
+      let claims: Bool
+      let always: Bool
     }
     var placed: [Placed] = []
     placed.reserveCapacity(annotationViews.visible.count)
-    let cx = Double(vp.columns) / 2
-    let cy = Double(vp.rows) / 2
+    let cx = vp.columns / 2
+    let cy = vp.rows / 2
+    let cols = vp.columns
     for v in annotationViews.visible.values {
-      guard let a = v.annotation, let p = annotationIndex.point(of: a), let c = vp.cell(for: p) else {
+      guard let a = v.annotation, let p = annotationIndex.point(of: a), let c = vp.cell(for: p)
+      else {
         v.isHidden = true
         continue
       }
       let col = c.column + v.centerOffset.columns
       let row = c.row + v.centerOffset.rows
-      let d = (Double(col) - cx) * (Double(col) - cx) + (Double(row) - cy) * (Double(row) - cy) * 4
-      placed.append(Placed(view: v, column: col, row: row, distance: d))
+      guard col >= 0 && row >= 0 && col < cols && row < vp.rows else {
+        v.isHidden = true
+        continue
+      }
+      let mode = v.collisionMode
+      let width = mode == .rectangle ? 1 + (v.label.map { 1 + min($0.count, 24) } ?? 0) : 1
+      let priority = v.displayPriority
+      let selected = v.isSelected
+      placed.append(
+        Placed(
+          view: v, first: row * cols + col, width: min(width, cols - col), selected: selected,
+          priority: priority.rawValue,
+          distance: (col - cx) * (col - cx) + (row - cy) * (row - cy) * 4, claims: mode != .none,
+          always: mode == .none || selected || priority == .required))
     }
     placed.sort {
-      if $0.view.isSelected != $1.view.isSelected { return $0.view.isSelected }
-      if $0.view.displayPriority != $1.view.displayPriority {
-        return $0.view.displayPriority > $1.view.displayPriority
-      }
+      if $0.selected != $1.selected { return $0.selected }
+      if $0.priority != $1.priority { return $0.priority > $1.priority }
       return $0.distance < $1.distance
     }
-    var taken = Set<Int>()
-    let cols = vp.columns
+    var taken = [Bool](repeating: false, count: cols * vp.rows)
     for p in placed {
-      let v = p.view
-      let width = v.collisionMode == .rectangle ? 1 + (v.label.map { 1 + min($0.count, 24) } ?? 0) : 1
-      let cells = (0..<width).map { p.row * cols + p.column + $0 }
-      let collides = cells.contains { taken.contains($0) }
-      if v.collisionMode == .none || v.isSelected || v.displayPriority == .required || !collides {
-        v.isHidden = false
-        if v.collisionMode != .none { for c in cells { taken.insert(c) } }
+      var collides = false
+      for k in p.first..<(p.first + p.width) where taken[k] {
+        collides = true
+        break
+      }
+      if p.always || !collides {
+        p.view.isHidden = false
+        if p.claims { for k in p.first..<(p.first + p.width) { taken[k] = true } }
       } else {
-        v.isHidden = true
+        p.view.isHidden = true
       }
     }
   }

@@ -23,7 +23,9 @@ extension MapView {
   public var overlays: [any Overlay] { overlayStore.all }
 
   /// The overlays of one level, back to front.
-  public func overlays(in level: OverlayLevel) -> [any Overlay] { overlayStore.levels[level.rawValue] }
+  public func overlays(in level: OverlayLevel) -> [any Overlay] {
+    overlayStore.levels[level.rawValue]
+  }
 
   /// Adds an overlay above labels.
   public func addOverlay(_ overlay: any Overlay) { addOverlay(overlay, level: .aboveLabels) }
@@ -40,7 +42,9 @@ extension MapView {
   }
 
   /// Inserts an overlay at an index of a level (past the end appends).
-  public func insertOverlay(_ overlay: any Overlay, at index: Int, level: OverlayLevel = .aboveLabels) {
+  public func insertOverlay(
+    _ overlay: any Overlay, at index: Int, level: OverlayLevel = .aboveLabels
+  ) {
     guard overlayStore.level(of: overlay) == nil else { return }
     var list = overlayStore.levels[level.rawValue]
     list.insert(overlay, at: min(max(index, 0), list.count))

@@ -1,5 +1,5 @@
-import DotRaster
 import Dispatch
+import DotRaster
 import Foundation
 import MapGeometry
 import Synchronization
@@ -36,7 +36,11 @@ extension MapView {
     var canvas = DotCanvas(columns: vp.columns, rows: vp.rows)
     var complete = true
 
-    if let basemap, !overlayStore.all.contains(where: { $0.canReplaceMapContent && renderer(for: $0)?.alpha ?? 0 > 0 }) {
+    if let basemap,
+      !overlayStore.all.contains(where: {
+        $0.canReplaceMapContent && renderer(for: $0)?.alpha ?? 0 > 0
+      })
+    {
       complete = basemap.drawDots(vp, into: &canvas, layerBase: 1) && complete
     }
 
@@ -99,7 +103,8 @@ extension MapView {
                   continue
                 }
                 jobKeys.insert(key)
-                jobs.append(TileJob(key: key, renderer: r, rect: rect, zoomScale: vp.zoomScale, i: i, j: j))
+                jobs.append(
+                  TileJob(key: key, renderer: r, rect: rect, zoomScale: vp.zoomScale, i: i, j: j))
               }
             }
             placements.append(Placement(key: key, x: x, y: y, layerBase: layerBase))

@@ -67,7 +67,9 @@ public final class MapView {
     self.rows = max(rows, 1)
     centerPoint = MapRect.world.mid
     zoomLevel = 0
-    applyCamera(center: centerPoint, zoom: ZoomMath.zoomLevel(forZoomScale: fitScale(for: .world)), notify: false)
+    applyCamera(
+      center: centerPoint, zoom: ZoomMath.zoomLevel(forZoomScale: fitScale(for: .world)),
+      notify: false)
   }
 
   /// Changes the screen size; the centre and zoom level stay.
@@ -153,7 +155,8 @@ public final class MapView {
   }
 
   func clampScale(_ s: Double) -> Double {
-    let z = min(max(ZoomMath.zoomLevel(forZoomScale: s), zoomRange.lowerBound), zoomRange.upperBound)
+    let z = min(
+      max(ZoomMath.zoomLevel(forZoomScale: s), zoomRange.lowerBound), zoomRange.upperBound)
     return ZoomMath.zoomScale(forZoomLevel: z)
   }
 
@@ -183,7 +186,9 @@ public final class MapView {
   /// Shows a region (adjusted to the screen's shape, as `regionThatFits` predicts).
   public func setRegion(_ region: CoordinateRegion, animated: Bool) {
     let rect = fittedRect(for: region)
-    change(to: MapPoint(region.center), zoom: ZoomMath.zoomLevel(forZoomScale: widthInDots / rect.width), animated: animated)
+    change(
+      to: MapPoint(region.center), zoom: ZoomMath.zoomLevel(forZoomScale: widthInDots / rect.width),
+      animated: animated)
   }
 
   /// Moves the centre, keeping the zoom level.
@@ -223,7 +228,9 @@ public final class MapView {
   /// The bounds of every overlay and annotation on the map (null when there are none).
   public var contentMapRect: MapRect {
     var r = overlayStore.all.reduce(MapRect.null) { $0.union($1.boundingMapRect) }
-    for p in annotationIndex.points.values { r = r.union(MapRect(origin: p, size: MapSize(width: 0, height: 0))) }
+    for p in annotationIndex.allPoints {
+      r = r.union(MapRect(origin: p, size: MapSize(width: 0, height: 0)))
+    }
     return r
   }
 

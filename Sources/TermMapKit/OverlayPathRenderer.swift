@@ -69,7 +69,8 @@ open class OverlayPathRenderer: OverlayRenderer, @unchecked Sendable {
 
   func applyStroke(_ s: PathStyle, to context: DrawingContext, atZoomScale zoomScale: Double) {
     context.strokeColor = s.strokeColor
-    context.lineWidth = s.lineWidth > 0 ? s.lineWidth / zoomScale : ZoomMath.roadWidth(atZoomScale: zoomScale)
+    context.lineWidth =
+      s.lineWidth > 0 ? s.lineWidth / zoomScale : ZoomMath.roadWidth(atZoomScale: zoomScale)
     context.setLineDash(
       phase: s.lineDashPhase / zoomScale, lengths: (s.lineDashPattern ?? []).map { $0 / zoomScale })
   }
@@ -92,7 +93,8 @@ open class OverlayPathRenderer: OverlayRenderer, @unchecked Sendable {
   /// The stroke width in map points at a zoom scale, to grow query rects so strokes that start
   /// just outside a tile still reach into it.
   func strokeReach(_ s: PathStyle, zoomScale: Double) -> Double {
-    let dots = s.lineWidth > 0 ? s.lineWidth : ZoomMath.roadWidth(atZoomScale: zoomScale) * zoomScale
+    let dots =
+      s.lineWidth > 0 ? s.lineWidth : ZoomMath.roadWidth(atZoomScale: zoomScale) * zoomScale
     return (dots / 2 + 1) / zoomScale
   }
 

@@ -30,7 +30,9 @@ public struct PointRun: Sendable {
       maxX - minX < t && maxY - minY < t
     }
     func merged(_ o: Box) -> Box {
-      Box(minX: min(minX, o.minX), minY: min(minY, o.minY), maxX: max(maxX, o.maxX), maxY: max(maxY, o.maxY))
+      Box(
+        minX: min(minX, o.minX), minY: min(minY, o.minY), maxX: max(maxX, o.maxX),
+        maxY: max(maxY, o.maxY))
     }
   }
 
@@ -158,7 +160,8 @@ public struct PointRun: Sendable {
     let first = node * Self.fanout
     let last = min(first + Self.fanout, levels[level - 1].count)
     for child in first..<last {
-      visit(level: level - 1, node: child, query: query, tolerance: tolerance, fill: fill, p, &walker)
+      visit(
+        level: level - 1, node: child, query: query, tolerance: tolerance, fill: fill, p, &walker)
     }
   }
 

@@ -59,7 +59,9 @@ extension MapView {
     guard var a = animation else { return false }
     a.frame += 1
     let (c, z) = a.camera(at: a.frame)
-    applyCamera(center: a.frame >= a.frames ? a.to.center : c, zoom: a.frame >= a.frames ? a.to.zoom : z, notify: true)
+    applyCamera(
+      center: a.frame >= a.frames ? a.to.center : c, zoom: a.frame >= a.frames ? a.to.zoom : z,
+      notify: true)
     if a.frame >= a.frames {
       animation = nil
       changeInProgress = nil

@@ -27,7 +27,9 @@ public struct ShapeIndex: Sendable {
     // Sort-tile-recursive: slabs by centre x, then by centre y inside each slab.
     let boxes = shapeBoxes
     var idx = (0..<n).map { Int32($0) }
-    idx.sort { boxes[Int($0)].minX + boxes[Int($0)].maxX < boxes[Int($1)].minX + boxes[Int($1)].maxX }
+    idx.sort {
+      boxes[Int($0)].minX + boxes[Int($0)].maxX < boxes[Int($1)].minX + boxes[Int($1)].maxX
+    }
     let leaves = (n + Self.leafSize - 1) / Self.leafSize
     let slabs = max(1, Int(Double(leaves).squareRoot().rounded(.up)))
     let perSlab = slabs * Self.leafSize
@@ -44,7 +46,9 @@ public struct ShapeIndex: Sendable {
     leafBoxes.reserveCapacity(leaves)
     for k in 0..<leaves {
       var box = boxes[Int(idx[k * Self.leafSize])]
-      for j in (k * Self.leafSize)..<min((k + 1) * Self.leafSize, n) { box = box.merged(boxes[Int(idx[j])]) }
+      for j in (k * Self.leafSize)..<min((k + 1) * Self.leafSize, n) {
+        box = box.merged(boxes[Int(idx[j])])
+      }
       leafBoxes.append(box)
     }
     var all = [leafBoxes]

@@ -24,7 +24,9 @@ public final class PolylineRenderer: OverlayPathRenderer, @unchecked Sendable {
     guard s.strokeColor != nil else { return }
     applyStroke(s, to: context, atZoomScale: zoomScale)
     let reach = strokeReach(s, zoomScale: zoomScale)
-    addRun(run, in: mapRect.insetBy(dx: -reach, dy: -reach), zoomScale: zoomScale, closed: false, to: context)
+    addRun(
+      run, in: mapRect.insetBy(dx: -reach, dy: -reach), zoomScale: zoomScale, closed: false,
+      to: context)
     context.strokePath()
   }
 }
@@ -119,7 +121,8 @@ public final class MultiPolygonRenderer: OverlayPathRenderer, @unchecked Sendabl
     multi.index.query(
       rect, tolerance: 0.75 / zoomScale,
       shape: { i in
-        drawPolygon(multi.polygons[i], style: s, in: mapRect, zoomScale: zoomScale, context: context)
+        drawPolygon(
+          multi.polygons[i], style: s, in: mapRect, zoomScale: zoomScale, context: context)
       },
       speck: { p in drawSpeck(p, style: s, context: context) })
   }

@@ -13,7 +13,8 @@ public final class Polyline: Overlay {
     self.subtitle = subtitle
   }
 
-  public convenience init(coordinates: [Coordinate], title: String? = nil, subtitle: String? = nil) {
+  public convenience init(coordinates: [Coordinate], title: String? = nil, subtitle: String? = nil)
+  {
     self.init(points: coordinates.map(MapPoint.init), title: title, subtitle: subtitle)
   }
 
@@ -154,7 +155,8 @@ public final class GeodesicPolyline: Overlay {
     let y = k0 * ay + k1 * by
     let z = k0 * az + k1 * bz
     return Coordinate(
-      latitude: atan2(z, (x * x + y * y).squareRoot()) * 180 / .pi, longitude: atan2(y, x) * 180 / .pi)
+      latitude: atan2(z, (x * x + y * y).squareRoot()) * 180 / .pi,
+      longitude: atan2(y, x) * 180 / .pi)
   }
 }
 

@@ -72,7 +72,8 @@ struct TileCache {
       let s = Double(bitPattern: key.scaleBits)
       let tile = TileGrid.mapRect(i: Int(key.i), j: Int(key.j), zoomScale: s)
       let w = MapSize.world.width
-      return !(tile.intersects(r) || tile.intersects(r.offsetBy(dx: w, dy: 0))
+      return
+        !(tile.intersects(r) || tile.intersects(r.offsetBy(dx: w, dy: 0))
         || tile.intersects(r.offsetBy(dx: -w, dy: 0)))
     }
   }

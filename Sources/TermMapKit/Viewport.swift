@@ -21,8 +21,10 @@ public struct Viewport: Sendable, Equatable {
     let h = Double(rows * CellGeometry.dotsHigh)
     let cw = Double(CellGeometry.dotsWide)
     let ch = Double(CellGeometry.dotsHigh)
-    originX = Int(((center.x * zoomScale - w / 2) / cw).rounded(.toNearestOrEven)) * CellGeometry.dotsWide
-    originY = Int(((center.y * zoomScale - h / 2) / ch).rounded(.toNearestOrEven)) * CellGeometry.dotsHigh
+    originX =
+      Int(((center.x * zoomScale - w / 2) / cw).rounded(.toNearestOrEven)) * CellGeometry.dotsWide
+    originY =
+      Int(((center.y * zoomScale - h / 2) / ch).rounded(.toNearestOrEven)) * CellGeometry.dotsHigh
   }
 
   public var widthInDots: Int { columns * CellGeometry.dotsWide }

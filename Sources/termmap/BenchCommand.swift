@@ -1,6 +1,219 @@
+import DotRaster
+import Foundation
+import MapGeometry
+import TermMapKit
+
 /// `termmap bench`: frame-time scenarios measured inside the process.
 @MainActor
 struct BenchCommand {
-  init(arguments: [String]) throws {}
-  func run() throws -> Int32 { 0 }
+  var json = false
+  var columns = 160
+  var rows = 48
+  var quick = false
+  var only: String?
+
+  init(arguments: [String]) throws {
+    var r = ArgumentReader(arguments)
+    while let a = r.next() {
+      switch a {
+      case "--json": json = true
+      case "--size": (columns, rows) = try ArgumentReader.size(try r.value(for: a))
+      case "--quick": quick = true
+      case "--only": only = try r.value(for: a)
+      default: throw UsageError("bench: unknown argument \(a)")
+      }
+    }
+  }
+
+  struct Result {
+    var name: String
+    var frames: Int
+    var median: Double
+    var p95: Double
+    var peakRSS: Double
+    var note: String = ""
+  }
+
+  func run() throws -> Int32 {
+    var results: [Result] = []
+    let report = { (r: Result) in
+      if let only, !r.name.hasPrefix(only) { return }
+      results.append(r)
+      if !json {
+        let line = String(
+          format: "%-28@ %6d frames  median %7.3f ms  p95 %7.3f ms  peak %7.1f MB  %@",
+          r.name as NSString, r.frames, r.median, r.p95, r.peakRSS, r.note as NSString)
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+      }
+    }
+    let frames = quick ? 10 : 60
+
+    func wants(_ prefix: String) -> Bool {
+      only.map { $0.hasPrefix(prefix) || prefix.hasPrefix($0) } ?? true
+    }
+    var perPoint = 0.0
+
+    // Routes: memory per point, then world, zoom 8 and zoom 15 views, all tiles drawn afresh.
+    if wants("route") || wants("pan") {
+      Memory.resetPeak()
+      let before = Memory.residentBytes()
+      let points = BenchData.route(points: 1_000_000)
+      let route = Polyline(points: points, title: "bench route")
+      let after = Memory.residentBytes()
+      perPoint = Double(after - before) / Double(points.count)
+      let mid = points[points.count / 2]
+      let routeMap = makeMap([route])
+      routeMap.setVisibleMapRect(.world, animated: false)
+      report(
+        measure(
+          "route-1M-world", routeMap, frames: frames,
+          note: String(format: "%.1f B/point resident", perPoint)))
+      routeMap.showAllContent(animated: false)
+      report(measure("route-1M-fit", routeMap, frames: frames))
+      routeMap.setCenter(mid, animated: false)
+      routeMap.setZoomLevel(8, animated: false)
+      report(measure("route-1M-z8", routeMap, frames: frames))
+      routeMap.setZoomLevel(15, animated: false)
+      report(measure("route-1M-z15", routeMap, frames: frames))
+
+      // The same zoom-15 view over 10k and 10M points: the cost follows what is visible.
+      for n in !wants("route-1") ? [] : quick ? [10_000] : [10_000, 10_000_000] {
+        Memory.resetPeak()
+        let pts = BenchData.route(points: n)
+        let map = makeMap([Polyline(points: pts)])
+        map.setCenter(pts[pts.count / 2], animated: false)
+        map.setZoomLevel(15, animated: false)
+        report(
+          measure(
+            "route-\(n >= 1_000_000 ? "\(n / 1_000_000)M" : "\(n / 1000)k")-z15", map,
+            frames: frames))
+      }
+
+      // Panning the 1M route at zoom 12: 100 steps of an eighth of the screen, tiles reused.
+      Memory.resetPeak()
+      routeMap.setCenter(mid, animated: false)
+      routeMap.setZoomLevel(12, animated: false)
+      routeMap.discardTileCache()
+      _ = routeMap.renderFrame()
+      var step = 0
+      let dx = Double(columns / 8 * CellGeometry.dotsWide)
+      let dy = Double(rows / 8 * CellGeometry.dotsHigh)
+      report(
+        measure("pan-100-steps", routeMap, frames: 100, freshTiles: false) {
+          step += 1
+          let phase = (step / 25) % 4
+          routeMap.pan(
+            byDotsX: phase == 0 ? dx : phase == 2 ? -dx : 0,
+            y: phase == 1 ? dy : phase == 3 ? -dy : 0)
+        })
+    }
+
+    // One MultiPolygon of 100,000 polygons with holes, all in view.
+    if wants("multipolygon") {
+      Memory.resetPeak()
+      let multi = MultiPolygon(BenchData.parcels(count: 100_000))
+      let polyMap = makeMap([multi])
+      polyMap.showAllContent(animated: false)
+      report(measure("multipolygon-100k", polyMap, frames: frames))
+      polyMap.setCenter(multi.boundingMapRect.mid, animated: false)
+      polyMap.setZoomLevel(10, animated: false)
+      report(measure("multipolygon-100k-z10", polyMap, frames: frames))
+    }
+
+    // 100,000 annotations: each frame pans one cell, so views are laid out and reused.
+    if wants("annotations") {
+      Memory.resetPeak()
+      let places = BenchData.places(count: 100_000)
+      let markerMap = makeMap([])
+      markerMap.addAnnotations(places)
+      markerMap.showAnnotations(places, animated: false)
+      var k = 0
+      report(
+        measure("annotations-100k", markerMap, frames: frames, freshTiles: false) {
+          k += 1
+          markerMap.pan(
+            byDotsX: Double(k % 2 == 0 ? CellGeometry.dotsWide : -CellGeometry.dotsWide), y: 0)
+        })
+
+    }
+
+    if json {
+      let items = results.map {
+        String(
+          format:
+            "{\"name\": \"%@\", \"frames\": %d, \"median_ms\": %.4f, \"p95_ms\": %.4f, \"peak_rss_mb\": %.1f}",
+          $0.name as NSString, $0.frames, $0.median, $0.p95, $0.peakRSS)
+      }
+      Output.write(
+        "{\"size\": \"\(columns)x\(rows)\", \"route_bytes_per_point\": \(String(format: "%.2f", perPoint)), \"scenarios\": [\n  "
+          + items.joined(separator: ",\n  ") + "\n]}\n")
+    }
+    return 0
+  }
+
+  func makeMap(_ overlays: [any Overlay]) -> MapView {
+    let map = MapView(columns: columns, rows: rows)
+    let style = ContentStyle()
+    map.delegate = style
+    BenchCommand.keepAlive.append(style)
+    for o in overlays { map.addOverlay(o) }
+    return map
+  }
+
+  static var keepAlive: [AnyObject] = []
+
+  /// Times `frames` frames; `freshTiles` drops the tile cache first so every tile is drawn.
+  func measure(
+    _ name: String, _ map: MapView, frames: Int, freshTiles: Bool = true, note: String = "",
+    before: () -> Void = {}
+  ) -> Result {
+    if let only, !name.hasPrefix(only) {
+      return Result(name: name, frames: 0, median: 0, p95: 0, peakRSS: 0)
+    }
+    var times: [Double] = []
+    times.reserveCapacity(frames)
+    let warm = map.renderFrame()  // warm up: renderers made, caches primed
+    let inked = warm.cells.filter { $0.glyph != " " }.count
+    let clock = ContinuousClock()
+    for _ in 0..<frames {
+      before()
+      if freshTiles { map.discardTileCache() }
+      let start = clock.now
+      let frame = map.renderFrame()
+      let elapsed = clock.now - start
+      precondition(frame.rows == rows)
+      let (s, a) = elapsed.components
+      times.append(Double(s) * 1000 + Double(a) / 1e15)
+    }
+    times.sort()
+    let median = times[times.count / 2]
+    let p95 = times[min(times.count - 1, Int(Double(times.count) * 0.95))]
+    return Result(
+      name: name, frames: frames, median: median, p95: p95,
+      peakRSS: Double(Memory.peakResidentBytes()) / 1_048_576,
+      note: "\(inked) cells inked" + (note.isEmpty ? "" : "; " + note))
+  }
+}
+
+/// Resident memory of this process, from /proc.
+enum Memory {
+  static func field(_ name: String) -> Int {
+    guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+      return 0
+    }
+    for line in s.split(separator: "\n") where line.hasPrefix(name + ":") {
+      let digits = line.split(separator: " ").compactMap { Int($0) }
+      return (digits.first ?? 0) * 1024
+    }
+    return 0
+  }
+  static func residentBytes() -> Int { field("VmRSS") }
+  static func peakResidentBytes() -> Int { field("VmHWM") }
+  /// Starts a new peak (Linux: writing 5 to clear_refs resets VmHWM).
+  static func resetPeak() {
+    if let h = FileHandle(forWritingAtPath: "/proc/self/clear_refs") {
+      h.write(Data("5".utf8))
+      try? h.close()
+    }
+  }
 }

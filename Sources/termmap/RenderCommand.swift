@@ -31,7 +31,11 @@ struct RenderCommand {
       case "--center":
         let v = try ArgumentReader.numbers(try r.value(for: a), count: 2, "--center")
         let c = Coordinate(latitude: v[0], longitude: v[1])
-        guard c.isValid else { throw UsageError("--center: \(v[0]),\(v[1]) is not a coordinate (latitude within ±90, longitude within ±180)") }
+        guard c.isValid else {
+          throw UsageError(
+            "--center: \(v[0]),\(v[1]) is not a coordinate (latitude within ±90, longitude within ±180)"
+          )
+        }
         center = c
       case "--zoom":
         let z = try ArgumentReader.number(try r.value(for: a), "--zoom")
@@ -40,17 +44,23 @@ struct RenderCommand {
       case "--bbox":
         let v = try ArgumentReader.numbers(try r.value(for: a), count: 4, "--bbox")
         guard v[0] >= -180, v[2] <= 180, v[1] >= -90, v[3] <= 90, v[1] < v[3] else {
-          throw UsageError("--bbox: expected W,S,E,N with S < N inside ±90/±180, found \(try r.valueDescription(v))")
+          throw UsageError(
+            "--bbox: expected W,S,E,N with S < N inside ±90/±180, found \(try r.valueDescription(v))"
+          )
         }
         bbox = v
       case "--size": (columns, rows) = try ArgumentReader.size(try r.value(for: a))
       case "--color":
         let v = try r.value(for: a)
-        guard let m = ColorMode(rawValue: v) else { throw UsageError("--color: expected auto, always or never, found \"\(v)\"") }
+        guard let m = ColorMode(rawValue: v) else {
+          throw UsageError("--color: expected auto, always or never, found \"\(v)\"")
+        }
         colorMode = m
       case "--charset":
         let v = try r.value(for: a)
-        guard let c = Charset(rawValue: v) else { throw UsageError("--charset: expected braille, block or ascii, found \"\(v)\"") }
+        guard let c = Charset(rawValue: v) else {
+          throw UsageError("--charset: expected braille, block or ascii, found \"\(v)\"")
+        }
         charset = c
       case "--no-basemap": basemap = false
       case "--status": status = true
@@ -61,7 +71,9 @@ struct RenderCommand {
       }
     }
     if (center == nil) != (zoom == nil) { throw UsageError("--center and --zoom go together") }
-    if bbox != nil && center != nil { throw UsageError("--bbox cannot be combined with --center/--zoom") }
+    if bbox != nil && center != nil {
+      throw UsageError("--bbox cannot be combined with --center/--zoom")
+    }
   }
 
   func run() throws -> Int32 {
@@ -93,7 +105,8 @@ struct RenderCommand {
       let se = MapPoint(Coordinate(latitude: b[1], longitude: b[2]))
       var w = se.x - nw.x
       if w < 0 { w += MapSize.world.width }
-      map.setVisibleMapRect(MapRect(x: nw.x, y: nw.y, width: w, height: se.y - nw.y), animated: false)
+      map.setVisibleMapRect(
+        MapRect(x: nw.x, y: nw.y, width: w, height: se.y - nw.y), animated: false)
     } else {
       map.showAllContent(animated: false)
     }
@@ -102,12 +115,16 @@ struct RenderCommand {
     switch colorMode {
     case .never: colors = .none
     case .always: colors = .palette256
-    case .auto: colors = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil ? .palette256 : .none
+    case .auto:
+      colors =
+        isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        ? .palette256 : .none
     }
     var out = colors == .none ? frame.lines : frame.ansiLines(colors: colors)
     if status {
       let points = contents.reduce(0) { $0 + $1.pointCount }
-      let line = StatusLine.text(for: map, loadedPoints: points, attribution: [], columns: columns, ascii: charset == .ascii)
+      let line = StatusLine.text(
+        for: map, loadedPoints: points, attribution: [], columns: columns, ascii: charset == .ascii)
       out.append(line)
     }
     Output.write(out.joined(separator: "\n") + "\n")
@@ -116,7 +133,9 @@ struct RenderCommand {
 }
 
 extension ArgumentReader {
-  func valueDescription(_ v: [Double]) throws -> String { v.map { String($0) }.joined(separator: ",") }
+  func valueDescription(_ v: [Double]) throws -> String {
+    v.map { String($0) }.joined(separator: ",")
+  }
 }
 
 /// Colours routes by file and otherwise uses the standard renderers.

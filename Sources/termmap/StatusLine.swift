@@ -19,7 +19,9 @@ enum StatusLine {
     if loadedPoints > 0 { parts.append("\(loadedPoints) pts") }
     parts.append(contentsOf: attribution)
     var line = parts.joined(separator: ascii ? " | " : " · ")
-    line = String(line.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.map(Character.init))
+    line = String(
+      line.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.map(
+        Character.init))
     if line.count > columns { line = String(line.prefix(columns)) }
     return line + String(repeating: " ", count: max(columns - line.count, 0))
   }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A mistake in the command line (exit status 2).
 struct UsageError: Error {
   let message: String
@@ -60,5 +62,3 @@ struct ArgumentReader {
     return (c, r)
   }
 }
-
-import Foundation

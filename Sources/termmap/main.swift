@@ -32,7 +32,9 @@ enum Output {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { Foundation.write(1, $0.baseAddress! + offset, $0.count - offset) }
+      let n = bytes.withUnsafeMutableBytes {
+        Foundation.write(1, $0.baseAddress! + offset, $0.count - offset)
+      }
       if n <= 0 { break }
       offset += n
     }
