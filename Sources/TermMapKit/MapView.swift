@@ -238,9 +238,10 @@ public final class MapView {
   public func showAllContent(animated: Bool) {
     let r = contentMapRect
     guard !r.isNull else { return }
+    // A cell and a half of room: the outermost point lands inside the second cell from an edge.
     let pad = EdgeInsets(
-      top: Double(CellGeometry.dotsHigh), left: Double(2 * CellGeometry.dotsWide),
-      bottom: Double(CellGeometry.dotsHigh), right: Double(2 * CellGeometry.dotsWide))
+      top: 1.5 * Double(CellGeometry.dotsHigh), left: 1.5 * Double(CellGeometry.dotsWide),
+      bottom: 1.5 * Double(CellGeometry.dotsHigh), right: 1.5 * Double(CellGeometry.dotsWide))
     setVisibleMapRect(r, edgePadding: pad, animated: animated)
   }
 
