@@ -107,8 +107,9 @@ public struct CellBuffer: Sendable, Equatable {
     var codes = ["0"]
     if cell.bold { codes.append("1") }
     if cell.reverse { codes.append("7") }
-    if let fg = cell.foreground { codes.append(colors.foregroundCode(fg)) }
-    if let bg = cell.background { codes.append(colors.backgroundCode(bg)) }
+    // With no colours, only the emphasis is sent.
+    if colors != .none, let fg = cell.foreground { codes.append(colors.foregroundCode(fg)) }
+    if colors != .none, let bg = cell.background { codes.append(colors.backgroundCode(bg)) }
     return "\u{1B}[" + codes.joined(separator: ";") + "m"
   }
 

@@ -264,6 +264,9 @@ extension MapView {
     let cx = vp.columns / 2
     let cy = vp.rows / 2
     let cols = vp.columns
+    // Distances in dots: a row is dotsHigh / dotsWide times as tall as a column is wide.
+    let aspect = CellGeometry.dotsHigh / CellGeometry.dotsWide
+    let rowWeight = aspect * aspect
     for v in annotationViews.visible.values {
       guard let a = v.annotation, let p = annotationIndex.point(of: a), let c = vp.cell(for: p)
       else {
@@ -284,7 +287,8 @@ extension MapView {
         Placed(
           view: v, first: row * cols + col, width: min(width, cols - col), selected: selected,
           priority: priority.rawValue,
-          distance: (col - cx) * (col - cx) + (row - cy) * (row - cy) * 4, claims: mode != .none,
+          distance: (col - cx) * (col - cx) + (row - cy) * (row - cy) * rowWeight,
+          claims: mode != .none,
           always: mode == .none || selected || priority == .required))
     }
     placed.sort {

@@ -1,0 +1,180 @@
+import Testing
+
+@testable import DotRaster
+
+@Suite("Cell buffers: text, escapes, diffs and ANSI output")
+struct CellBufferTests {
+  static let esc = "\u{1B}"
+
+  /// The text left when every SGR sequence (ESC [ digits and semicolons m) is taken out.
+  static func withoutSGR(_ s: String) -> String {
+    s.replacing(try! Regex("\u{1B}\\[[0-9;]*m"), with: "")
+  }
+
+  @Test("put writes text from a cell, clipped at the edges and by maxWidth")
+  func putClips() {
+    var b = CellBuffer(columns: 6, rows: 2)
+    #expect(b.put("abcdefgh", column: 3, row: 0) == 3)
+    b.put("xyz", column: -1, row: 1)
+    #expect(b.lines == ["   abc", "yz    "])
+    b.put("12345", column: 0, row: 1, maxWidth: 2)
+    #expect(b.lines[1] == "12    ")
+    #expect(b.put("q", column: 0, row: 2) == 0)
+    #expect(b.put("q", column: 0, row: -1) == 0)
+    #expect(b.lines.allSatisfy { $0.unicodeScalars.count == 6 })
+  }
+
+  @Test("put turns ESC, other C0/C1 controls and bidi overrides into '?'")
+  func putStripsControls() {
+    var b = CellBuffer(columns: 16, rows: 1)
+    b.put("a\u{1B}[2Jb\u{07}c\u{9B}d\u{202E}e\u{7F}\n", column: 0, row: 0)
+    #expect(b.lines == ["a?[2Jb?c?d?e??  "])
+    for v: UInt32 in [0x00, 0x09, 0x0A, 0x0D, 0x1B, 0x7F, 0x80, 0x9B, 0x9F, 0x202A, 0x2066] {
+      #expect(!CellBuffer.isPrintable(Unicode.Scalar(v)!), "U+\(String(v, radix: 16))")
+    }
+    for v: UInt32 in [0x20, 0x41, 0xA0, 0xE9, 0x2800, 0x28FF, 0x2500, 0x1F600] {
+      #expect(CellBuffer.isPrintable(Unicode.Scalar(v)!), "U+\(String(v, radix: 16))")
+    }
+  }
+
+  @Test("No ESC reaches lines or ansiLines except the SGR sequences themselves")
+  func noEscapeInOutput() {
+    var b = CellBuffer(columns: 20, rows: 2)
+    b.put("title\u{1B}[2J\u{1B}]0;pwned\u{07}", column: 0, row: 0, foreground: .red, bold: true)
+    b.put("\u{9B}2J\u{1B}c", column: 2, row: 1, background: .blue)
+    for line in b.lines {
+      #expect(!line.unicodeScalars.contains("\u{1B}"))
+      #expect(!line.unicodeScalars.contains("\u{9B}"))
+    }
+    for depth in [ColorDepth.palette256, .basic16, .none] {
+      for line in b.ansiLines(colors: depth) {
+        #expect(!line.contains(Self.esc + "[2J"))
+        let rest = Self.withoutSGR(line)
+        #expect(!rest.unicodeScalars.contains("\u{1B}"), "\(depth): \(rest.debugDescription)")
+        #expect(!rest.unicodeScalars.contains("\u{9B}"))
+      }
+    }
+    #expect(Self.withoutSGR(b.ansiLines(colors: .palette256)[0]) == b.lines[0])
+  }
+
+  @Test("ansiLines(.palette256): one SGR per style run, reset at each line's end")
+  func ansi256() {
+    var b = CellBuffer(columns: 4, rows: 2)
+    b.put("ab", column: 0, row: 0, foreground: TermColor(196))
+    b.put("c", column: 2, row: 0, foreground: TermColor(196), background: TermColor(21), bold: true)
+    b.put("r", column: 1, row: 1, reverse: true)
+    let e = Self.esc
+    #expect(
+      b.ansiLines(colors: .palette256) == [
+        "\(e)[0;38;5;196mab\(e)[0;1;38;5;196;48;5;21mc\(e)[0m \(e)[0m",
+        "\(e)[0m \(e)[0;7mr\(e)[0m  \(e)[0m",
+      ])
+    #expect(
+      b.ansiLines(colors: .basic16)[0] == "\(e)[0;91mab\(e)[0;1;91;44mc\(e)[0m \(e)[0m")
+  }
+
+  @Test("ansiLines(.none) sends no colour codes, only emphasis")
+  func ansiNoColour() {
+    var b = CellBuffer(columns: 3, rows: 1)
+    b.put("ab", column: 0, row: 0, foreground: .red, background: .blue, bold: true)
+    let e = Self.esc
+    #expect(b.ansiLines(colors: .none) == ["\(e)[0;1mab\(e)[0m \(e)[0m"])
+  }
+
+  @Test("Basic colours: the nearest of the 16 for palette colours")
+  func basic16() {
+    #expect(TermColor(196).basic16 == .brightRed)
+    #expect(TermColor.cube(0, 0, 5).basic16 == .blue)
+    #expect(TermColor(232).basic16 == .black)
+    #expect(TermColor(255).basic16 == .white)
+    #expect(TermColor.cube(5, 5, 5).basic16 == .brightWhite)
+    #expect(TermColor.green.basic16 == .green)
+    #expect(TermColor.cube(9, -3, 2) == TermColor.cube(5, 0, 2))
+  }
+
+  @Test("changes(from:) reports each run of changed cells, style changes included")
+  func changes() {
+    let old = CellBuffer(columns: 10, rows: 3)
+    var new = old
+    new.put("xyz", column: 2, row: 1)
+    new.put("q", column: 7, row: 1)
+    new[9, 1] = Cell(glyph: "w")
+    new[0, 2] = Cell(glyph: " ", foreground: .red)
+    let runs = new.changes(from: old)
+    let summary = runs.map {
+      "\($0.row):\($0.column):\(String(String.UnicodeScalarView($0.cells.map(\.glyph))))"
+    }
+    #expect(summary == ["1:2:xyz", "1:7:q", "1:9:w", "2:0: "])
+    #expect(runs[3].cells.first?.foreground == .red)
+    #expect(new.changes(from: new).isEmpty)
+    // Applying the runs to the old frame gives the new one.
+    var patched = old
+    for r in runs {
+      for (k, cell) in r.cells.enumerated() { patched[r.column + k, r.row] = cell }
+    }
+    #expect(patched == new)
+  }
+
+  @Test("changes(from:) with no old frame, or one of another size, is every row whole")
+  func changesWhole() {
+    var b = CellBuffer(columns: 4, rows: 2)
+    b.put("ab", column: 1, row: 0)
+    for old in [nil, CellBuffer(columns: 5, rows: 2)] as [CellBuffer?] {
+      let runs = b.changes(from: old)
+      #expect(runs.map(\.row) == [0, 1])
+      #expect(runs.allSatisfy { $0.column == 0 && $0.cells.count == 4 })
+    }
+  }
+}
+
+@Suite("Charsets")
+struct CharsetTests {
+  func bits(_ dots: [(Int, Int)]) -> UInt8 {
+    dots.reduce(0) { $0 | CellGeometry.brailleBit(dx: $1.0, dy: $1.1) }
+  }
+
+  @Test("Block charset folds 2 × 4 dots into 2 × 2 quadrants")
+  func block() {
+    #expect(Charset.block.glyph(forDots: 0) == " ")
+    #expect(Charset.block.glyph(forDots: 0xFF) == "█")
+    #expect(Charset.block.glyph(forDots: bits([(0, 0)])) == "▘")
+    #expect(Charset.block.glyph(forDots: bits([(1, 1)])) == "▝")
+    #expect(Charset.block.glyph(forDots: bits([(0, 3)])) == "▖")
+    #expect(Charset.block.glyph(forDots: bits([(1, 2)])) == "▗")
+    #expect(Charset.block.glyph(forDots: CellGeometry.rowMasks[0]) == "▀")
+    #expect(Charset.block.glyph(forDots: CellGeometry.rowMasks[3]) == "▄")
+    #expect(Charset.block.glyph(forDots: CellGeometry.columnMasks[0]) == "▌")
+    #expect(Charset.block.glyph(forDots: CellGeometry.columnMasks[1]) == "▐")
+    #expect(Charset.block.glyph(forDots: bits([(0, 0), (1, 3)])) == "▚")
+    #expect(Charset.block.glyph(forDots: bits([(1, 0), (0, 3)])) == "▞")
+  }
+
+  @Test("ASCII charset guesses lines and marks from where the dots sit")
+  func ascii() {
+    #expect(Charset.ascii.glyph(forDots: 0) == " ")
+    #expect(Charset.ascii.glyph(forDots: 0xFF) == "#")
+    #expect(Charset.ascii.glyph(forDots: bits([(0, 0)])) == "'")
+    #expect(Charset.ascii.glyph(forDots: bits([(1, 3)])) == ".")
+    #expect(Charset.ascii.glyph(forDots: CellGeometry.rowMasks[0]) == "-")
+    #expect(Charset.ascii.glyph(forDots: CellGeometry.rowMasks[1]) == "-")
+    #expect(Charset.ascii.glyph(forDots: CellGeometry.rowMasks[3]) == "_")
+    #expect(Charset.ascii.glyph(forDots: CellGeometry.columnMasks[0]) == "|")
+    #expect(Charset.ascii.glyph(forDots: CellGeometry.columnMasks[1]) == "|")
+    #expect(Charset.ascii.glyph(forDots: bits([(0, 0), (0, 1), (1, 2), (1, 3)])) == "\\")
+    #expect(Charset.ascii.glyph(forDots: bits([(1, 0), (1, 1), (0, 2), (0, 3)])) == "/")
+    // Every pattern maps to printable ASCII.
+    for b in 0...255 {
+      let g = Charset.ascii.glyph(forDots: UInt8(b))
+      #expect(g.isASCII && g.value >= 0x20 && g.value < 0x7F)
+    }
+  }
+
+  @Test("A canvas renders through each charset")
+  func canvasThroughCharsets() {
+    var canvas = DotCanvas(columns: 3, rows: 1)
+    for x in 0..<6 { canvas.plot(x: x, y: 0, ink: Ink(layer: 1, color: .white)) }
+    #expect(canvas.cells(charset: .braille).lines == ["⠉⠉⠉"])
+    #expect(canvas.cells(charset: .block).lines == ["▀▀▀"])
+    #expect(canvas.cells(charset: .ascii).lines == ["---"])
+  }
+}

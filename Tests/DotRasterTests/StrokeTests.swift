@@ -1,0 +1,175 @@
+import Testing
+
+@testable import DotRaster
+
+@Suite("Strokes: exact dots, width, dashes, clip")
+struct StrokeTests {
+  func stroke(
+    _ points: [Point2D], width: Int = 20, height: Int = 12,
+    setup: (DrawingContext) -> Void = { _ in }
+  ) -> DotCanvas {
+    let c = makeContext(width: width, height: height)
+    setup(c)
+    c.beginPath()
+    c.addLines(between: points)
+    c.strokePath()
+    return c.takeCanvas()
+  }
+
+  @Test("A horizontal line sets exactly the dots under it")
+  func horizontal() {
+    let canvas = stroke([Point2D(x: 0.5, y: 2.5), Point2D(x: 9.5, y: 2.5)])
+    #expect(canvas.inkedDots == row(2, 0...9))
+  }
+
+  @Test("A vertical line sets exactly the dots under it")
+  func vertical() {
+    let canvas = stroke([Point2D(x: 3.5, y: 1.5), Point2D(x: 3.5, y: 10.5)])
+    #expect(canvas.inkedDots == column(3, 1...10))
+  }
+
+  @Test("A 45° diagonal sets one dot per step on the diagonal")
+  func diagonal() {
+    let canvas = stroke([Point2D(x: 0.5, y: 0.5), Point2D(x: 7.5, y: 7.5)])
+    #expect(canvas.inkedDots == Set((0...7).map { Dot($0, $0) }))
+  }
+
+  @Test("A shallow diagonal sets one dot per column, stepping down evenly")
+  func shallowDiagonal() {
+    let canvas = stroke([Point2D(x: 0.5, y: 0.5), Point2D(x: 8.5, y: 4.5)])
+    let expected: Set<Dot> = [
+      Dot(0, 0), Dot(1, 1), Dot(2, 1), Dot(3, 2), Dot(4, 2), Dot(5, 3), Dot(6, 3), Dot(7, 4),
+      Dot(8, 4),
+    ]
+    #expect(canvas.inkedDots == expected)
+  }
+
+  @Test("Stroke ink is on the stroke layer in the stroke colour; nil colour strokes nothing")
+  func strokeInk() {
+    let red = stroke([Point2D(x: 0.5, y: 0.5), Point2D(x: 3.5, y: 0.5)]) { $0.strokeColor = .red }
+    #expect(red[2, 0] == Ink(layer: DrawingContext.strokeLayer, color: .red))
+    let none = stroke([Point2D(x: 0.5, y: 0.5), Point2D(x: 3.5, y: 0.5)]) { $0.strokeColor = nil }
+    #expect(none.isBlank)
+  }
+
+  /// How many dots thick a horizontal line is, measured in its middle.
+  func thickness(lineWidth: Double, scale: Double = 1) -> Int {
+    let canvas = stroke(
+      [Point2D(x: 4.5 / scale, y: 15.5 / scale), Point2D(x: 35.5 / scale, y: 15.5 / scale)],
+      width: 40, height: 32
+    ) { c in
+      c.scaleBy(x: scale, y: scale)
+      c.lineWidth = lineWidth
+    }
+    return (0..<32).filter { !canvas[20, $0].isEmpty }.count
+  }
+
+  @Test("Thick strokes: 1, 3 and 5 dots wide, with the width scaled by the transform")
+  func thickStroke() {
+    #expect(thickness(lineWidth: 1) == 1)
+    #expect(thickness(lineWidth: 3) == 3)
+    #expect(thickness(lineWidth: 5) == 5)
+    #expect(thickness(lineWidth: 9) == 9)
+    // A width in user units is multiplied by the transform's scale.
+    #expect(thickness(lineWidth: 0.5, scale: 6) == 3)
+    #expect(thickness(lineWidth: 0.001, scale: 1000) == 1)
+  }
+
+  @Test("A thick stroke is centred on its line")
+  func thickStrokeCentred() {
+    let canvas = stroke([Point2D(x: 4.5, y: 6.5), Point2D(x: 15.5, y: 6.5)], width: 20, height: 14)
+    {
+      $0.lineWidth = 3
+    }
+    #expect(column(10, 5...7).isSubset(of: canvas.inkedDots))
+    #expect(canvas[10, 4].isEmpty && canvas[10, 8].isEmpty)
+  }
+
+  @Test("A dash pattern [3, 2] inks 3 dots and skips 2")
+  func dashPattern() {
+    let line = [Point2D(x: 0.5, y: 0.5), Point2D(x: 19.5, y: 0.5)]
+    let dashed = stroke(line) { $0.setLineDash(phase: 0, lengths: [3, 2]) }
+    #expect(dashed.inkedDots == row(0, [0, 1, 2, 5, 6, 7, 10, 11, 12, 15, 16, 17]))
+    let shifted = stroke(line) { $0.setLineDash(phase: 1, lengths: [3, 2]) }
+    #expect(shifted.inkedDots == row(0, [0, 1, 4, 5, 6, 9, 10, 11, 14, 15, 16, 19]))
+    // Lengths are in user units: at scale 2, [1.5, 1] is the same 3-on 2-off in dots.
+    let scaled = stroke([Point2D(x: 0.25, y: 0.25), Point2D(x: 9.75, y: 0.25)]) { c in
+      c.scaleBy(x: 2, y: 2)
+      c.lineWidth = 0.5
+      c.setLineDash(phase: 0, lengths: [1.5, 1])
+    }
+    #expect(scaled.inkedDots == dashed.inkedDots)
+    // An empty, all-zero or negative pattern draws a solid line.
+    for lengths in [[], [0, 0], [3, -1]] as [[Double]] {
+      let solid = stroke(line) { $0.setLineDash(phase: 0, lengths: lengths) }
+      #expect(solid.inkedDots == row(0, 0...19), "\(lengths)")
+    }
+  }
+
+  @Test("Nothing is drawn outside the clip rect, however thick the line")
+  func clip() {
+    let line = [Point2D(x: 0.5, y: 5.5), Point2D(x: 19.5, y: 5.5)]
+    let thin = stroke(line) { $0.clip(to: Rect2D(x: 4, y: 0, width: 8, height: 12)) }
+    #expect(thin.inkedDots == row(5, 4...11))
+    let thick = stroke(line) { c in
+      c.clip(to: Rect2D(x: 4, y: 4, width: 8, height: 3))
+      c.lineWidth = 7
+    }
+    #expect(thick.inkedDots == Set((4...6).flatMap { y in (4...11).map { Dot($0, y) } }))
+  }
+
+  @Test("Clips combine, and restoreGState undoes a clip")
+  func clipState() {
+    let c = makeContext(width: 20, height: 12)
+    c.saveGState()
+    c.clip(to: Rect2D(x: 2, y: 0, width: 10, height: 12))
+    c.clip(to: Rect2D(x: 6, y: 0, width: 10, height: 12))
+    #expect(c.clipBounds == DotRect(minX: 6, minY: 0, maxX: 12, maxY: 12))
+    c.restoreGState()
+    #expect(c.clipBounds == DotRect(minX: 0, minY: 0, maxX: 20, maxY: 12))
+    c.beginPath()
+    c.addLines(between: [Point2D(x: 0.5, y: 0.5), Point2D(x: 19.5, y: 0.5)])
+    c.strokePath()
+    #expect(c.takeCanvas().inkedDots == row(0, 0...19))
+  }
+
+  @Test("A closed path strokes its closing edge; an open one does not")
+  func closedPath() {
+    let square = [Point2D(x: 1.5, y: 1.5), Point2D(x: 6.5, y: 1.5), Point2D(x: 6.5, y: 6.5)]
+    let open = makeContext(width: 10, height: 10)
+    open.addLines(between: square + [Point2D(x: 1.5, y: 6.5)])
+    open.strokePath()
+    let closed = makeContext(width: 10, height: 10)
+    closed.addLines(between: square + [Point2D(x: 1.5, y: 6.5)])
+    closed.closePath()
+    closed.strokePath()
+    #expect(open.takeCanvas().inkedDots.contains(Dot(1, 4)) == false)
+    #expect(closed.takeCanvas().inkedDots.contains(column(1, 1...6)))
+  }
+
+  @Test("strokeSegment and strokePolyline match a stroked path")
+  func segmentAndPolyline() {
+    let pts = [Point2D(x: 0.5, y: 0.5), Point2D(x: 9.5, y: 4.5), Point2D(x: 14.5, y: 10.5)]
+    let path = stroke(pts)
+    let seg = makeContext(width: 20, height: 12)
+    seg.strokeSegment(from: pts[0], to: pts[1])
+    seg.strokeSegment(from: pts[1], to: pts[2])
+    let poly = makeContext(width: 20, height: 12)
+    pts.withUnsafeBufferPointer { poly.strokePolyline($0) }
+    #expect(seg.takeCanvas() == path)
+    #expect(poly.takeCanvas() == path)
+    #expect(path.inkedCount > 15)
+  }
+
+  @Test("A zero-length stroke shows as one dot; non-finite points draw nothing")
+  func degenerate() {
+    let dot = stroke([Point2D(x: 3.2, y: 4.7)])
+    #expect(dot.inkedDots == [Dot(3, 4)])
+    let bad = stroke([Point2D(x: .nan, y: 1), Point2D(x: 5, y: .infinity)])
+    #expect(bad.isBlank)
+  }
+}
+
+extension Set {
+  func contains(_ other: Set<Element>) -> Bool { other.isSubset(of: self) }
+}
