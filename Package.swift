@@ -7,15 +7,21 @@ let package = Package(
   name: "termmap",
   products: [
     .executable(name: "termmap", targets: ["termmap"]),
-    .library(name: "TermMap", targets: ["MapGeometry", "DotRaster", "TermMapKit", "MapData"]),
+    .library(
+      name: "TermMap", targets: ["MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData"]),
   ],
   targets: [
     .target(name: "MapGeometry", swiftSettings: strict),
     .target(name: "DotRaster", swiftSettings: strict),
     .target(name: "TermMapKit", dependencies: ["MapGeometry", "DotRaster"], swiftSettings: strict),
     .target(name: "MapData", dependencies: ["MapGeometry", "TermMapKit"], swiftSettings: strict),
+    .systemLibrary(name: "CZlib"),
+    .systemLibrary(name: "CSQLite"),
+    .target(
+      name: "TileData", dependencies: ["MapGeometry", "CZlib", "CSQLite"], swiftSettings: strict),
     .executableTarget(
-      name: "termmap", dependencies: ["MapGeometry", "DotRaster", "TermMapKit", "MapData"],
+      name: "termmap",
+      dependencies: ["MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData"],
       swiftSettings: strict),
     .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),
     .testTarget(name: "DotRasterTests", dependencies: ["DotRaster"], swiftSettings: strict),
@@ -25,6 +31,8 @@ let package = Package(
     .testTarget(
       name: "MapDataTests", dependencies: ["MapData", "TermMapKit"], exclude: ["Fixtures"],
       swiftSettings: strict),
+    .testTarget(
+      name: "TileDataTests", dependencies: ["TileData", "MapGeometry"], swiftSettings: strict),
     .testTarget(name: "CLITests", dependencies: ["termmap"], swiftSettings: strict),
   ]
 )
