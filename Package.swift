@@ -19,9 +19,16 @@ let package = Package(
     .systemLibrary(name: "CSQLite"),
     .target(
       name: "TileData", dependencies: ["MapGeometry", "CZlib", "CSQLite"], swiftSettings: strict),
+    .systemLibrary(name: "CNcursesw"),
+    .target(
+      name: "TerminalUI",
+      dependencies: ["CNcursesw", "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData"],
+      swiftSettings: strict),
     .executableTarget(
       name: "termmap",
-      dependencies: ["MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData"],
+      dependencies: [
+        "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "TerminalUI",
+      ],
       swiftSettings: strict),
     .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),
     .testTarget(name: "DotRasterTests", dependencies: ["DotRaster"], swiftSettings: strict),
@@ -34,5 +41,8 @@ let package = Package(
     .testTarget(
       name: "TileDataTests", dependencies: ["TileData", "MapGeometry"], swiftSettings: strict),
     .testTarget(name: "CLITests", dependencies: ["termmap"], swiftSettings: strict),
+    .testTarget(
+      name: "TerminalUITests", dependencies: ["TerminalUI", "TermMapKit", "MapGeometry"],
+      swiftSettings: strict),
   ]
 )

@@ -182,7 +182,8 @@ extension MapView {
 
   /// Whether the selected view shows a callout: it allows one and its annotation has a title.
   public var isCalloutVisible: Bool {
-    guard let s = annotationViews.selected, let v = annotationViews.visible[ObjectIdentifier(s)]
+    guard showsCallouts, let s = annotationViews.selected,
+      let v = annotationViews.visible[ObjectIdentifier(s)]
     else {
       return false
     }

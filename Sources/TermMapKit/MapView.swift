@@ -46,6 +46,11 @@ public final class MapView {
   public var isZoomEnabled = true
   /// How a cell's dots become a glyph.
   public var charset: Charset = .braille
+  /// Whether the selected annotation's callout is drawn (a viewer may select first and open
+  /// the callout on a second action).
+  public var showsCallouts = true {
+    didSet { needsDisplay = true }
+  }
   /// The basemap drawn under the overlays; nil for none.
   public var basemap: (any BasemapLayer)?
 

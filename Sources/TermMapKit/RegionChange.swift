@@ -30,6 +30,18 @@ extension MapView {
 
   /// One programmatic change: will → visible-region change(s) → did.
   func change(to center: MapPoint, zoom: Double, animated: Bool) {
+    // An animated change that arrives during an animation continues it toward the new target,
+    // so a burst of presses is one change: one will, one did.
+    if animated, let a = animation {
+      let target = a.to
+      let z = zoom + (center == centerPoint ? target.zoom - zoomLevel : 0)
+      let c = center == centerPoint ? target.center : center
+      animation = RegionAnimation(
+        from: (centerPoint, zoomLevel), to: (c, min(max(z, zoomRange.lowerBound), zoomRange.upperBound)),
+        frames: Self.animationFrames)
+      _ = advanceAnimation()
+      return
+    }
     finishChanges()
     if animated {
       animation = RegionAnimation(

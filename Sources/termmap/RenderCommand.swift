@@ -19,13 +19,12 @@ struct RenderCommand {
   var basemap = true
   var status = false
   var files: [String] = []
+  /// Viewer-only settings (accepted when `viewer` is true).
+  var keepRoutes = false
+  var settleMilliseconds = 150
 
-  init(arguments: [String], interactiveFallback: Bool = false) throws {
+  init(arguments: [String], viewer: Bool = false) throws {
     var r = ArgumentReader(arguments)
-    if interactiveFallback, let size = TerminalSize.current() {
-      (columns, rows) = (size.columns, max(size.rows - 1, 1))
-      status = true
-    }
     while let a = r.next() {
       switch a {
       case "--center":
@@ -49,8 +48,8 @@ struct RenderCommand {
           )
         }
         bbox = v
-      case "--size": (columns, rows) = try ArgumentReader.size(try r.value(for: a))
-      case "--color":
+      case "--size" where !viewer: (columns, rows) = try ArgumentReader.size(try r.value(for: a))
+      case "--color" where !viewer:
         let v = try r.value(for: a)
         guard let m = ColorMode(rawValue: v) else {
           throw UsageError("--color: expected auto, always or never, found \"\(v)\"")
@@ -63,7 +62,14 @@ struct RenderCommand {
         }
         charset = c
       case "--no-basemap": basemap = false
-      case "--status": status = true
+      case "--status" where !viewer: status = true
+      case "--keep-routes" where viewer: keepRoutes = true
+      case "--settle" where viewer:
+        let v = try ArgumentReader.number(try r.value(for: a), "--settle")
+        guard v >= 0 && v <= 5000 else {
+          throw UsageError("--settle: expected 0...5000 milliseconds")
+        }
+        settleMilliseconds = Int(v)
       case "--": while let f = r.next() { files.append(f) }
       default:
         if a.hasPrefix("-") && a != "-" { throw UsageError("unknown option \(a)") }
@@ -164,16 +170,5 @@ final class ContentStyle: MapViewDelegate {
       }
     }
     return r
-  }
-}
-
-/// The terminal's size from the environment or the tty, when there is one.
-enum TerminalSize {
-  static func current() -> (columns: Int, rows: Int)? {
-    var ws = winsize()
-    if isatty(1) == 1, ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 {
-      return (Int(ws.ws_col), Int(ws.ws_row))
-    }
-    return nil
   }
 }

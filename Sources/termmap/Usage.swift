@@ -12,6 +12,8 @@ enum Usage {
     termmap — an offline map in the terminal
 
     usage:
+      termmap [--center LAT,LON --zoom Z | --bbox W,S,E,N] [--charset C] [--keep-routes]
+              [--settle MS] FILE...          the interactive viewer
       termmap render [--center LAT,LON --zoom Z | --bbox W,S,E,N] [--size COLSxROWS]
                      [--color auto|always|never] [--charset braille|block|ascii]
                      [--no-basemap] [--status] FILE...

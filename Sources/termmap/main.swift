@@ -13,8 +13,7 @@ let status = MainActor.assumeIsolated { () -> Int32 in
       if let first = arguments.first, first.hasPrefix("-") && first != "-" {
         throw UsageError("unknown option \(first)")
       }
-      // The interactive viewer arrives with its issue; until then show the frame.
-      return try RenderCommand(arguments: arguments, interactiveFallback: true).run()
+      return try ViewerCommand.run(arguments: arguments)
     }
   } catch let e as UsageError {
     FileHandle.standardError.write(Data("termmap: \(e.message)\n".utf8))

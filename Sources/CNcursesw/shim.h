@@ -1,0 +1,29 @@
+#ifndef TERMMAP_NCURSES_SHIM_H
+#define TERMMAP_NCURSES_SHIM_H
+#define NCURSES_WIDECHAR 1
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#include <locale.h>
+#include <wchar.h>
+#include <langinfo.h>
+#include <ncursesw/curses.h>
+#include <ncursesw/term.h>
+
+// Function-like macros and C globals that Swift cannot import or may not read under strict
+// concurrency, as plain inline functions.
+static inline attr_t termmap_a_bold(void) { return A_BOLD; }
+static inline attr_t termmap_a_reverse(void) { return A_REVERSE; }
+static inline attr_t termmap_a_normal(void) { return A_NORMAL; }
+static inline mmask_t termmap_all_mouse_events(void) { return ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION; }
+static inline mmask_t termmap_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t termmap_button1_released(void) { return BUTTON1_RELEASED; }
+static inline mmask_t termmap_button1_clicked(void) { return BUTTON1_CLICKED; }
+static inline mmask_t termmap_button4_pressed(void) { return BUTTON4_PRESSED; }
+static inline mmask_t termmap_button5_pressed(void) { return BUTTON5_PRESSED; }
+static inline mmask_t termmap_report_mouse_position(void) { return REPORT_MOUSE_POSITION; }
+static inline int termmap_colors(void) { return COLORS; }
+static inline int termmap_color_pairs(void) { return COLOR_PAIRS; }
+static inline const char *termmap_codeset(void) { return nl_langinfo(CODESET); }
+
+#endif

@@ -1,0 +1,215 @@
+import CNcursesw
+import DotRaster
+import Foundation
+import Synchronization
+
+/// Why the terminal could not be used.
+public struct TerminalError: Error, CustomStringConvertible {
+  public let description: String
+  public init(_ description: String) { self.description = description }
+}
+
+/// Bytes this process has passed to write(2) so far (Linux /proc/self/io "wchar").
+func processBytesWritten() -> Int {
+  guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return 0 }
+  for line in text.split(separator: "\n") where line.hasPrefix("wchar:") {
+    return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces)) ?? 0
+  }
+  return 0
+}
+
+/// The ncursesw screen: draws frames by their difference from the last one, reads keys and the
+/// mouse. All calls happen on the main actor (ncurses is not thread-safe).
+@MainActor
+public final class Screen {
+  let screen: OpaquePointer
+  let window: UnsafeMutablePointer<WINDOW>
+  public private(set) var columns: Int
+  public private(set) var rows: Int
+  /// How many colours the terminal has (`none` when it has none or NO_COLOR is set).
+  public let colorDepth: ColorDepth
+  /// Whether braille can be shown (a UTF-8 locale).
+  public let unicode: Bool
+  private var pairs: [UInt32: Int16] = [:]
+  private var nextPair: Int32 = 1
+  private let maxPairs: Int32
+  private var previous: CellBuffer?
+  private var ended = false
+
+  /// Takes over the terminal. Throws when stdin or stdout is not a terminal or TERM is unknown.
+  public init(noColor: Bool = ProcessInfo.processInfo.environment["NO_COLOR"] != nil) throws {
+    guard isatty(0) == 1, isatty(1) == 1 else {
+      throw TerminalError("the viewer needs a terminal; use `termmap render` to print a frame")
+    }
+    setlocale(LC_ALL, "")
+    var utf8 = String(cString: termmap_codeset()) == "UTF-8"
+    if !utf8, setlocale(LC_CTYPE, "C.UTF-8") != nil {
+      utf8 = String(cString: termmap_codeset()) == "UTF-8"
+    }
+    unicode = utf8
+    guard let out = fdopen(1, "w") else {
+      throw TerminalError("cannot open the terminal for writing")
+    }
+    guard let s = newterm(nil, out, fdopen(0, "r")) else {
+      let term = ProcessInfo.processInfo.environment["TERM"] ?? "(unset)"
+      throw TerminalError("unknown terminal type TERM=\(term)")
+    }
+    screen = s
+    guard let w = newwin(0, 0, 0, 0) else {
+      endwin()
+      throw TerminalError("cannot create a window")
+    }
+    window = w
+    cbreak()
+    noecho()
+    nonl()
+    keypad(w, true)
+    curs_set(0)
+    set_escdelay(25)
+    wtimeout(w, 30)
+    var depth = ColorDepth.none
+    var maxP: Int32 = 0
+    if !noColor && has_colors() && start_color() == OK {
+      use_default_colors()
+      depth = termmap_colors() >= 256 ? .palette256 : .basic16
+      maxP = min(Int32(termmap_color_pairs()), 32767)
+    }
+    colorDepth = depth
+    maxPairs = maxP
+    columns = Int(getmaxx(w))
+    rows = Int(getmaxy(w))
+    enableMouse()
+  }
+
+  func enableMouse() {
+    mouseinterval(0)
+    _ = mousemask(termmap_all_mouse_events(), nil)
+    // Button-motion tracking, so drags report positions (ncurses only asks for presses).
+    Screen.writeRaw("\u{1B}[?1002h")
+  }
+
+  /// Writes bytes straight to the terminal (for modes ncurses does not set).
+  static func writeRaw(_ s: String) {
+    _ = s.withCString { write(1, $0, strlen($0)) }
+  }
+
+  /// Count the bytes each frame writes (reads /proc/self/io around every draw).
+  public var measuresBytes = false
+  /// Bytes the last frame wrote to the terminal (when `measuresBytes` is on).
+  public private(set) var lastFrameBytes = 0
+
+  /// Reads the new size after a resize.
+  public func refreshSize() {
+    let w = window
+    var r: Int32 = 0
+    var c: Int32 = 0
+    var ws = winsize()
+    if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 {
+      r = Int32(ws.ws_row)
+      c = Int32(ws.ws_col)
+      resizeterm(r, c)
+      wresize(w, r, c)
+    }
+    columns = Int(getmaxx(w))
+    rows = Int(getmaxy(w))
+    previous = nil
+    wclear(w)
+  }
+
+  private func pair(_ fg: TermColor?, _ bg: TermColor?) -> Int16 {
+    guard colorDepth != .none, fg != nil || bg != nil else { return 0 }
+    let f = fg.map { colorDepth == .basic16 ? $0.basic16 : $0 }
+    let b = bg.map { colorDepth == .basic16 ? $0.basic16 : $0 }
+    let key =
+      UInt32(f.map { Int($0.index) + 1 } ?? 0) << 16 | UInt32(b.map { Int($0.index) + 1 } ?? 0)
+    if let p = pairs[key] { return p }
+    guard nextPair < maxPairs else { return 0 }
+    let p = Int16(nextPair)
+    init_pair(p, f.map { Int16($0.index) } ?? -1, b.map { Int16($0.index) } ?? -1)
+    nextPair += 1
+    pairs[key] = p
+    return p
+  }
+
+  /// Draws a frame, writing only the cells that changed since the last one.
+  public func draw(_ frame: CellBuffer) {
+    let before = measuresBytes ? processBytesWritten() : 0
+    defer { if measuresBytes { lastFrameBytes = processBytesWritten() - before } }
+    let changes = frame.changes(from: previous)
+    var wch = [wchar_t](repeating: 0, count: 2)
+    var cc = cchar_t()
+    for change in changes {
+      wmove(window, Int32(change.row), Int32(change.column))
+      var column = change.column
+      for cell in change.cells {
+        // The last cell of the screen is written with insertion so the terminal does not scroll.
+        wch[0] = wchar_t(bitPattern: cell.glyph.value)
+        var attrs = termmap_a_normal()
+        if cell.bold { attrs |= termmap_a_bold() }
+        if cell.reverse { attrs |= termmap_a_reverse() }
+        setcchar(&cc, wch, attrs, pair(cell.foreground, cell.background), nil)
+        if change.row == frame.rows - 1 && column == frame.columns - 1 {
+          wins_wch(window, &cc)
+        } else {
+          wadd_wch(window, &cc)
+        }
+        column += 1
+      }
+    }
+    wnoutrefresh(window)
+    doupdate()
+    previous = frame
+  }
+
+  /// Forgets the last frame, so the next one is drawn whole.
+  public func invalidate() {
+    previous = nil
+    wclear(window)
+  }
+
+  /// Waits up to `milliseconds` for input (0: only what is already there).
+  public func nextEvent(timeout milliseconds: Int32) -> InputEvent? {
+    wtimeout(window, milliseconds)
+    var ch: wint_t = 0
+    let r = wget_wch(window, &ch)
+    if r == ERR { return nil }
+    if r == KEY_CODE_YES {
+      let code = Int32(ch)
+      if code == KEY_RESIZE { return .resize }
+      if code == KEY_MOUSE {
+        var ev = MEVENT()
+        guard getmouse(&ev) == OK else { return nil }
+        return .mouse(MouseEvent(column: Int(ev.x), row: Int(ev.y), state: ev.bstate))
+      }
+      return .key(code)
+    }
+    guard let scalar = Unicode.Scalar(UInt32(ch)) else { return nil }
+    return .character(Character(scalar))
+  }
+
+  /// Gives the terminal back: leaves the alternate screen, shows the cursor, stops the mouse.
+  public func end() {
+    guard !ended else { return }
+    ended = true
+    Screen.writeRaw("\u{1B}[?1002l")
+    _ = mousemask(0, nil)
+    curs_set(1)
+    endwin()
+    delscreen(screen)
+  }
+}
+
+/// What the terminal sent.
+public enum InputEvent: Equatable, Sendable {
+  case character(Character)
+  case key(Int32)
+  case mouse(MouseEvent)
+  case resize
+}
+
+/// A mouse report: where, and which buttons (ncurses `bstate` bits).
+public struct MouseEvent: Equatable, Sendable {
+  public let column: Int
+  public let row: Int
+  public let state: mmask_t
+}

@@ -1,0 +1,117 @@
+import DotRaster
+import Foundation
+import MapGeometry
+import TermMapKit
+
+extension Viewer {
+  /// The status line: a message, or the coordinate under the pointer (else the centre), zoom,
+  /// scale bar, the selected marker, loaded points, loading state and attribution.
+  func drawStatus(into frame: inout CellBuffer) {
+    let row = frame.rows - 1
+    for c in 0..<frame.columns {
+      frame[c, row] = Cell(glyph: " ", foreground: .white, background: .brightBlack)
+    }
+    var left: String
+    if let m = message {
+      frame.put(
+        m.text, column: 0, row: row, foreground: .brightYellow, background: .brightBlack, bold: true
+      )
+      return
+    }
+    if let p = pointer, p.row < frame.rows - 1 {
+      let c = map.coordinate(atColumn: p.column, row: p.row)
+      left = String(format: "⌖ %.5f, %.5f", c.latitude, c.longitude)
+    } else {
+      let c = map.centerCoordinate
+      left = String(format: "%.5f, %.5f", c.latitude, c.longitude)
+    }
+    let ascii = map.charset == .ascii
+    var parts = [
+      left, String(format: "z%.1f", map.zoomLevel),
+      ScaleBar(latitude: map.centerCoordinate.latitude, zoomScale: map.zoomScale).text(
+        ascii: ascii),
+    ]
+    if let s = map.selectedAnnotations.first, let t = s.title { parts.append("▸ " + t) }
+    if loadedPoints > 0 { parts.append("\(loadedPoints) pts") }
+    if pendingLoads > 0 {
+      parts.append("loading \(pendingLoads) file\(pendingLoads == 1 ? "" : "s")…")
+    }
+    if !routesEnabled { parts.append("routes off") }
+    let text = parts.joined(separator: ascii ? " | " : " · ")
+    frame.put(text, column: 0, row: row, foreground: .brightWhite, background: .brightBlack)
+    let attribution = (map.basemap?.attribution ?? []).joined(separator: " ")
+    let right = (attribution.isEmpty ? "" : attribution + "  ") + "? help"
+    let start = frame.columns - right.count
+    if start > text.count + 2 {
+      frame.put(right, column: start, row: row, foreground: .white, background: .brightBlack)
+    }
+  }
+
+  /// A box listing the keys.
+  func drawHelp(into frame: inout CellBuffer) {
+    let lines = Viewer.keyHelp.map { k, v in
+      k.padding(toLength: 16, withPad: " ", startingAt: 0) + v
+    }
+    let title = "termmap keys"
+    drawBox(
+      title: title, lines: lines + ["", "Esc or any key closes this"], into: &frame,
+      anchorBottom: false)
+  }
+
+  /// The prompt line with its matches above it.
+  func drawPrompt(into frame: inout CellBuffer) {
+    guard let p = prompt else { return }
+    let row = frame.rows - 1
+    for c in 0..<frame.columns { frame[c, row] = Cell(glyph: " ", background: .black) }
+    let hint = p.text.isEmpty ? "  place name, or lat, lon" : ""
+    frame.put(
+      "/ " + p.text, column: 0, row: row, foreground: .brightWhite, background: .black, bold: true)
+    frame.put("▏", column: 2 + p.text.count, row: row, foreground: .brightCyan, background: .black)
+    if !hint.isEmpty {
+      frame.put(
+        hint, column: 3 + p.text.count, row: row, foreground: .brightBlack, background: .black)
+    }
+    guard !p.results.isEmpty else { return }
+    let width = min(max(p.results.map { $0.label.count }.max() ?? 0, 20) + 4, frame.columns)
+    let top = max(row - p.results.count, 0)
+    for (i, r) in p.results.enumerated() where top + i < row {
+      let selected = i == p.selected
+      for c in 0..<width {
+        frame[c, top + i] = Cell(glyph: " ", background: selected ? .blue : .black)
+      }
+      frame.put(
+        (selected ? "› " : "  ") + r.label, column: 1, row: top + i, foreground: .brightWhite,
+        background: selected ? .blue : .black, bold: selected, maxWidth: width - 2)
+    }
+  }
+
+  func drawBox(title: String, lines: [String], into frame: inout CellBuffer, anchorBottom: Bool) {
+    let ascii = map.charset == .ascii
+    let inner = min((lines.map(\.count).max() ?? 0) + 2, frame.columns - 2)
+    let width = inner + 2
+    let height = min(lines.count + 2, frame.rows - 1)
+    let left = max((frame.columns - width) / 2, 0)
+    let top = anchorBottom ? max(frame.rows - 1 - height, 0) : max((frame.rows - 1 - height) / 2, 0)
+    let h: Unicode.Scalar = ascii ? "-" : "─"
+    let v: Unicode.Scalar = ascii ? "|" : "│"
+    for r in top..<(top + height) {
+      for c in left..<(left + width) {
+        var g: Unicode.Scalar = " "
+        if r == top || r == top + height - 1 { g = h }
+        if c == left || c == left + width - 1 { g = v }
+        if (r == top || r == top + height - 1) && (c == left || c == left + width - 1) {
+          g = ascii ? "+" : (r == top ? (c == left ? "┌" : "┐") : (c == left ? "└" : "┘"))
+        }
+        frame[c, r] = Cell(glyph: g, foreground: .brightWhite, background: .black)
+      }
+    }
+    frame.put(
+      " \(title) ", column: left + 2, row: top, foreground: .brightCyan, background: .black,
+      bold: true)
+    for (i, line) in lines.prefix(height - 2).enumerated() {
+      frame.put(
+        line, column: left + 2, row: top + 1 + i, foreground: .white, background: .black,
+        maxWidth: inner - 1)
+    }
+  }
+}

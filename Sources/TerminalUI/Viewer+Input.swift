@@ -1,0 +1,345 @@
+import CNcursesw
+import DotRaster
+import Foundation
+import MapGeometry
+import TermMapKit
+
+/// The `/` prompt: typed text and what it matches.
+struct PromptState {
+  enum Result {
+    case coordinate(Coordinate)
+    case place(Place)
+
+    var label: String {
+      switch self {
+      case .coordinate(let c): return String(format: "go to %.5f, %.5f", c.latitude, c.longitude)
+      case .place(let p):
+        return p.population > 0 ? "\(p.label) (\(Viewer.formatPopulation(p.population)))" : p.label
+      }
+    }
+  }
+  var text = ""
+  var results: [Result] = []
+  var selected = 0
+}
+
+extension Viewer {
+  /// The keys, as the help overlay and docs/usage.md list them.
+  static let keyHelp: [(String, String)] = [
+    ("←↓↑→  h j k l", "pan (Shift or H J K L: further)"),
+    ("+ = a  /  - z", "zoom in / out"),
+    ("0  /  w", "fit all data / whole world"),
+    ("Tab  Shift-Tab", "next / previous marker"),
+    ("Enter", "open callout; again: zoom to it"),
+    ("Esc", "close callout, prompt or help"),
+    ("/", "search a place or go to lat, lon"),
+    ("r", "show / hide routes"),
+    ("c", "braille / ASCII"),
+    ("mouse", "drag pans, wheel zooms, click selects"),
+    ("?", "this help"),
+    ("q", "quit"),
+  ]
+
+  func handle(_ event: InputEvent) {
+    switch event {
+    case .resize:
+      screen.refreshSize()
+    case .mouse(let m):
+      handleMouse(m)
+    case .key(let code):
+      if prompt != nil {
+        handlePromptKey(code: code, character: nil)
+      } else {
+        handleKey(code)
+      }
+    case .character(let ch):
+      if prompt != nil {
+        handlePromptKey(code: nil, character: ch)
+      } else {
+        handleCharacter(ch)
+      }
+    }
+  }
+
+  func handleKey(_ code: Int32) {
+    switch code {
+    case KEY_LEFT: pan(-1, 0, far: false)
+    case KEY_RIGHT: pan(1, 0, far: false)
+    case KEY_UP: pan(0, -1, far: false)
+    case KEY_DOWN: pan(0, 1, far: false)
+    case KEY_SLEFT: pan(-1, 0, far: true)
+    case KEY_SRIGHT: pan(1, 0, far: true)
+    case KEY_SR: pan(0, -1, far: true)
+    case KEY_SF: pan(0, 1, far: true)
+    case KEY_BTAB: cycleMarkers(by: -1)
+    case KEY_ENTER: enter()
+    default: break
+    }
+  }
+
+  func handleCharacter(_ ch: Character) {
+    if helpVisible && ch != "?" {
+      helpVisible = false
+      if ch == "\u{1B}" { return }
+    }
+    switch ch {
+    case "h": pan(-1, 0, far: false)
+    case "l": pan(1, 0, far: false)
+    case "k": pan(0, -1, far: false)
+    case "j": pan(0, 1, far: false)
+    case "H": pan(-1, 0, far: true)
+    case "L": pan(1, 0, far: true)
+    case "K": pan(0, -1, far: true)
+    case "J": pan(0, 1, far: true)
+    case "+", "=", "a": map.setZoomLevel(map.zoomLevel + 1, animated: true)
+    case "-", "z": map.setZoomLevel(map.zoomLevel - 1, animated: true)
+    case "0":
+      if map.contentMapRect.isNull {
+        map.setVisibleMapRect(.world, animated: true)
+      } else {
+        map.showAllContent(animated: true)
+      }
+    case "w": map.setVisibleMapRect(.world, animated: true)
+    case "\t": cycleMarkers(by: 1)
+    case "\n", "\r": enter()
+    case "\u{1B}": escape()
+    case "/":
+      prompt = PromptState()
+      helpVisible = false
+    case "?": helpVisible.toggle()
+    case "r":
+      routesEnabled.toggle()
+      setRoutesShown(routesEnabled)
+      show(routesEnabled ? "routes shown" : "routes hidden")
+    case "c":
+      map.charset = map.charset == .ascii ? (screen.unicode ? .braille : .ascii) : .ascii
+      map.discardTileCache()
+      screen.invalidate()
+      if !screen.unicode && map.charset == .ascii {
+        show("this terminal's locale is not UTF-8: ASCII only")
+      }
+    case "q", "Q":
+      running = false
+    default: break
+    }
+  }
+
+  /// Pans by an eighth of the screen (half with `far`), as part of the current gesture.
+  func pan(_ x: Int, _ y: Int, far: Bool) {
+    let fraction = far ? 0.5 : 0.125
+    let dx = Double(x) * max((map.widthInDots * fraction).rounded(), Double(CellGeometry.dotsWide))
+    let dy = Double(y) * max((map.heightInDots * fraction).rounded(), Double(CellGeometry.dotsHigh))
+    map.beginUserInteraction()
+    map.pan(byDotsX: dx, y: dy)
+    lastMove = Date()
+  }
+
+  /// Visible, shown markers nearest the centre first.
+  func markersByDistance() -> [AnnotationView] {
+    let vp = map.viewport
+    let cx = Double(vp.columns) / 2
+    let cy = Double(vp.rows) / 2
+    func distance(_ v: AnnotationView) -> Double {
+      guard let a = v.annotation, let c = vp.cell(for: MapPoint(a.coordinate)) else {
+        return .infinity
+      }
+      let dx = Double(c.column) - cx
+      let dy = (Double(c.row) - cy) * 2
+      return dx * dx + dy * dy
+    }
+    var scored: [(view: AnnotationView, distance: Double, title: String)] = []
+    for v in map.annotationViewsOnScreen where !v.isHidden && v.annotation != nil {
+      let d = distance(v)
+      if d.isFinite { scored.append((v, d, v.annotation?.title ?? "")) }
+    }
+    scored.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.title < $1.title }
+    return scored.map(\.view)
+  }
+
+  func cycleMarkers(by step: Int) {
+    let views = markersByDistance()
+    guard !views.isEmpty else {
+      show("no markers on screen")
+      return
+    }
+    var index = step > 0 ? 0 : views.count - 1
+    if let current = map.selectedAnnotations.first,
+      let i = views.firstIndex(where: { $0.annotation === current })
+    {
+      index = (i + step + views.count) % views.count
+    }
+    calloutOpen = false
+    map.showsCallouts = false
+    if let a = views[index].annotation { map.selectAnnotation(a, animated: false) }
+  }
+
+  func enter() {
+    guard let selected = map.selectedAnnotations.first else {
+      cycleMarkers(by: 1)
+      return
+    }
+    if calloutOpen {
+      map.tapCalloutAccessory()
+    } else if selected.title != nil {
+      calloutOpen = true
+      map.showsCallouts = true
+    }
+  }
+
+  func escape() {
+    if helpVisible {
+      helpVisible = false
+    } else if calloutOpen {
+      calloutOpen = false
+      map.showsCallouts = false
+    } else if let s = map.selectedAnnotations.first {
+      map.deselectAnnotation(s, animated: false)
+    }
+  }
+
+  // MARK: Mouse
+
+  func handleMouse(_ m: MouseEvent) {
+    pointer = (m.column, m.row)
+    let s = m.state
+    if s & termmap_button4_pressed() != 0 || s & termmap_button5_pressed() != 0 {
+      let levels = s & termmap_button4_pressed() != 0 ? 0.5 : -0.5
+      map.beginUserInteraction()
+      map.zoom(byLevels: levels, aboutDot: dot(atColumn: m.column, row: m.row))
+      lastMove = Date()
+      return
+    }
+    if s & termmap_button1_pressed() != 0 {
+      drag = (m.column, m.row, false)
+      return
+    }
+    if let d = drag, s & termmap_button1_released() == 0 {
+      // Motion with the button held (1002 mode reports it without button bits).
+      let dc = m.column - d.column
+      let dr = m.row - d.row
+      if dc != 0 || dr != 0 {
+        map.beginUserInteraction()
+        map.pan(
+          byDotsX: Double(-dc * CellGeometry.dotsWide), y: Double(-dr * CellGeometry.dotsHigh))
+        lastMove = Date()
+        drag = (m.column, m.row, true)
+      }
+      return
+    }
+    if s & termmap_button1_released() != 0 || s & termmap_button1_clicked() != 0 {
+      let moved = drag?.moved ?? false
+      drag = nil
+      if moved {
+        map.endUserInteraction()
+      } else {
+        click(column: m.column, row: m.row)
+      }
+    }
+  }
+
+  func dot(atColumn column: Int, row: Int) -> Point2D {
+    Point2D(
+      x: (Double(column) + 0.5) * Double(CellGeometry.dotsWide),
+      y: (Double(row) + 0.5) * Double(CellGeometry.dotsHigh))
+  }
+
+  /// A click on a marker selects it and opens its callout; elsewhere it closes the callout.
+  func click(column: Int, row: Int) {
+    let vp = map.viewport
+    let hit = map.annotationViewsOnScreen.first { v in
+      guard !v.isHidden, let a = v.annotation, let c = vp.cell(for: MapPoint(a.coordinate)) else {
+        return false
+      }
+      return c.column + v.centerOffset.columns == column && c.row + v.centerOffset.rows == row
+    }
+    if let v = hit, let a = v.annotation {
+      map.selectAnnotation(a, animated: false)
+      calloutOpen = a.title != nil
+      map.showsCallouts = calloutOpen
+    } else if let s = map.selectedAnnotations.first {
+      map.deselectAnnotation(s, animated: false)
+    }
+  }
+
+  // MARK: Prompt
+
+  func handlePromptKey(code: Int32?, character: Character?) {
+    guard var p = prompt else { return }
+    if let code {
+      switch code {
+      case KEY_BACKSPACE: if !p.text.isEmpty { p.text.removeLast() }
+      case KEY_UP: p.selected = max(p.selected - 1, 0)
+      case KEY_DOWN: p.selected = min(p.selected + 1, max(p.results.count - 1, 0))
+      case KEY_ENTER:
+        go(to: p)
+        return
+      default: break
+      }
+    } else if let ch = character {
+      switch ch {
+      case "\u{1B}":
+        prompt = nil
+        return
+      case "\n", "\r":
+        go(to: p)
+        return
+      case "\u{7F}", "\u{08}": if !p.text.isEmpty { p.text.removeLast() }
+      case "\u{15}": p.text = ""  // Ctrl-U
+      default:
+        if ch.unicodeScalars.allSatisfy({ CellBuffer.isPrintable($0) }) && p.text.count < 80 {
+          p.text.append(ch)
+        }
+      }
+    }
+    p.results = results(for: p.text)
+    p.selected = min(p.selected, max(p.results.count - 1, 0))
+    prompt = p
+  }
+
+  func results(for text: String) -> [PromptState.Result] {
+    if let c = Coordinate(parsing: text) { return [.coordinate(c)] }
+    guard text.trimmingCharacters(in: .whitespaces).count >= 2, let g = loadGazetteer() else {
+      return []
+    }
+    return g.search(text, limit: 8).map { .place($0) }
+  }
+
+  func loadGazetteer() -> Gazetteer? {
+    if let g = gazetteer { return g }
+    if gazetteerError != nil { return nil }
+    guard let dir = options.dataDirectory else {
+      gazetteerError = "no place names: Data/ not found (set TERMMAP_DATA)"
+      show(gazetteerError!, seconds: 6)
+      return nil
+    }
+    do {
+      gazetteer = try Gazetteer(directory: dir)
+    } catch {
+      gazetteerError = "no place names: \(error)"
+      show(gazetteerError!, seconds: 6)
+    }
+    return gazetteer
+  }
+
+  func go(to p: PromptState) {
+    prompt = nil
+    guard p.results.indices.contains(p.selected) else {
+      if !p.text.isEmpty { show("nothing found for \"\(p.text)\"") }
+      return
+    }
+    switch p.results[p.selected] {
+    case .coordinate(let c):
+      map.setCenter(c, animated: true)
+      map.setZoomLevel(max(map.zoomLevel, 12), animated: true)
+    case .place(let place):
+      let zoom: Double = place.population >= 1_000_000 ? 10 : place.population >= 100_000 ? 11 : 12
+      map.setCenter(place.coordinate, animated: true)
+      map.setZoomLevel(zoom, animated: true)
+      show(place.label)
+    }
+  }
+
+  nonisolated static func formatPopulation(_ n: Int) -> String {
+    n >= 1_000_000 ? String(format: "%.1f M", Double(n) / 1e6) : String(format: "%d k", n / 1000)
+  }
+}

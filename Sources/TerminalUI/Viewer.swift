@@ -1,0 +1,310 @@
+import DotRaster
+import Foundation
+import MapData
+import MapGeometry
+import Synchronization
+import TermMapKit
+
+/// How the viewer starts.
+public struct ViewerOptions: Sendable {
+  public var files: [String] = []
+  public var center: Coordinate?
+  public var zoom: Double?
+  public var bbox: MapRect?
+  public var charset: Charset?
+  /// Hide route overlays while the region changes (the seed's delegate policy).
+  public var hideRoutesDuringChanges = true
+  /// How long without movement ends a gesture (a key burst or a drag), in milliseconds.
+  public var settleMilliseconds = 150
+  /// A file that receives one line per delegate event and frame, for tests.
+  public var eventLogPath: String?
+  public var dataDirectory: URL?
+
+  public init() {}
+}
+
+/// A file's contents handed from the loading thread to the main loop; built on one thread and
+/// passed over whole, never shared.
+struct Handoff<T>: @unchecked Sendable {
+  let value: T
+}
+
+/// A flag other threads raise to ask the main loop for a frame.
+final class Flag: Sendable {
+  private let value = Atomic<Bool>(false)
+  func set() { value.store(true, ordering: .relaxed) }
+  /// Reads and lowers the flag.
+  func take() -> Bool { value.exchange(false, ordering: .relaxed) }
+}
+
+/// Results of background loads, collected under a mutex and drained by the main loop.
+final class LoadInbox: Sendable {
+  enum Item {
+    case loaded(MapContent)
+    case failed(String)
+  }
+  private let items = Mutex<[Handoff<Item>]>([])
+  func post(_ item: Item) { items.withLock { $0.append(Handoff(value: item)) } }
+  func drain() -> [Item] {
+    items.withLock { i in
+      defer { i.removeAll() }; return i.map(\.value)
+    }
+  }
+}
+
+/// The interactive viewer: the map view's delegate, the keyboard and mouse handler and the
+/// main loop.
+@MainActor
+public final class Viewer: MapViewDelegate {
+  let options: ViewerOptions
+  let screen: Screen
+  public let map: MapView
+  /// Overlays from data files (the routes that hide during region changes).
+  var routes: [any Overlay] = []
+  var routeStyles: [ObjectIdentifier: TermColor] = [:]
+  var routesEnabled = true
+  var routesShown = true
+  var loadedPoints = 0
+  var pendingLoads = 0
+  let inbox = LoadInbox()
+  var fittedOnce = false
+  var message: (text: String, until: Date)?
+  var helpVisible = false
+  var prompt: PromptState?
+  var calloutOpen = false
+  var pointer: (column: Int, row: Int)?
+  var drag: (column: Int, row: Int, moved: Bool)?
+  var lastMove = Date.distantPast
+  var running = true
+  var exitStatus: Int32 = 0
+  var eventLog: FileHandle?
+  var gazetteer: Gazetteer?
+  var gazetteerError: String?
+  let displayRequested = Flag()
+
+  public init(options: ViewerOptions) throws {
+    self.options = options
+    screen = try Screen()
+    map = MapView(columns: max(screen.columns, 1), rows: max(screen.rows - 1, 1))
+    if let c = options.charset {
+      map.charset = c
+    } else {
+      map.charset = screen.unicode ? .braille : .ascii
+    }
+    if let path = options.eventLogPath {
+      _ = FileManager.default.createFile(atPath: path, contents: nil)
+      eventLog = FileHandle(forWritingAtPath: path)
+    }
+    map.delegate = self
+    map.showsCallouts = false
+    let flag = displayRequested
+    map.displayRequestHandler = { flag.set() }
+  }
+
+  func log(_ line: String) {
+    eventLog?.write(Data((line + "\n").utf8))
+  }
+
+  // MARK: Start and loop
+
+  /// Runs until `q` or a stop signal; returns the exit status.
+  public func run() -> Int32 {
+    defer { screen.end() }
+    placeInitially()
+    startLoading()
+    var lastFrame = Date.distantPast
+    var dirty = true
+    while running {
+      if let s = TerminalGuard.pendingStop {
+        exitStatus = 128 + s
+        break
+      }
+      // Wait briefly for input; while animating, come back in time for the next frame.
+      let timeout: Int32 = map.isAnimating ? 16 : 30
+      if let event = screen.nextEvent(timeout: timeout) {
+        handle(event)
+        dirty = true
+        // Take everything already queued (held keys) before drawing, so repeats stay smooth.
+        while running, let more = screen.nextEvent(timeout: 0) { handle(more) }
+      }
+      if receiveLoads() { dirty = true }
+      if map.isInteracting
+        && Date().timeIntervalSince(lastMove) * 1000 >= Double(options.settleMilliseconds)
+        && drag == nil
+      {
+        map.endUserInteraction()
+        dirty = true
+      }
+      if map.isAnimating && Date().timeIntervalSince(lastFrame) >= 0.016 {
+        map.advanceAnimation()
+        dirty = true
+      }
+      if displayRequested.take() { dirty = true }
+      if let m = message, m.until < Date() {
+        message = nil
+        dirty = true
+      }
+      if dirty || map.needsDisplay {
+        draw()
+        lastFrame = Date()
+        dirty = false
+      }
+    }
+    return exitStatus
+  }
+
+  /// The first view: the given position, or the world until files arrive and are fitted.
+  func placeInitially() {
+    if let c = options.center {
+      map.setCenter(c, animated: false)
+      map.setZoomLevel(options.zoom ?? 10, animated: false)
+      fittedOnce = true
+    } else if let b = options.bbox {
+      map.setVisibleMapRect(b, animated: false)
+      fittedOnce = true
+    } else {
+      map.setVisibleMapRect(.world, animated: false)
+    }
+  }
+
+  /// Reads every file on a background queue; results arrive through the inbox.
+  func startLoading() {
+    pendingLoads = options.files.count
+    let inbox = self.inbox
+    let flag = displayRequested
+    for path in options.files {
+      DispatchQueue.global().async {
+        do {
+          inbox.post(.loaded(try MapContentLoader.load(path: path)))
+        } catch let e as DataFileError {
+          inbox.post(.failed(e.description))
+        } catch {
+          inbox.post(.failed("\(path): \(error)"))
+        }
+        flag.set()
+      }
+    }
+  }
+
+  /// Puts loaded files on the map; returns true when anything arrived.
+  func receiveLoads() -> Bool {
+    let items = inbox.drain()
+    guard !items.isEmpty else { return false }
+    for item in items {
+      pendingLoads -= 1
+      switch item {
+      case .loaded(let content):
+        let color = Viewer.routeColors[routes.count % Viewer.routeColors.count]
+        for o in content.overlays {
+          routeStyles[ObjectIdentifier(o)] = color
+          routes.append(o)
+          map.addOverlay(o)
+        }
+        map.addAnnotations(content.annotations)
+        loadedPoints += content.pointCount
+      case .failed(let text):
+        show(text, seconds: 8)
+      }
+    }
+    if pendingLoads == 0 && !fittedOnce {
+      fittedOnce = true
+      if !map.contentMapRect.isNull { map.showAllContent(animated: false) }
+    }
+    return true
+  }
+
+  static let routeColors: [TermColor] = [
+    .brightRed, .brightMagenta, .brightCyan, .brightGreen, .brightYellow, .brightBlue,
+  ]
+
+  func show(_ text: String, seconds: Double = 4) {
+    message = (text, Date().addingTimeInterval(seconds))
+  }
+
+  // MARK: Delegate: the seed's route policy
+
+  public func mapView(_ mapView: MapView, regionWillChangeAnimated animated: Bool) {
+    log("will animated=\(animated)")
+    if options.hideRoutesDuringChanges { setRoutesShown(false) }
+  }
+
+  public func mapViewDidChangeVisibleRegion(_ mapView: MapView) {
+    log("visible")
+  }
+
+  public func mapView(_ mapView: MapView, regionDidChangeAnimated animated: Bool) {
+    log("did animated=\(animated)")
+    setRoutesShown(routesEnabled)
+  }
+
+  func setRoutesShown(_ shown: Bool) {
+    routesShown = shown
+    for o in routes { map.renderer(for: o)?.alpha = shown ? 1 : 0 }
+  }
+
+  public func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer {
+    let r = MapView.defaultRenderer(for: overlay)
+    if let p = r as? OverlayPathRenderer {
+      let c = routeStyles[ObjectIdentifier(overlay)] ?? .brightRed
+      p.lineWidth = 1
+      p.strokeColor = c
+      if !(p is PolylineRenderer || p is MultiPolylineRenderer) {
+        p.fillColor = c
+        p.fillPattern = .checker
+      }
+    }
+    r.alpha = routesShown ? 1 : 0
+    return r
+  }
+
+  public func mapView(_ mapView: MapView, didSelect view: AnnotationView) {
+    log("select \(view.annotation?.title ?? "")")
+  }
+
+  public func mapView(_ mapView: MapView, didDeselect view: AnnotationView) {
+    calloutOpen = false
+    map.showsCallouts = false
+    log("deselect")
+  }
+
+  /// The callout's accessory: zoom to the annotation.
+  public func mapView(
+    _ mapView: MapView, annotationView view: AnnotationView,
+    calloutAccessoryControlTapped control: CalloutAccessory
+  ) {
+    guard let a = view.annotation else { return }
+    log("accessory \(a.title ?? "")")
+    map.setCenter(a.coordinate, animated: true)
+    map.setZoomLevel(max(map.zoomLevel, 16), animated: true)
+  }
+
+  // MARK: Frame
+
+  func draw() {
+    let columns = screen.columns
+    let rows = screen.rows
+    var frame = CellBuffer(columns: columns, rows: rows)
+    if columns < Viewer.minimumColumns || rows < Viewer.minimumRows {
+      frame.put(
+        "terminal too small: \(columns)x\(rows), need \(Viewer.minimumColumns)x\(Viewer.minimumRows)",
+        column: 0, row: 0, bold: true)
+      screen.draw(frame)
+      return
+    }
+    if map.columns != columns || map.rows != rows - 1 {
+      map.resize(columns: columns, rows: rows - 1)
+    }
+    let mapFrame = map.renderFrame()
+    for r in 0..<mapFrame.rows {
+      for c in 0..<mapFrame.columns { frame[c, r] = mapFrame[c, r] }
+    }
+    log("frame routes=\(routes.isEmpty ? "none" : routesShown ? "shown" : "hidden")")
+    drawStatus(into: &frame)
+    if helpVisible { drawHelp(into: &frame) }
+    if prompt != nil { drawPrompt(into: &frame) }
+    screen.draw(frame)
+  }
+
+  static let minimumColumns = 20
+  static let minimumRows = 6
+}

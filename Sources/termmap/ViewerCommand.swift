@@ -1,0 +1,39 @@
+import Foundation
+import MapData
+import MapGeometry
+import TerminalUI
+
+/// `termmap [options] FILE...`: the interactive viewer.
+@MainActor
+enum ViewerCommand {
+  static func run(arguments: [String]) throws -> Int32 {
+    let parsed = try RenderCommand(arguments: arguments, viewer: true)
+    var options = ViewerOptions()
+    options.files = parsed.files
+    options.center = parsed.center
+    options.zoom = parsed.zoom
+    if let b = parsed.bbox {
+      let nw = MapPoint(Coordinate(latitude: b[3], longitude: b[0]))
+      let se = MapPoint(Coordinate(latitude: b[1], longitude: b[2]))
+      var w = se.x - nw.x
+      if w < 0 { w += MapSize.world.width }
+      options.bbox = MapRect(x: nw.x, y: nw.y, width: w, height: se.y - nw.y)
+    }
+    if arguments.contains("--charset") { options.charset = parsed.charset }
+    options.hideRoutesDuringChanges = !parsed.keepRoutes
+    options.settleMilliseconds = parsed.settleMilliseconds
+    options.eventLogPath = ProcessInfo.processInfo.environment["TERMMAP_EVENT_LOG"]
+    options.dataDirectory = DataDirectory.locate()
+    TerminalGuard.ensureNonInteractiveBacktraces()
+    TerminalGuard.install()
+    let viewer: Viewer
+    do {
+      viewer = try Viewer(options: options)
+    } catch let e as TerminalError {
+      throw UsageError(e.description)
+    }
+    let status = viewer.run()
+    TerminalGuard.restoreSettings()
+    return status
+  }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// A private tmux server for one test: the viewer runs in its pane, keys go in with send-keys,
+/// the screen comes out with capture-pane. Commands are spawned with posix_spawn, with the
+/// signal mask reset and inherited descriptors closed, so the server never holds the test
+/// runner's pipes open.
+final class Tmux {
+  let directory: URL
+  let socket: String
+  let width: Int
+  let height: Int
+
+  init(width: Int = 120, height: Int = 40) throws {
+    directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("termmap-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    socket = directory.appendingPathComponent("sock").path
+    self.width = width
+    self.height = height
+  }
+
+  deinit {
+    _ = try? Tmux.spawn(["tmux", "-S", socket, "kill-server"])
+    try? FileManager.default.removeAll(at: directory)
+  }
+
+  /// The built termmap next to the test bundle.
+  static var termmap: String {
+    let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let direct = dir.appendingPathComponent("termmap")
+    if FileManager.default.fileExists(atPath: direct.path) { return direct.path }
+    return dir.deletingLastPathComponent().appendingPathComponent("termmap").path
+  }
+
+  static let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// Starts the session running a shell command (in the repository root).
+  func start(_ command: String) throws {
+    let script =
+      "cd '\(Tmux.repositoryRoot.path)' && export LANG=C.UTF-8 TERM=xterm-256color && \(command)"
+    let status = try Tmux.spawn([
+      "tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(width)",
+      "-y", "\(height)", "/bin/sh", "-c", script,
+    ])
+    guard status == 0 else { throw TmuxError("tmux new-session exited \(status)") }
+  }
+
+  func sendKeys(_ keys: String...) throws {
+    _ = try Tmux.spawn(["tmux", "-S", socket, "send-keys", "-t", "main"] + keys)
+  }
+
+  /// Sends text literally (no key names).
+  func type(_ text: String) throws {
+    _ = try Tmux.spawn(["tmux", "-S", socket, "send-keys", "-t", "main", "-l", text])
+  }
+
+  /// The screen as text lines.
+  func capture() throws -> [String] {
+    let out = directory.appendingPathComponent("capture.txt").path
+    _ = try Tmux.spawn(["tmux", "-S", socket, "capture-pane", "-p", "-t", "main"], stdout: out)
+    let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
+
+  /// Polls the screen until `condition` holds; returns the last screen either way.
+  @discardableResult
+  func waitFor(
+    timeout: Double = 10, _ condition: ([String]) -> Bool
+  ) throws -> (ok: Bool, screen: [String]) {
+    let end = Date().addingTimeInterval(timeout)
+    var screen: [String] = []
+    while Date() < end {
+      screen = try capture()
+      if condition(screen) { return (true, screen) }
+      usleep(50_000)
+    }
+    return (false, screen)
+  }
+
+  func file(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+  /// Runs a program and waits for it; stdin and stderr are /dev/null, stdout optionally a file.
+  @discardableResult
+  static func spawn(_ arguments: [String], stdout: String? = nil) throws -> Int32 {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(
+      &actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    var defaults = sigset_t()
+    sigfillset(&defaults)
+    sigdelset(&defaults, SIGKILL)
+    sigdelset(&defaults, SIGSTOP)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+    argv.append(nil)
+    defer { for p in argv { free(p) } }
+    var pid: pid_t = 0
+    let r = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+    guard r == 0 else {
+      throw TmuxError("cannot start \(arguments[0]): \(String(cString: strerror(r)))")
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (status >> 8) & 0xFF
+  }
+}
+
+struct TmuxError: Error, CustomStringConvertible {
+  let description: String
+  init(_ d: String) { description = d }
+}
