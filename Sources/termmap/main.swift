@@ -7,6 +7,7 @@ let status = MainActor.assumeIsolated { () -> Int32 in
     switch arguments.first {
     case "render": return try RenderCommand(arguments: Array(arguments.dropFirst())).run()
     case "bench": return try BenchCommand(arguments: Array(arguments.dropFirst())).run()
+    case "info": return try InfoCommand(arguments: Array(arguments.dropFirst())).run()
     case "-h", "--help", "help": Output.write(Usage.text + "\n"); return 0
     case "--version": Output.write("termmap \(Usage.version)\n"); return 0
     default:

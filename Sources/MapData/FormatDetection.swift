@@ -1,0 +1,136 @@
+import Foundation
+
+/// Finds a file's format from its first bytes and hands it to the right reader.
+enum FormatDetection {
+  /// XML namespaces the readers know, by the numbers the tokenizer reports.
+  static let namespaces: [String: Int] = [
+    "http://www.topografix.com/GPX/1/0": GPXReader.gpx10,
+    "http://www.topografix.com/GPX/1/1": GPXReader.gpx11,
+    "http://www.opengis.net/kml/2.2": KMLReader.kml,
+    "http://earth.google.com/kml/2.0": KMLReader.kml,
+    "http://earth.google.com/kml/2.1": KMLReader.kml,
+    "http://earth.google.com/kml/2.2": KMLReader.kml,
+    "http://www.google.com/kml/ext/2.2": KMLReader.gx,
+  ]
+
+  /// What the first bytes say.
+  enum Guess: Equatable {
+    case xml, json, csv
+  }
+
+  /// The format the first bytes of a file suggest, or an error for what termmap cannot read.
+  static func guess(_ head: [UInt8], path: String) throws(DataFileError) -> Guess {
+    if head.isEmpty { throw DataFileError(path: path, message: "file is empty") }
+    if head.count >= 2
+      && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF)
+        || (head[0] == 0x3C && head[1] == 0x00) || (head[0] == 0x00 && head[1] == 0x3C))
+    {
+      throw DataFileError(
+        path: path, byteOffset: 0, message: "the file is UTF-16 text; save it as UTF-8")
+    }
+    func starts(_ magic: [UInt8]) -> Bool { head.starts(with: magic) }
+    if starts([0x1F, 0x8B]) {
+      throw DataFileError(
+        path: path, message: "the file is gzip-compressed; decompress it first (gunzip)")
+    }
+    if starts(Array("PK\u{3}\u{4}".utf8)) {
+      throw DataFileError(
+        path: path,
+        message: "the file is a ZIP archive (a KMZ file?); unzip it and open the .kml inside")
+    }
+    var i = 0
+    if starts([0xEF, 0xBB, 0xBF]) { i = 3 }
+    while i < head.count && ValueParser.isSpace(head[i]) { i += 1 }
+    if i == head.count {
+      throw DataFileError(path: path, message: "file is empty (it has only white space)")
+    }
+    if head.contains(0) || starts(Array("SQLite format 3".utf8))
+      || starts([0x89, 0x50, 0x4E, 0x47])
+      || starts(Array("%PDF".utf8))
+    {
+      throw DataFileError(
+        path: path,
+        message: "unknown format: binary data (termmap reads GPX, KML, GeoJSON and CSV text files)")
+    }
+    let first = head[i]
+    let guess: Guess =
+      first == Chars.lt
+      ? .xml : (first == UInt8(ascii: "{") || first == UInt8(ascii: "[")) ? .json : .csv
+    // A name that promises a format the contents do not have.
+    let ext = (path as NSString).pathExtension.lowercased()
+    let expected: (Guess, String)? =
+      switch ext {
+      case "gpx": (.xml, "GPX (XML starting with \"<\")")
+      case "kml": (.xml, "KML (XML starting with \"<\")")
+      case "geojson", "json": (.json, "GeoJSON (starting with \"{\")")
+      default: nil
+      }
+    if let (want, name) = expected, want != guess {
+      var end = i
+      while end < head.count && end - i < 20 && head[end] != Chars.lf && head[end] != Chars.cr {
+        end += 1
+      }
+      let found = Formatting.shown(String(decoding: head[i..<end], as: UTF8.self), limit: 20)
+      let (line, column) = location(head, i)
+      throw DataFileError(
+        path: path, line: line, column: column,
+        message: "expected \(name), found \"\(found)\"")
+    }
+    return guess
+  }
+
+  private static func location(_ bytes: [UInt8], _ offset: Int) -> (Int, Int) {
+    var line = 1
+    var column = 1
+    var k = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while k < offset {
+      if bytes[k] == Chars.lf {
+        line += 1
+        column = 1
+      } else if bytes[k] & 0xC0 != 0x80 {
+        column += 1
+      }
+      k += 1
+    }
+    return (line, column)
+  }
+
+  /// Reads the whole source with the reader its contents call for.
+  static func read(_ source: ByteSource) throws(DataFileError) -> MapContent {
+    let head = try source.read(upTo: 4096)
+    let guess = try guess(head, path: source.path)
+    source.unread(head)
+    switch guess {
+    case .xml:
+      let xml = try XMLTokenizer(source: source, namespaces: namespaces)
+      // The root element says which XML format it is.
+      while true {
+        switch try xml.next() {
+        case .startElement:
+          if xml.localNameIs("gpx") {
+            var reader = GPXReader(xml: xml, path: source.path)
+            return try reader.read()
+          }
+          if xml.localNameIs("kml") {
+            var reader = KMLReader(xml: xml, path: source.path)
+            return try reader.read()
+          }
+          throw xml.error(
+            at: xml.tokenOffset,
+            "the root element <\(TextSanitizer.clean(xml.qualifiedName))> is neither <gpx> nor <kml> "
+              + "(termmap reads GPX, KML, GeoJSON and CSV)")
+        case .text, .endElement: continue
+        case .endOfDocument:
+          throw DataFileError(path: source.path, message: "the file has no XML elements")
+        }
+      }
+    case .json:
+      let bytes = try source.readAll()
+      return try GeoJSONReader.read(
+        bytes, path: source.path, progress: { source.report(fraction: $0) })
+    case .csv:
+      let bytes = try source.readAll()
+      return try RouteCSV.parse(Data(bytes), path: source.path).mapContent()
+    }
+  }
+}

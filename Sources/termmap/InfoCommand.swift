@@ -1,0 +1,190 @@
+import Foundation
+import MapData
+
+/// `termmap info [--json] FILE...`: what each file holds, its extent, length, elevation and time.
+struct InfoCommand {
+  var json = false
+  var files: [String] = []
+
+  init(arguments: [String]) throws {
+    var r = ArgumentReader(arguments)
+    while let a = r.next() {
+      switch a {
+      case "--json": json = true
+      case "--": while let f = r.next() { files.append(f) }
+      default:
+        if a.hasPrefix("-") && a != "-" { throw UsageError("info: unknown option \(a)") }
+        files.append(a)
+      }
+    }
+    if files.isEmpty { throw UsageError("info needs at least one FILE") }
+  }
+
+  func run() throws -> Int32 {
+    var status: Int32 = 0
+    var results: [FileStatistics] = []
+    let showProgress = isatty(2) == 1
+    for path in files {
+      do {
+        let content = try MapContentLoader.load(
+          path: path,
+          progress: showProgress
+            ? { fraction in
+              let name = TextSanitizer.clean((path as NSString).lastPathComponent)
+              Self.standardError("\rreading \(name) \(Int(fraction * 100))%\u{1B}[K")
+            } : nil)
+        if showProgress { Self.standardError("\r\u{1B}[K") }
+        for w in content.warnings { Self.standardError(w + "\n") }
+        let stats = FileStatistics(content)
+        results.append(stats)
+        if !json { Output.write(Self.human(stats) + (path == files.last ? "" : "\n")) }
+      } catch {
+        if showProgress { Self.standardError("\r\u{1B}[K") }
+        Self.standardError(error.description + "\n")
+        status = 2
+      }
+    }
+    if json { Output.write(Self.json(results) + "\n") }
+    return status
+  }
+
+  static func standardError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+
+  // MARK: Human output
+
+  static func human(_ s: FileStatistics) -> String {
+    var lines = [TextSanitizer.clean(s.path)]
+    func row(_ label: String, _ value: String) {
+      lines.append("  " + label.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
+    }
+    row("format", s.format.displayName)
+    row("tracks", "\(s.tracks) (\(s.segments) \(s.segments == 1 ? "segment" : "segments"))")
+    row("routes", "\(s.routes)")
+    row("waypoints", "\(s.waypoints)")
+    row("points", "\(s.points)")
+    row("polylines", "\(s.polylines)")
+    row("polygons", "\(s.polygons)")
+    row("annotations", "\(s.annotations)")
+    if let b = s.bounds {
+      row(
+        "bounds",
+        String(format: "%.6f, %.6f to %.6f, %.6f (S, W to N, E)", b.south, b.west, b.north, b.east))
+    } else {
+      row("bounds", "none")
+    }
+    row("length", distance(s.length))
+    if let e = s.elevationRange {
+      row("elevation", String(format: "%.1f to %.1f m", e.lowerBound, e.upperBound))
+      row(
+        "ascent", String(format: "%.1f m up, %.1f m down", s.ascent ?? 0, s.descent ?? 0))
+    } else {
+      row("elevation", "none")
+    }
+    if let t = s.timeSpan {
+      row(
+        "time",
+        "\(iso(t.lowerBound)) to \(iso(t.upperBound)) (\(duration(t.upperBound - t.lowerBound)))")
+    } else {
+      row("time", "none")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  static func distance(_ m: Double) -> String {
+    if m >= 1000 { return String(format: "%.3f km (%.1f m)", m / 1000, m) }
+    return String(format: "%.1f m", m)
+  }
+
+  static func duration(_ seconds: Double) -> String {
+    let s = Int(seconds.rounded())
+    let d = s / 86_400
+    let h = s / 3600 % 24
+    let m = s / 60 % 60
+    let sec = s % 60
+    if d > 0 { return "\(d) d \(h) h \(m) min" }
+    if h > 0 { return "\(h) h \(m) min" }
+    if m > 0 { return "\(m) min \(sec) s" }
+    return "\(sec) s"
+  }
+
+  static func iso(_ t: Double) -> String {
+    let date = Date(timeIntervalSince1970: t)
+    let f = ISO8601DateFormatter()
+    f.formatOptions =
+      t == t.rounded() ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
+    return f.string(from: date)
+  }
+
+  // MARK: JSON
+
+  static func json(_ results: [FileStatistics]) -> String {
+    let files = results.map { s -> String in
+      var fields: [(String, String)] = [
+        ("path", string(s.path)),
+        ("format", string(s.format.rawValue)),
+        ("tracks", "\(s.tracks)"),
+        ("segments", "\(s.segments)"),
+        ("routes", "\(s.routes)"),
+        ("waypoints", "\(s.waypoints)"),
+        ("points", "\(s.points)"),
+        ("polylines", "\(s.polylines)"),
+        ("polygons", "\(s.polygons)"),
+        ("annotations", "\(s.annotations)"),
+      ]
+      if let b = s.bounds {
+        fields.append(
+          ("bbox", "[\(number(b.west)), \(number(b.south)), \(number(b.east)), \(number(b.north))]")
+        )
+      } else {
+        fields.append(("bbox", "null"))
+      }
+      fields.append(("length_m", String(format: "%.3f", s.length)))
+      if let e = s.elevationRange {
+        fields.append(("elevation_m", "[\(number(e.lowerBound)), \(number(e.upperBound))]"))
+        fields.append(("ascent_m", String(format: "%.3f", s.ascent ?? 0)))
+        fields.append(("descent_m", String(format: "%.3f", s.descent ?? 0)))
+      } else {
+        fields.append(("elevation_m", "null"))
+        fields.append(("ascent_m", "null"))
+        fields.append(("descent_m", "null"))
+      }
+      if let t = s.timeSpan {
+        fields.append(("time", "[\(string(iso(t.lowerBound))), \(string(iso(t.upperBound)))]"))
+      } else {
+        fields.append(("time", "null"))
+      }
+      fields.append(("warnings", "[" + s.warnings.map(string).joined(separator: ", ") + "]"))
+      return "    {" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+    }
+    if files.isEmpty { return "{\"files\": []}" }
+    return "{\"files\": [\n" + files.joined(separator: ",\n") + "\n]}"
+  }
+
+  static func number(_ v: Double) -> String {
+    guard v.isFinite else { return "null" }
+    if v == v.rounded() && abs(v) < 1e15 { return String(Int(v)) }
+    return "\(v)"
+  }
+
+  static func string(_ s: String) -> String {
+    var out = "\""
+    for u in s.unicodeScalars {
+      switch u {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        if u.value < 0x20 || u.value == 0x7F {
+          out += String(format: "\\u%04x", u.value)
+        } else {
+          out.unicodeScalars.append(u)
+        }
+      }
+    }
+    return out + "\""
+  }
+}
