@@ -39,7 +39,8 @@ let package = Package(
       name: "MapDataTests", dependencies: ["MapData", "TermMapKit"], exclude: ["Fixtures"],
       swiftSettings: strict),
     .testTarget(
-      name: "TileDataTests", dependencies: ["TileData", "MapGeometry"], swiftSettings: strict),
+      name: "TileDataTests", dependencies: ["TileData", "MapGeometry", "CSQLite"],
+      swiftSettings: strict),
     .testTarget(name: "CLITests", dependencies: ["termmap"], swiftSettings: strict),
     .testTarget(
       name: "TerminalUITests", dependencies: ["TerminalUI", "TermMapKit", "MapGeometry"],

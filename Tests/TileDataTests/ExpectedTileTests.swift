@@ -32,7 +32,23 @@ import Testing
       for (i, f) in features.enumerated() where i < layer.count {
         try compare(layer[i], with: f, context: "\(name) \(layerName)#\(i)")
       }
+      // Not vacuous: as many points as the reference has (its rings repeat the first point).
+      let referencePoints = features.reduce(0) { n, f in
+        n + coordinatePairs((f["geometry"] as? [String: Any])?["coordinates"] ?? [])
+      }
+      let closingPoints = layer.reduce(0) { n, f in
+        n + f.parts.filter { $0.kind == .exteriorRing || $0.kind == .interiorRing }.count
+      }
+      #expect(layer.pointCount + closingPoints == referencePoints, "\(name) \(layerName): points")
+      #expect(referencePoints > 0)
     }
+  }
+
+  /// Number of [x, y] pairs in nested GeoJSON-like coordinates.
+  func coordinatePairs(_ any: Any) -> Int {
+    guard let list = any as? [Any] else { return 0 }
+    if list.count == 2, list.allSatisfy({ $0 is NSNumber }) { return 1 }
+    return list.reduce(0) { $0 + coordinatePairs($1) }
   }
 
   /// The counts docs/data.md gives for the three tiles.
