@@ -138,17 +138,23 @@ struct Stroker {
         }
       }
     }
-    let ax = x0 + t0 * dx
-    let ay = y0 + t0 * dy
-    let bx = x0 + t1 * dx
-    let by = y0 + t1 * dy
-    let ix0 = Int(ax.rounded(.down))
-    let iy0 = Int(ay.rounded(.down))
-    let ix1 = Int(bx.rounded(.down))
-    let iy1 = Int(by.rounded(.down))
+    // The dots are those of the whole segment, stepped from its own ends, and only the steps
+    // inside the clip are visited: a segment cut by different clip rects (as by tiles) gives
+    // the same dots, so lines join without a jog at tile edges. Ends too far out to step from
+    // are replaced by the clipped ones.
+    let far = 1e12
+    let whole = abs(x0) < far && abs(y0) < far && abs(x1) < far && abs(y1) < far
+    let (s0, s1) = whole ? (0.0, 1.0) : (t0, t1)
+    let ix0 = Int((x0 + s0 * dx).rounded(.down))
+    let iy0 = Int((y0 + s0 * dy).rounded(.down))
+    let ix1 = Int((x0 + s1 * dx).rounded(.down))
+    let iy1 = Int((y0 + s1 * dy).rounded(.down))
     let steps = max(abs(ix1 - ix0), abs(iy1 - iy0))
-    let stepLength = steps == 0 ? 0 : length * (t1 - t0) / Double(steps)
-    let startDistance = dashDistance + t0 * length
+    let stepLength = steps == 0 ? 0 : length * (s1 - s0) / Double(steps)
+    let startDistance = dashDistance + s0 * length
+    // The steps that can reach the clip (one more each side for the rounding of the ends).
+    let kFirst = whole ? max(0, Int((t0 * Double(steps)).rounded(.down)) - 1) : 0
+    let kLast = whole ? min(steps, Int((t1 * Double(steps)).rounded(.up)) + 1) : steps
     let dashed = dashTotal > 0
     let single = brush.reach == 0
     let cminX = clip.minX
@@ -178,12 +184,13 @@ struct Stroker {
       }
       let fx = Double(ix1 - ix0) / Double(steps)
       let fy = Double(iy1 - iy0) / Double(steps)
-      var px = Double(ix0) + 0.5
-      var py = Double(iy0) + 0.5
-      for k in 0...steps {
+      let px0 = Double(ix0) + 0.5
+      let py0 = Double(iy0) + 0.5
+      for k in kFirst...kLast {
         if on(k) {
-          let x = Int(px.rounded(.down))
-          let y = Int(py.rounded(.down))
+          // Computed from k, not accumulated, so every clip gives the same position.
+          let x = Int((px0 + fx * Double(k)).rounded(.down))
+          let y = Int((py0 + fy * Double(k)).rounded(.down))
           if single {
             if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = inkValue }
           } else {
@@ -196,8 +203,6 @@ struct Stroker {
             }
           }
         }
-        px += fx
-        py += fy
       }
     }
   }

@@ -71,6 +71,9 @@ extension MapView {
         }
       }
       guard r.alpha > 0 else { continue }
+      // Tiles within a stroke's reach of the overlay are drawn too (a stroke along the edge
+      // of a tile spills into the next one).
+      let margin = r.tileMargin(zoomScale: vp.zoomScale)
       let layerBase = Self.basemapLayers + order * Self.layersPerOverlay
       guard jMin <= jMax else { continue }
       for shift in vp.worldCopies {
@@ -85,7 +88,9 @@ extension MapView {
             let y = j * TileGrid.size - vp.originY
             if x >= vp.widthInDots || x + TileGrid.size <= 0 { continue }
             let rect = TileGrid.mapRect(i: i, j: j, zoomScale: vp.zoomScale)
-            guard !rect.isNull, meets(overlay, rect) else { continue }
+            guard !rect.isNull, meets(overlay, rect.insetBy(dx: -margin, dy: -margin)) else {
+              continue
+            }
             let key = TileKey(overlay: id, scaleBits: scaleBits, i: Int32(i), j: Int32(j))
             switch tileCache.lookup(key) {
             case .drawn?:

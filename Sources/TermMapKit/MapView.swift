@@ -138,7 +138,12 @@ public final class MapView {
   func fittedRect(for region: CoordinateRegion) -> MapRect {
     let c = MapPoint(region.center)
     let r = region.mapRect
-    let s = clampScale(fitScale(for: r))
+    // Mercator stretches latitudes unevenly, so the centre is not r's midpoint in y: fit the
+    // smallest rect centred on c that holds all of r, or an edge of the region is cut off.
+    let halfHeight = max(c.y - r.minY, r.maxY - c.y)
+    let held = MapRect(
+      x: c.x - r.width / 2, y: c.y - halfHeight, width: r.width, height: 2 * halfHeight)
+    let s = clampScale(fitScale(for: held))
     let w = widthInDots / s
     let h = heightInDots / s
     return MapRect(x: c.x - w / 2, y: c.y - h / 2, width: w, height: h)

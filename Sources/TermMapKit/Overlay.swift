@@ -19,7 +19,15 @@ public protocol Overlay: AnyObject, Sendable {
 }
 
 extension Overlay {
-  public func intersects(_ mapRect: MapRect) -> Bool { boundingMapRect.intersects(mapRect) }
+  public func intersects(_ mapRect: MapRect) -> Bool {
+    let b = boundingMapRect
+    guard b.width <= 0 || b.height <= 0 else { return b.intersects(mapRect) }
+    // A straight east-west or north-south line (or a point) has a bounding rect without area,
+    // which never "intersects" under the positive-overlap rule; it meets a rect it lies in.
+    guard !b.isNull, !mapRect.isNull, mapRect.width > 0, mapRect.height > 0 else { return false }
+    return b.minX < mapRect.maxX && b.maxX >= mapRect.minX && b.minY < mapRect.maxY
+      && b.maxY >= mapRect.minY
+  }
   public var canReplaceMapContent: Bool { false }
   public var coordinate: Coordinate { boundingMapRect.mid.coordinate }
   public var title: String? { nil }

@@ -98,6 +98,10 @@ open class OverlayPathRenderer: OverlayRenderer, @unchecked Sendable {
     return (dots / 2 + 1) / zoomScale
   }
 
+  override func tileMargin(zoomScale: Double) -> Double {
+    strokeReach(style, zoomScale: zoomScale)
+  }
+
   /// Adds a run's visible points to the context path (in context space), with level of detail.
   func addRun(
     _ run: PointRun, in rect: MapRect, zoomScale: Double, closed: Bool, to context: DrawingContext
@@ -141,8 +145,10 @@ open class OverlayPathRenderer: OverlayRenderer, @unchecked Sendable {
     }
   }
 
-  /// Marks a shape smaller than a dot with one dot.
+  /// Marks a shape smaller than a dot with one dot (none when the style has no colour).
   func drawSpeck(_ p: MapPoint, style s: PathStyle, context: DrawingContext) {
-    context.plot(point(for: p), color: s.strokeColor ?? s.fillColor)
+    // `plot` falls back to the context's stroke colour for a nil colour, so check here.
+    guard let color = s.strokeColor ?? s.fillColor else { return }
+    context.plot(point(for: p), color: color)
   }
 }

@@ -53,6 +53,10 @@ open class OverlayRenderer: @unchecked Sendable {
   /// Draws the part of the overlay inside `mapRect`. Does nothing by default.
   open func draw(_ mapRect: MapRect, zoomScale: Double, in context: DrawingContext) {}
 
+  /// How far (in map points) drawing may reach past the overlay's bounds, e.g. half a stroke:
+  /// tiles this close to the overlay are drawn too, so strokes are not cut at tile edges.
+  func tileMargin(zoomScale: Double) -> Double { 0 }
+
   // MARK: Coordinate conversions (safe inside draw)
 
   /// The context point of a map point: the map point less the overlay's bounding origin.

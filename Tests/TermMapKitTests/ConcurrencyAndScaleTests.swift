@@ -1,0 +1,211 @@
+import DotRaster
+import Foundation
+import MapGeometry
+import Testing
+
+@testable import TermMapKit
+
+/// Compiles only for Sendable types: renderers and overlays are drawn on several threads.
+func requireSendable<T: Sendable>(_: T.Type) {}
+
+@MainActor
+@Suite("Concurrent tile drawing")
+struct ConcurrentDrawingTests {
+  @Test("Renderers, overlays and drawing values are Sendable (checked at compile time)")
+  func sendable() {
+    requireSendable(OverlayRenderer.self)
+    requireSendable(OverlayPathRenderer.self)
+    requireSendable(PolylineRenderer.self)
+    requireSendable(PolygonRenderer.self)
+    requireSendable(CircleRenderer.self)
+    requireSendable(MultiPolylineRenderer.self)
+    requireSendable(MultiPolygonRenderer.self)
+    requireSendable(RecordingRenderer.self)
+    requireSendable(Polyline.self)
+    requireSendable(Polygon.self)
+    requireSendable(Circle.self)
+    requireSendable(GeodesicPolyline.self)
+    requireSendable(MultiPolyline.self)
+    requireSendable(MultiPolygon.self)
+    requireSendable(PointRun.self)
+    requireSendable(ShapeIndex.self)
+    requireSendable(PathStyle.self)
+    requireSendable(DotCanvas.self)
+    requireSendable(TileJob.self)
+  }
+
+  /// A map of 200 × 60 cells with a multipolygon of many holed squares and a long wavy line
+  /// across all of it.
+  func busyMap() -> (MapView, [any Overlay]) {
+    let map = MapView(columns: 200, rows: 60)
+    var polygons: [Polygon] = []
+    let base = MapPoint(Coordinate(latitude: 48, longitude: 2))
+    let step = 4000.0
+    for gy in 0..<12 {
+      for gx in 0..<40 {
+        let x = base.x + Double(gx) * step
+        let y = base.y + Double(gy) * step
+        let s = step * (0.5 + 0.4 * Double((gx * 7 + gy * 3) % 5) / 4)
+        let hole = Polygon(points: [
+          MapPoint(x: x + s * 0.3, y: y + s * 0.3), MapPoint(x: x + s * 0.7, y: y + s * 0.3),
+          MapPoint(x: x + s * 0.7, y: y + s * 0.7), MapPoint(x: x + s * 0.3, y: y + s * 0.7),
+        ])
+        polygons.append(
+          Polygon(
+            points: [
+              MapPoint(x: x, y: y), MapPoint(x: x + s, y: y + s * 0.1),
+              MapPoint(x: x + s * 0.9, y: y + s), MapPoint(x: x - s * 0.1, y: y + s * 0.8),
+            ], interiorPolygons: [hole]))
+      }
+    }
+    let multi = MultiPolygon(polygons)
+    var wave: [MapPoint] = []
+    for k in 0..<20_000 {
+      let t = Double(k) / 20_000
+      wave.append(
+        MapPoint(
+          x: base.x - step + t * step * 42,
+          y: base.y + step * 6 + sin(t * 60) * step * 5 + cos(t * 370) * step * 0.3))
+    }
+    let line = Polyline(points: wave)
+    let circle = Circle(
+      center: MapPoint(x: base.x + step * 20, y: base.y + step * 6).coordinate, radius: 9000)
+    map.addOverlay(multi)
+    map.addOverlay(line)
+    map.addOverlay(circle, level: .aboveRoads)
+    map.showAllContent(animated: false)
+    return (map, map.overlays)
+  }
+
+  @Test("Tiles drawn concurrently by renderFrame equal the same tiles drawn one by one")
+  func concurrentEqualsSequential() {
+    for _ in 0..<3 {
+      let (map, overlays) = busyMap()
+      let (frame, stats) = map.renderFrameWithStatistics()
+      #expect(stats.tilesDrawn > 20)
+      #expect(frame.inkedCellCount > 1000)
+
+      // The same tiles, drawn on this thread, each with a fresh context, composited in order.
+      let vp = map.viewport
+      let size = TileGrid.size
+      var canvas = DotCanvas(columns: vp.columns, rows: vp.rows)
+      var drawn = 0
+      for (n, overlay) in overlays.enumerated() {
+        guard let renderer = map.renderer(for: overlay) else {
+          Issue.record("no renderer for overlay \(n)")
+          continue
+        }
+        let layerBase = MapView.basemapLayers + UInt32(n + 1) * MapView.layersPerOverlay
+        let iRange = (vp.originX / size)...((vp.originX + vp.widthInDots - 1) / size)
+        let jRange = (vp.originY / size)...((vp.originY + vp.heightInDots - 1) / size)
+        for j in jRange {
+          for i in iRange {
+            let rect = TileGrid.mapRect(i: i, j: j, zoomScale: vp.zoomScale)
+            // Tiles within a stroke's reach of the overlay are drawn too.
+            let margin = renderer.tileMargin(zoomScale: vp.zoomScale)
+            guard overlay.intersects(rect.insetBy(dx: -margin, dy: -margin)) else { continue }
+            drawn += 1
+            let job = TileJob(
+              key: TileKey(
+                overlay: ObjectIdentifier(overlay), scaleBits: vp.zoomScale.bitPattern,
+                i: Int32(i), j: Int32(j)),
+              renderer: renderer, rect: rect, zoomScale: vp.zoomScale, i: i, j: j)
+            if let tile = job.draw() {
+              canvas.composite(
+                tile, atX: i * size - vp.originX, y: j * size - vp.originY, layerBase: layerBase)
+            }
+          }
+        }
+      }
+      #expect(drawn == stats.tilesDrawn)
+      let sequential = canvas.cells(charset: map.charset)
+      #expect(sequential == frame)
+      if sequential != frame {
+        let diff = zip(sequential.cells, frame.cells).filter { $0 != $1 }.count
+        Issue.record("\(diff) cells differ")
+        break
+      }
+    }
+  }
+
+  @Test("Drawing the same map again, from a cold cache, gives the same frame")
+  func repeatableFrames() {
+    let (map, _) = busyMap()
+    let first = map.renderFrame()
+    for _ in 0..<3 {
+      map.discardTileCache()
+      #expect(map.renderFrame() == first)
+    }
+    // A warm frame reuses every tile and still matches.
+    let (warm, stats) = map.renderFrameWithStatistics()
+    #expect(warm == first)
+    #expect(stats.tilesDrawn == 0 && stats.tilesReused > 20)
+  }
+
+  @Test("Panning and coming back gives the frame that was there before")
+  func panAndReturn() {
+    let (map, _) = busyMap()
+    let before = map.renderFrame()
+    map.pan(byDotsX: 64, y: -32)
+    let moved = map.renderFrame()
+    #expect(moved != before)
+    map.pan(byDotsX: -64, y: 32)
+    #expect(map.renderFrame() == before)
+  }
+}
+
+@MainActor
+@Suite("Annotation views follow the screen, not the data")
+struct AnnotationScaleTests {
+  @Test("100,000 annotations on 160 × 48 cells: at most one view per cell, and views are reused")
+  func hundredThousandAnnotations() {
+    let columns = 160
+    let rows = 48
+    let map = MapView(columns: columns, rows: rows)
+    var generator = SplitMix(seed: 42)
+    func unit() -> Double { Double(generator.next() % 1_000_000) / 1_000_000 }
+    var annotations: [PointAnnotation] = []
+    annotations.reserveCapacity(100_000)
+    for k in 0..<100_000 {
+      annotations.append(
+        PointAnnotation(
+          coordinate: Coordinate(latitude: 35 + 25 * unit(), longitude: -10 + 40 * unit()),
+          title: "P\(k)"))
+    }
+    map.addAnnotations(annotations)
+    #expect(map.annotationCount == 100_000)
+    map.setRegion(
+      CoordinateRegion(
+        center: Coordinate(latitude: 47.5, longitude: 10),
+        span: CoordinateSpan(latitudeDelta: 25, longitudeDelta: 40)), animated: false)
+    let wide = map.annotationViewsOnScreen
+    #expect(wide.count <= columns * rows)
+    #expect(wide.count > 1000)
+    #expect(wide.reduce(0) { $0 + $1.representedCount } > 90_000)
+    let (frame, stats) = map.renderFrameWithStatistics()
+    #expect(stats.markersShown <= columns * rows)
+    #expect(frame.inkedCellCount > 100)
+
+    // Zoom in and pan back and forth: views leave for the queue and come back from it.
+    map.setZoomLevel(8, animated: false)
+    let id = MapView.defaultAnnotationViewReuseIdentifier
+    var seen = Set<ObjectIdentifier>()
+    var distinctAfterRound: [Int] = []
+    for round in 0..<4 {
+      for dx in [600.0, -600.0] {
+        map.pan(byDotsX: dx, y: round % 2 == 0 ? 40 : -40)
+        let views = map.annotationViewsOnScreen
+        #expect(views.count <= columns * rows)
+        #expect(views.allSatisfy { $0.annotation != nil })
+        for v in views { seen.insert(ObjectIdentifier(v)) }
+        #expect(views.count + map.queuedViewCount(withIdentifier: id) <= 2 * columns * rows)
+      }
+      distinctAfterRound.append(seen.count)
+    }
+    #expect(map.queuedViewCount(withIdentifier: id) > 0)
+    #expect(map.annotationViewsOnScreen.contains { $0.reuseCount > 0 })
+    // After the first round trip no new views are needed: the queue supplies them.
+    #expect(distinctAfterRound.last! <= distinctAfterRound[1], "\(distinctAfterRound)")
+    #expect(distinctAfterRound.last! <= 2 * columns * rows)
+  }
+}
