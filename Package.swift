@@ -43,7 +43,7 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(name: "CLITests", dependencies: ["termmap"], swiftSettings: strict),
     .testTarget(
-      name: "TerminalUITests", dependencies: ["TerminalUI", "TermMapKit", "MapGeometry"],
+      name: "TerminalUITests", dependencies: ["TerminalUI", "CNcursesw", "TermMapKit", "MapGeometry"],
       swiftSettings: strict),
   ]
 )

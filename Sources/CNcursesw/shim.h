@@ -26,4 +26,14 @@ static inline int termmap_colors(void) { return COLORS; }
 static inline int termmap_color_pairs(void) { return COLOR_PAIRS; }
 static inline const char *termmap_codeset(void) { return nl_langinfo(CODESET); }
 
+// glibc's posix_spawn_file_actions_addclosefrom_np, hidden by its header without _GNU_SOURCE:
+// tests use it so the tmux server they spawn holds none of the test runner's descriptors.
+#include <spawn.h>
+#include <stddef.h>
+// glibc's memmem (also hidden without _GNU_SOURCE), for the place-name search.
+extern void *termmap_memmem(const void *haystack, size_t haystack_length, const void *needle,
+    size_t needle_length) __asm__("memmem");
+extern int termmap_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from)
+    __asm__("posix_spawn_file_actions_addclosefrom_np");
+
 #endif

@@ -1,3 +1,4 @@
+import CNcursesw
 import Foundation
 import MapGeometry
 import TileData
@@ -16,10 +17,16 @@ public struct Place: Sendable, Equatable {
 
 /// Place-name search over `Data/places.tsv.gz`, matching names and alternate names without
 /// regard to case or accents; more populous places rank first among equal matches.
+///
+/// Every folded name lives in one byte buffer, so a keystroke's search is a pass of `memcmp`
+/// and `memmem` over it, with no string allocated per name.
 public final class Gazetteer: Sendable {
   public let places: [Place]
-  /// Folded search keys per place: name first, then ASCII and alternate names.
-  private let keys: [[String]]
+  /// Folded UTF-8 names, each followed by a 0 byte.
+  private let blob: [UInt8]
+  /// Per name: where it starts in `blob`, its length, its place, and whether it is the main name.
+  private let names: [(start: Int32, length: Int32, place: Int32, main: Bool)]
+  private let foldedCountries: [(code: [UInt8], name: [UInt8])]
 
   /// Loads the gazetteer files from a data directory.
   public init(directory: URL) throws {
@@ -35,25 +42,37 @@ public final class Gazetteer: Sendable {
       }
     }
     var places: [Place] = []
-    var keys: [[String]] = []
+    var blob: [UInt8] = []
+    blob.reserveCapacity(text.utf8.count)
+    var names: [(Int32, Int32, Int32, Bool)] = []
+    var folded: [(code: [UInt8], name: [UInt8])] = []
+    func add(_ s: Substring, place: Int, main: Bool) {
+      let start = blob.count
+      Gazetteer.appendFolded(s, to: &blob)
+      names.append((Int32(start), Int32(blob.count - start), Int32(place), main))
+      blob.append(0)
+    }
     for line in text.split(separator: "\n").dropFirst() {
       let f = line.split(separator: "\t", omittingEmptySubsequences: false)
       guard f.count >= 7, let lat = Double(f[4]), let lon = Double(f[5]) else { continue }
-      let name = String(f[0])
       let cc = String(f[2])
+      let countryName = countries[cc] ?? cc
+      let index = places.count
       places.append(
         Place(
-          name: name, country: cc, countryName: countries[cc] ?? cc,
+          name: String(f[0]), country: cc, countryName: countryName,
           coordinate: Coordinate(latitude: lat, longitude: lon), population: Int(f[6]) ?? 0))
-      var k = [Gazetteer.fold(name)]
-      if !f[1].isEmpty { k.append(Gazetteer.fold(String(f[1]))) }
+      folded.append((Array(Gazetteer.fold(cc).utf8), Array(Gazetteer.fold(countryName).utf8)))
+      add(f[0], place: index, main: true)
+      if !f[1].isEmpty { add(f[1], place: index, main: false) }
       if f.count > 7 {
-        for alt in f[7].split(separator: "|") { k.append(Gazetteer.fold(String(alt))) }
+        for alt in f[7].split(separator: "|") { add(alt, place: index, main: false) }
       }
-      keys.append(k)
     }
     self.places = places
-    self.keys = keys
+    self.blob = blob
+    self.names = names
+    foldedCountries = folded
   }
 
   /// Lower case without accents; ASCII takes a fast path.
@@ -62,42 +81,64 @@ public final class Gazetteer: Sendable {
     return s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
   }
 
+  static func appendFolded(_ s: Substring, to out: inout [UInt8]) {
+    if s.utf8.allSatisfy({ $0 < 0x80 }) {
+      for b in s.utf8 { out.append(b >= 65 && b <= 90 ? b + 32 : b) }
+    } else {
+      out.append(contentsOf: fold(String(s)).utf8)
+    }
+  }
+
   /// The best matches for a query: exact names, then names that start with it, then names with
-  /// a word that starts with it, then names that contain it. "Name, country" narrows by country
-  /// name or code.
+  /// a word that starts with it, then names that contain it (three letters or more); the main
+  /// name before alternate names. "Name, country" narrows by country name or code.
   public func search(_ query: String, limit: Int = 8) -> [Place] {
     var q = query.trimmingCharacters(in: .whitespaces)
-    var countryFilter: String?
+    var countryFilter: [UInt8]?
     if let comma = q.firstIndex(of: ",") {
-      countryFilter = Gazetteer.fold(
-        String(q[q.index(after: comma)...]).trimmingCharacters(in: .whitespaces))
+      countryFilter = Array(
+        Gazetteer.fold(String(q[q.index(after: comma)...]).trimmingCharacters(in: .whitespaces))
+          .utf8)
       q = String(q[..<comma])
     }
-    let fq = Gazetteer.fold(q)
-    guard !fq.isEmpty else { return [] }
-    var scored: [(score: Int, index: Int)] = []
-    for (i, ks) in keys.enumerated() {
+    let needle = Array(Gazetteer.fold(q).utf8)
+    guard !needle.isEmpty else { return [] }
+    var best = [UInt8](repeating: .max, count: places.count)
+    let n = needle.count
+    blob.withUnsafeBufferPointer { b in
+      needle.withUnsafeBufferPointer { nd in
+        let base = b.baseAddress!
+        let np = nd.baseAddress!
+        for name in names {
+          let start = Int(name.start)
+          let length = Int(name.length)
+          guard length >= n else { continue }
+          let p = base + start
+          let bias: UInt8 = name.main ? 0 : 1
+          var score: UInt8 = .max
+          if memcmp(p, np, n) == 0 {
+            score = (length == n ? 0 : 2) + bias
+          } else if n >= 2, let hit = termmap_memmem(p + 1, length - 1, np, n) {
+            let at = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self)
+            let before = at[-1]
+            let wordStart = before == 32 || before == 45
+            guard wordStart || n >= 3 else { continue }
+            score = (wordStart ? 4 : 6) + bias
+          } else {
+            continue
+          }
+          let place = Int(name.place)
+          if score < best[place] { best[place] = score }
+        }
+      }
+    }
+    var scored: [(score: UInt8, index: Int)] = []
+    for (i, s) in best.enumerated() where s != .max {
       if let cf = countryFilter, !cf.isEmpty {
-        let p = places[i]
-        if Gazetteer.fold(p.country) != cf && !Gazetteer.fold(p.countryName).hasPrefix(cf) {
-          continue
-        }
+        let c = foldedCountries[i]
+        if c.code != cf && !c.name.starts(with: cf) { continue }
       }
-      var best = Int.max
-      for (n, k) in ks.enumerated() {
-        let bias = n == 0 ? 0 : 1
-        if k == fq {
-          best = min(best, 0 + bias)
-        } else if k.hasPrefix(fq) {
-          best = min(best, 2 + bias)
-        } else if k.contains(" " + fq) || k.contains("-" + fq) {
-          best = min(best, 4 + bias)
-        } else if fq.count >= 3 && k.contains(fq) {
-          best = min(best, 6 + bias)
-        }
-        if best == 0 { break }
-      }
-      if best != Int.max { scored.append((best, i)) }
+      scored.append((s, i))
     }
     scored.sort {
       $0.score != $1.score

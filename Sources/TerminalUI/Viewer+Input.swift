@@ -304,21 +304,11 @@ extension Viewer {
     return g.search(text, limit: 8).map { .place($0) }
   }
 
+  /// The gazetteer if it has loaded; says why not otherwise.
   func loadGazetteer() -> Gazetteer? {
     if let g = gazetteer { return g }
-    if gazetteerError != nil { return nil }
-    guard let dir = options.dataDirectory else {
-      gazetteerError = "no place names: Data/ not found (set TERMMAP_DATA)"
-      show(gazetteerError!, seconds: 6)
-      return nil
-    }
-    do {
-      gazetteer = try Gazetteer(directory: dir)
-    } catch {
-      gazetteerError = "no place names: \(error)"
-      show(gazetteerError!, seconds: 6)
-    }
-    return gazetteer
+    show(gazetteerError ?? "loading place names…", seconds: gazetteerError == nil ? 1 : 6)
+    return nil
   }
 
   func go(to p: PromptState) {

@@ -37,6 +37,18 @@ final class Flag: Sendable {
   func take() -> Bool { value.exchange(false, ordering: .relaxed) }
 }
 
+/// One value handed from a background queue to the main loop.
+final class Slot<T>: Sendable {
+  private let value = Mutex<Handoff<T>?>(nil)
+  func put(_ v: T) { value.withLock { $0 = Handoff(value: v) } }
+  /// The value, once, if it has arrived.
+  func take() -> T? {
+    value.withLock { v in
+      defer { v = nil }; return v?.value
+    }
+  }
+}
+
 /// Results of background loads, collected under a mutex and drained by the main loop.
 final class LoadInbox: Sendable {
   enum Item {
@@ -80,6 +92,7 @@ public final class Viewer: MapViewDelegate {
   var eventLog: FileHandle?
   var gazetteer: Gazetteer?
   var gazetteerError: String?
+  let gazetteerInbox = Slot<Result<Gazetteer, any Error>>()
   let displayRequested = Flag()
 
   public init(options: ViewerOptions) throws {
@@ -94,6 +107,7 @@ public final class Viewer: MapViewDelegate {
     if let path = options.eventLogPath {
       _ = FileManager.default.createFile(atPath: path, contents: nil)
       eventLog = FileHandle(forWritingAtPath: path)
+      eventLog?.write(Data("pid \(getpid())\n".utf8))
     }
     map.delegate = self
     map.showsCallouts = false
@@ -112,6 +126,7 @@ public final class Viewer: MapViewDelegate {
     defer { screen.end() }
     placeInitially()
     startLoading()
+    startLoadingGazetteer()
     var lastFrame = Date.distantPast
     var dirty = true
     while running {
@@ -128,6 +143,7 @@ public final class Viewer: MapViewDelegate {
         while running, let more = screen.nextEvent(timeout: 0) { handle(more) }
       }
       if receiveLoads() { dirty = true }
+      if receiveGazetteer() { dirty = true }
       if map.isInteracting
         && Date().timeIntervalSince(lastMove) * 1000 >= Double(options.settleMilliseconds)
         && drag == nil
@@ -184,6 +200,37 @@ public final class Viewer: MapViewDelegate {
         flag.set()
       }
     }
+  }
+
+  /// Reads the place names on a background queue (a few hundred milliseconds), so the search
+  /// prompt never waits for them.
+  func startLoadingGazetteer() {
+    guard let dir = options.dataDirectory else {
+      gazetteerError = "no place names: Data/ not found (set TERMMAP_DATA)"
+      return
+    }
+    let flag = displayRequested
+    let slot = gazetteerInbox
+    DispatchQueue.global().async {
+      slot.put(Result { try Gazetteer(directory: dir) })
+      flag.set()
+    }
+  }
+
+  /// Takes the gazetteer when it has arrived, and refreshes an open prompt's matches.
+  func receiveGazetteer() -> Bool {
+    guard gazetteer == nil, gazetteerError == nil, let arrived = gazetteerInbox.take() else {
+      return false
+    }
+    switch arrived {
+    case .success(let g): gazetteer = g
+    case .failure(let e): gazetteerError = "no place names: \(e)"
+    }
+    if var p = prompt {
+      p.results = results(for: p.text)
+      prompt = p
+    }
+    return true
   }
 
   /// Puts loaded files on the map; returns true when anything arrived.

@@ -1,7 +1,9 @@
 import DotRaster
 import Foundation
+import MapData
 import MapGeometry
 import TermMapKit
+import TerminalUI
 
 /// `termmap bench`: frame-time scenarios measured inside the process.
 @MainActor
@@ -137,6 +139,35 @@ struct BenchCommand {
 
     }
 
+    // Place search: loading the gazetteer once, then searching as the user types.
+    if wants("gazetteer"), let dir = DataDirectory.locate() {
+      let clock = ContinuousClock()
+      Memory.resetPeak()
+      let start = clock.now
+      if let g = try? Gazetteer(directory: dir) {
+        let load = Self.milliseconds(clock.now - start)
+        report(
+          Result(
+            name: "gazetteer-load", frames: 1, median: load, p95: load,
+            peakRSS: Double(Memory.peakResidentBytes()) / 1_048_576,
+            note: "\(g.places.count) places"))
+        var times: [Double] = []
+        for q in [
+          "T", "To", "Tok", "Toky", "Tokyo", "Wien", "sao pa", "Paris, FR", "zzzq", "Springfield",
+        ] {
+          let t0 = clock.now
+          _ = g.search(q)
+          times.append(Self.milliseconds(clock.now - t0))
+        }
+        times.sort()
+        report(
+          Result(
+            name: "gazetteer-search", frames: times.count, median: times[times.count / 2],
+            p95: times[times.count - 1], peakRSS: Double(Memory.peakResidentBytes()) / 1_048_576,
+            note: "per keystroke"))
+      }
+    }
+
     if json {
       let items = results.map {
         String(
@@ -161,6 +192,11 @@ struct BenchCommand {
   }
 
   static var keepAlive: [AnyObject] = []
+
+  static func milliseconds(_ d: Duration) -> Double {
+    let (s, a) = d.components
+    return Double(s) * 1000 + Double(a) / 1e15
+  }
 
   /// Times `frames` frames; `freshTiles` drops the tile cache first so every tile is drawn.
   func measure(

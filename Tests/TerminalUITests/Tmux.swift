@@ -1,3 +1,4 @@
+import CNcursesw
 import Foundation
 
 /// A private tmux server for one test: the viewer runs in its pane, keys go in with send-keys,
@@ -21,7 +22,7 @@ final class Tmux {
 
   deinit {
     _ = try? Tmux.spawn(["tmux", "-S", socket, "kill-server"])
-    try? FileManager.default.removeAll(at: directory)
+    try? FileManager.default.removeItem(at: directory)
   }
 
   /// The built termmap next to the test bundle.
@@ -90,7 +91,7 @@ final class Tmux {
     posix_spawn_file_actions_addopen(
       &actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+    termmap_spawn_addclosefrom(&actions, 3)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
