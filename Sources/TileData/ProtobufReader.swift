@@ -56,11 +56,22 @@ struct ProtobufReader {
 
   /// A varint that must fit 32 bits (packed uint32 fields).
   @inline(__always)
-  mutating func uint32(what: String) throws(VectorTileError) -> UInt32 {
+  mutating func uint32(what: StaticString) throws(VectorTileError) -> UInt32 {
+    if position < end {
+      let b = bytes[position]
+      if b < 0x80 {
+        position += 1
+        return UInt32(b)
+      }
+    }
+    return try uint32Slow(what: what)
+  }
+
+  private mutating func uint32Slow(what: StaticString) throws(VectorTileError) -> UInt32 {
     let start = position
     let v = try varint()
     guard let u = UInt32(exactly: v) else {
-      throw VectorTileError(.truncated("\(what): value \(v) above 32 bits"), offset: start)
+      throw VectorTileError(.above32Bits(what: "\(what)", value: v), offset: start)
     }
     return u
   }

@@ -7,6 +7,8 @@ public struct VectorTileError: Error, Equatable, CustomStringConvertible {
     case truncated(String)
     /// A varint longer than 10 bytes or above 64 bits.
     case malformedVarint
+    /// A 32-bit field (tag, geometry integer) with a larger value.
+    case above32Bits(what: String, value: UInt64)
     /// A field number 0, or a wire type that is not 0, 1, 2 or 5.
     case invalidFieldKey(field: UInt64, wireType: Int)
     /// A known field encoded with the wrong wire type.
@@ -58,6 +60,7 @@ public struct VectorTileError: Error, Equatable, CustomStringConvertible {
     switch reason {
     case .truncated(let what): return "data ends inside \(what)"
     case .malformedVarint: return "malformed varint (more than 64 bits)"
+    case .above32Bits(let what, let v): return "\(what) is \(v), above 32 bits"
     case .invalidFieldKey(let f, let w): return "invalid field key (field \(f), wire type \(w))"
     case .unexpectedWireType(let f, let w, let m): return "field \(f) has wire type \(w); \(m)"
     case .missingLayerName: return "layer has no name"
@@ -278,6 +281,11 @@ struct LayerBuilder {
     var hasID = false
     var type: UInt64 = 0
     let tagStart = tags.count
+    // The geometry is decoded straight from its packed bytes once the type is known (it may come
+    // after the geometry). Unpacked or split geometry (legal protobuf, rare) goes through
+    // `scratch`.
+    var geometryRange: Range<Int>?
+    var useScratch = false
     scratch.geometry.removeAll(keepingCapacity: true)
     while !reader.isAtEnd {
       let keyOffset = reader.position
@@ -294,11 +302,23 @@ struct LayerBuilder {
       case (3, .varint):
         type = try reader.varint()
       case (4, .lengthDelimited):
-        var packed = ProtobufReader(bytes: bytes, range: try reader.lengthDelimited())
-        while !packed.isAtEnd {
-          scratch.geometry.append(try packed.uint32(what: "a geometry integer"))
+        let r = try reader.lengthDelimited()
+        if geometryRange == nil && !useScratch {
+          geometryRange = r
+        } else {
+          if let first = geometryRange {
+            try Self.appendPacked(bytes: bytes, range: first, to: &scratch.geometry)
+            geometryRange = nil
+          }
+          useScratch = true
+          try Self.appendPacked(bytes: bytes, range: r, to: &scratch.geometry)
         }
       case (4, .varint):
+        if let first = geometryRange {
+          try Self.appendPacked(bytes: bytes, range: first, to: &scratch.geometry)
+          geometryRange = nil
+        }
+        useScratch = true
         scratch.geometry.append(try reader.uint32(what: "a geometry integer"))
       case (1...4, _):
         throw VectorTileError(
@@ -336,7 +356,15 @@ struct LayerBuilder {
     let partStart = partKinds.count
     var box = TileBox.empty
     do throws(VectorTileError) {
-      try decodeGeometry(scratch.geometry, type: geometryType, box: &box)
+      if useScratch {
+        var source = ArrayIntegers(values: scratch.geometry)
+        try decodeGeometry(&source, type: geometryType, box: &box)
+      } else {
+        var source = PackedIntegers(
+          reader: ProtobufReader(
+            bytes: bytes, range: geometryRange ?? range.upperBound..<range.upperBound))
+        try decodeGeometry(&source, type: geometryType, box: &box)
+      }
     } catch {
       var e = error
       if e.offset == nil { e.offset = range.lowerBound }
@@ -349,33 +377,35 @@ struct LayerBuilder {
         type: geometryType, hasID: hasID))
   }
 
-  /// Runs the command stream (MoveTo 1, LineTo 2, ClosePath 7; zig-zag deltas from a cursor
-  /// that starts at 0,0 and carries over between parts).
-  mutating func decodeGeometry(_ g: [UInt32], type: GeometryType, box: inout TileBox)
+  /// Appends a packed field's integers.
+  static func appendPacked(bytes: UnsafePointer<UInt8>, range: Range<Int>, to out: inout [UInt32])
     throws(VectorTileError)
   {
+    var packed = ProtobufReader(bytes: bytes, range: range)
+    while !packed.isAtEnd { out.append(try packed.uint32(what: "a geometry integer")) }
+  }
+
+  /// Runs the command stream (MoveTo 1, LineTo 2, ClosePath 7; zig-zag deltas from a cursor
+  /// that starts at 0,0 and carries over between parts).
+  mutating func decodeGeometry<Source: GeometryIntegers>(
+    _ g: inout Source, type: GeometryType, box: inout TileBox
+  ) throws(VectorTileError) {
     var cx: Int64 = 0
     var cy: Int64 = 0
-    var i = 0
     var partOpen = false  // a line or ring has been started and not yet finished
     let firstPart = partKinds.count
-    let n = g.count
 
-    func zigzag(_ v: UInt32) -> Int64 { Int64(Int32(bitPattern: (v >> 1) ^ (0 &- (v & 1)))) }
+    @inline(__always) func zigzag(_ v: UInt32) -> Int64 {
+      Int64(Int32(bitPattern: (v >> 1) ^ (0 &- (v & 1))))
+    }
 
-    while i < n {
-      let command = g[i]
-      i += 1
+    while !g.isAtEnd {
+      let command = try g.next()
       let id = command & 7
       let count = Int(command >> 3)
       switch id {
       case 1, 2:
-        guard count <= (n - i) / 2 else {
-          throw VectorTileError(
-            .geometry(
-              "\(id == 1 ? "MoveTo" : "LineTo") with count \(count) has only \(n - i) parameters left"
-            ))
-        }
+        let name = id == 1 ? "MoveTo" : "LineTo"
         if id == 1 {
           guard count > 0 else { throw VectorTileError(.geometry("MoveTo with count 0")) }
           if type != .point && count != 1 {
@@ -385,10 +415,18 @@ struct LayerBuilder {
           if type == .point { throw VectorTileError(.geometry("LineTo in a point geometry")) }
           if !partOpen { throw VectorTileError(.geometry("LineTo without a MoveTo before it")) }
         }
-        for _ in 0..<count {
-          cx += zigzag(g[i])
-          cy += zigzag(g[i + 1])
-          i += 2
+        // Each pair needs at least 2 more bytes or integers: a hostile count stops at the end.
+        for k in 0..<count {
+          guard !g.isAtEnd else {
+            throw VectorTileError(
+              .geometry("\(name) with count \(count) ends after \(k) of its points"))
+          }
+          cx += zigzag(try g.next())
+          guard !g.isAtEnd else {
+            throw VectorTileError(
+              .geometry("\(name) with count \(count) ends inside point \(k + 1)"))
+          }
+          cy += zigzag(try g.next())
           guard let x = Int32(exactly: cx), let y = Int32(exactly: cy) else {
             throw VectorTileError(.coordinateOutOfRange)
           }
@@ -462,5 +500,32 @@ struct LayerBuilder {
       partKinds.append(area > 0 ? .exteriorRing : .interiorRing)
     }
     partOffsets.append(Int32(points.count))
+  }
+}
+
+/// The geometry's integers, read one at a time.
+protocol GeometryIntegers {
+  var isAtEnd: Bool { get }
+  mutating func next() throws(VectorTileError) -> UInt32
+}
+
+/// Integers straight from a packed field's bytes.
+struct PackedIntegers: GeometryIntegers {
+  var reader: ProtobufReader
+  var isAtEnd: Bool { reader.isAtEnd }
+  @inline(__always) mutating func next() throws(VectorTileError) -> UInt32 {
+    try reader.uint32(what: "a geometry integer")
+  }
+}
+
+/// Integers collected in an array (unpacked or split geometry fields).
+struct ArrayIntegers: GeometryIntegers {
+  let values: [UInt32]
+  var index = 0
+  init(values: [UInt32]) { self.values = values }
+  var isAtEnd: Bool { index >= values.count }
+  @inline(__always) mutating func next() throws(VectorTileError) -> UInt32 {
+    defer { index += 1 }
+    return values[index]
   }
 }

@@ -188,6 +188,24 @@ import Testing
     #expect(layer[0]["key"] == .string("x"))
   }
 
+  @Test func splitPackedGeometryIsJoined() throws {
+    // Two packed geometry fields concatenate (protobuf merges repeated fields).
+    var f = ProtoWriter()
+    f.varintField(3, 2)
+    f.packedField(4, [9, 4, 4])
+    f.packedField(4, [18, 0, 16, 16, 0])
+    var l = ProtoWriter()
+    l.stringField(1, "split")
+    l.bytesField(2, f.bytes)
+    var t = ProtoWriter()
+    t.bytesField(3, l.bytes)
+    let layer = try #require(try VectorTileDecoder.decode(Data(t.bytes)).layers.first)
+    #expect(
+      Array(layer[0].part(0).points) == [
+        .init(x: 2, y: 2), .init(x: 2, y: 10), .init(x: 10, y: 10),
+      ])
+  }
+
   @Test func transformToMapPoints() throws {
     let id = TileID(z: 6, x: 33, y: 23)
     let t = TileTransform(tile: id, extent: 4096)
@@ -229,8 +247,15 @@ import Testing
     #expect(failure(oddTags)?.contains("tag refers to value 5") == true)
 
     #expect(
-      geometryFailure(1, [9, 2])?.contains("MoveTo with count 1 has only 1 parameters left") == true
+      geometryFailure(1, [9, 2])?.contains("MoveTo with count 1 ends inside point 1") == true
     )
+    #expect(
+      geometryFailure(2, [9, 2, 2, 42, 2, 2])?.contains(
+        "LineTo with count 5 ends after 1 of its points")
+        == true)
+    #expect(
+      geometryFailure(2, [9, 2, 2, cmd(2, (1 << 29) - 1), 2])?.contains("ends inside point 1")
+        == true)
     #expect(geometryFailure(2, [10, 2, 2])?.contains("LineTo without a MoveTo") == true)
     #expect(
       geometryFailure(1, [9, 2, 2, 10, 2, 2])?.contains("LineTo in a point geometry") == true)
@@ -266,6 +291,20 @@ import Testing
     #expect(
       errorText { _ = try VectorTileDecoder.decode(Data(t.bytes)) }?.contains(
         "value 0 has no field set") == true)
+  }
+
+  @Test func integersAbove32BitsAreRejected() {
+    var f = ProtoWriter()
+    f.varintField(3, 1)
+    f.varintField(2, 1 << 32)
+    var l = ProtoWriter()
+    l.stringField(1, "big")
+    l.bytesField(2, f.bytes)
+    var t = ProtoWriter()
+    t.bytesField(3, l.bytes)
+    #expect(
+      errorText { _ = try VectorTileDecoder.decode(Data(t.bytes)) }?.hasSuffix(
+        "a tag is 4294967296, above 32 bits") == true)
   }
 
   @Test func malformedProtobufGivesDescriptiveErrors() {
