@@ -26,51 +26,52 @@ final class XMLTokenizer {
   var path: String { source.path }
 
   // The buffer: bytes [0, end) are loaded; buf[0] is byte `base` of the (UTF-8) stream.
-  private(set) var buf: UnsafeMutablePointer<UInt8>
-  private var capacity: Int
-  private var end = 0
-  private var pos = 0
-  private var eof = false
-  private var validated = 0
-  private var base = 0
-  private var baseLine = 1
-  private var baseColumn = 1
-  private var basePrevCR = false
-  private var cache = LocationCache(offset: 0, line: 1, column: 1, prevCR: false)
+  @exclusivity(unchecked) private(set) var buf: UnsafeMutablePointer<UInt8>
+  @exclusivity(unchecked) private var capacity: Int
+  @exclusivity(unchecked) private var end = 0
+  @exclusivity(unchecked) private var pos = 0
+  @exclusivity(unchecked) private var eof = false
+  @exclusivity(unchecked) private var validated = 0
+  @exclusivity(unchecked) private var base = 0
+  @exclusivity(unchecked) private var baseLine = 1
+  @exclusivity(unchecked) private var baseColumn = 1
+  @exclusivity(unchecked) private var basePrevCR = false
+  @exclusivity(unchecked) private var cache = LocationCache(
+    offset: 0, line: 1, column: 1, prevCR: false)
 
   private enum Encoding { case utf8, latin1, windows1252 }
-  private var encoding = Encoding.utf8
-  private var raw: UnsafeMutablePointer<UInt8>?
-  private var rawCapacity = 0
+  @exclusivity(unchecked) private var encoding = Encoding.utf8
+  @exclusivity(unchecked) private var raw: UnsafeMutablePointer<UInt8>?
+  @exclusivity(unchecked) private var rawCapacity = 0
 
   // Document state.
-  private var rootSeen = false
-  private var rootClosed = false
-  private var rootName = ""
-  private var pendingEnd = false
-  private var documentStart = 0
-  private var inCDATA = false
-  private var cdataOffset = 0
-  private var names: [UInt8] = []
-  private var stack: [OpenElement] = []
-  private var bindings: [Binding] = []
+  @exclusivity(unchecked) private var rootSeen = false
+  @exclusivity(unchecked) private var rootClosed = false
+  @exclusivity(unchecked) private var rootName = ""
+  @exclusivity(unchecked) private var pendingEnd = false
+  @exclusivity(unchecked) private var documentStart = 0
+  @exclusivity(unchecked) private var inCDATA = false
+  @exclusivity(unchecked) private var cdataOffset = 0
+  @exclusivity(unchecked) private var names: [UInt8] = []
+  @exclusivity(unchecked) private var stack: [OpenElement] = []
+  @exclusivity(unchecked) private var bindings: [Binding] = []
   private let known: [String: Int]
 
   // The current token.
   /// The absolute offset of the current token's first byte.
-  private(set) var tokenOffset = 0
-  private(set) var nameStart = 0
-  private(set) var nameEnd = 0
+  @exclusivity(unchecked) private(set) var tokenOffset = 0
+  @exclusivity(unchecked) private(set) var nameStart = 0
+  @exclusivity(unchecked) private(set) var nameEnd = 0
   /// Where the local part of the name starts (after `prefix:`).
-  private(set) var localStart = 0
+  @exclusivity(unchecked) private(set) var localStart = 0
   /// The namespace of the current start tag: 0 none, a caller's number, or -1 another.
-  private(set) var namespace = 0
-  private(set) var isEmptyElement = false
-  private(set) var attributes: [XMLAttribute] = []
-  private(set) var textStart = 0
-  private(set) var textEnd = 0
-  private var textIsCDATA = false
-  private var textNeedsDecoding = false
+  @exclusivity(unchecked) private(set) var namespace = 0
+  @exclusivity(unchecked) private(set) var isEmptyElement = false
+  @exclusivity(unchecked) private(set) var attributes: [XMLAttribute] = []
+  @exclusivity(unchecked) private(set) var textStart = 0
+  @exclusivity(unchecked) private(set) var textEnd = 0
+  @exclusivity(unchecked) private var textIsCDATA = false
+  @exclusivity(unchecked) private var textNeedsDecoding = false
 
   struct XMLAttribute {
     var nameStart: Int
