@@ -60,66 +60,77 @@ public enum Inflate {
   public static func decompress(_ data: Data, limit: Int = defaultLimit) throws(InflateError)
     -> Data
   {
-    let input = [UInt8](data)
-    var output = [UInt8]()
-    output.reserveCapacity(min(limit, max(input.count * 4, 4096)))
-    let result: Result<Void, InflateError> = input.withUnsafeBufferPointer { inBuf in
-      inflateAll(inBuf, into: &output, limit: limit)
+    guard !data.isEmpty else { throw .truncated(inputBytes: 0) }
+    guard data.count <= Int(UInt32.max) else { throw .tooLarge(limit: limit) }
+    // Inflate straight into the output, growing it as needed (tiles inflate 1.5-3x).
+    var output = Data(count: min(max(limit, 1), max(data.count * 3, 4096)))
+    var produced = 0
+    let result: Result<Void, InflateError> = data.withUnsafeBytes { input in
+      // zlib keeps a pointer back to the z_stream: give it a fixed address.
+      let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+      stream.initialize(to: z_stream())
+      defer { stream.deallocate() }
+      stream.pointee.next_in = UnsafeMutablePointer(
+        mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
+      stream.pointee.avail_in = uInt(input.count)
+      let initCode = czlib_inflateInit2(stream, 15 + 32)
+      guard initCode == Z_OK else { return .failure(.zlibFailure(code: initCode)) }
+      defer { inflateEnd(stream) }
+      while true {
+        if produced == output.count {
+          // Full: grow, or fail when the limit is reached and more output is pending.
+          if output.count >= limit {
+            // Exactly at the limit is fine if the stream ends without more output.
+            var probe: UInt8 = 0
+            let ended = withUnsafeMutablePointer(to: &probe) { p -> Bool in
+              stream.pointee.next_out = p
+              stream.pointee.avail_out = 1
+              let code = inflate(stream, Z_NO_FLUSH)
+              return code == Z_STREAM_END && stream.pointee.avail_out == 1
+            }
+            if ended { return .success(()) }
+            return .failure(.tooLarge(limit: limit))
+          }
+          output.count = min(limit, output.count * 2)
+        }
+        let (code, n) = output.withUnsafeMutableBytes { out -> (Int32, Int) in
+          let free = out.count - produced
+          stream.pointee.next_out = out.baseAddress!.assumingMemoryBound(to: Bytef.self) + produced
+          stream.pointee.avail_out = uInt(clamping: free)
+          let code = inflate(stream, Z_NO_FLUSH)
+          return (code, Int(uInt(clamping: free)) - Int(stream.pointee.avail_out))
+        }
+        produced += n
+        switch code {
+        case Z_OK:
+          continue
+        case Z_STREAM_END:
+          // Another gzip member may follow (concatenated gzip files are valid gzip).
+          if stream.pointee.avail_in >= 2, let next = stream.pointee.next_in, next[0] == 0x1f,
+            next[1] == 0x8b
+          {
+            guard inflateReset(stream) == Z_OK else { return .failure(.corrupt("cannot reset")) }
+            continue
+          }
+          return .success(())
+        case Z_BUF_ERROR:
+          // No progress: with output space left, the input ran out before the stream ended.
+          if stream.pointee.avail_in == 0 { return .failure(.truncated(inputBytes: input.count)) }
+          if n == 0 && produced < output.count { return .failure(.corrupt("no progress")) }
+          continue
+        case Z_NEED_DICT:
+          return .failure(.corrupt("needs a preset dictionary"))
+        case Z_MEM_ERROR:
+          return .failure(.zlibFailure(code: code))
+        default:
+          let message = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(code)"
+          return .failure(.corrupt(message))
+        }
+      }
     }
     try result.get()
-    return Data(output)
+    output.count = produced
+    return output
   }
 
-  private static func inflateAll(
-    _ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], limit: Int
-  ) -> Result<Void, InflateError> {
-    guard let base = input.baseAddress, input.count > 0 else {
-      return .failure(.truncated(inputBytes: 0))
-    }
-    var stream = z_stream()
-    stream.next_in = UnsafeMutablePointer(mutating: base)
-    stream.avail_in = uInt(clamping: input.count)
-    let initCode = czlib_inflateInit2(&stream, 15 + 32)
-    guard initCode == Z_OK else { return .failure(.zlibFailure(code: initCode)) }
-    defer { inflateEnd(&stream) }
-
-    let chunk = 64 * 1024
-    var buffer = [UInt8](repeating: 0, count: chunk)
-    while true {
-      let (code, produced) = buffer.withUnsafeMutableBufferPointer { out -> (Int32, Int) in
-        stream.next_out = out.baseAddress
-        stream.avail_out = uInt(out.count)
-        let code = inflate(&stream, Z_NO_FLUSH)
-        return (code, out.count - Int(stream.avail_out))
-      }
-      if produced > 0 {
-        if output.count + produced > limit { return .failure(.tooLarge(limit: limit)) }
-        output.append(contentsOf: buffer[0..<produced])
-      }
-      switch code {
-      case Z_OK:
-        continue
-      case Z_STREAM_END:
-        // Another gzip member may follow (concatenated gzip files are valid gzip).
-        let remaining = Int(stream.avail_in)
-        if remaining >= 2, let next = stream.next_in, next[0] == 0x1f, next[1] == 0x8b {
-          guard inflateReset(&stream) == Z_OK else { return .failure(.corrupt("cannot reset")) }
-          continue
-        }
-        return .success(())
-      case Z_BUF_ERROR:
-        // No progress possible: with output space available this means the input ran out.
-        if stream.avail_in == 0 { return .failure(.truncated(inputBytes: input.count)) }
-        if produced == 0 { return .failure(.corrupt("no progress")) }
-        continue
-      case Z_NEED_DICT:
-        return .failure(.corrupt("needs a preset dictionary"))
-      case Z_MEM_ERROR:
-        return .failure(.zlibFailure(code: code))
-      default:
-        let message = stream.msg.map { String(cString: $0) } ?? "zlib error \(code)"
-        return .failure(.corrupt(message))
-      }
-    }
-  }
 }
