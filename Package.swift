@@ -14,7 +14,9 @@ let package = Package(
     .target(name: "MapGeometry", swiftSettings: strict),
     .target(name: "DotRaster", swiftSettings: strict),
     .target(name: "TermMapKit", dependencies: ["MapGeometry", "DotRaster"], swiftSettings: strict),
-    .target(name: "MapData", dependencies: ["MapGeometry", "TermMapKit"], swiftSettings: strict),
+    .target(
+      name: "MapData", dependencies: ["MapGeometry", "DotRaster", "TermMapKit", "TileData"],
+      swiftSettings: strict),
     .systemLibrary(name: "CZlib"),
     .systemLibrary(name: "CSQLite"),
     .target(

@@ -36,14 +36,6 @@ extension MapView {
     var canvas = DotCanvas(columns: vp.columns, rows: vp.rows)
     var complete = true
 
-    if let basemap,
-      !overlayStore.all.contains(where: {
-        $0.canReplaceMapContent && renderer(for: $0)?.alpha ?? 0 > 0
-      })
-    {
-      complete = basemap.drawDots(vp, into: &canvas, layerBase: 1) && complete
-    }
-
     // Gather this frame's tiles: cached, waiting, or to draw.
     struct Placement {
       let key: TileKey
@@ -58,11 +50,23 @@ extension MapView {
     let tilesAcross = Int((vp.worldWidthInDots / Double(TileGrid.size)).rounded(.up))
     let jMin = max(0, Int((Double(vp.originY) / Double(TileGrid.size)).rounded(.down)))
     let jMax = min(tilesAcross - 1, (vp.originY + vp.heightInDots - 1) / TileGrid.size)
+    // The basemap draws first, on the layers below every overlay, unless an opaque overlay
+    // replaces the map's content.
+    var layered: [(overlay: any Overlay, renderer: OverlayRenderer, layerBase: UInt32)] = []
+    let replaced = overlayStore.all.contains {
+      $0.canReplaceMapContent && (overlayStore.renderers[ObjectIdentifier($0)]?.alpha ?? 0) > 0
+    }
+    if let basemap, !replaced {
+      layered.append((basemap.overlay, basemap.renderer, 1))
+    }
     var order: UInt32 = 0
     for overlay in overlayStore.all {
       order += 1
+      guard let r = overlayStore.renderers[ObjectIdentifier(overlay)] else { continue }
+      layered.append((overlay, r, Self.basemapLayers + order * Self.layersPerOverlay))
+    }
+    for (overlay, r, layerBase) in layered {
       let id = ObjectIdentifier(overlay)
-      guard let r = overlayStore.renderers[id] else { continue }
       for inv in r.takeInvalidations() {
         switch inv {
         case .all: tileCache.invalidate(id, rect: nil, zoomScale: nil)
@@ -74,7 +78,6 @@ extension MapView {
       // Tiles within a stroke's reach of the overlay are drawn too (a stroke along the edge
       // of a tile spills into the next one).
       let margin = r.tileMargin(zoomScale: vp.zoomScale)
-      let layerBase = Self.basemapLayers + order * Self.layersPerOverlay
       guard jMin <= jMax else { continue }
       for shift in vp.worldCopies {
         // This copy of the world starts at dot `copyX` on the screen.

@@ -52,7 +52,14 @@ public final class MapView {
     didSet { needsDisplay = true }
   }
   /// The basemap drawn under the overlays; nil for none.
-  public var basemap: (any BasemapLayer)?
+  public var basemap: (any BasemapLayer)? {
+    didSet {
+      if let old = oldValue { tileCache.removeAll(of: ObjectIdentifier(old.overlay)) }
+      let handler = displayRequestHandler
+      basemap?.renderer.setDisplayHandler { handler?() }
+      needsDisplay = true
+    }
+  }
 
   // Collaborators.
   let overlayStore = OverlayStore()

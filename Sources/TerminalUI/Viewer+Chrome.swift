@@ -39,12 +39,21 @@ extension Viewer {
     if !routesEnabled { parts.append("routes off") }
     let text = parts.joined(separator: ascii ? " | " : " · ")
     frame.put(text, column: 0, row: row, foreground: .brightWhite, background: .brightBlack)
-    let attribution = (map.basemap?.attribution ?? []).joined(separator: " ")
+    let attribution = (map.basemap?.attribution ?? []).map(Viewer.shortCredit).joined(
+      separator: " · ")
     let right = (attribution.isEmpty ? "" : attribution + "  ") + "? help"
     let start = frame.columns - right.count
     if start > text.count + 2 {
       frame.put(right, column: start, row: row, foreground: .white, background: .brightBlack)
     }
+  }
+
+  /// A data credit shortened for the status line (the full lines are in the help and docs).
+  nonisolated static func shortCredit(_ line: String) -> String {
+    if line.contains("OpenStreetMap") { return "© OpenStreetMap" }
+    if line.contains("Natural Earth") { return "Natural Earth" }
+    if line.contains("GeoNames") { return "GeoNames" }
+    return String(line.prefix(30))
   }
 
   /// A box listing the keys.
@@ -53,8 +62,13 @@ extension Viewer {
       k.padding(toLength: 16, withPad: " ", startingAt: 0) + v
     }
     let title = "termmap keys"
+    let credits = (map.basemap?.attribution ?? []).map { "  " + $0 }
     drawBox(
-      title: title, lines: lines + ["", "Esc or any key closes this"], into: &frame,
+      title: title,
+      lines: lines + (credits.isEmpty ? [] : ["", "Map data:"] + credits) + [
+        "", "Esc or any key closes this",
+      ],
+      into: &frame,
       anchorBottom: false)
   }
 

@@ -3,6 +3,7 @@ import Foundation
 import MapData
 import MapGeometry
 import TermMapKit
+import TileData
 
 /// `termmap render`: one frame to stdout, for scripts and tests.
 @MainActor
@@ -17,6 +18,8 @@ struct RenderCommand {
   var colorMode = ColorMode.auto
   var charset = Charset.braille
   var basemap = true
+  var tiles: [String] = []
+  var style = BasemapStyle.dark
   var status = false
   var files: [String] = []
   /// Viewer-only settings (accepted when `viewer` is true).
@@ -62,6 +65,13 @@ struct RenderCommand {
         }
         charset = c
       case "--no-basemap": basemap = false
+      case "--tiles": tiles.append(try r.value(for: a))
+      case "--style":
+        let v = try r.value(for: a)
+        guard let st = BasemapStyle.named(v) else {
+          throw UsageError("--style: expected dark or light, found \"\(v)\"")
+        }
+        style = st
       case "--status" where !viewer: status = true
       case "--keep-routes" where viewer: keepRoutes = true
       case "--settle" where viewer:
@@ -94,6 +104,8 @@ struct RenderCommand {
     }
     let map = MapView(columns: columns, rows: rows)
     map.charset = charset
+    let base = try makeBasemap()
+    map.basemap = base
     let style = ContentStyle()
     map.delegate = style
     for (n, c) in contents.enumerated() {
@@ -130,11 +142,52 @@ struct RenderCommand {
     if status {
       let points = contents.reduce(0) { $0 + $1.pointCount }
       let line = StatusLine.text(
-        for: map, loadedPoints: points, attribution: [], columns: columns, ascii: charset == .ascii)
+        for: map, loadedPoints: points, attribution: base.map { [$0.shortAttribution] } ?? [],
+        columns: columns, ascii: charset == .ascii)
       out.append(line)
     }
     Output.write(out.joined(separator: "\n") + "\n")
     return 0
+  }
+}
+
+extension RenderCommand {
+  /// The basemap asked for: the offline one in Data/ (unless --no-basemap), with any --tiles
+  /// sources drawn over it (an .mbtiles file or a z/x/y directory).
+  func makeBasemap() throws -> VectorBasemap? {
+    var sources: [any TileSource] = []
+    if basemap {
+      if let dir = DataDirectory.locate() {
+        sources.append(try MBTilesSource(path: dir.appendingPathComponent("world.mbtiles").path))
+        let city = dir.appendingPathComponent("monaco.mbtiles").path
+        if FileManager.default.fileExists(atPath: city) {
+          sources.append(try MBTilesSource(path: city))
+        }
+      } else if tiles.isEmpty {
+        FileHandle.standardError.write(
+          Data("termmap: no basemap: Data/world.mbtiles not found (set TERMMAP_DATA)\n".utf8))
+      }
+    }
+    for t in tiles {
+      do {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: t, isDirectory: &isDirectory) else {
+          throw UsageError("--tiles: \(t): no such file or directory")
+        }
+        sources.append(
+          isDirectory.boolValue ? try DirectoryTileSource(root: t) : try MBTilesSource(path: t))
+      } catch let e as UsageError {
+        throw e
+      } catch {
+        throw UsageError("--tiles: \(error)")
+      }
+    }
+    guard !sources.isEmpty else { return nil }
+    do {
+      return try VectorBasemap(sources: sources, style: style)
+    } catch {
+      throw UsageError("basemap: \(error)")
+    }
   }
 }
 

@@ -32,6 +32,7 @@ enum ViewerCommand {
     } catch let e as TerminalError {
       throw UsageError(e.description)
     }
+    viewer.map.basemap = try parsed.makeBasemap()
     let status = viewer.run()
     TerminalGuard.restoreSettings()
     return status

@@ -1,0 +1,182 @@
+import DotRaster
+
+/// How the basemap looks: which layers are drawn, in what order, from which zoom, with what
+/// colours, line widths and fill textures, and how labels rank. A value passed down to the
+/// renderer, so the renderer holds no style knowledge of its own.
+public struct BasemapStyle: Sendable {
+  /// One drawing rule: features of `layer` whose `class` (or other key) matches, drawn as
+  /// fill and/or line from `minZoom`.
+  public struct Rule: Sendable {
+    public var layer: String
+    /// Property that selects features (usually "class"); nil matches every feature.
+    public var key: String?
+    /// Accepted values of `key` (empty: any value).
+    public var values: Set<String>
+    public var minZoom: Double
+    public var maxZoom: Double
+    public var fill: TermColor?
+    public var fillPattern: DotPattern
+    public var stroke: TermColor?
+    /// Line width in dots.
+    public var lineWidth: Double
+    /// Dash lengths in dots (empty: solid).
+    public var dash: [Double]
+    /// Numeric filter: feature property `admin_level` (or the like) at most this.
+    public var maxLevel: (key: String, value: Double)?
+
+    public init(
+      layer: String, key: String? = nil, values: Set<String> = [], minZoom: Double = 0,
+      maxZoom: Double = 30, fill: TermColor? = nil, fillPattern: DotPattern = .solid,
+      stroke: TermColor? = nil, lineWidth: Double = 1, dash: [Double] = [],
+      maxLevel: (key: String, value: Double)? = nil
+    ) {
+      self.layer = layer
+      self.key = key
+      self.values = values
+      self.minZoom = minZoom
+      self.maxZoom = maxZoom
+      self.fill = fill
+      self.fillPattern = fillPattern
+      self.stroke = stroke
+      self.lineWidth = lineWidth
+      self.dash = dash
+      self.maxLevel = maxLevel
+    }
+  }
+
+  /// A kind of label: which point (or line) features, from which zoom, in what colour, with
+  /// what base priority (higher wins a place first).
+  public struct LabelRule: Sendable {
+    public var layer: String
+    public var key: String?
+    public var values: Set<String>
+    public var minZoom: Double
+    public var color: TermColor
+    public var bold: Bool
+    public var priority: Double
+    /// Only places of at least this population show below `populationZoom` levels past minZoom.
+    public var populationScale: Double
+
+    public init(
+      layer: String, key: String? = "class", values: Set<String> = [], minZoom: Double,
+      color: TermColor, bold: Bool = false, priority: Double, populationScale: Double = 0
+    ) {
+      self.layer = layer
+      self.key = key
+      self.values = values
+      self.minZoom = minZoom
+      self.color = color
+      self.bold = bold
+      self.priority = priority
+      self.populationScale = populationScale
+    }
+  }
+
+  public var name: String
+  /// Drawn in order: later rules on top.
+  public var rules: [Rule]
+  public var labels: [LabelRule]
+  /// The marker put before a city's name.
+  public var placeDot: Character
+  public var placeDotColor: TermColor
+
+  /// Dark terminals (the default).
+  public static let dark = BasemapStyle(
+    name: "dark",
+    rules: [
+      Rule(
+        layer: "landcover", key: "class", values: ["wood", "forest", "grass", "park"], minZoom: 12,
+        fill: .cube(0, 2, 0), fillPattern: .sparse),
+      Rule(
+        layer: "landuse", key: "class", values: ["park", "cemetery", "grass"], minZoom: 12,
+        fill: .cube(0, 2, 0), fillPattern: .sparse),
+      Rule(layer: "water", minZoom: 0, fill: .cube(0, 1, 3), fillPattern: .sparse),
+      Rule(layer: "coastline", minZoom: 0, stroke: .cube(1, 3, 5)),
+      Rule(layer: "water", minZoom: 9, stroke: .cube(1, 3, 5)),
+      Rule(layer: "waterway", minZoom: 10, stroke: .cube(1, 2, 5)),
+      Rule(layer: "building", minZoom: 14, stroke: TermColor(242)),
+      Rule(
+        layer: "boundary", minZoom: 3, stroke: TermColor(240), dash: [1, 2],
+        maxLevel: ("admin_level", 4)),
+      Rule(layer: "boundary", minZoom: 0, stroke: TermColor(248), maxLevel: ("admin_level", 2)),
+      Rule(
+        layer: "transportation", key: "class", values: ["path", "track"], minZoom: 15,
+        stroke: TermColor(239), dash: [1, 1]),
+      Rule(
+        layer: "transportation", key: "class", values: ["service"], minZoom: 15,
+        stroke: TermColor(240)),
+      Rule(
+        layer: "transportation", key: "class", values: ["minor"], minZoom: 13,
+        stroke: TermColor(245)),
+      Rule(
+        layer: "transportation", key: "class", values: ["rail", "transit"], minZoom: 12,
+        stroke: TermColor(243), dash: [2, 2]),
+      Rule(
+        layer: "transportation", key: "class", values: ["tertiary", "secondary"], minZoom: 11,
+        stroke: TermColor(252)),
+      Rule(
+        layer: "transportation", key: "class", values: ["primary", "trunk"], minZoom: 8,
+        stroke: .cube(5, 4, 1)),
+      Rule(
+        layer: "transportation", key: "class", values: ["motorway"], minZoom: 5,
+        stroke: .cube(5, 2, 0)),
+    ],
+    labels: [
+      LabelRule(
+        layer: "place", values: ["country"], minZoom: 0, color: .brightWhite, bold: true,
+        priority: 900),
+      LabelRule(
+        layer: "place", values: ["state"], minZoom: 5, color: TermColor(250), priority: 500),
+      LabelRule(
+        layer: "place", values: ["city"], minZoom: 2, color: .brightYellow, priority: 700,
+        populationScale: 1),
+      LabelRule(
+        layer: "place", values: ["town"], minZoom: 7, color: .yellow, priority: 400,
+        populationScale: 1),
+      LabelRule(
+        layer: "place", values: ["village", "suburb", "quarter", "neighbourhood"], minZoom: 12,
+        color: TermColor(250), priority: 300),
+      LabelRule(
+        layer: "transportation_name", key: nil, minZoom: 15, color: TermColor(252), priority: 200),
+      LabelRule(layer: "poi", key: nil, minZoom: 16, color: .cyan, priority: 100),
+    ],
+    placeDot: "•", placeDotColor: .brightYellow)
+
+  /// Light terminals.
+  public static let light: BasemapStyle = {
+    var s = BasemapStyle.dark
+    s.name = "light"
+    let remap: [UInt8: TermColor] = [
+      TermColor.cube(0, 1, 3).index: .cube(2, 3, 5), TermColor.cube(1, 3, 5).index: .cube(0, 1, 4),
+      TermColor.cube(1, 2, 5).index: .cube(0, 1, 4), TermColor(248).index: TermColor(240),
+      TermColor(240).index: TermColor(246), TermColor(252).index: TermColor(238),
+      TermColor(245).index: TermColor(242), TermColor.cube(5, 4, 1).index: .cube(4, 2, 0),
+      TermColor.cube(2, 2, 2).index: TermColor(250), TermColor(244).index: TermColor(245),
+    ]
+    s.rules = s.rules.map { r in
+      var r = r
+      if let f = r.fill, let m = remap[f.index] { r.fill = m }
+      if let c = r.stroke, let m = remap[c.index] { r.stroke = m }
+      return r
+    }
+    s.labels = s.labels.map { l in
+      var l = l
+      l.color =
+        l.color == .brightWhite
+        ? .black
+        : l.color == .brightYellow ? .red : l.color == .yellow ? TermColor(94) : TermColor(238)
+      return l
+    }
+    s.placeDotColor = .red
+    return s
+  }()
+
+  /// The style of a name (`dark`, `light`).
+  public static func named(_ name: String) -> BasemapStyle? {
+    switch name {
+    case "dark": return .dark
+    case "light": return .light
+    default: return nil
+    }
+  }
+}
