@@ -139,6 +139,40 @@ struct BenchCommand {
 
     }
 
+    // The offline basemap: the first frame from cold, then world and city views at two sizes,
+    // with drawn tiles reused ("cached") and with every tile drawn again ("redraw"; the decoded
+    // vector tiles stay cached).
+    if wants("basemap"), let dir = DataDirectory.locate() {
+      let clock = ContinuousClock()
+      Memory.resetPeak()
+      let start = clock.now
+      let cold = MapView(columns: columns, rows: rows)
+      cold.basemap = try VectorBasemap.standard(dataDirectory: dir)
+      cold.setVisibleMapRect(.world, animated: false)
+      _ = cold.renderFrame()
+      let first = Self.milliseconds(clock.now - start)
+      report(
+        Result(
+          name: "basemap-first-frame", frames: 1, median: first, p95: first,
+          peakRSS: Double(Memory.peakResidentBytes()) / 1_048_576, note: "open, decode, draw"))
+      let views: [(String, Coordinate, Double)] = [
+        ("world", Coordinate(latitude: 20, longitude: 0), 0.3),
+        ("europe", Coordinate(latitude: 48, longitude: 10), 4),
+        ("city", Coordinate(latitude: 43.7384, longitude: 7.4246), 15),
+      ]
+      for (w, h) in [(160, 48), (300, 100)] {
+        for (name, centre, zoom) in views {
+          let map = MapView(columns: w, rows: h)
+          map.basemap = try VectorBasemap.standard(dataDirectory: dir)
+          map.setCenter(centre, animated: false)
+          map.setZoomLevel(zoom, animated: false)
+          report(
+            measure("basemap-\(name)-\(w)x\(h)-cached", map, frames: frames, freshTiles: false))
+          report(measure("basemap-\(name)-\(w)x\(h)-redraw", map, frames: frames))
+        }
+      }
+    }
+
     // Place search: loading the gazetteer once, then searching as the user types.
     if wants("gazetteer"), let dir = DataDirectory.locate() {
       let clock = ContinuousClock()
@@ -217,7 +251,7 @@ struct BenchCommand {
       let start = clock.now
       let frame = map.renderFrame()
       let elapsed = clock.now - start
-      precondition(frame.rows == rows)
+      precondition(frame.rows == map.rows)
       let (s, a) = elapsed.components
       times.append(Double(s) * 1000 + Double(a) / 1e15)
     }

@@ -118,17 +118,63 @@ public final class BasemapRenderer: OverlayRenderer, @unchecked Sendable {
     }
   }
 
+  /// Adds a feature's parts to the path, keeping only what can show in the context's clip:
+  /// a run of vertices that all lie beyond one edge of the clip becomes its first and last
+  /// vertex (for a fill, the run and that chord form a loop wholly outside the clip, so the
+  /// even-odd parity inside it is unchanged), and inside the clip a vertex closer than half a
+  /// dot to the last one kept is dropped.
   private func addParts(
     _ f: VectorFeature, _ t: TileTransform, closed: Bool, _ context: DrawingContext
   ) {
+    let m = context.transform
+    let clip = context.clipBounds
+    let margin = 2.0
+    let x0 = Double(clip.minX) - margin
+    let y0 = Double(clip.minY) - margin
+    let x1 = Double(clip.maxX) + margin
+    let y1 = Double(clip.maxY) + margin
+    // Dots per tile unit, and the tile's origin in dots.
+    let sx = t.scale * m.scaleX
+    let sy = t.scale * m.scaleY
+    let ox = t.rect.origin.x * m.scaleX + m.translateX
+    let oy = t.rect.origin.y * m.scaleY + m.translateY
     for part in f.parts {
-      guard let first = part.points.first else { continue }
-      let p0 = t.mapPoint(first)
-      context.move(to: Point2D(x: p0.x, y: p0.y))
-      for q in part.points.dropFirst() {
-        let p = t.mapPoint(q)
-        context.addLine(to: Point2D(x: p.x, y: p.y))
+      guard !part.points.isEmpty else { continue }
+      var started = false
+      var lastCode = -1
+      var lastX = 0.0
+      var lastY = 0.0
+      var pending: (Double, Double)? = nil
+      func emit(_ x: Double, _ y: Double) {
+        let p = Point2D(x: (x - m.translateX) / m.scaleX, y: (y - m.translateY) / m.scaleY)
+        if started { context.addLine(to: p) } else { context.move(to: p) }
+        started = true
+        lastX = x
+        lastY = y
       }
+      for q in part.points {
+        let x = ox + Double(q.x) * sx
+        let y = oy + Double(q.y) * sy
+        let code = (x < x0 ? 1 : 0) | (x > x1 ? 2 : 0) | (y < y0 ? 4 : 0) | (y > y1 ? 8 : 0)
+        if code != 0 && lastCode >= 0 && code & lastCode != 0 {
+          // Still beyond the same edge: hold the point, the run's end is what matters.
+          pending = (x, y)
+          lastCode &= code
+          continue
+        }
+        if let (px, py) = pending {
+          emit(px, py)
+          pending = nil
+        }
+        if code == 0 && started && lastCode == 0 {
+          let dx = x - lastX
+          let dy = y - lastY
+          if dx * dx + dy * dy < 0.25 { continue }
+        }
+        emit(x, y)
+        lastCode = code
+      }
+      if let (px, py) = pending { emit(px, py) }
       if closed { context.closePath() }
     }
   }
