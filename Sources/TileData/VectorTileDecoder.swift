@@ -7,6 +7,8 @@ public struct VectorTileError: Error, Equatable, CustomStringConvertible {
     case truncated(String)
     /// A varint longer than 10 bytes or above 64 bits.
     case malformedVarint
+    /// A tile of 2 GiB or more (offsets are kept in 32 bits).
+    case tileTooLarge(bytes: Int)
     /// A 32-bit field (tag, geometry integer) with a larger value.
     case above32Bits(what: String, value: UInt64)
     /// A field number 0, or a wire type that is not 0, 1, 2 or 5.
@@ -60,6 +62,7 @@ public struct VectorTileError: Error, Equatable, CustomStringConvertible {
     switch reason {
     case .truncated(let what): return "data ends inside \(what)"
     case .malformedVarint: return "malformed varint (more than 64 bits)"
+    case .tileTooLarge(let n): return "\(n) bytes is too large for a tile"
     case .above32Bits(let what, let v): return "\(what) is \(v), above 32 bits"
     case .invalidFieldKey(let f, let w): return "invalid field key (field \(f), wire type \(w))"
     case .unexpectedWireType(let f, let w, let m): return "field \(f) has wire type \(w); \(m)"
@@ -109,9 +112,7 @@ public enum VectorTileDecoder {
       return DecodedTile(layers: [], encodedByteCount: 0)
     }
     // Offsets are kept in 32 bits; no real tile comes near this.
-    guard raw.count < Int(Int32.max) else {
-      throw VectorTileError(.truncated("a tile above 2 GiB"))
-    }
+    guard raw.count < Int(Int32.max) else { throw VectorTileError(.tileTooLarge(bytes: raw.count)) }
     let bytes = base.assumingMemoryBound(to: UInt8.self)
     var reader = ProtobufReader(bytes: bytes, start: 0, end: raw.count)
     var layers = [VectorLayer]()
@@ -194,7 +195,8 @@ public enum VectorTileDecoder {
         values.append(try decodeValue(bytes: bytes, range: r, index: i))
       }
       var builder = LayerBuilder(keyCount: keys.count, valueCount: values.count)
-      builder.reserve(features: featureRanges.count, bytes: range.count)
+      builder.reserve(
+        features: featureRanges.count, bytes: featureRanges.reduce(0) { $0 + $1.count })
       for (i, r) in featureRanges.enumerated() {
         do throws(VectorTileError) {
           try builder.addFeature(bytes: bytes, range: r, scratch: &scratch)
@@ -267,8 +269,8 @@ struct LayerBuilder {
 
   mutating func reserve(features: Int, bytes: Int) {
     records.reserveCapacity(features)
-    // A point costs at least 2 bytes of geometry; most cost 3-4.
-    points.reserveCapacity(bytes / 4)
+    // A point costs at least 2 bytes of geometry; in real tiles about 3-4 with commands and tags.
+    points.reserveCapacity(bytes / 3)
   }
 
   mutating func addFeature(
