@@ -73,7 +73,7 @@ public final class Viewer: MapViewDelegate {
   public let map: MapView
   /// Overlays from data files (the routes that hide during region changes).
   var routes: [any Overlay] = []
-  var routeStyles: [ObjectIdentifier: TermColor] = [:]
+  let styler = ContentStyler()
   var routesEnabled = true
   var routesShown = true
   var loadedPoints = 0
@@ -241,11 +241,15 @@ public final class Viewer: MapViewDelegate {
       pendingLoads -= 1
       switch item {
       case .loaded(let content):
-        let color = Viewer.routeColors[routes.count % Viewer.routeColors.count]
+        styler.add(content)
         for o in content.overlays {
-          routeStyles[ObjectIdentifier(o)] = color
           routes.append(o)
           map.addOverlay(o)
+        }
+        if let w = content.warnings.first {
+          show(
+            content.warnings.count == 1 ? w : "\(w) (and \(content.warnings.count - 1) more)",
+            seconds: 8)
         }
         map.addAnnotations(content.annotations)
         loadedPoints += content.pointCount
@@ -259,10 +263,6 @@ public final class Viewer: MapViewDelegate {
     }
     return true
   }
-
-  static let routeColors: [TermColor] = [
-    .brightRed, .brightMagenta, .brightCyan, .brightGreen, .brightYellow, .brightBlue,
-  ]
 
   func show(_ text: String, seconds: Double = 4) {
     message = (text, Date().addingTimeInterval(seconds))
@@ -290,18 +290,13 @@ public final class Viewer: MapViewDelegate {
   }
 
   public func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer {
-    let r = MapView.defaultRenderer(for: overlay)
-    if let p = r as? OverlayPathRenderer {
-      let c = routeStyles[ObjectIdentifier(overlay)] ?? .brightRed
-      p.lineWidth = 1
-      p.strokeColor = c
-      if !(p is PolylineRenderer || p is MultiPolylineRenderer) {
-        p.fillColor = c
-        p.fillPattern = .checker
-      }
-    }
+    let r = styler.renderer(for: overlay)
     r.alpha = routesShown ? 1 : 0
     return r
+  }
+
+  public func mapView(_ mapView: MapView, viewFor annotation: any Annotation) -> AnnotationView? {
+    styler.view(for: annotation, on: mapView)
   }
 
   public func mapView(_ mapView: MapView, didSelect view: AnnotationView) {

@@ -108,11 +108,10 @@ struct RenderCommand {
     map.basemap = base
     let style = ContentStyle()
     map.delegate = style
-    for (n, c) in contents.enumerated() {
-      for o in c.overlays {
-        style.assign(o, colorIndex: n)
-        map.addOverlay(o)
-      }
+    for c in contents {
+      style.styler.add(c)
+      for w in c.warnings { FileHandle.standardError.write(Data("\(w)\n".utf8)) }
+      map.addOverlays(c.overlays)
       map.addAnnotations(c.annotations)
     }
     if let center, let zoom {
@@ -197,31 +196,16 @@ extension ArgumentReader {
   }
 }
 
-/// Colours routes by file and otherwise uses the standard renderers.
+/// The render command's delegate: file content styled by `ContentStyler`.
 @MainActor
 final class ContentStyle: MapViewDelegate {
-  static let routeColors: [TermColor] = [
-    .brightRed, .brightMagenta, .brightCyan, .brightGreen, .brightYellow, .brightBlue,
-  ]
-  private var colorOf: [ObjectIdentifier: TermColor] = [:]
-
-  func assign(_ overlay: any Overlay, colorIndex: Int) {
-    colorOf[ObjectIdentifier(overlay)] = Self.routeColors[colorIndex % Self.routeColors.count]
-  }
+  let styler = ContentStyler()
 
   func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer {
-    let r = MapView.defaultRenderer(for: overlay)
-    if let p = r as? OverlayPathRenderer {
-      let c = colorOf[ObjectIdentifier(overlay)] ?? .brightRed
-      p.lineWidth = 1
-      if p is PolylineRenderer || p is MultiPolylineRenderer {
-        p.strokeColor = c
-      } else {
-        p.strokeColor = c
-        p.fillColor = c
-        p.fillPattern = .checker
-      }
-    }
-    return r
+    styler.renderer(for: overlay)
+  }
+
+  func mapView(_ mapView: MapView, viewFor annotation: any Annotation) -> AnnotationView? {
+    styler.view(for: annotation, on: mapView)
   }
 }
