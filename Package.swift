@@ -36,7 +36,7 @@ let package = Package(
     .testTarget(name: "DotRasterTests", dependencies: ["DotRaster"], swiftSettings: strict),
     .testTarget(
       name: "TermMapKitTests", dependencies: ["TermMapKit", "MapGeometry", "DotRaster"],
-      swiftSettings: strict),
+      exclude: ["Snapshots"], swiftSettings: strict),
     .testTarget(
       name: "MapDataTests", dependencies: ["MapData", "TermMapKit"], exclude: ["Fixtures"],
       swiftSettings: strict),
