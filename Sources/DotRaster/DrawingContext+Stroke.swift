@@ -4,11 +4,11 @@ extension DrawingContext {
   /// Strokes every subpath of the current path with `ink`.
   func strokeCurrentPath(ink: Ink) {
     guard !xs.isEmpty else { return }
-    var stroker = Stroker(context: self, ink: ink)
+    var stroker = makeStroker(ink: ink)
     for (index, sub) in subpaths.enumerated() {
       let end = index + 1 < subpaths.count ? subpaths[index + 1].start : xs.count
       let start = sub.start
-      stroker.dashDistance = 0
+      stroker.dashDistance = sub.dashOffset
       if end - start == 1 {
         stroker.segment(xs[start], ys[start], xs[start], ys[start])
         continue
@@ -23,13 +23,21 @@ extension DrawingContext {
     canvas = stroker.canvas
   }
 
+  /// A stroker holding the canvas, which the context lets go of until it is handed back
+  /// (`canvas = stroker.canvas`), so the stroker's writes do not copy the whole canvas.
+  func makeStroker(ink: Ink) -> Stroker {
+    let stroker = Stroker(context: self, ink: ink)
+    canvas = DotCanvas(width: 0, height: 0)
+    return stroker
+  }
+
   /// Strokes one segment given in user space, without building a path (the hot path of
   /// polyline renderers).
   public func strokeSegment(from a: Point2D, to b: Point2D) {
     guard let color = state.strokeColor else { return }
     let p = state.transform.apply(a)
     let q = state.transform.apply(b)
-    var stroker = Stroker(context: self, ink: Ink(layer: Self.strokeLayer, color: color))
+    var stroker = makeStroker(ink: Ink(layer: Self.strokeLayer, color: color))
     stroker.segment(p.x, p.y, q.x, q.y)
     canvas = stroker.canvas
   }
@@ -37,7 +45,7 @@ extension DrawingContext {
   /// Strokes a run of user-space points as one open polyline.
   public func strokePolyline(_ points: UnsafeBufferPointer<Point2D>) {
     guard let color = state.strokeColor, !points.isEmpty else { return }
-    var stroker = Stroker(context: self, ink: Ink(layer: Self.strokeLayer, color: color))
+    var stroker = makeStroker(ink: Ink(layer: Self.strokeLayer, color: color))
     let t = state.transform
     var prev = t.apply(points[0])
     if points.count == 1 { stroker.segment(prev.x, prev.y, prev.x, prev.y) }

@@ -36,7 +36,9 @@ public final class DrawingContext {
   // The current path, in dot space.
   var xs: [Double] = []
   var ys: [Double] = []
-  var subpaths: [(start: Int, closed: Bool)] = []
+  /// Each subpath's first point, whether it is closed, and how far into the dash pattern it
+  /// starts (in dots).
+  var subpaths: [(start: Int, closed: Bool, dashOffset: Double)] = []
 
   public init(canvas: DotCanvas, patternOrigin: (x: Int, y: Int) = (0, 0)) {
     self.canvas = canvas
@@ -124,8 +126,16 @@ public final class DrawingContext {
   public var isPathEmpty: Bool { xs.isEmpty }
 
   public func move(to p: Point2D) {
+    move(to: p, dashOffset: 0)
+  }
+
+  /// Starts a subpath whose dashes begin `dashOffset` user units into the pattern, as if that
+  /// much line had been stroked before it, so a line drawn in pieces (one tile at a time, or
+  /// resumed after a part that was skipped) keeps its dashes in step.
+  public func move(to p: Point2D, dashOffset: Double) {
     let d = state.transform.apply(p)
-    subpaths.append((xs.count, false))
+    let offset = dashOffset.isFinite ? dashOffset * abs(state.transform.scaleX) : 0
+    subpaths.append((xs.count, false, offset))
     xs.append(d.x)
     ys.append(d.y)
   }

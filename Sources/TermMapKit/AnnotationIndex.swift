@@ -1,3 +1,4 @@
+import DotRaster
 import MapGeometry
 
 /// A point quadtree over annotations. Entries hold slot numbers, not references, so walking the
@@ -165,9 +166,15 @@ final class AnnotationIndex {
   ) {
     let resolution = vp.cellSizeInMapPoints.width
     let columns = vp.columns
+    let cellWidth = Double(CellGeometry.dotsWide)
+    let cellHeight = Double(CellGeometry.dotsHigh)
     func take(_ e: Entry, _ n: Int) {
-      let p = MapPoint(x: e.point.x + shift, y: e.point.y)
-      guard let c = vp.cell(for: p) else { return }
+      // The cell of this copy of the point. (`Viewport.cell(for:)` takes the copy nearest the
+      // centre, which would count an annotation once per repeat of the world on screen.)
+      let x = ((e.point.x + shift) * vp.zoomScale - Double(vp.originX)) / cellWidth
+      let y = (e.point.y * vp.zoomScale - Double(vp.originY)) / cellHeight
+      guard x >= 0, y >= 0, x < Double(columns), y < Double(vp.rows) else { return }
+      let c = (column: Int(x), row: Int(y))
       let index = c.row * columns + c.column
       let s = Int(slots[index])
       if s >= 0 {

@@ -122,7 +122,9 @@ extension MapView {
     for m in markers {
       let v = m.view
       let glyph = charset == .ascii ? v.asciiGlyph : v.glyph
-      let scalar = glyph.unicodeScalars.first ?? "*"
+      // A control character as a marker would reach the terminal as is: show "?" instead.
+      let first = glyph.unicodeScalars.first ?? "*"
+      let scalar = CellBuffer.isPrintable(first) ? first : "?"
       cells[m.column, m.row] = Cell(
         glyph: scalar, foreground: v.color, bold: true, reverse: v.isSelected)
       var label = v.label ?? ""

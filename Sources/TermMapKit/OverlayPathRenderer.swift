@@ -15,6 +15,9 @@ public struct PathStyle: Sendable, Equatable {
   public var fillPattern: DotPattern = .checker
 
   public init() {}
+
+  /// Whether strokes are dashed.
+  var isDashed: Bool { lineDashPattern.map { $0.contains { $0 > 0 } } ?? false }
 }
 
 /// A renderer that fills and strokes paths (MKOverlayPathRenderer), with its style behind a
@@ -103,14 +106,23 @@ open class OverlayPathRenderer: OverlayRenderer, @unchecked Sendable {
   }
 
   /// Adds a run's visible points to the context path (in context space), with level of detail.
+  /// With `dashed`, each piece starts at its distance along the run, so dashes stay in step
+  /// however the run is cut into pieces and tiles.
   func addRun(
-    _ run: PointRun, in rect: MapRect, zoomScale: Double, closed: Bool, to context: DrawingContext
+    _ run: PointRun, in rect: MapRect, zoomScale: Double, closed: Bool, to context: DrawingContext,
+    dashed: Bool = false
   ) {
     let origin = overlay.boundingMapRect.origin
     let tolerance = 0.75 / zoomScale
-    run.walk(in: rect, tolerance: tolerance, closedForFill: closed) { step in
+    run.walkWithIndices(in: rect, tolerance: tolerance, closedForFill: closed) { step, index in
       switch step {
-      case .move(let p): context.move(to: Point2D(x: p.x - origin.x, y: p.y - origin.y))
+      case .move(let p):
+        let q = Point2D(x: p.x - origin.x, y: p.y - origin.y)
+        if dashed {
+          context.move(to: q, dashOffset: run.distance(toIndex: index))
+        } else {
+          context.move(to: q)
+        }
       case .line(let p): context.addLine(to: Point2D(x: p.x - origin.x, y: p.y - origin.y))
       }
     }
@@ -136,7 +148,9 @@ open class OverlayPathRenderer: OverlayRenderer, @unchecked Sendable {
       let reach = strokeReach(s, zoomScale: zoomScale)
       let strokeRect = rect.insetBy(dx: -reach, dy: -reach)
       for ring in [polygon] + polygon.interiorPolygons {
-        addRun(ring.run, in: strokeRect, zoomScale: zoomScale, closed: false, to: context)
+        addRun(
+          ring.run, in: strokeRect, zoomScale: zoomScale, closed: false, to: context,
+          dashed: s.isDashed)
         context.strokePath()
         if let first = ring.run.points.first, let last = ring.run.points.last, first != last {
           context.strokeSegment(from: point(for: last), to: point(for: first))

@@ -13,6 +13,8 @@ public struct PointRun: Sendable {
   /// Boxes per level, level 0 being the leaves; stored as minX, minY, maxX, maxY.
   let levels: [[Box]]
   public let bounds: MapRect
+  /// The length of the run up to the first point of each leaf, in map points (for dashes).
+  let leafDistances: [Double]
 
   static let leafSize = 16
   static let fanout = 8
@@ -41,6 +43,7 @@ public struct PointRun: Sendable {
     bounds = MapRect(bounding: points)
     guard points.count > Self.leafSize else {
       levels = []
+      leafDistances = []
       return
     }
     // Leaf k covers points [k·leafSize, (k+1)·leafSize] (sharing its last point with the next).
@@ -48,21 +51,29 @@ public struct PointRun: Sendable {
     let leafCount = (segments + Self.leafSize - 1) / Self.leafSize
     var leaves: [Box] = []
     leaves.reserveCapacity(leafCount)
+    var distances: [Double] = []
+    distances.reserveCapacity(leafCount)
     points.withUnsafeBufferPointer { p in
+      var length = 0.0
       for k in 0..<leafCount {
         let a = k * Self.leafSize
         let b = min(a + Self.leafSize, points.count - 1)
         var box = Box(minX: p[a].x, minY: p[a].y, maxX: p[a].x, maxY: p[a].y)
+        distances.append(length)
         for i in (a + 1)...b {
           let q = p[i]
           if q.x < box.minX { box.minX = q.x }
           if q.x > box.maxX { box.maxX = q.x }
           if q.y < box.minY { box.minY = q.y }
           if q.y > box.maxY { box.maxY = q.y }
+          length +=
+            ((q.x - p[i - 1].x) * (q.x - p[i - 1].x) + (q.y - p[i - 1].y) * (q.y - p[i - 1].y))
+            .squareRoot()
         }
         leaves.append(box)
       }
     }
+    leafDistances = distances
     var all = [leaves]
     while all.last!.count > 1 {
       let below = all.last!
@@ -82,6 +93,26 @@ public struct PointRun: Sendable {
 
   public var count: Int { points.count }
 
+  /// The length of the run from its first point to point `index`, in map points.
+  public func distance(toIndex index: Int) -> Double {
+    guard index > 0, !points.isEmpty else { return 0 }
+    let end = min(index, points.count - 1)
+    var k = 0
+    var d = 0.0
+    if !leafDistances.isEmpty {
+      let leaf = min(end / Self.leafSize, leafDistances.count - 1)
+      k = leaf * Self.leafSize
+      d = leafDistances[leaf]
+    }
+    while k < end {
+      let a = points[k]
+      let b = points[k + 1]
+      d += ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+      k += 1
+    }
+    return d
+  }
+
   /// Bytes held by the index beyond the points themselves.
   public var indexBytes: Int { levels.reduce(0) { $0 + $1.count * MemoryLayout<Box>.stride } }
 
@@ -98,6 +129,15 @@ public struct PointRun: Sendable {
   public func walk(
     in rect: MapRect, tolerance: Double, closedForFill: Bool, _ emit: (Step) -> Void
   ) {
+    walkWithIndices(in: rect, tolerance: tolerance, closedForFill: closedForFill) { step, _ in
+      emit(step)
+    }
+  }
+
+  /// The same walk, with the index in `points` of each point reported.
+  func walkWithIndices(
+    in rect: MapRect, tolerance: Double, closedForFill: Bool, _ emit: (Step, Int) -> Void
+  ) {
     guard !points.isEmpty else { return }
     withoutActuallyEscaping(emit) { emit in
       walkIndexed(in: rect, tolerance: tolerance, closedForFill: closedForFill, emit)
@@ -105,7 +145,7 @@ public struct PointRun: Sendable {
   }
 
   private func walkIndexed(
-    in rect: MapRect, tolerance: Double, closedForFill: Bool, _ emit: @escaping (Step) -> Void
+    in rect: MapRect, tolerance: Double, closedForFill: Bool, _ emit: @escaping (Step, Int) -> Void
   ) {
     let q = Box(minX: rect.minX, minY: rect.minY, maxX: rect.maxX, maxY: rect.maxY)
     var walker = Walker(emit: emit)
@@ -167,13 +207,13 @@ public struct PointRun: Sendable {
 
   /// Turns point indices into moves and lines, dropping repeats of the same index.
   struct Walker {
-    let emit: (Step) -> Void
+    let emit: (Step, Int) -> Void
     var last = -1
     var penDown = false
 
     mutating func point(_ index: Int, _ p: MapPoint) {
       if index == last { return }
-      emit(penDown ? .line(p) : .move(p))
+      emit(penDown ? .line(p) : .move(p), index)
       penDown = true
       last = index
     }

@@ -26,7 +26,7 @@ public final class PolylineRenderer: OverlayPathRenderer, @unchecked Sendable {
     let reach = strokeReach(s, zoomScale: zoomScale)
     addRun(
       run, in: mapRect.insetBy(dx: -reach, dy: -reach), zoomScale: zoomScale, closed: false,
-      to: context)
+      to: context, dashed: s.isDashed)
     context.strokePath()
   }
 }
@@ -94,7 +94,9 @@ public final class MultiPolylineRenderer: OverlayPathRenderer, @unchecked Sendab
     multi.index.query(
       rect, tolerance: 0.75 / zoomScale,
       shape: { i in
-        addRun(multi.polylines[i].run, in: rect, zoomScale: zoomScale, closed: false, to: context)
+        addRun(
+          multi.polylines[i].run, in: rect, zoomScale: zoomScale, closed: false, to: context,
+          dashed: s.isDashed)
         context.strokePath()
       },
       speck: { p in drawSpeck(p, style: s, context: context) })

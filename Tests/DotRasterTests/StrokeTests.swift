@@ -106,6 +106,33 @@ struct StrokeTests {
     }
   }
 
+  @Test("A line stroked in pieces keeps its dashes when each piece says how far along it starts")
+  func dashOffset() {
+    let whole = stroke([Point2D(x: 0.5, y: 0.5), Point2D(x: 19.5, y: 0.5)]) {
+      $0.setLineDash(phase: 0, lengths: [3, 2])
+    }
+    for scale in [1.0, 2.0] {
+      let c = makeContext(width: 20, height: 12)
+      c.scaleBy(x: scale, y: scale)
+      c.lineWidth = 1 / scale
+      c.setLineDash(phase: 0, lengths: [3 / scale, 2 / scale])
+      c.move(to: Point2D(x: 0.5 / scale, y: 0.5 / scale))
+      c.addLine(to: Point2D(x: 7.5 / scale, y: 0.5 / scale))
+      c.move(to: Point2D(x: 7.5 / scale, y: 0.5 / scale), dashOffset: 7 / scale)
+      c.addLine(to: Point2D(x: 19.5 / scale, y: 0.5 / scale))
+      c.strokePath()
+      #expect(c.takeCanvas() == whole, "scale \(scale)")
+    }
+    // Without the offset the second piece restarts the pattern (the test can fail).
+    let restarted = stroke([Point2D(x: 0.5, y: 0.5)]) { c in
+      c.setLineDash(phase: 0, lengths: [3, 2])
+      c.addLine(to: Point2D(x: 7.5, y: 0.5))
+      c.move(to: Point2D(x: 7.5, y: 0.5))
+      c.addLine(to: Point2D(x: 19.5, y: 0.5))
+    }
+    #expect(restarted != whole)
+  }
+
   @Test("Nothing is drawn outside the clip rect, however thick the line")
   func clip() {
     let line = [Point2D(x: 0.5, y: 5.5), Point2D(x: 19.5, y: 5.5)]

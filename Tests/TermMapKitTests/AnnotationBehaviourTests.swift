@@ -229,3 +229,112 @@ struct AnnotationBehaviourTests {
     #expect(!d.events.contains { if case .accessory = $0 { true } else { false } })
   }
 }
+
+/// A view whose marker glyph and label come from untrusted text.
+final class UntrustedView: AnnotationView {}
+
+@MainActor
+@Suite("Text from data never reaches the terminal as escape sequences")
+struct TerminalSafetyTests {
+  @Test("Titles, subtitles, details, labels and glyphs with ESC cannot produce ESC [2J")
+  func escapesAreNeutralised() throws {
+    let d = RecordingDelegate()
+    d.makeView = { _, a in
+      let v = UntrustedView(annotation: a, reuseIdentifier: nil)
+      v.glyph = "\u{1B}"
+      v.label = "lbl\u{1B}[2J\u{9B}2J"
+      v.rightCalloutAccessory = CalloutAccessory(symbol: "\u{1B}[2J", isControl: true)
+      return v
+    }
+    let map = makeMap(columns: 60, rows: 20, delegate: d)
+    map.setCenter(Coordinate(latitude: 38.7223, longitude: -9.1393), animated: false)
+    map.setZoomLevel(12, animated: false)
+    let a = PointAnnotation(
+      coordinate: map.coordinate(atColumn: 10, row: 8), title: "Evil\u{1B}[2J title",
+      subtitle: "sub\u{9B}2J\u{1B}]0;pwned\u{07}", detailLines: ["\u{1B}c reset", "\u{202E}rtl"])
+    map.addAnnotation(a)
+    map.selectAnnotation(a, animated: false)
+    #expect(map.isCalloutVisible)
+    let frame = map.renderFrame()
+    #expect(frame.text.contains("Evil?[2J title"))
+    #expect(frame[10, 8].glyph == "?")
+    let sgr = try Regex("\u{1B}\\[[0-9;]*m")
+    for line in frame.lines {
+      #expect(!line.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" || $0 == "\u{07}" })
+    }
+    for depth in [ColorDepth.palette256, .basic16] {
+      for line in frame.ansiLines(colors: depth) {
+        #expect(!line.contains("\u{1B}[2J"))
+        let rest = line.replacing(sgr, with: "")
+        #expect(!rest.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" }, "\(rest)")
+      }
+    }
+  }
+}
+
+@MainActor
+@Suite("Annotations when the world repeats across the screen")
+struct RepeatedWorldAnnotationTests {
+  @Test("An annotation is counted once, however many copies of the world are on screen")
+  func countedOnce() throws {
+    // 400 columns at zoom 0: the 256-dot world shows three times.
+    let map = MapView(columns: 400, rows: 30)
+    map.setZoomLevel(0, animated: false)
+    map.setCenter(Coordinate(latitude: 0, longitude: 30), animated: false)
+    #expect(map.viewport.worldCopies.count >= 3)
+    let lone = PointAnnotation(coordinate: Coordinate(latitude: 40, longitude: 0), title: "A")
+    let pairA = PointAnnotation(coordinate: Coordinate(latitude: -40, longitude: 100), title: "B")
+    let pairB = PointAnnotation(coordinate: Coordinate(latitude: -40, longitude: 100.1))
+    map.addAnnotations([lone, pairA, pairB])
+    let views = map.annotationViewsOnScreen
+    #expect(views.count == 2)
+    #expect(views.reduce(0) { $0 + $1.representedCount } == 3)
+    let loneView = try #require(map.view(for: lone))
+    #expect(loneView.representedCount == 1)
+    let frame = map.renderFrame().text
+    #expect(frame.contains("● A") && !frame.contains("A +"))
+    #expect(frame.contains("+1"))
+  }
+}
+
+@MainActor
+@Suite("Callout placement")
+struct CalloutPlacementTests {
+  @Test(
+    "Wherever the marker is, the callout stays on screen and never covers the marker",
+    arguments: [(60, 20), (30, 12), (24, 40), (12, 8)])
+  func calloutStaysOnScreen(size: (Int, Int)) throws {
+    let (columns, rows) = size
+    let map = MapView(columns: columns, rows: rows)
+    map.setCenter(Coordinate(latitude: 38.7223, longitude: -9.1393), animated: false)
+    map.setZoomLevel(12, animated: false)
+    var shown = 0
+    for row in stride(from: 0, to: rows, by: max(1, rows / 7)) {
+      for column in stride(from: 0, to: columns, by: max(1, columns / 9)) {
+        let a = PointAnnotation(
+          coordinate: map.coordinate(atColumn: column, row: row),
+          title: "A rather long title for a callout box", subtitle: "Subtitle",
+          detailLines: ["Detail one", "Detail two", "Detail three is a longer line of text"])
+        map.addAnnotation(a)
+        map.selectAnnotation(a, animated: false)
+        let frame = map.renderFrame()
+        let cell = try #require(map.viewport.cell(for: MapPoint(a.coordinate)))
+        #expect(frame[cell.column, cell.row].glyph == "●", "marker at \(column),\(row) covered")
+        if let box = map.calloutLayout(map.viewport) {
+          shown += 1
+          #expect(box.column >= 0 && box.row >= 0)
+          #expect(box.column + box.width <= columns && box.row + box.height <= rows)
+          let coversMarker =
+            (box.column..<(box.column + box.width)).contains(cell.column)
+            && (box.row..<(box.row + box.height)).contains(cell.row)
+          #expect(!coversMarker, "callout over the marker at \(column),\(row): \(box)")
+          #expect(frame[box.column, box.row].glyph == "┌")
+          #expect(frame[box.column + box.width - 1, box.row + box.height - 1].glyph == "┘")
+        }
+        map.removeAnnotation(a)
+      }
+    }
+    // On all but the smallest screen the callout shows for most places.
+    if columns >= 24 { #expect(shown > 10) }
+  }
+}

@@ -1,4 +1,5 @@
 import DotRaster
+import Foundation
 import MapGeometry
 import Testing
 
@@ -99,6 +100,59 @@ struct TileSeamTests {
     let differing = zip(frame.cells, reference.cells).filter { $0 != $1 }.count
     #expect(differing == 0, "tiled:\n\(frame.text)\nwhole:\n\(reference.text)")
     _ = d
+  }
+
+  @Test(
+    "A dashed line of many points keeps its dashes in step across tiles",
+    arguments: [(1.0, false), (3.0, false), (1.0, true)])
+  func dashesAcrossTiles(lineWidth: Double, multi: Bool) {
+    let (map, d) = makeSeamMap(lineWidth: lineWidth)
+    let inner = d.makeRenderer
+    d.makeRenderer = { o in
+      let r = inner!(o)
+      (r as? OverlayPathRenderer)?.lineDashPattern = [6, 4]
+      return r
+    }
+    let c = map.centerPoint
+    let k = 1 / map.zoomScale
+    // 1,000 points (more than one leaf of the run's index) on a gentle wave across the screen.
+    let points = (0..<1000).map { i -> MapPoint in
+      let t = Double(i) / 999
+      return MapPoint(x: c.x + (t * 190 - 95) * k, y: c.y + (sin(t * 9) * 40) * k)
+    }
+    let line = Polyline(points: points)
+    if multi {
+      map.addOverlay(MultiPolyline([line]))
+    } else {
+      map.addOverlay(line)
+    }
+    let frame = map.renderFrame()
+    #expect(map.renderFrameWithStatistics().statistics.tilesReused > 4)
+    let reference = wholeScreenFrame(map)
+    #expect(frame == reference, "tiled:\n\(frame.text)\nwhole:\n\(reference.text)")
+    // Dashed: fewer dots than the same line drawn solid.
+    #expect(frame.inkedCellCount > 50)
+  }
+
+  @Test("PointRun.distance(toIndex:) is the length of the run up to a point")
+  func runDistance() {
+    var generator = SplitMix(seed: 3)
+    let points = (0..<1234).map { _ in
+      MapPoint(x: Double(generator.next() % 10_000), y: Double(generator.next() % 10_000))
+    }
+    for run in [PointRun(points), PointRun(Array(points.prefix(10)))] {
+      var length = 0.0
+      for i in 0..<run.count {
+        if i > 0 {
+          let a = run.points[i - 1]
+          let b = run.points[i]
+          length += ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+        }
+        #expect(abs(run.distance(toIndex: i) - length) <= 1e-9 * max(length, 1), "index \(i)")
+      }
+      #expect(run.distance(toIndex: run.count + 5) == run.distance(toIndex: run.count - 1))
+      #expect(run.distance(toIndex: -1) == 0)
+    }
   }
 
   @Test("A straight east-west or north-south route is drawn (its bounds have no area)")
