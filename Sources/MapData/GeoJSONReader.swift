@@ -234,24 +234,19 @@ struct JSONParser {
     skipSpace()
     guard i < n else { throw DataFileError(path: path, message: "file is empty") }
     guard p[i] == UInt8(ascii: "{") else {
+      let start = i
       let what = found(i)
       if p[i] == UInt8(ascii: "[") {
         try skipValue()  // report syntax errors first
       }
-      throw error(
-        i < n ? (p[i] == UInt8(ascii: "[") ? firstNonSpace() : i) : i,
-        "expected a GeoJSON object (\"{\"), found \(what)")
+      throw error(start, "expected a GeoJSON object (\"{\"), found \(what)")
     }
     let root = try parseObject()
     skipSpace()
-    if i < n { throw error(i, "unexpected \(found(i)) after the end of the GeoJSON object") }
+    if i < n {
+      throw error(i, "expected the end of the file after the GeoJSON object, found \(found(i))")
+    }
     return root
-  }
-
-  private func firstNonSpace() -> Int {
-    var k = (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) ? 3 : 0
-    while k < n && ValueParser.isSpace(p[k]) { k += 1 }
-    return k
   }
 
   private mutating func enter() throws(DataFileError) {
@@ -692,7 +687,7 @@ struct JSONParser {
       bytes.append(c)
       i += 1
     }
-    throw error(start, "unterminated string: the quote opened here is never closed")
+    throw error(start, "the file ends inside a string that starts here (it may be truncated)")
   }
 
   private func hex4(_ at: Int) -> UInt32? {

@@ -241,8 +241,8 @@ struct KMLReader {
           p.inlineStyle = try readStyle()
         } else if isKML(xml.namespace) && xml.localNameIs("ExtendedData") {
           p.details += try readExtendedData()
-        } else if let g = try readGeometryIfAny(&problem) {
-          p.geometries.append(g)
+        } else if geometryKind() != nil {
+          if let g = try readGeometryIfAny(&problem) { p.geometries.append(g) }
         } else {
           try xml.skipElement()
         }
@@ -262,9 +262,9 @@ struct KMLReader {
     }
   }
 
-  /// Reads a geometry element if the current start tag is one; nil when it is not (the caller
-  /// skips it). A bad geometry is read to its end, recorded in `problem` (the first one) and
-  /// given as nil; a well-formedness error ends the file.
+  /// Reads the geometry element the current start tag opens (nil when it is none). A bad
+  /// geometry is read to its end, recorded in `problem` (the first one) and given as nil; a
+  /// well-formedness error ends the file.
   private mutating func readGeometryIfAny(_ problem: inout DataFileError?) throws(DataFileError)
     -> Geometry?
   {

@@ -51,7 +51,7 @@ final class XMLTokenizer {
   @exclusivity(unchecked) private var pendingEnd = false
   @exclusivity(unchecked) private var documentStart = 0
   @exclusivity(unchecked) private var inCDATA = false
-  @exclusivity(unchecked) private var cdataOffset = 0
+  @exclusivity(unchecked) private var cdataLocation = (line: 1, column: 1)
   @exclusivity(unchecked) private var names: [UInt8] = []
   @exclusivity(unchecked) private var stack: [OpenElement] = []
   @exclusivity(unchecked) private var bindings: [Binding] = []
@@ -342,10 +342,14 @@ final class XMLTokenizer {
   private func start() throws(DataFileError) {
     end = try source.read(into: buf, count: capacity)
     if end == 0 { throw DataFileError(path: path, message: "file is empty") }
-    while end < min(capacity, 64) {
+    // The XML declaration, when there is one, must be whole in the buffer.
+    var wanted = min(capacity, 64)
+    while end < wanted || (wanted < 1024 && declarationIsOpen()) {
+      if end == capacity { ensureRoom(capacity) }
       let n = try source.read(into: buf + end, count: capacity - end)
       if n == 0 { break }
       end += n
+      wanted = max(wanted, min(end, 1024))
     }
     if end >= 2 && ((buf[0] == 0xFF && buf[1] == 0xFE) || (buf[0] == 0xFE && buf[1] == 0xFF)) {
       throw DataFileError(
@@ -359,6 +363,22 @@ final class XMLTokenizer {
     documentStart = base
     try readDeclaration()
     try validate()
+  }
+
+  /// Whether the buffer starts an XML declaration that it does not yet hold to its end.
+  private func declarationIsOpen() -> Bool {
+    var k = (end >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) ? 3 : 0
+    let prefix: [UInt8] = Array("<?xml".utf8)
+    for c in prefix {
+      if k >= end { return true }
+      if buf[k] != c { return false }
+      k += 1
+    }
+    while k + 1 < end {
+      if buf[k] == UInt8(ascii: "?") && buf[k + 1] == Chars.gt { return false }
+      k += 1
+    }
+    return true
   }
 
   /// Reads the encoding from an XML declaration at the start and converts the rest if needed.
@@ -772,7 +792,7 @@ final class XMLTokenizer {
         }
         if stack.isEmpty { throw fail(s, "a CDATA section is only allowed inside an element") }
         inCDATA = true
-        cdataOffset = base + s
+        cdataLocation = location(of: base + s)
         pos = s + 9
         return .skipped
       }
@@ -1102,12 +1122,18 @@ final class XMLTokenizer {
     return .needMore
   }
 
+  private func cdataTruncated() -> DataFileError {
+    DataFileError(
+      path: path, line: cdataLocation.line, column: cdataLocation.column,
+      message: "the file ends inside a CDATA section (it may be truncated)")
+  }
+
   /// The error for a token the file ends inside.
   private func truncated(at rel: Int) -> DataFileError {
     let p = buf
     var what = "a tag"
     if inCDATA {
-      return error(at: cdataOffset, "the file ends inside a CDATA section (it may be truncated)")
+      return cdataTruncated()
     }
     if rel + 1 < end {
       switch p[rel + 1] {
@@ -1125,7 +1151,7 @@ final class XMLTokenizer {
   /// At the end of the file: the document must be complete.
   private func finish() throws(DataFileError) -> XMLEvent {
     if inCDATA {
-      throw error(at: cdataOffset, "the file ends inside a CDATA section (it may be truncated)")
+      throw cdataTruncated()
     }
     if let top = stack.last {
       let (line, column) = location(of: base + end)
