@@ -34,7 +34,8 @@ extension Viewer {
     if let s = map.selectedAnnotations.first, let t = s.title { parts.append("▸ " + t) }
     if loadedPoints > 0 { parts.append("\(loadedPoints) pts") }
     if pendingLoads > 0 {
-      parts.append("loading \(pendingLoads) file\(pendingLoads == 1 ? "" : "s")…")
+      let percent = loadProgressBoard?.overall.map { String(format: " %d%%", Int($0 * 100)) } ?? ""
+      parts.append("loading \(pendingLoads) file\(pendingLoads == 1 ? "" : "s")\(percent)…")
     }
     if !routesEnabled { parts.append("routes off") }
     let text = parts.joined(separator: ascii ? " | " : " · ")

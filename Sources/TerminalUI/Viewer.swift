@@ -49,6 +49,24 @@ final class Slot<T>: Sendable {
   }
 }
 
+/// How far each loading file has got, written by loaders and read by the status line.
+final class ProgressBoard: Sendable {
+  private let fractions = Mutex<[String: Double]>([:])
+  /// Records progress; true when it moved by a whole percent (worth a redraw).
+  func update(_ path: String, _ f: Double) -> Bool {
+    fractions.withLock { d in
+      let old = d[path] ?? 0
+      d[path] = f
+      return Int(f * 100) != Int(old * 100)
+    }
+  }
+  func finish(_ path: String) { _ = fractions.withLock { $0.removeValue(forKey: path) } }
+  /// The mean fraction of the files still loading (nil when none is).
+  var overall: Double? {
+    fractions.withLock { d in d.isEmpty ? nil : d.values.reduce(0, +) / Double(d.count) }
+  }
+}
+
 /// Results of background loads, collected under a mutex and drained by the main loop.
 final class LoadInbox: Sendable {
   enum Item {
@@ -78,6 +96,7 @@ public final class Viewer: MapViewDelegate {
   var routesShown = true
   var loadedPoints = 0
   var pendingLoads = 0
+  var loadProgressBoard: ProgressBoard?
   let inbox = LoadInbox()
   var fittedOnce = false
   var message: (text: String, until: Date)?
@@ -129,6 +148,9 @@ public final class Viewer: MapViewDelegate {
     startLoadingGazetteer()
     var lastFrame = Date.distantPast
     var dirty = true
+    // When the event log is on: when the input being answered arrived, for latency figures.
+    var inputArrived: DispatchTime?
+    screen.measuresBytes = eventLog != nil
     while running {
       if let s = TerminalGuard.pendingStop {
         exitStatus = 128 + s
@@ -137,6 +159,7 @@ public final class Viewer: MapViewDelegate {
       // Wait briefly for input; while animating, come back in time for the next frame.
       let timeout: Int32 = map.isAnimating ? 16 : 30
       if let event = screen.nextEvent(timeout: timeout) {
+        if inputArrived == nil { inputArrived = .now() }
         handle(event)
         dirty = true
         // Take everything already queued (held keys) before drawing, so repeats stay smooth.
@@ -164,6 +187,11 @@ public final class Viewer: MapViewDelegate {
         draw()
         lastFrame = Date()
         dirty = false
+        if let t = inputArrived {
+          let ms = Double(DispatchTime.now().uptimeNanoseconds - t.uptimeNanoseconds) / 1e6
+          log(String(format: "latency ms=%.3f bytes=%d", ms, screen.lastFrameBytes))
+          inputArrived = nil
+        }
       }
     }
     return exitStatus
@@ -188,10 +216,16 @@ public final class Viewer: MapViewDelegate {
     pendingLoads = options.files.count
     let inbox = self.inbox
     let flag = displayRequested
+    let progress = ProgressBoard()
+    loadProgressBoard = progress
     for path in options.files {
       DispatchQueue.global().async {
         do {
-          inbox.post(.loaded(try MapContentLoader.load(path: path)))
+          let content = try MapContentLoader.load(path: path) { fraction in
+            if progress.update(path, fraction) { flag.set() }
+          }
+          progress.finish(path)
+          inbox.post(.loaded(content))
         } catch let e as DataFileError {
           inbox.post(.failed(e.description))
         } catch {
