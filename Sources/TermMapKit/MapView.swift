@@ -72,7 +72,14 @@ public final class MapView {
   public internal(set) var needsDisplay = true
   var layoutStale = true
   /// Called (from any thread) when something asks for a redraw, e.g. a tile finished loading.
-  public var displayRequestHandler: (@Sendable () -> Void)?
+  public var displayRequestHandler: (@Sendable () -> Void)? {
+    didSet {
+      // Renderers made before the handler was set must hear it too.
+      let handler = displayRequestHandler
+      for r in overlayStore.renderers.values { r.setDisplayHandler { handler?() } }
+      basemap?.renderer.setDisplayHandler { handler?() }
+    }
+  }
 
   public init(columns: Int, rows: Int) {
     self.columns = max(columns, 1)
