@@ -139,6 +139,10 @@ final class ByteSource {
     return out
   }
 
+  /// The share of the progress that reading stands for (the rest is for parsing what was read
+  /// whole, as for GeoJSON and CSV).
+  var readingShare = 1.0
+
   /// Tells the callback the fraction read, in steps of at least 1%.
   func report(fraction override: Double? = nil) {
     guard let progress else { return }
@@ -146,7 +150,7 @@ final class ByteSource {
     if let override {
       fraction = override
     } else if let total = totalSize, total > 0 {
-      fraction = min(Double(bytesRead) / Double(total), 1)
+      fraction = min(Double(bytesRead) / Double(total), 1) * readingShare
     } else {
       return
     }

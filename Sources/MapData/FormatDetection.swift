@@ -125,10 +125,12 @@ enum FormatDetection {
         }
       }
     case .json:
+      source.readingShare = 0.5
       let bytes = try source.readAll()
       return try GeoJSONReader.read(
-        bytes, path: source.path, progress: { source.report(fraction: $0) })
+        bytes, path: source.path, progress: { source.report(fraction: 0.5 + $0 / 2) })
     case .csv:
+      source.readingShare = 0.5
       let bytes = try source.readAll()
       return try RouteCSV.parse(Data(bytes), path: source.path).mapContent()
     }

@@ -117,7 +117,7 @@ struct KMLReader {
           continue
         }
         if xml.localNameIs("LineStyle") {
-          try readSubStyle { reader, name, value in
+          try readSubStyle { _, name, value in
             if name == "color", let (c, a) = ColorText.kml(value) {
               style.stroke = c
               style.strokeOpacity = a
@@ -129,7 +129,7 @@ struct KMLReader {
           }
         } else if xml.localNameIs("PolyStyle") {
           var fillOff = false
-          try readSubStyle { reader, name, value in
+          try readSubStyle { _, name, value in
             if name == "color", let (c, a) = ColorText.kml(value) {
               style.fill = c
               style.fillOpacity = a
@@ -139,7 +139,7 @@ struct KMLReader {
           }
           if fillOff { style.fillOpacity = 0 }
         } else if xml.localNameIs("IconStyle") {
-          try readSubStyle { reader, name, value in
+          try readSubStyle { _, name, value in
             if name == "color", let (c, _) = ColorText.kml(value) { style.markerColor = c }
           }
         } else {

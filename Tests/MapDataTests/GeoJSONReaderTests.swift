@@ -147,3 +147,14 @@ import Testing
     #expect(c.warnings == ["e.geojson: the file has no features with coordinates"])
   }
 }
+
+@Suite struct LoaderProgressTests {
+  @Test(arguments: ["bled.geojson", "bohinj.kml", "lisbon-walk.csv", "route.gpx"])
+  func progressIsMonotonicAndEndsAtOne(file: String) throws {
+    var seen: [Double] = []
+    _ = try MapContentLoader.load(path: Fixture.sample(file)) { seen.append($0) }
+    #expect(seen == seen.sorted())
+    #expect(seen.last == 1)
+    #expect(seen.allSatisfy { (0...1).contains($0) })
+  }
+}
