@@ -139,6 +139,19 @@ struct BenchCommand {
 
     }
 
+    // Loading a 1,000,000-point GPX track (with elevation and time per point), streaming.
+    if wants("gpx-load") {
+      let r = try benchLoadGPX(points: quick ? 100_000 : 1_000_000)
+      let ms = r.seconds * 1000
+      report(
+        Result(
+          name: "gpx-load-\(r.points >= 1_000_000 ? "1M" : "100k")", frames: 1, median: ms, p95: ms,
+          peakRSS: Double(r.peakRSSBytes) / 1_048_576,
+          note: String(
+            format: "%.1f MB file, %.0f MB above the baseline at peak",
+            Double(r.fileBytes) / 1e6, Double(r.peakRSSBytes - r.baselineRSSBytes) / 1_048_576)))
+    }
+
     // The offline basemap: the first frame from cold, then world and city views at two sizes,
     // with drawn tiles reused ("cached") and with every tile drawn again ("redraw"; the decoded
     // vector tiles stay cached).
