@@ -95,6 +95,33 @@ enum FormatDetection {
     return (line, column)
   }
 
+  /// The line of the first row that is not blank or a comment, when it has no delimiter at
+  /// all (so the file cannot be route CSV); nil otherwise.
+  static func lineWithoutDelimiter(_ bytes: [UInt8]) -> Int? {
+    var line = 1
+    var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while start < bytes.count {
+      var end = start
+      while end < bytes.count && bytes[end] != Chars.lf && bytes[end] != Chars.cr { end += 1 }
+      let row = bytes[start..<end]
+      let first = row.first { !ValueParser.isSpace($0) }
+      if let first, first != UInt8(ascii: "#") {
+        let delimited = row.contains {
+          $0 == Chars.comma || $0 == Chars.semicolon || $0 == Chars.tab
+        }
+        return delimited ? nil : line
+      }
+      if end < bytes.count && bytes[end] == Chars.cr && end + 1 < bytes.count
+        && bytes[end + 1] == Chars.lf
+      {
+        end += 1
+      }
+      start = end + 1
+      line += 1
+    }
+    return nil
+  }
+
   /// Reads the whole source with the reader its contents call for.
   static func read(_ source: ByteSource) throws(DataFileError) -> MapContent {
     let head = try source.read(upTo: 4096)
@@ -132,7 +159,17 @@ enum FormatDetection {
     case .csv:
       source.readingShare = 0.5
       let bytes = try source.readAll()
-      return try RouteCSV.parse(Data(bytes), path: source.path).mapContent()
+      do throws(DataFileError) {
+        return try RouteCSV.parse(Data(bytes), path: source.path).mapContent()
+      } catch {
+        if let line = lineWithoutDelimiter(bytes) {
+          throw DataFileError(
+            path: source.path, line: line,
+            message: "unknown format: not GPX, KML, GeoJSON or CSV (a route CSV line has at least "
+              + "latitude and longitude separated by a comma, semicolon or tab)")
+        }
+        throw error
+      }
     }
   }
 }
