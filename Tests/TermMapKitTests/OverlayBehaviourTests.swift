@@ -112,7 +112,9 @@ struct OverlayBehaviourTests {
     let d = RecordingDelegate()
     let holder = Mutex<RecordingRenderer?>(nil)
     d.makeRenderer = { o in
-      let r = RecordingRenderer(overlay: o, sleep: sleep, paint: paint)
+      let r = RecordingRenderer(
+        overlay: o, sleep: sleep, paint: paint,
+        awaitSecondThread: ProcessInfo.processInfo.activeProcessorCount > 1 && sleep > 0)
       holder.withLock { $0 = r }
       return r
     }

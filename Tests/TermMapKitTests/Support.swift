@@ -144,8 +144,13 @@ final class RecordingRenderer: OverlayRenderer, @unchecked Sendable {
     var calls: [DrawCall] = []
     var canDrawCalls = 0
     var ready = true
+    var threads = Set<UInt>()
+    var stoppedWaiting = false
   }
   let state = Mutex(State())
+  /// Hold the first thread's draw (for at most two seconds) until a second thread draws too, so
+  /// a test of concurrency does not depend on how busy the machine is.
+  let awaitSecondThread: Bool
   /// Seconds each draw sleeps (so concurrent tiles overlap in time).
   let sleep: Double
   /// What to paint in each tile (nil paints nothing).
@@ -153,9 +158,11 @@ final class RecordingRenderer: OverlayRenderer, @unchecked Sendable {
 
   init(
     overlay: any Overlay, sleep: Double = 0,
-    paint: (@Sendable (OverlayRenderer, MapRect, Double, DrawingContext) -> Void)? = nil
+    paint: (@Sendable (OverlayRenderer, MapRect, Double, DrawingContext) -> Void)? = nil,
+    awaitSecondThread: Bool = false
   ) {
     self.sleep = sleep
+    self.awaitSecondThread = awaitSecondThread
     self.paint = paint
     super.init(overlay: overlay)
   }
@@ -178,7 +185,19 @@ final class RecordingRenderer: OverlayRenderer, @unchecked Sendable {
   override func draw(_ mapRect: MapRect, zoomScale: Double, in context: DrawingContext) {
     let call = DrawCall(
       rect: mapRect, zoomScale: zoomScale, thread: currentThreadID(), clip: context.clipBounds)
-    state.withLock { $0.calls.append(call) }
+    state.withLock {
+      $0.calls.append(call)
+      $0.threads.insert(call.thread)
+    }
+    if awaitSecondThread {
+      let deadline = Date().addingTimeInterval(2)
+      while Date() < deadline {
+        let done = state.withLock { $0.threads.count > 1 || $0.stoppedWaiting }
+        if done { break }
+        Thread.sleep(forTimeInterval: 0.001)
+      }
+      state.withLock { $0.stoppedWaiting = true }
+    }
     if sleep > 0 { Thread.sleep(forTimeInterval: sleep) }
     paint?(self, mapRect, zoomScale, context)
   }
