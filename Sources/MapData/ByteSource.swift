@@ -115,27 +115,24 @@ final class ByteSource {
 
   /// Reads everything that is left.
   func readAll() throws(DataFileError) -> [UInt8] {
-    var out = [UInt8]()
-    let expected = max((totalSize ?? 0) - bytesRead, 0)
-    out.reserveCapacity(expected + 1)
-    var chunk = max(expected + 1, 1 << 16)
+    var out = [UInt8](repeating: 0, count: max((totalSize ?? 0) - bytesRead + 1, 1 << 16))
+    var used = 0
     while true {
-      let old = out.count
-      out.append(contentsOf: repeatElement(0, count: chunk))
+      if used == out.count { out.append(contentsOf: [UInt8](repeating: 0, count: out.count)) }
       var n = 0
       var failure: DataFileError?
       out.withUnsafeMutableBufferPointer { b in
         do throws(DataFileError) {
-          n = try read(into: b.baseAddress! + old, count: chunk)
+          n = try read(into: b.baseAddress! + used, count: b.count - used)
         } catch {
           failure = error
         }
       }
       if let failure { throw failure }
-      out.removeLast(chunk - n)
       if n == 0 { break }
-      chunk = max(chunk, 1 << 20)
+      used += n
     }
+    out.removeLast(out.count - used)
     return out
   }
 
