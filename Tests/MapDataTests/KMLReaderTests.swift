@@ -100,3 +100,28 @@ import Testing
     #expect(c.annotations.first?.detailLines.first == "altitude 3 m")
   }
 }
+
+@Suite struct KMLStyleTests {
+  @Test func inlineStylesOverrideSharedOnesAndLateStylesResolve() throws {
+    let c = try loadText(
+      """
+      <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+      <Placemark><styleUrl>#late</styleUrl>
+        <Style><PolyStyle><fill>0</fill></PolyStyle></Style>
+        <Polygon><outerBoundaryIs><LinearRing><coordinates>0,0 1,0 1,1 0,0</coordinates></LinearRing></outerBoundaryIs></Polygon>
+      </Placemark>
+      <Placemark><styleUrl>#late</styleUrl><LineString><coordinates>0,0 1,1</coordinates></LineString></Placemark>
+      <Placemark><styleUrl>other.kml#x</styleUrl><LineString><coordinates>0,0 2,2</coordinates></LineString></Placemark>
+      <Style id="late"><LineStyle><color>ff00ff00</color><width>4</width></LineStyle><PolyStyle><color>ff0000ff</color></PolyStyle></Style>
+      </Document></kml>
+      """, name: "s.kml")
+    let polygon = try #require(c.style(for: c.overlays[0]))
+    #expect(polygon.fill == TermColor.cube(5, 0, 0))
+    #expect(polygon.fillOpacity == 0)
+    #expect(polygon.stroke == TermColor.cube(0, 5, 0))
+    let line = try #require(c.style(for: c.overlays[1]))
+    #expect(line.stroke == TermColor.cube(0, 5, 0) && line.strokeWidth == 4)
+    #expect(line.fillOpacity == 1)
+    #expect(c.style(for: c.overlays[2]) == nil)
+  }
+}
