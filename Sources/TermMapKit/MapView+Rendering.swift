@@ -31,6 +31,7 @@ extension MapView {
   public func renderFrameWithStatistics() -> (frame: CellBuffer, statistics: FrameStatistics) {
     layoutIfNeeded()
     needsDisplay = false
+    processLoadingEvents()
     let vp = viewport
     var stats = FrameStatistics()
     var canvas = DotCanvas(columns: vp.columns, rows: vp.rows)
@@ -121,6 +122,8 @@ extension MapView {
       }
     }
 
+    // Loads that canDraw started are announced before the frame's rendering.
+    processLoadingEvents()
     if !jobs.isEmpty || stats.tilesWaiting > 0 { delegate?.mapViewWillStartRenderingMap(self) }
     if !jobs.isEmpty {
       let drawn = TileJob.runConcurrently(jobs)

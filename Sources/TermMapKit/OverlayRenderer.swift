@@ -15,6 +15,8 @@ open class OverlayRenderer: @unchecked Sendable {
     var alpha: Double = 1
     var invalidations: [Invalidation] = []
     var onNeedsDisplay: (@Sendable () -> Void)? = nil
+    /// Tile loads reported by the renderer, until the map view hands them to its delegate.
+    var loading = LoadingState()
   }
 
   /// What `setNeedsDisplay` asked to redraw.

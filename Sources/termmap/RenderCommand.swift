@@ -127,7 +127,9 @@ struct RenderCommand {
     } else {
       map.showAllContent(animated: false)
     }
-    let frame = map.renderFrame()
+    // Tiles load in the background: draw until the frame is complete (a failed tile counts as
+    // done, and its error was printed by the delegate), or 15 s have passed.
+    let frame = map.renderCompleteFrame(timeout: 15).frame
     let colors: ColorDepth
     switch colorMode {
     case .never: colors = .none
@@ -152,7 +154,8 @@ struct RenderCommand {
 
 extension RenderCommand {
   /// The basemap asked for: the offline one in Data/ (unless --no-basemap), with any --tiles
-  /// sources drawn over it (an .mbtiles file or a z/x/y directory).
+  /// sources drawn over it (an .mbtiles file, a z/x/y directory or an http(s) URL template
+  /// with {z}, {x}, {y} and optionally {s}, cached under $XDG_CACHE_HOME/termmap/tiles).
   func makeBasemap() throws -> VectorBasemap? {
     var sources: [any TileSource] = []
     if basemap {
@@ -168,6 +171,14 @@ extension RenderCommand {
       }
     }
     for t in tiles {
+      if HTTPTileSource.isTemplate(t) {
+        do {
+          sources.append(try HTTPTileSource(template: t))
+        } catch {
+          throw UsageError("--tiles: \(error)")
+        }
+        continue
+      }
       do {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: t, isDirectory: &isDirectory) else {
@@ -208,4 +219,14 @@ final class ContentStyle: MapViewDelegate {
   func mapView(_ mapView: MapView, viewFor annotation: any Annotation) -> AnnotationView? {
     styler.view(for: annotation, on: mapView)
   }
+
+  /// Tiles that failed to load: the frame is drawn without them; each distinct error is
+  /// printed once, as one line.
+  func mapViewDidFailLoadingMap(_ mapView: MapView, withError error: any Error) {
+    let line = "termmap: tiles: \(error)"
+    guard Self.reported.insert(line).inserted else { return }
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+
+  static var reported = Set<String>()
 }

@@ -1,0 +1,508 @@
+import Dispatch
+import Foundation
+import MapGeometry
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Tiles fetched over HTTP(S) from a URL template such as
+/// `https://{s}.example.com/tiles/{z}/{x}/{y}.pbf`, with a disk cache.
+///
+/// - Template: `{z}`, `{x}`, `{y}` (required), `{-y}` (TMS row), `{s}` (one of `subdomains`,
+///   chosen by the tile so a tile always has the same URL), `{r}` (a retina suffix; removed).
+/// - Disk cache: `<cache home>/termmap/tiles/<hash of the template>/z/x/y` holds the body and
+///   `y.meta` its ETag, Last-Modified and fetch time. A cached tile younger than `maxAge` is
+///   used without asking; an older one is revalidated with `If-None-Match` /
+///   `If-Modified-Since` (304 refreshes its time). A 404 is cached too (as no tile).
+/// - 404 and 410 mean no tile (nil). Other statuses, time-outs and transport errors fail with
+///   `TileSourceError.readFailed`, unless a stale copy is on disk, which is served instead.
+/// - At most `maxConcurrentRequests` requests are in flight; the rest wait in a queue and the
+///   one nearest to `focus` goes first. Requests for one tile share one fetch. `cancel(_:)`
+///   and `cancelAll(except:)` drop tiles no longer wanted (their completions get
+///   `CancellationError`).
+///
+/// `loadTile(_:completion:)` never blocks the caller; `tile(_:)` waits for it.
+public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
+  public let template: String
+  public let subdomains: [String]
+  public let minZoom: Int
+  public let maxZoom: Int
+  public let bounds: MapRect?
+  public let attribution: String
+  public let vectorLayers: [String] = []
+  public let format: TileFormat
+  public var name: String { template }
+  /// Where this template's tiles are cached (nil: no disk cache).
+  public let cacheDirectory: URL?
+  /// How long a cached tile is used without asking the server.
+  public let maxAge: TimeInterval
+  /// Longest wait for one response, in seconds.
+  public let timeout: TimeInterval
+  /// Most requests in flight at once.
+  public let maxConcurrentRequests: Int
+
+  private let session: URLSession
+  private let userAgent: String
+  private let state = Mutex(State())
+  private let diskQueue = DispatchQueue(label: "termmap.http-tiles.disk", attributes: .concurrent)
+
+  /// Counters, for tests and the status line.
+  public struct Statistics: Sendable, Equatable {
+    /// Requests sent to the server.
+    public var requests = 0
+    /// Tiles served from the disk cache without asking.
+    public var diskHits = 0
+    /// 304 answers (a cached tile revalidated).
+    public var notModified = 0
+    /// Failed requests (status, time-out, transport error).
+    public var failures = 0
+    /// Requests cancelled before they finished.
+    public var cancelled = 0
+    /// The most requests that were in flight at one time.
+    public var peakInFlight = 0
+  }
+
+  private struct Waiter {
+    let completion: @Sendable (Result<Data?, any Error>) -> Void
+  }
+
+  private struct Running {
+    var waiters: [Waiter]
+    var task: URLSessionDataTask?
+    var token: Int
+  }
+
+  private struct Queued {
+    var waiters: [Waiter]
+    var cached: CachedTile?
+    var order: Int
+  }
+
+  private struct State {
+    var running: [TileID: Running] = [:]
+    var queued: [TileID: Queued] = [:]
+    var focus: MapPoint?
+    var counter = 0
+    var statistics = Statistics()
+  }
+
+  /// - Parameters:
+  ///   - template: an http(s) URL with `{z}`, `{x}` and `{y}`.
+  ///   - subdomains: values for `{s}` (default a, b, c when the template has `{s}`).
+  ///   - minZoom, maxZoom: the zoom levels the server has; above `maxZoom` tiles are overzoomed.
+  ///   - format: the tiles' encoding (default: from the template's extension, else pbf).
+  ///   - cacheHome: the XDG cache home (default `$XDG_CACHE_HOME`, else `~/.cache`).
+  ///   - diskCache: false keeps nothing on disk.
+  public init(
+    template: String, subdomains: [String]? = nil, minZoom: Int = 0, maxZoom: Int = 14,
+    format: TileFormat? = nil, bounds: MapRect? = nil, attribution: String = "",
+    cacheHome: URL? = nil, diskCache: Bool = true, maxAge: TimeInterval = 7 * 86_400,
+    timeout: TimeInterval = 10, maxConcurrentRequests: Int = 6,
+    userAgent: String = "termmap (terminal map viewer)"
+  ) throws {
+    try Self.validate(template)
+    self.template = template
+    if let subdomains, !subdomains.isEmpty {
+      self.subdomains = subdomains
+    } else {
+      self.subdomains = template.contains("{s}") ? ["a", "b", "c"] : []
+    }
+    self.minZoom = max(0, minZoom)
+    self.maxZoom = min(max(maxZoom, self.minZoom), 30)
+    self.bounds = bounds
+    self.attribution = attribution
+    self.format = format ?? Self.format(of: template)
+    self.maxAge = maxAge
+    self.timeout = timeout
+    self.maxConcurrentRequests = max(1, maxConcurrentRequests)
+    self.userAgent = userAgent
+    if diskCache {
+      let home = cacheHome ?? Self.defaultCacheHome()
+      cacheDirectory = home.appendingPathComponent("termmap/tiles", isDirectory: true)
+        .appendingPathComponent(Self.stableHash(template), isDirectory: true)
+    } else {
+      cacheDirectory = nil
+    }
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = timeout
+    configuration.timeoutIntervalForResource = timeout
+    configuration.httpMaximumConnectionsPerHost = self.maxConcurrentRequests
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.urlCache = nil
+    session = URLSession(configuration: configuration)
+  }
+
+  deinit {
+    session.invalidateAndCancel()
+  }
+
+  // MARK: Template
+
+  /// True when `text` looks like an http(s) tile URL template.
+  public static func isTemplate(_ text: String) -> Bool {
+    let lower = text.lowercased()
+    return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+  }
+
+  static func validate(_ template: String) throws {
+    guard isTemplate(template) else {
+      throw TileSourceError.readFailed(
+        path: template, message: "not a tile URL template (expected http:// or https://)")
+    }
+    let missing =
+      ["{z}", "{x}"].filter { !template.contains($0) }
+      + (template.contains("{y}") || template.contains("{-y}") ? [] : ["{y}"])
+    guard missing.isEmpty else {
+      throw TileSourceError.readFailed(
+        path: template,
+        message: "not a tile URL template: \(missing.joined(separator: ", ")) missing")
+    }
+    guard URL(string: fill(template, TileID(z: 0, x: 0, y: 0), subdomain: "a")) != nil else {
+      throw TileSourceError.readFailed(path: template, message: "not a valid URL")
+    }
+  }
+
+  static func fill(_ template: String, _ id: TileID, subdomain: String) -> String {
+    template
+      .replacingOccurrences(of: "{z}", with: String(id.z))
+      .replacingOccurrences(of: "{x}", with: String(id.x))
+      .replacingOccurrences(of: "{-y}", with: String(id.tmsY))
+      .replacingOccurrences(of: "{y}", with: String(id.y))
+      .replacingOccurrences(of: "{s}", with: subdomain)
+      .replacingOccurrences(of: "{r}", with: "")
+  }
+
+  /// The URL of a tile.
+  public func url(for id: TileID) -> URL? {
+    let s = subdomains.isEmpty ? "" : subdomains[abs(id.x + id.y) % subdomains.count]
+    return URL(string: Self.fill(template, id, subdomain: s))
+  }
+
+  static func format(of template: String) -> TileFormat {
+    var path = template
+    if let q = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<q]) }
+    let ext = path.split(separator: "/").last.flatMap { last -> Substring? in
+      guard let dot = last.lastIndex(of: ".") else { return nil }
+      return last[last.index(after: dot)...]
+    }
+    return ext.flatMap { TileFormat(name: String($0)) } ?? .pbf
+  }
+
+  /// FNV-1a (64 bits) of the template, in hex: the same on every run and machine.
+  static func stableHash(_ text: String) -> String {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in text.utf8 {
+      h ^= UInt64(b)
+      h = h &* 0x100_0000_01b3
+    }
+    let hex = String(h, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  static func defaultCacheHome() -> URL {
+    let env = ProcessInfo.processInfo.environment
+    if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+      return URL(fileURLWithPath: xdg, isDirectory: true)
+    }
+    let home = env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache")
+  }
+
+  // MARK: Scheduling
+
+  /// The map point whose nearest queued tiles are fetched first (usually the view's centre).
+  public var focus: MapPoint? {
+    get { state.withLock { $0.focus } }
+    set { state.withLock { $0.focus = newValue } }
+  }
+
+  /// Tiles queued or being fetched.
+  public var pendingTiles: Set<TileID> {
+    state.withLock { Set($0.running.keys).union($0.queued.keys) }
+  }
+
+  /// Requests in flight now.
+  public var requestsInFlight: Int { state.withLock { $0.running.count } }
+
+  public var statistics: Statistics { state.withLock { $0.statistics } }
+
+  /// Stops fetching a tile: queued, it is dropped; in flight, its request is cancelled. Its
+  /// completions get `CancellationError`.
+  public func cancel(_ id: TileID) {
+    cancel { $0 == id }
+  }
+
+  /// Cancels every queued or running tile not in `keep`.
+  public func cancelAll(except keep: Set<TileID> = []) {
+    cancel { !keep.contains($0) }
+  }
+
+  private func cancel(where shouldCancel: (TileID) -> Bool) {
+    let (waiters, tasks) = state.withLock { s -> ([Waiter], [URLSessionDataTask]) in
+      var waiters: [Waiter] = []
+      var tasks: [URLSessionDataTask] = []
+      for (id, q) in s.queued where shouldCancel(id) {
+        waiters += q.waiters
+        s.queued[id] = nil
+        s.statistics.cancelled += 1
+      }
+      for (id, r) in s.running where shouldCancel(id) {
+        waiters += r.waiters
+        if let t = r.task { tasks.append(t) }
+        s.running[id] = nil
+        s.statistics.cancelled += 1
+      }
+      return (waiters, tasks)
+    }
+    for t in tasks { t.cancel() }
+    for w in waiters { w.completion(.failure(CancellationError())) }
+    if !tasks.isEmpty { startQueued() }
+  }
+
+  // MARK: Loading
+
+  public func tile(_ id: TileID) throws -> Data? {
+    let done = DispatchSemaphore(value: 0)
+    let result = Mutex<Result<Data?, any Error>?>(nil)
+    loadTile(id) { r in
+      result.withLock { $0 = r }
+      done.signal()
+    }
+    done.wait()
+    return try result.withLock { $0! }.get()
+  }
+
+  public func loadTile(
+    _ id: TileID, completion: @escaping @Sendable (Result<Data?, any Error>) -> Void
+  ) {
+    let n = 1 << min(max(id.z, 0), 30)
+    guard id.z >= 0, id.z <= 30, id.x >= 0, id.x < n, id.y >= 0, id.y < n else {
+      completion(.success(nil))
+      return
+    }
+    diskQueue.async { [self] in
+      let cached = readCache(id)
+      if let cached, cached.age < maxAge {
+        state.withLock { $0.statistics.diskHits += 1 }
+        completion(.success(cached.body))
+        return
+      }
+      let waiter = Waiter(completion: completion)
+      let shouldStart = state.withLock { s -> Bool in
+        if s.running[id] != nil {
+          s.running[id]!.waiters.append(waiter)
+          return false
+        }
+        if s.queued[id] != nil {
+          s.queued[id]!.waiters.append(waiter)
+          return false
+        }
+        s.counter += 1
+        s.queued[id] = Queued(waiters: [waiter], cached: cached, order: s.counter)
+        return true
+      }
+      if shouldStart { startQueued() }
+    }
+  }
+
+  /// Starts queued requests while fewer than the limit are in flight, nearest the focus first.
+  private func startQueued() {
+    while true {
+      let next = state.withLock { s -> (TileID, Queued, Int)? in
+        guard s.running.count < maxConcurrentRequests, !s.queued.isEmpty else { return nil }
+        let focus = s.focus
+        let pick = s.queued.min { a, b in
+          let da = Self.distance(a.key, focus)
+          let db = Self.distance(b.key, focus)
+          return da != db ? da < db : a.value.order < b.value.order
+        }!
+        s.queued[pick.key] = nil
+        s.counter += 1
+        s.running[pick.key] = Running(waiters: pick.value.waiters, task: nil, token: s.counter)
+        s.statistics.requests += 1
+        s.statistics.peakInFlight = max(s.statistics.peakInFlight, s.running.count)
+        return (pick.key, pick.value, s.counter)
+      }
+      guard let (id, queued, token) = next else { return }
+      start(id, cached: queued.cached, token: token)
+    }
+  }
+
+  /// Squared distance from a tile's centre to the focus (across the antimeridian too).
+  static func distance(_ id: TileID, _ focus: MapPoint?) -> Double {
+    guard let f = focus else { return 0 }
+    let m = id.mapRect.mid
+    let w = MapSize.world.width
+    var dx = abs(m.x - f.x).truncatingRemainder(dividingBy: w)
+    dx = min(dx, w - dx)
+    let dy = m.y - f.y
+    return dx * dx + dy * dy
+  }
+
+  private func start(_ id: TileID, cached: CachedTile?, token: Int) {
+    guard let url = url(for: id) else {
+      finish(id, token: token, .failure(readError(id, "not a valid URL")))
+      return
+    }
+    var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
+    request.timeoutInterval = timeout
+    request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+    if let cached {
+      if let etag = cached.meta.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+      if let lm = cached.meta.lastModified {
+        request.setValue(lm, forHTTPHeaderField: "If-Modified-Since")
+      }
+    }
+    let task = session.dataTask(with: request) { [self] data, response, error in
+      let result = handle(id, data: data, response: response, error: error, cached: cached)
+      finish(id, token: token, result)
+    }
+    let stillWanted = state.withLock { s -> Bool in
+      guard s.running[id]?.token == token else { return false }
+      s.running[id]!.task = task
+      return true
+    }
+    guard stillWanted else { return }
+    task.resume()
+    // A watchdog: a server that accepts but never answers fails after `timeout`.
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout + 0.05) { [self] in
+      let late = state.withLock { $0.running[id]?.token == token }
+      guard late else { return }
+      task.cancel()
+      finish(
+        id, token: token,
+        cached.map { .success($0.body) }
+          ?? .failure(readError(id, "timed out after \(Self.seconds(timeout))")))
+    }
+  }
+
+  private func finish(_ id: TileID, token: Int, _ result: Result<Data?, any Error>) {
+    let waiters = state.withLock { s -> [Waiter]? in
+      guard let r = s.running[id], r.token == token else { return nil }
+      s.running[id] = nil
+      if case .failure = result { s.statistics.failures += 1 }
+      return r.waiters
+    }
+    guard let waiters else { return }  // cancelled, or finished by the watchdog
+    startQueued()
+    for w in waiters { w.completion(result) }
+  }
+
+  private func handle(
+    _ id: TileID, data: Data?, response: URLResponse?, error: (any Error)?, cached: CachedTile?
+  ) -> Result<Data?, any Error> {
+    if let error {
+      if let u = error as? URLError, u.code == .cancelled { return .failure(CancellationError()) }
+      if let cached { return .success(cached.body) }
+      if let u = error as? URLError, u.code == .timedOut {
+        return .failure(readError(id, "timed out after \(Self.seconds(timeout))"))
+      }
+      return .failure(readError(id, (error as NSError).localizedDescription))
+    }
+    guard let http = response as? HTTPURLResponse else {
+      return .failure(readError(id, "not an HTTP response"))
+    }
+    switch http.statusCode {
+    case 200..<300 where http.statusCode != 204:
+      let body = data ?? Data()
+      let meta = CacheMeta(
+        status: 200, etag: http.value(forHTTPHeaderField: "ETag"),
+        lastModified: http.value(forHTTPHeaderField: "Last-Modified"),
+        fetched: Date().timeIntervalSince1970)
+      writeCache(id, body: body, meta: meta)
+      return .success(body)
+    case 204, 404, 410:
+      writeCache(
+        id, body: nil,
+        meta: CacheMeta(
+          status: 404, etag: nil, lastModified: nil, fetched: Date().timeIntervalSince1970))
+      return .success(nil)
+    case 304:
+      guard let cached else { return .failure(readError(id, "HTTP 304 without a cached tile")) }
+      state.withLock { $0.statistics.notModified += 1 }
+      var meta = cached.meta
+      meta.fetched = Date().timeIntervalSince1970
+      if let etag = http.value(forHTTPHeaderField: "ETag") { meta.etag = etag }
+      writeCache(id, body: nil, meta: meta, keepBody: true)
+      return .success(cached.body)
+    default:
+      if let cached { return .success(cached.body) }
+      let reason = HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
+      return .failure(readError(id, "HTTP \(http.statusCode) \(reason)"))
+    }
+  }
+
+  private func readError(_ id: TileID, _ message: String) -> TileSourceError {
+    .readFailed(path: url(for: id)?.absoluteString ?? "\(template) \(id)", message: message)
+  }
+
+  static func seconds(_ t: TimeInterval) -> String {
+    t == t.rounded() ? "\(Int(t)) s" : "\(t) s"
+  }
+
+  // MARK: Disk cache
+
+  struct CacheMeta: Codable {
+    /// 200 (a body is stored) or 404 (no tile).
+    var status: Int
+    var etag: String?
+    var lastModified: String?
+    /// Seconds since 1970 when the server last confirmed the tile.
+    var fetched: Double
+  }
+
+  struct CachedTile {
+    var meta: CacheMeta
+    /// nil for a cached 404.
+    var body: Data?
+    var age: TimeInterval { Date().timeIntervalSince1970 - meta.fetched }
+  }
+
+  /// The body file of a tile in the disk cache.
+  public func cacheFile(for id: TileID) -> URL? {
+    cacheDirectory?.appendingPathComponent("\(id.z)/\(id.x)/\(id.y)")
+  }
+
+  private func readCache(_ id: TileID) -> CachedTile? {
+    guard let file = cacheFile(for: id),
+      let metaData = try? Data(contentsOf: file.appendingPathExtension("meta")),
+      let meta = try? JSONDecoder().decode(CacheMeta.self, from: metaData)
+    else { return nil }
+    if meta.status == 404 { return CachedTile(meta: meta, body: nil) }
+    guard let body = try? Data(contentsOf: file) else { return nil }
+    return CachedTile(meta: meta, body: body)
+  }
+
+  private func writeCache(_ id: TileID, body: Data?, meta: CacheMeta, keepBody: Bool = false) {
+    guard let file = cacheFile(for: id) else { return }
+    let fm = FileManager.default
+    do {
+      try fm.createDirectory(
+        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      if let body {
+        try body.write(to: file, options: .atomic)
+      } else if !keepBody {
+        try? fm.removeItem(at: file)
+      }
+      try JSONEncoder().encode(meta).write(
+        to: file.appendingPathExtension("meta"), options: .atomic)
+    } catch {
+      // A cache that cannot be written only costs a download next time.
+    }
+  }
+}
+
+/// A source that fetches tiles from far away and can be told which ones matter most: where the
+/// view is (nearest first) and which requests are no longer wanted.
+public protocol TileRequestScheduling: AnyObject, Sendable {
+  /// The map point whose nearest tiles are fetched first.
+  var focus: MapPoint? { get set }
+  /// Tiles queued or being fetched.
+  var pendingTiles: Set<TileID> { get }
+  /// Stops fetching a tile (its completions get `CancellationError`).
+  func cancel(_ id: TileID)
+  /// Stops fetching every tile not in `keep`.
+  func cancelAll(except keep: Set<TileID>)
+}
