@@ -23,6 +23,8 @@ static inline mmask_t termmap_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t termmap_button5_pressed(void) { return BUTTON5_PRESSED; }
 static inline mmask_t termmap_report_mouse_position(void) { return REPORT_MOUSE_POSITION; }
 static inline int termmap_colors(void) { return COLORS; }
+static inline int termmap_lines(void) { return LINES; }
+static inline int termmap_columns(void) { return COLS; }
 static inline int termmap_color_pairs(void) { return COLOR_PAIRS; }
 static inline const char *termmap_codeset(void) { return nl_langinfo(CODESET); }
 

@@ -98,22 +98,17 @@ public final class Screen {
   /// Bytes the last frame wrote to the terminal (when `measuresBytes` is on).
   public private(set) var lastFrameBytes = 0
 
-  /// Reads the new size after a resize.
+  /// Takes the new size after a resize. ncurses has already resized the terminal when it
+  /// reports KEY_RESIZE (calling resizeterm again would queue another KEY_RESIZE, forever);
+  /// only our window follows.
   public func refreshSize() {
-    let w = window
-    var r: Int32 = 0
-    var c: Int32 = 0
-    var ws = winsize()
-    if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 {
-      r = Int32(ws.ws_row)
-      c = Int32(ws.ws_col)
-      resizeterm(r, c)
-      wresize(w, r, c)
-    }
-    columns = Int(getmaxx(w))
-    rows = Int(getmaxy(w))
+    let r = termmap_lines()
+    let c = termmap_columns()
+    if r > 0 && c > 0 { wresize(window, r, c) }
+    columns = Int(getmaxx(window))
+    rows = Int(getmaxy(window))
     previous = nil
-    wclear(w)
+    wclear(window)
   }
 
   private func pair(_ fg: TermColor?, _ bg: TermColor?) -> Int16 {

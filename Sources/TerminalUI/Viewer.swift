@@ -179,6 +179,7 @@ public final class Viewer: MapViewDelegate {
         dirty = true
       }
       if displayRequested.take() { dirty = true }
+      map.processLoadingEvents()
       if let m = message, m.until < Date() {
         message = nil
         dirty = true
@@ -309,6 +310,10 @@ public final class Viewer: MapViewDelegate {
     if options.hideRoutesDuringChanges { setRoutesShown(false) }
   }
 
+  public func mapViewDidFailLoadingMap(_ mapView: MapView, withError error: any Error) {
+    show("tiles: \(error)", seconds: 8)
+  }
+
   public func mapViewDidChangeVisibleRegion(_ mapView: MapView) {
     log("visible")
   }
@@ -362,7 +367,7 @@ public final class Viewer: MapViewDelegate {
     var frame = CellBuffer(columns: columns, rows: rows)
     if columns < Viewer.minimumColumns || rows < Viewer.minimumRows {
       frame.put(
-        "terminal too small: \(columns)x\(rows), need \(Viewer.minimumColumns)x\(Viewer.minimumRows)",
+        "too small: need \(Viewer.minimumColumns)x\(Viewer.minimumRows) (is \(columns)x\(rows))",
         column: 0, row: 0, bold: true)
       screen.draw(frame)
       return

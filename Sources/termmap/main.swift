@@ -1,6 +1,7 @@
 import Foundation
 
-// termmap: a terminal map viewer. Subcommands: render (one frame to stdout), bench.
+// termmap: a terminal map viewer. Subcommands: render (one frame to stdout), info, bench;
+// anything else opens the viewer.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status = MainActor.assumeIsolated { () -> Int32 in
   do {
@@ -11,9 +12,7 @@ let status = MainActor.assumeIsolated { () -> Int32 in
     case "-h", "--help", "help": Output.write(Usage.text + "\n"); return 0
     case "--version": Output.write("termmap \(Usage.version)\n"); return 0
     default:
-      if let first = arguments.first, first.hasPrefix("-") && first != "-" {
-        throw UsageError("unknown option \(first)")
-      }
+      // The viewer's own parser rejects unknown options (before the terminal is touched).
       return try ViewerCommand.run(arguments: arguments)
     }
   } catch let e as UsageError {

@@ -51,6 +51,23 @@ final class Tmux {
     _ = try Tmux.spawn(["tmux", "-S", socket, "send-keys", "-t", "main"] + keys)
   }
 
+  /// Sends raw bytes (e.g. an SGR mouse report) to the program.
+  func sendBytes(_ text: String) throws {
+    let hex = text.utf8.map { String(format: "%02x", $0) }
+    _ = try Tmux.spawn(["tmux", "-S", socket, "send-keys", "-t", "main", "-H"] + hex)
+  }
+
+  /// An SGR (1006) mouse report: button code, 1-based column and row, press or release.
+  func mouse(_ code: Int, column: Int, row: Int, press: Bool = true) throws {
+    try sendBytes("\u{1B}[<\(code);\(column + 1);\(row + 1)\(press ? "M" : "m")")
+  }
+
+  func resize(width: Int, height: Int) throws {
+    _ = try Tmux.spawn([
+      "tmux", "-S", socket, "resize-window", "-t", "main", "-x", "\(width)", "-y", "\(height)",
+    ])
+  }
+
   /// Sends text literally (no key names).
   func type(_ text: String) throws {
     _ = try Tmux.spawn(["tmux", "-S", socket, "send-keys", "-t", "main", "-l", text])
