@@ -37,13 +37,20 @@ let package = Package(
     .testTarget(
       name: "TermMapKitTests", dependencies: ["TermMapKit", "MapGeometry", "DotRaster"],
       exclude: ["Snapshots"], swiftSettings: strict),
+    // A loopback HTTP server for the tile tests (not a product).
+    .target(
+      name: "LoopbackHTTPServer", dependencies: ["TileData", "MapGeometry"],
+      path: "Tests/LoopbackHTTPServer", swiftSettings: strict),
     .testTarget(
-      name: "MapDataTests", dependencies: ["MapData", "TermMapKit"], exclude: ["Fixtures"],
+      name: "MapDataTests", dependencies: ["MapData", "TermMapKit", "LoopbackHTTPServer"],
+      exclude: ["Fixtures"], swiftSettings: strict),
+    .testTarget(
+      name: "TileDataTests",
+      dependencies: ["TileData", "MapGeometry", "CSQLite", "LoopbackHTTPServer"],
       swiftSettings: strict),
     .testTarget(
-      name: "TileDataTests", dependencies: ["TileData", "MapGeometry", "CSQLite"],
+      name: "CLITests", dependencies: ["termmap", "LoopbackHTTPServer"], exclude: ["Snapshots"],
       swiftSettings: strict),
-    .testTarget(name: "CLITests", dependencies: ["termmap"], swiftSettings: strict),
     .testTarget(
       name: "TerminalUITests", dependencies: ["TerminalUI", "CNcursesw", "TermMapKit", "MapGeometry"],
       swiftSettings: strict),

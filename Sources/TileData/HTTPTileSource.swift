@@ -126,8 +126,10 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
       cacheDirectory = nil
     }
     let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = timeout
-    configuration.timeoutIntervalForResource = timeout
+    // The watchdog in `start` enforces `timeout`; URLSession's own limits (whole seconds in
+    // FoundationNetworking: under 1 s it fails at once) only back it up.
+    configuration.timeoutIntervalForRequest = Self.sessionTimeout(timeout)
+    configuration.timeoutIntervalForResource = Self.sessionTimeout(timeout)
     configuration.httpMaximumConnectionsPerHost = self.maxConcurrentRequests
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.urlCache = nil
@@ -135,7 +137,10 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   }
 
   deinit {
-    session.invalidateAndCancel()
+    // The last reference may go on the session's own queue (a task's completion): invalidating
+    // there would wait for that queue, so do it from elsewhere.
+    let session = self.session
+    DispatchQueue.global().async { session.invalidateAndCancel() }
   }
 
   // MARK: Template
@@ -347,7 +352,7 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
       return
     }
     var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
-    request.timeoutInterval = timeout
+    request.timeoutInterval = Self.sessionTimeout(timeout)
     request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
     if let cached {
       if let etag = cached.meta.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
@@ -370,11 +375,12 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout + 0.05) { [self] in
       let late = state.withLock { $0.running[id]?.token == token }
       guard late else { return }
-      task.cancel()
+      // Finish first: the cancelled task's own callback then finds nothing to finish.
       finish(
         id, token: token,
         cached.map { .success($0.body) }
           ?? .failure(readError(id, "timed out after \(Self.seconds(timeout))")))
+      task.cancel()
     }
   }
 
@@ -436,6 +442,10 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
 
   private func readError(_ id: TileID, _ message: String) -> TileSourceError {
     .readFailed(path: url(for: id)?.absoluteString ?? "\(template) \(id)", message: message)
+  }
+
+  static func sessionTimeout(_ t: TimeInterval) -> TimeInterval {
+    (t * 2).rounded(.up) + 1
   }
 
   static func seconds(_ t: TimeInterval) -> String {

@@ -1,0 +1,167 @@
+import Foundation
+import LoopbackHTTPServer
+import Testing
+
+/// Runs the built `termmap` binary (it sits beside the test bundle).
+private func termmap(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+  status: Int32, stdout: String, stderr: String
+) {
+  let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  var binary = dir.appendingPathComponent("termmap")
+  if !FileManager.default.fileExists(atPath: binary.path) {
+    binary = dir.deletingLastPathComponent().appendingPathComponent("termmap")
+  }
+  let p = Process()
+  p.executableURL = binary
+  p.arguments = arguments
+  p.currentDirectoryURL = repositoryRoot
+  var env = ProcessInfo.processInfo.environment
+  for (k, v) in environment { env[k] = v }
+  p.environment = env
+  let out = Pipe()
+  let err = Pipe()
+  p.standardOutput = out
+  p.standardError = err
+  p.standardInput = FileHandle.nullDevice
+  try p.run()
+  let o = out.fileHandleForReading.readDataToEndOfFile()
+  let e = err.fileHandleForReading.readDataToEndOfFile()
+  p.waitUntilExit()
+  return (
+    p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self)
+  )
+}
+
+private let repositoryRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Frames of `termmap render` stored as text in Tests/CLITests/Snapshots/NAME.txt and compared
+/// exactly. Run with TERMMAP_RECORD_SNAPSHOTS=1 to write them afresh (the test then fails,
+/// saying so); look at every recorded frame before committing it.
+private func checkSnapshot(
+  _ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
+  let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Snapshots")
+  let url = directory.appendingPathComponent(name + ".txt")
+  if ProcessInfo.processInfo.environment["TERMMAP_RECORD_SNAPSHOTS"] == "1" {
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      try text.write(to: url, atomically: true, encoding: .utf8)
+      Issue.record(
+        "Recorded snapshot Snapshots/\(name).txt (TERMMAP_RECORD_SNAPSHOTS=1); check it and run again without the variable",
+        sourceLocation: sourceLocation)
+    } catch {
+      Issue.record("Could not record \(url.path): \(error)", sourceLocation: sourceLocation)
+    }
+    return
+  }
+  guard let stored = try? String(contentsOf: url, encoding: .utf8) else {
+    Issue.record(
+      "No snapshot at \(url.path); run with TERMMAP_RECORD_SNAPSHOTS=1 to record it",
+      sourceLocation: sourceLocation)
+    return
+  }
+  if stored != text {
+    let a = stored.split(separator: "\n", omittingEmptySubsequences: false)
+    let b = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let row = Array(zip(a, b)).firstIndex { $0.0 != $0.1 } ?? min(a.count, b.count)
+    Issue.record(
+      "Snapshot \(name) differs first at row \(row) (\(a.count) stored rows, \(b.count) now)",
+      sourceLocation: sourceLocation)
+  }
+}
+
+@Suite("termmap render: the offline basemap")
+struct BasemapSnapshotTests {
+  @Test("the world at zoom 0.3: continents and country names")
+  func world() throws {
+    let r = try termmap([
+      "render", "--color", "never", "--size", "160x48", "--zoom", "0.3", "--center", "20,0",
+    ])
+    #expect(r.status == 0)
+    #expect(r.stderr.isEmpty)
+    let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    #expect(lines.count == 48)
+    for line in lines { #expect(line.count == 160) }
+    for name in ["Brazil", "Canada", "China", "Russia", "Australia", "India", "Algeria"] {
+      #expect(r.stdout.contains(name), "\(name) missing")
+    }
+    checkSnapshot(r.stdout, named: "world-zoom0.3")
+  }
+
+  @Test("Monaco at zoom 15: streets and their names")
+  func monaco() throws {
+    let r = try termmap([
+      "render", "--color", "never", "--size", "160x48", "--center", "43.7384,7.4246", "--zoom",
+      "15",
+    ])
+    #expect(r.status == 0)
+    #expect(r.stderr.isEmpty)
+    for name in ["Boulevard Princesse Charlotte", "Avenue de la Costa", "Boulevard des Moulins"] {
+      #expect(r.stdout.contains(name), "\(name) missing")
+    }
+    checkSnapshot(r.stdout, named: "monaco-zoom15")
+  }
+}
+
+@Suite("termmap render --tiles URL (loopback server)")
+struct HTTPTilesCLITests {
+  static let world = repositoryRoot.appendingPathComponent("Data/world.mbtiles").path
+
+  func run(_ prefix: String, server: LoopbackHTTPServer, cache: URL) throws -> (
+    status: Int32, stdout: String, stderr: String
+  ) {
+    try termmap(
+      [
+        "render", "--no-basemap", "--color", "never", "--size", "80x24", "--zoom", "1",
+        "--center", "30,10", "--tiles", server.baseURL + prefix + "/{z}/{x}/{y}.pbf",
+      ], environment: ["XDG_CACHE_HOME": cache.path])
+  }
+
+  @Test("draws tiles from an http URL template and caches them under XDG_CACHE_HOME")
+  func loads() throws {
+    let server = try LoopbackHTTPServer.tileServer(mbtiles: Self.world)
+    defer { server.stop() }
+    let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cli-http-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let r = try run("", server: server, cache: cache)
+    #expect(r.status == 0)
+    #expect(r.stderr.isEmpty)
+    let dots = r.stdout.unicodeScalars.filter { $0.value > 0x2800 && $0.value <= 0x28FF }.count
+    #expect(dots > 100)
+    #expect(server.requests.count > 0)
+    let tiles = cache.appendingPathComponent("termmap/tiles").path
+    let files = try FileManager.default.subpathsOfDirectory(atPath: tiles)
+    #expect(files.filter { $0.hasSuffix(".meta") }.count == server.requests.count)
+    // Again: from the disk cache, no request.
+    let before = server.requests.count
+    let again = try run("", server: server, cache: cache)
+    #expect(again.stdout == r.stdout)
+    #expect(server.requests.count == before)
+  }
+
+  @Test("a failing server: the frame still prints, one line on stderr, exit status 0")
+  func failing() throws {
+    let server = try LoopbackHTTPServer.tileServer(mbtiles: Self.world)
+    defer { server.stop() }
+    let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cli-http-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let r = try run("/500", server: server, cache: cache)
+    #expect(r.status == 0)
+    #expect(r.stdout.split(separator: "\n").count == 24)
+    let errors = r.stderr.split(separator: "\n")
+    #expect(errors.count == 1)
+    #expect(errors.first?.hasPrefix("termmap: tiles: http://127.0.0.1:") == true)
+    #expect(errors.first?.contains("HTTP 500") == true)
+  }
+
+  @Test("a bad template is a usage error")
+  func badTemplate() throws {
+    let r = try termmap(["render", "--tiles", "https://example.com/{z}/{x}.pbf"])
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("{y} missing"))
+  }
+}
