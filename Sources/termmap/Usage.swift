@@ -12,16 +12,19 @@ enum Usage {
     termmap — an offline map in the terminal
 
     usage:
-      termmap [--center LAT,LON --zoom Z | --bbox W,S,E,N] [--charset C] [--keep-routes]
-              [--settle MS] FILE...          the interactive viewer
+      termmap [--center LAT,LON --zoom Z | --bbox W,S,E,N] [--charset braille|block|ascii]
+              [--style dark|light] [--tiles SOURCE]... [--no-basemap] [--keep-routes]
+              [--settle MS] [FILE...]                    the interactive viewer (? for keys)
       termmap render [--center LAT,LON --zoom Z | --bbox W,S,E,N] [--size COLSxROWS]
                      [--color auto|always|never] [--charset braille|block|ascii]
-                     [--no-basemap] [--status] FILE...
-      termmap bench [--json] [--size COLSxROWS] [--quick]
+                     [--style dark|light] [--tiles SOURCE]... [--no-basemap] [--status] FILE...
+      termmap info [--json] FILE...
+      termmap bench [--json] [--size COLSxROWS] [--quick] [--only PREFIX]
 
-    FILE is a route CSV (lat,lon per line, or a header naming the columns).
+    FILE is GPX 1.0/1.1, GeoJSON, KML 2.2 or a route CSV, recognised by its contents.
+    SOURCE is an .mbtiles file or a z/x/y tile directory (OpenMapTiles layer names).
     render prints exactly ROWS lines of COLS cells (one more with --status) and fits all
-    loaded data unless a position is given.
+    loaded data unless a position is given. Bad input: one line on stderr, exit status 2.
     """
 }
 

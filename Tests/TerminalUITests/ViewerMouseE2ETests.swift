@@ -126,6 +126,19 @@ struct ViewerMouseE2ETests {
     #expect(status(screen).contains("z12.0"))
   }
 
+  @Test("a file that fails to load is named in the status line and the others still open")
+  func badFileReported() throws {
+    let tmux = try Tmux()
+    try tmux.start(
+      "\(Tmux.termmap) --no-basemap Tests/MapDataTests/Fixtures/invalid/latitude-text.csv"
+        + " Data/samples/lisbon-walk.csv; echo \"EXITED $?\"; sleep 60")
+    let (ok, screen) = try tmux.waitFor { s in
+      s.joined().contains("latitude-text.csv:3:1: expected a number for latitude")
+        && s.joined().contains("Rossio")
+    }
+    #expect(ok, "\(screen.joined(separator: "\n"))")
+  }
+
   @Test("an unknown option is one line on stderr with status 2, before the screen is touched")
   func badOption() throws {
     let tmux = try Tmux()
