@@ -167,7 +167,11 @@ public final class BasemapRenderer: OverlayRenderer, @unchecked Sendable {
         if case .failure(let error) = result, !(error is CancellationError) {
           // Source errors are not cached by the provider: remember them here for a while.
           // (A tile that failed to decode is cached by the provider as failed.)
-          if providers[key.provider].cachedEntry(key.tile) == nil { b.failedAt[key] = Date() }
+          if providers[key.provider].cachedEntry(key.tile) == nil {
+            let now = Date()
+            b.failedAt = b.failedAt.filter { now.timeIntervalSince($0.value) < retryInterval }
+            b.failedAt[key] = now
+          }
           failure = error
         }
       }
