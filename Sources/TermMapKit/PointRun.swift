@@ -31,6 +31,26 @@ public struct PointRun: Sendable {
     @inline(__always) func smallerThan(_ t: Double) -> Bool {
       maxX - minX < t && maxY - minY < t
     }
+    /// The levels of a bounding-box tree: `leaves`, then boxes of `fanout` boxes each, up to
+    /// one root box.
+    static func levels(above leaves: [Box], fanout: Int) -> [[Box]] {
+      var all = [leaves]
+      while all.last!.count > 1 {
+        let below = all.last!
+        var level: [Box] = []
+        level.reserveCapacity((below.count + fanout - 1) / fanout)
+        var i = 0
+        while i < below.count {
+          var box = below[i]
+          for j in (i + 1)..<min(i + fanout, below.count) { box = box.merged(below[j]) }
+          level.append(box)
+          i += fanout
+        }
+        all.append(level)
+      }
+      return all
+    }
+
     func merged(_ o: Box) -> Box {
       Box(
         minX: min(minX, o.minX), minY: min(minY, o.minY), maxX: max(maxX, o.maxX),
@@ -74,21 +94,8 @@ public struct PointRun: Sendable {
       }
     }
     leafDistances = distances
-    var all = [leaves]
-    while all.last!.count > 1 {
-      let below = all.last!
-      var level: [Box] = []
-      level.reserveCapacity((below.count + Self.fanout - 1) / Self.fanout)
-      var i = 0
-      while i < below.count {
-        var box = below[i]
-        for j in (i + 1)..<min(i + Self.fanout, below.count) { box = box.merged(below[j]) }
-        level.append(box)
-        i += Self.fanout
-      }
-      all.append(level)
-    }
-    levels = all
+    let leafLevel = leaves
+    levels = Box.levels(above: leafLevel, fanout: Self.fanout)
   }
 
   public var count: Int { points.count }

@@ -51,20 +51,8 @@ public struct ShapeIndex: Sendable {
       }
       leafBoxes.append(box)
     }
-    var all = [leafBoxes]
-    while all.last!.count > 1 {
-      let below = all.last!
-      var level: [Box] = []
-      var i = 0
-      while i < below.count {
-        var box = below[i]
-        for j in (i + 1)..<min(i + Self.fanout, below.count) { box = box.merged(below[j]) }
-        level.append(box)
-        i += Self.fanout
-      }
-      all.append(level)
-    }
-    levels = all
+    let leafLevel = leafBoxes
+    levels = Box.levels(above: leafLevel, fanout: Self.fanout)
   }
 
   /// Calls `shape` for every shape whose box meets `rect`, except where a whole group of shapes

@@ -162,7 +162,7 @@ struct BenchCommand {
       let cold = MapView(columns: columns, rows: rows)
       cold.basemap = try VectorBasemap.standard(dataDirectory: dir)
       cold.setVisibleMapRect(.world, animated: false)
-      _ = cold.renderFrame()
+      _ = cold.renderCompleteFrame(timeout: 15).frame
       let first = Self.milliseconds(clock.now - start)
       report(
         Result(
@@ -255,7 +255,8 @@ struct BenchCommand {
     }
     var times: [Double] = []
     times.reserveCapacity(frames)
-    let warm = map.renderFrame()  // warm up: renderers made, caches primed
+    // Warm up: renderers made, tiles loaded (the basemap loads them in the background).
+    let warm = map.renderCompleteFrame(timeout: 15).frame
     let inked = warm.cells.filter { $0.glyph != " " }.count
     let clock = ContinuousClock()
     for _ in 0..<frames {

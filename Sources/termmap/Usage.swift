@@ -22,7 +22,8 @@ enum Usage {
       termmap bench [--json] [--size COLSxROWS] [--quick] [--only PREFIX]
 
     FILE is GPX 1.0/1.1, GeoJSON, KML 2.2 or a route CSV, recognised by its contents.
-    SOURCE is an .mbtiles file or a z/x/y tile directory (OpenMapTiles layer names).
+    SOURCE is an .mbtiles file, a z/x/y tile directory or an http(s) URL template with
+    {z}/{x}/{y} (vector tiles with OpenMapTiles layer names).
     render prints exactly ROWS lines of COLS cells (one more with --status) and fits all
     loaded data unless a position is given. Bad input: one line on stderr, exit status 2.
     """
