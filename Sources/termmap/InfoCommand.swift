@@ -23,23 +23,17 @@ struct InfoCommand {
   func run() throws -> Int32 {
     var status: Int32 = 0
     var results: [FileStatistics] = []
-    let showProgress = isatty(2) == 1
     for path in files {
       do {
         let content = try MapContentLoader.load(
-          path: path,
-          progress: showProgress
-            ? { fraction in
-              let name = TextSanitizer.clean((path as NSString).lastPathComponent)
-              Self.standardError("\rreading \(name) \(Int(fraction * 100))%\u{1B}[K")
-            } : nil)
-        if showProgress { Self.standardError("\r\u{1B}[K") }
+          path: path, progress: LoadProgress.reporter(for: path))
+        LoadProgress.clear()
         for w in content.warnings { Self.standardError(w + "\n") }
         let stats = FileStatistics(content)
         results.append(stats)
         if !json { Output.write(Self.human(stats) + (path == files.last ? "" : "\n")) }
       } catch {
-        if showProgress { Self.standardError("\r\u{1B}[K") }
+        LoadProgress.clear()
         Self.standardError(error.description + "\n")
         status = 2
       }

@@ -96,8 +96,10 @@ struct RenderCommand {
     var contents: [MapContent] = []
     for f in files {
       do {
-        contents.append(try MapContentLoader.load(path: f))
+        contents.append(try MapContentLoader.load(path: f, progress: LoadProgress.reporter(for: f)))
+        LoadProgress.clear()
       } catch {
+        LoadProgress.clear()
         FileHandle.standardError.write(Data("\(error.description)\n".utf8))
         return 2
       }
