@@ -186,26 +186,8 @@ struct JSONParser {
         k += 1
         continue
       }
-      var lo: UInt8 = 0x80
-      var hi: UInt8 = 0xBF
-      let length: Int
-      switch c {
-      case 0xC2...0xDF: length = 2
-      case 0xE0:
-        length = 3
-        lo = 0xA0
-      case 0xE1...0xEC, 0xEE...0xEF: length = 3
-      case 0xED:
-        length = 3
-        hi = 0x9F
-      case 0xF0:
-        length = 4
-        lo = 0x90
-      case 0xF1...0xF3: length = 4
-      case 0xF4:
-        length = 4
-        hi = 0x8F
-      default: throw invalidUTF8(k)
+      guard let (length, lo, hi) = UTF8Lead.sequence(startingWith: c) else {
+        throw invalidUTF8(k)
       }
       guard k + length <= n, p[k + 1] >= lo, p[k + 1] <= hi else { throw invalidUTF8(k) }
       for j in 2..<length where p[k + j] & 0xC0 != 0x80 { throw invalidUTF8(k) }

@@ -540,26 +540,8 @@ final class XMLTokenizer {
         i += 1
         continue
       }
-      var lo: UInt8 = 0x80
-      var hi: UInt8 = 0xBF
-      let length: Int
-      switch c {
-      case 0xC2...0xDF: length = 2
-      case 0xE0:
-        length = 3
-        lo = 0xA0
-      case 0xE1...0xEC, 0xEE...0xEF: length = 3
-      case 0xED:
-        length = 3
-        hi = 0x9F
-      case 0xF0:
-        length = 4
-        lo = 0x90
-      case 0xF1...0xF3: length = 4
-      case 0xF4:
-        length = 4
-        hi = 0x8F
-      default: throw invalidUTF8(i)
+      guard let (length, lo, hi) = UTF8Lead.sequence(startingWith: c) else {
+        throw invalidUTF8(i)
       }
       if i + length > n {
         // Possibly cut by the chunk: check what is there and finish after the next read.

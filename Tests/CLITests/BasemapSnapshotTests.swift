@@ -2,39 +2,6 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 
-/// Runs the built `termmap` binary (it sits beside the test bundle).
-private func termmap(_ arguments: [String], environment: [String: String] = [:]) throws -> (
-  status: Int32, stdout: String, stderr: String
-) {
-  let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  var binary = dir.appendingPathComponent("termmap")
-  if !FileManager.default.fileExists(atPath: binary.path) {
-    binary = dir.deletingLastPathComponent().appendingPathComponent("termmap")
-  }
-  let p = Process()
-  p.executableURL = binary
-  p.arguments = arguments
-  p.currentDirectoryURL = repositoryRoot
-  var env = ProcessInfo.processInfo.environment
-  for (k, v) in environment { env[k] = v }
-  p.environment = env
-  let out = Pipe()
-  let err = Pipe()
-  p.standardOutput = out
-  p.standardError = err
-  p.standardInput = FileHandle.nullDevice
-  try p.run()
-  let o = out.fileHandleForReading.readDataToEndOfFile()
-  let e = err.fileHandleForReading.readDataToEndOfFile()
-  p.waitUntilExit()
-  return (
-    p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self)
-  )
-}
-
-private let repositoryRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
 /// Frames of `termmap render` stored as text in Tests/CLITests/Snapshots/NAME.txt and compared
 /// exactly. Run with TERMMAP_RECORD_SNAPSHOTS=1 to write them afresh (the test then fails,
 /// saying so); look at every recorded frame before committing it.

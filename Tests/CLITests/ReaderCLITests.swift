@@ -1,59 +1,15 @@
 import Foundation
 import Testing
 
-/// The built `termmap` binary: next to the test bundle, or in the build folder above it.
-private let termmapBinary: URL = {
-  var candidates: [URL] = []
-  let bundleDir = Bundle.main.bundleURL
-  candidates.append(bundleDir.appendingPathComponent("termmap"))
-  candidates.append(bundleDir.deletingLastPathComponent().appendingPathComponent("termmap"))
-  let runner = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  candidates.append(runner.appendingPathComponent("termmap"))
-  candidates.append(runner.deletingLastPathComponent().appendingPathComponent("termmap"))
-  return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    ?? candidates[0]
-}()
-
 private let root = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 private let fixtures = root.appendingPathComponent("Tests/MapDataTests/Fixtures")
 
-/// Runs termmap with `arguments` in `directory` and captures everything.
+/// Runs termmap with `arguments` in `directory`, without colour.
 private func run(_ arguments: [String], in directory: URL = root) throws -> (
   status: Int32, stdout: String, stderr: String
 ) {
-  let p = Process()
-  p.executableURL = termmapBinary
-  p.arguments = arguments
-  p.currentDirectoryURL = directory
-  var env = ProcessInfo.processInfo.environment
-  env["NO_COLOR"] = "1"
-  p.environment = env
-  let out = Pipe()
-  let err = Pipe()
-  p.standardOutput = out
-  p.standardError = err
-  p.standardInput = FileHandle.nullDevice
-  try p.run()
-  // Read both pipes at once so a full pipe cannot stall the child.
-  let errData = LockedData()
-  let errThread = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-  errThread.start()
-  let o = out.fileHandleForReading.readDataToEndOfFile()
-  p.waitUntilExit()
-  while !errData.isSet { usleep(1000) }
-  return (
-    p.terminationStatus, String(decoding: o, as: UTF8.self),
-    String(decoding: errData.get(), as: UTF8.self)
-  )
-}
-
-private final class LockedData: @unchecked Sendable {
-  private let lock = NSLock()
-  private var data: Data?
-  func set(_ d: Data) { lock.withLock { data = d } }
-  var isSet: Bool { lock.withLock { data != nil } }
-  func get() -> Data { lock.withLock { data ?? Data() } }
+  try termmap(arguments, environment: ["NO_COLOR": "1"], in: directory)
 }
 
 /// Reference numbers computed at development time, independently of termmap, by

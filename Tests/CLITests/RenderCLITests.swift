@@ -1,37 +1,6 @@
 import Foundation
 import Testing
 
-/// Runs the built `termmap` binary (it sits beside the test bundle) and captures its output.
-private func termmap(_ arguments: [String], environment: [String: String] = [:]) throws -> (
-  status: Int32, stdout: String, stderr: String
-) {
-  let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  var binary = dir.appendingPathComponent("termmap")
-  if !FileManager.default.fileExists(atPath: binary.path) {
-    binary = dir.deletingLastPathComponent().appendingPathComponent("termmap")
-  }
-  let p = Process()
-  p.executableURL = binary
-  p.arguments = arguments
-  p.currentDirectoryURL = repositoryRoot
-  var env = ProcessInfo.processInfo.environment
-  for (k, v) in environment { env[k] = v }
-  p.environment = env
-  let out = Pipe()
-  let err = Pipe()
-  p.standardOutput = out
-  p.standardError = err
-  p.standardInput = FileHandle.nullDevice
-  try p.run()
-  let o = out.fileHandleForReading.readDataToEndOfFile()
-  let e = err.fileHandleForReading.readDataToEndOfFile()
-  p.waitUntilExit()
-  return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-}
-
-private let repositoryRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
 private let invalid = "Tests/MapDataTests/Fixtures/invalid/"
 
 @Suite("termmap render")
@@ -39,7 +8,8 @@ struct RenderCLITests {
   @Test("prints exactly ROWS lines of COLS cells with no escape sequence")
   func frameShape() throws {
     let r = try termmap([
-      "render", "--no-basemap", "--color", "never", "--size", "80x24", "Data/samples/lisbon-walk.csv",
+      "render", "--no-basemap", "--color", "never", "--size", "80x24",
+      "Data/samples/lisbon-walk.csv",
     ])
     #expect(r.status == 0)
     #expect(r.stderr.isEmpty)
@@ -98,7 +68,8 @@ struct RenderCLITests {
   @Test("--color always uses 256-colour escapes; --charset ascii draws plain ASCII")
   func colourAndCharset() throws {
     let c = try termmap([
-      "render", "--no-basemap", "--color", "always", "--size", "40x12", "Data/samples/lisbon-walk.csv",
+      "render", "--no-basemap", "--color", "always", "--size", "40x12",
+      "Data/samples/lisbon-walk.csv",
     ])
     #expect(c.stdout.contains("\u{1B}[0;38;5;"))
     let a = try termmap([
@@ -159,12 +130,15 @@ struct RenderCLITests {
 
   @Test("a name holding an escape sequence reaches the output without its ESC")
   func escapeInName() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termmap-cli-\(getpid())")
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-cli-\(getpid())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let file = dir.appendingPathComponent("evil.csv")
     try "lat,lon,name\n10,10,\"\u{1B}]0;owned\u{07}\u{1B}[2JEvil\"\n10.01,10.01,\n".write(
       to: file, atomically: true, encoding: .utf8)
-    let r = try termmap(["render", "--no-basemap", "--color", "always", "--size", "40x10", file.path])
+    let r = try termmap([
+      "render", "--no-basemap", "--color", "always", "--size", "40x10", file.path,
+    ])
     #expect(r.status == 0)
     #expect(r.stdout.contains("Evil"))
     // Every ESC in the output starts one of termmap's own SGR sequences.

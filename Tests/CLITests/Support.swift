@@ -1,0 +1,57 @@
+import Foundation
+
+/// The repository's root folder (the tests run termmap there).
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The built `termmap` binary: next to the test bundle, or in the build folder above it.
+let termmapBinary: URL = {
+  var candidates: [URL] = []
+  let bundleDir = Bundle.main.bundleURL
+  candidates.append(bundleDir.appendingPathComponent("termmap"))
+  candidates.append(bundleDir.deletingLastPathComponent().appendingPathComponent("termmap"))
+  let runner = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  candidates.append(runner.appendingPathComponent("termmap"))
+  candidates.append(runner.deletingLastPathComponent().appendingPathComponent("termmap"))
+  return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    ?? candidates[0]
+}()
+
+/// Runs the built termmap with `arguments` and captures its status and output. Both pipes are
+/// read at once, so a full pipe cannot stall the child.
+func termmap(
+  _ arguments: [String], environment: [String: String] = [:], in directory: URL = repositoryRoot
+) throws -> (status: Int32, stdout: String, stderr: String) {
+  let p = Process()
+  p.executableURL = termmapBinary
+  p.arguments = arguments
+  p.currentDirectoryURL = directory
+  var env = ProcessInfo.processInfo.environment
+  for (k, v) in environment { env[k] = v }
+  p.environment = env
+  let out = Pipe()
+  let err = Pipe()
+  p.standardOutput = out
+  p.standardError = err
+  p.standardInput = FileHandle.nullDevice
+  try p.run()
+  let errData = LockedData()
+  let errThread = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+  errThread.start()
+  let o = out.fileHandleForReading.readDataToEndOfFile()
+  p.waitUntilExit()
+  while !errData.isSet { usleep(1000) }
+  return (
+    p.terminationStatus, String(decoding: o, as: UTF8.self),
+    String(decoding: errData.get(), as: UTF8.self)
+  )
+}
+
+/// Data handed from a reading thread.
+final class LockedData: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data: Data?
+  func set(_ d: Data) { lock.withLock { data = d } }
+  var isSet: Bool { lock.withLock { data != nil } }
+  func get() -> Data { lock.withLock { data ?? Data() } }
+}
