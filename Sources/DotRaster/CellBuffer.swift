@@ -56,12 +56,19 @@ public struct CellBuffer: Sendable, Equatable {
     for raw in text.unicodeScalars {
       if c >= limit { break }
       let scalar = CellBuffer.isPrintable(raw) ? raw : "?"
-      if c >= 0 {
-        self[c, row] = Cell(
-          glyph: scalar, foreground: foreground, background: background, bold: bold,
-          reverse: reverse)
+      let width = CellBuffer.displayWidth(of: scalar)
+      if width == 0 { continue }  // combining marks have no cell of their own
+      if width == 2 && c + 1 >= limit { break }  // never half a wide glyph
+      let cell = Cell(
+        glyph: scalar, foreground: foreground, background: background, bold: bold,
+        reverse: reverse)
+      if c >= 0 { self[c, row] = cell }
+      if width == 2 {
+        var second = cell
+        second.glyph = Cell.continuation.glyph
+        if c + 1 >= 0 { self[c + 1, row] = second }
       }
-      c += 1
+      c += width
     }
     return c - column
   }
@@ -75,11 +82,14 @@ public struct CellBuffer: Sendable, Equatable {
     return true
   }
 
-  /// The frame as plain text lines, each exactly `columns` characters.
+  /// The frame as plain text lines, each exactly `columns` terminal columns wide (a wide
+  /// glyph's second cell adds nothing).
   public var lines: [String] {
     (0..<rows).map { row in
       var s = String.UnicodeScalarView()
-      for column in 0..<columns { s.append(self[column, row].glyph) }
+      for column in 0..<columns where !self[column, row].isContinuation {
+        s.append(self[column, row].glyph)
+      }
       return String(s)
     }
   }
@@ -90,7 +100,7 @@ public struct CellBuffer: Sendable, Equatable {
     (0..<rows).map { row in
       var out = ""
       var current: Cell? = nil
-      for column in 0..<columns {
+      for column in 0..<columns where !self[column, row].isContinuation {
         let cell = self[column, row]
         if current == nil || !cell.sameStyle(as: current!) {
           out += Self.sgr(for: cell, colors: colors)

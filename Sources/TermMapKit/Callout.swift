@@ -69,17 +69,20 @@ struct CalloutBox {
       var line = ""
       for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
         var w = String(word)
-        while w.count > width {
+        // Widths in terminal columns: a wide glyph takes two.
+        while CellBuffer.displayWidth(of: w) > width {
           if !line.isEmpty {
             out.append(line)
             line = ""
           }
-          out.append(String(w.prefix(width)))
-          w = String(w.dropFirst(width))
+          var head = CellBuffer.prefix(of: w, width: width)
+          if head.isEmpty { head = String(w.prefix(1)) }
+          out.append(head)
+          w = String(w.dropFirst(head.count))
         }
         if line.isEmpty {
           line = w
-        } else if line.count + 1 + w.count <= width {
+        } else if CellBuffer.displayWidth(of: line) + 1 + CellBuffer.displayWidth(of: w) <= width {
           line += " " + w
         } else {
           out.append(line)
@@ -162,7 +165,7 @@ extension MapView {
     for d in s.detailLines where !d.isEmpty {
       for t in CalloutBox.wrap(d, width: textWidth) { lines.append((t, false)) }
     }
-    let used = lines.map { $0.0.count }.max() ?? 0
+    let used = lines.map { CellBuffer.displayWidth(of: $0.0) }.max() ?? 0
     let width = min(max(used, 4) + 4 + (v.rightCalloutAccessory == nil ? 0 : 2), vp.columns)
     var box = CalloutBox(
       column: 0, row: 0, width: width, height: 0, lines: [],

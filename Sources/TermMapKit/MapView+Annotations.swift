@@ -281,7 +281,9 @@ extension MapView {
         continue
       }
       let mode = v.collisionMode
-      let width = mode == .rectangle ? 1 + (v.label.map { 1 + min($0.count, 24) } ?? 0) : 1
+      let width =
+        mode == .rectangle
+        ? 1 + (v.label.map { 1 + min(CellBuffer.displayWidth(of: $0), 24) } ?? 0) : 1
       let priority = v.displayPriority
       let selected = v.isSelected
       placed.append(

@@ -147,6 +147,7 @@ extension MapView {
     basemap?.drawLabels(vp, into: &cells, reserved: reserved)
     stats.markersShown = drawMarkers(markers, into: &cells)
     if let c = callout { c.draw(into: &cells, charset: charset) }
+    cells.repairWideGlyphs()
     if !jobs.isEmpty || stats.tilesWaiting > 0 {
       delegate?.mapViewDidFinishRenderingMap(self, fullyRendered: complete)
     }

@@ -127,7 +127,9 @@ public final class Screen {
   }
 
   /// Draws a frame, writing only the cells that changed since the last one.
-  public func draw(_ frame: CellBuffer) {
+  public func draw(_ original: CellBuffer) {
+    var frame = original
+    frame.repairWideGlyphs()
     let before = measuresBytes ? processBytesWritten() : 0
     defer { if measuresBytes { lastFrameBytes = processBytesWritten() - before } }
     let changes = frame.changes(from: previous)
@@ -137,6 +139,12 @@ public final class Screen {
       wmove(window, Int32(change.row), Int32(change.column))
       var column = change.column
       for cell in change.cells {
+        // A wide glyph's second cell: the terminal already moved past it.
+        if cell.isContinuation {
+          column += 1
+          wmove(window, Int32(change.row), Int32(column))
+          continue
+        }
         // The last cell of the screen is written with insertion so the terminal does not scroll.
         wch[0] = wchar_t(bitPattern: cell.glyph.value)
         var attrs = termmap_a_normal()

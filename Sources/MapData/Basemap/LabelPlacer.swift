@@ -101,7 +101,7 @@ struct LabelPlacer {
       guard let cell = viewport.cell(for: c.point) else { continue }
       let text = String(
         c.text.unicodeScalars.filter { CellBuffer.isPrintable($0) }.prefix(30).map(Character.init))
-      let width = text.unicodeScalars.count
+      let width = CellBuffer.displayWidth(of: text)
       var start: Int
       var dotColumn: Int?
       if c.dotted {

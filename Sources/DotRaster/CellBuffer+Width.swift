@@ -1,0 +1,71 @@
+/// Terminal column widths: wide glyphs (CJK, fullwidth forms, most emoji) take two cells.
+extension Cell {
+  /// The second cell of a wide glyph: it shows nothing of its own.
+  public static let continuation = Cell(glyph: "\u{0}")
+
+  /// True for the second cell of a wide glyph.
+  @inlinable public var isContinuation: Bool { glyph.value == 0 }
+}
+
+extension CellBuffer {
+  /// Columns a scalar takes in a terminal: 0 for combining marks and zero-width characters, 2 for
+  /// East Asian wide and fullwidth characters and emoji, else 1 (wcwidth's rules, in ranges).
+  public static func displayWidth(of s: Unicode.Scalar) -> Int {
+    let v = s.value
+    if v < 0x300 { return 1 }
+    switch s.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format: return 0
+    default: break
+    }
+    if v == 0x200B { return 0 }
+    let wide: [ClosedRange<UInt32>] = [
+      0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x25FD...0x25FE,
+      0x2614...0x2615, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+      0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
+      0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF,
+      0x20000...0x2FFFD, 0x30000...0x3FFFD,
+    ]
+    return wide.contains { $0.contains(v) } ? 2 : 1
+  }
+
+  /// Columns a string takes in a terminal.
+  public static func displayWidth(of text: String) -> Int {
+    text.unicodeScalars.reduce(0) { $0 + displayWidth(of: $1) }
+  }
+
+  /// The longest prefix of `text` that fits in `width` columns.
+  public static func prefix(of text: String, width: Int) -> String {
+    var used = 0
+    var out = ""
+    for ch in text {
+      let w = displayWidth(of: String(ch))
+      if used + w > width { break }
+      used += w
+      out.append(ch)
+    }
+    return out
+  }
+
+  /// Mends wide glyphs that something drew half over: a wide glyph whose second cell was
+  /// overwritten, or a second cell whose glyph was, becomes a space (so the terminal's columns
+  /// and the buffer's stay in step).
+  public mutating func repairWideGlyphs() {
+    for row in 0..<rows {
+      let base = row * columns
+      for column in 0..<columns {
+        let cell = cells[base + column]
+        let v = cell.glyph.value
+        if v == 0 {
+          let lead = column > 0 ? cells[base + column - 1] : nil
+          if lead == nil || Self.displayWidth(of: lead!.glyph) != 2 {
+            self[column, row].glyph = " "
+          }
+        } else if v >= 0x1100 && Self.displayWidth(of: cell.glyph) == 2 {
+          if column + 1 >= columns || !cells[base + column + 1].isContinuation {
+            self[column, row].glyph = " "
+          }
+        }
+      }
+    }
+  }
+}
