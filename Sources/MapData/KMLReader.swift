@@ -312,50 +312,18 @@ struct KMLReader {
       return .line(c)
     case "Polygon": return try readPolygon(tagLocation)
     case "MultiGeometry":
-      var parts: [Geometry] = []
-      var problem: Bad?
-      while true {
-        let e = try nextEvent()
-        if e == .startElement {
-          if let k = geometryKind() {
-            do throws(Bad) {
-              parts.append(try readGeometry(k))
-            } catch {
-              if error.fatal { throw error }
-              if problem == nil { problem = error }
-            }
-          } else {
-            try skip()
-          }
-        } else if e != .text {
-          break
-        }
-      }
-      if let problem { throw problem }
+      let parts = try readChildren(
+        accepting: { $0.geometryKind() != nil },
+        { (r: inout KMLReader) throws(Bad) -> Geometry in try r.readGeometry(r.geometryKind()!) })
       return .multi(parts)
     case "Track":
       return .track([try readTrack(tagLocation)])
     default:  // MultiTrack
-      var tracks: [MeasuredLine] = []
-      var problem: Bad?
-      while true {
-        let e = try nextEvent()
-        if e == .startElement {
-          if isGX(xml.namespace) && xml.localNameIs("Track") {
-            do throws(Bad) {
-              tracks.append(try readTrack(xml.location(of: xml.tokenOffset)))
-            } catch {
-              if error.fatal { throw error }
-              if problem == nil { problem = error }
-            }
-          } else {
-            try skip()
-          }
-        } else if e != .text {
-          break
-        }
-      }
-      if let problem { throw problem }
+      let tracks = try readChildren(
+        accepting: { $0.isGX($0.xml.namespace) && $0.xml.localNameIs("Track") },
+        { (r: inout KMLReader) throws(Bad) -> MeasuredLine in
+          try r.readTrack(r.xml.location(of: r.xml.tokenOffset))
+        })
       guard !tracks.isEmpty else { throw bad(tagLocation, "the gx:MultiTrack has no gx:Track") }
       return .track(tracks)
     }
@@ -364,6 +332,35 @@ struct KMLReader {
   private func bad(_ at: (line: Int, column: Int), _ message: String) -> Bad {
     Bad(
       error: DataFileError(path: builder.path, line: at.line, column: at.column, message: message))
+  }
+
+  /// Reads the current element's children up to its end: those `accepting` picks go through
+  /// `read`, the others are skipped. A child with a recoverable problem is left out and the
+  /// first such problem is thrown once all children are read; a fatal one is thrown at once.
+  private mutating func readChildren<T>(
+    accepting: (KMLReader) -> Bool, _ read: (inout KMLReader) throws(Bad) -> T
+  ) throws(Bad) -> [T] {
+    var items: [T] = []
+    var problem: Bad?
+    while true {
+      let e = try nextEvent()
+      if e == .startElement {
+        if accepting(self) {
+          do throws(Bad) {
+            items.append(try read(&self))
+          } catch {
+            if error.fatal { throw error }
+            if problem == nil { problem = error }
+          }
+        } else {
+          try skip()
+        }
+      } else if e != .text {
+        break
+      }
+    }
+    if let problem { throw problem }
+    return items
   }
 
   private func nextEvent() throws(Bad) -> XMLEvent {
