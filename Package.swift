@@ -8,14 +8,19 @@ let package = Package(
   products: [
     .executable(name: "termmap", targets: ["termmap"]),
     .library(
-      name: "TermMap", targets: ["MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData"]),
+      name: "TermMap",
+      targets: ["MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles"]),
   ],
   targets: [
     .target(name: "MapGeometry", swiftSettings: strict),
     .target(name: "DotRaster", swiftSettings: strict),
     .target(name: "TermMapKit", dependencies: ["MapGeometry", "DotRaster"], swiftSettings: strict),
     .target(
-      name: "MapData", dependencies: ["MapGeometry", "DotRaster", "TermMapKit", "TileData"],
+      name: "MapData", dependencies: ["MapGeometry", "DotRaster", "TermMapKit"],
+      swiftSettings: strict),
+    // Tile overlays backed by tile sources: vector styles and labels, the offline map.
+    .target(
+      name: "MapTiles", dependencies: ["MapGeometry", "DotRaster", "TermMapKit", "TileData"],
       swiftSettings: strict),
     .systemLibrary(name: "CZlib"),
     .systemLibrary(name: "CSQLite"),
@@ -24,12 +29,14 @@ let package = Package(
     .systemLibrary(name: "CNcursesw"),
     .target(
       name: "TerminalUI",
-      dependencies: ["CNcursesw", "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData"],
+      dependencies: [
+        "CNcursesw", "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles",
+      ],
       swiftSettings: strict),
     .executableTarget(
       name: "termmap",
       dependencies: [
-        "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "TerminalUI",
+        "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles", "TerminalUI",
       ],
       swiftSettings: strict),
     .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),
@@ -42,8 +49,12 @@ let package = Package(
       name: "LoopbackHTTPServer", dependencies: ["TileData", "MapGeometry"],
       path: "Tests/LoopbackHTTPServer", swiftSettings: strict),
     .testTarget(
-      name: "MapDataTests", dependencies: ["MapData", "TermMapKit", "LoopbackHTTPServer"],
+      name: "MapDataTests", dependencies: ["MapData", "TermMapKit"],
       exclude: ["Fixtures"], swiftSettings: strict),
+    .testTarget(
+      name: "MapTilesTests",
+      dependencies: ["MapTiles", "TermMapKit", "TileData", "LoopbackHTTPServer"],
+      swiftSettings: strict),
     .testTarget(
       name: "TileDataTests",
       dependencies: ["TileData", "MapGeometry", "CSQLite", "LoopbackHTTPServer"],

@@ -105,7 +105,7 @@ osmium cat --overwrite --no-progress -t relation -f opl -o "$WORK/monaco-relatio
   --attribution "$ATTR_OSM" \
   -Z10 -z14 -r1 --no-feature-limit --no-tile-size-limit --no-tiny-polygon-reduction \
   "$WORK/monaco.geojsonl"
-"$PYTHON" "$TOOLS/mbtiles_tool.py" finalize "$WORK/monaco.mbtiles"
+"$PYTHON" "$TOOLS/mbtiles_tool.py" finalize "$WORK/monaco.mbtiles" "$BBOX"
 cp "$WORK/monaco.mbtiles" "$DATA/monaco.mbtiles"
 
 # --- gazetteer ---------------------------------------------------------------------

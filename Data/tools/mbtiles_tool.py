@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Small MBTiles helpers for build-data.sh.
 
-  mbtiles_tool.py finalize FILE
+  mbtiles_tool.py finalize FILE [BOUNDS]
       Strip build-machine paths from tippecanoe's generator_options, set
-      type=baselayer, check format=pbf, VACUUM.
+      type=baselayer, check format=pbf, VACUUM. With BOUNDS ("w,s,e,n"), the
+      metadata bounds become the area where the data is complete (an
+      extract's box), not tippecanoe's box of every feature: ways that cross
+      the extract's edge reach past it, but the sea, land use and the rest
+      stop at it, and a viewer draws coarser data outside it.
   mbtiles_tool.py stats FILE
       Tiles and bytes per zoom, the largest tile (as z/x/y in XYZ order),
       metadata and the vector_layers with their fields.
@@ -24,13 +28,18 @@ import sqlite3
 import sys
 
 
-def finalize(path):
+def finalize(path, bounds=None):
     db = sqlite3.connect(path)
     meta = dict(db.execute("SELECT name, value FROM metadata"))
     opts = meta.get("generator_options", "")
     clean = " ".join(os.path.basename(w) if "/" in w else w for w in opts.split())
     db.execute("UPDATE metadata SET value=? WHERE name='generator_options'", (clean,))
     db.execute("UPDATE metadata SET value='baselayer' WHERE name='type'")
+    if bounds:
+        w, s, e, n = (float(v) for v in bounds.split(","))
+        text = "%.6f,%.6f,%.6f,%.6f" % (w, s, e, n)
+        for k in ("bounds", "antimeridian_adjusted_bounds"):
+            db.execute("UPDATE metadata SET value=? WHERE name=?", (text, k))
     if meta.get("format") != "pbf":
         raise SystemExit("%s: format is %r, not pbf" % (path, meta.get("format")))
     db.commit()

@@ -57,10 +57,19 @@ public struct DotCanvas: Sendable, Equatable {
   /// Copies the inked dots of `source` onto this canvas with its top-left at (dx, dy),
   /// moving their ink onto `layerBase + ink.layer` so later layers stack above earlier ones.
   public mutating func composite(_ source: DotCanvas, atX dx: Int, y dy: Int, layerBase: UInt32) {
-    let x0 = max(0, -dx)
-    let x1 = min(source.width, width - dx)
-    let y0 = max(0, -dy)
-    let y1 = min(source.height, height - dy)
+    composite(
+      source, atX: dx, y: dy, layerBase: layerBase,
+      within: DotRect(minX: 0, minY: 0, maxX: width, maxY: height))
+  }
+
+  /// `composite(_:atX:y:layerBase:)` restricted to the dots of this canvas inside `area`.
+  public mutating func composite(
+    _ source: DotCanvas, atX dx: Int, y dy: Int, layerBase: UInt32, within area: DotRect
+  ) {
+    let x0 = max(0, -dx, area.minX - dx)
+    let x1 = min(source.width, width - dx, area.maxX - dx)
+    let y0 = max(0, -dy, area.minY - dy)
+    let y1 = min(source.height, height - dy, area.maxY - dy)
     guard x0 < x1 && y0 < y1 else { return }
     let shift = layerBase << 8
     let w = width
@@ -77,6 +86,24 @@ public struct DotCanvas: Sendable, Equatable {
         }
       }
     }
+  }
+
+  /// One flag per cell (row-major): true where a dot of the cell is on `layer` or above.
+  public func cellsInked(atOrAbove layer: UInt32) -> [Bool] {
+    let columns = width / CellGeometry.dotsWide
+    let rows = height / CellGeometry.dotsHigh
+    var out = [Bool](repeating: false, count: columns * rows)
+    let threshold = layer << 8
+    let w = width
+    dots.withUnsafeBufferPointer { d in
+      for y in 0..<(rows * CellGeometry.dotsHigh) {
+        let row = y / CellGeometry.dotsHigh
+        for x in 0..<(columns * CellGeometry.dotsWide) where d[y * w + x].raw >= threshold {
+          out[row * columns + x / CellGeometry.dotsWide] = true
+        }
+      }
+    }
+    return out
   }
 
   /// The cells of this canvas as glyphs in a charset, each with the colour of its highest-layer dot.

@@ -16,57 +16,126 @@ public struct FrameStatistics: Sendable, Equatable {
   public var markersShown = 0
 }
 
-extension MapView {
-  /// The ink layers given to each overlay (fill, stroke, marks).
-  static let layersPerOverlay: UInt32 = 4
-  /// Ink layers below the first overlay, kept for the basemap.
-  static let basemapLayers: UInt32 = 64
+/// One overlay of this frame's stack, bottom first.
+struct FrameLayer {
+  let overlay: any Overlay
+  let renderer: OverlayRenderer
+  let level: OverlayLevel
+  /// The overlay's ink goes on layers `layerBase + 1 ...`.
+  let layerBase: UInt32
+  /// Per map tile: bounds of map content higher in the stack that has content there and so
+  /// hides this layer (when it is map content itself). Filled by `planFrame`.
+  var hidden: [TilePosition: [MapRect]] = [:]
+}
 
-  /// Draws the current frame: basemap, overlays by level, markers, the callout.
+/// A map tile's column and row on the dot grid of the frame's zoom scale (the same in every
+/// copy of the world).
+struct TilePosition: Hashable {
+  let i: Int32
+  let j: Int32
+}
+
+/// A frame's work: the layer stack, where each of its tiles goes, and the tiles to draw.
+struct FramePlan {
+  struct Placement {
+    let key: TileKey
+    let x: Int
+    let y: Int
+    let layer: Int
+    let position: TilePosition
+    /// The world copy's shift in map points.
+    let shift: Double
+  }
+  var layers: [FrameLayer] = []
+  var placements: [Placement] = []
+  var jobs: [TileJob] = []
+  /// The first ink layer above the labels (overlays at `.aboveLabels` start here).
+  var labelsBelowLayer = UInt32.max
+  var statistics = FrameStatistics()
+  var complete = true
+}
+
+extension MapView {
+  /// Ink layers between two overlays' bands, so an overlay may draw a little past its count.
+  static let bandGap: UInt32 = 1
+
+  /// Draws the current frame: overlays by level, labels, markers, the callout.
   public func renderFrame() -> CellBuffer {
     renderFrameWithStatistics().frame
   }
 
-  /// Draws the current frame and says what it cost.
+  /// Draws the current frame and says what it cost. The stages, in order:
+  ///
+  /// 1. `planFrame`: the layer stack (overlays bottom to top, each on its own band of ink
+  ///    layers; map content hidden under opaque map content above it) and its visible tiles:
+  ///    cached, waiting for data, or to draw.
+  /// 2. `drawTiles`: the missing tiles, drawn on all cores and cached.
+  /// 3. `compositeDots`: every tile copied onto one screen canvas on its layer's band.
+  /// 4. `placeCellContent`: the canvas turned into glyphs, then what lives in cells — labels
+  ///    (under `.aboveLabels` ink, over `.aboveRoads` ink), markers, and the callout.
   public func renderFrameWithStatistics() -> (frame: CellBuffer, statistics: FrameStatistics) {
     layoutIfNeeded()
     needsDisplay = false
     processLoadingEvents()
     let vp = viewport
-    var stats = FrameStatistics()
-    var canvas = DotCanvas(columns: vp.columns, rows: vp.rows)
-    var complete = true
-
-    // Gather this frame's tiles: cached, waiting, or to draw.
-    struct Placement {
-      let key: TileKey
-      let x: Int
-      let y: Int
-      let layerBase: UInt32
+    var plan = planFrame(vp)
+    // Loads that canDraw started are announced before the frame's rendering.
+    processLoadingEvents()
+    let rendering = !plan.jobs.isEmpty || plan.statistics.tilesWaiting > 0
+    if rendering { delegate?.mapViewWillStartRenderingMap(self) }
+    drawTiles(&plan)
+    frameAttribution = attribution(of: plan)
+    let canvas = compositeDots(plan, vp)
+    var cells = placeCellContent(canvas, &plan, vp)
+    cells.repairWideGlyphs()
+    if rendering {
+      delegate?.mapViewDidFinishRenderingMap(self, fullyRendered: plan.complete)
     }
-    var placements: [Placement] = []
-    var jobs: [TileJob] = []
+    return (cells, plan.statistics)
+  }
+
+  // MARK: Stage 1: the layer stack and its tiles
+
+  /// The overlays drawn this frame, bottom first, with their ink bands (overlays with alpha 0
+  /// are left out).
+  func layerStack() -> [FrameLayer] {
+    var layers: [FrameLayer] = []
+    var base: UInt32 = 0
+    for level in OverlayLevel.allCases {
+      for overlay in overlayStore.levels[level.rawValue] {
+        guard let r = overlayStore.renderers[ObjectIdentifier(overlay)], r.alpha > 0 else {
+          continue
+        }
+        layers.append(FrameLayer(overlay: overlay, renderer: r, level: level, layerBase: base))
+        base += r.inkLayerCount + Self.bandGap
+      }
+    }
+    return layers
+  }
+
+  /// Stage 1: the layer stack, and for each layer the tiles that meet the screen: reused from
+  /// the cache, waiting for their renderer (`canDraw` false), or to be drawn.
+  ///
+  /// Map content hides map content: an overlay that can replace map content, whose renderer
+  /// `replacesMapContent` at this zoom and `coversMapContent` for a map tile, hides the parts
+  /// of lower overlays that can replace map content inside its bounding rect, tile by tile.
+  /// (Where its tiles failed or are missing, what is beneath shows.) A tile wholly hidden is
+  /// neither drawn nor loaded.
+  func planFrame(_ vp: Viewport) -> FramePlan {
+    var plan = FramePlan()
+    plan.layers = layerStack()
     var jobKeys = Set<TileKey>()
     let scaleBits = vp.zoomScale.bitPattern
     let tilesAcross = Int((vp.worldWidthInDots / Double(TileGrid.size)).rounded(.up))
     let jMin = max(0, Int((Double(vp.originY) / Double(TileGrid.size)).rounded(.down)))
     let jMax = min(tilesAcross - 1, (vp.originY + vp.heightInDots - 1) / TileGrid.size)
-    // The basemap draws first, on the layers below every overlay, unless an opaque overlay
-    // replaces the map's content.
-    var layered: [(overlay: any Overlay, renderer: OverlayRenderer, layerBase: UInt32)] = []
-    let replaced = overlayStore.all.contains {
-      $0.canReplaceMapContent && (overlayStore.renderers[ObjectIdentifier($0)]?.alpha ?? 0) > 0
-    }
-    if let basemap, !replaced {
-      layered.append((basemap.overlay, basemap.renderer, 1))
-    }
-    var order: UInt32 = 0
-    for overlay in overlayStore.all {
-      order += 1
-      guard let r = overlayStore.renderers[ObjectIdentifier(overlay)] else { continue }
-      layered.append((overlay, r, Self.basemapLayers + order * Self.layersPerOverlay))
-    }
-    for (overlay, r, layerBase) in layered {
+    let visible = vp.worldCopies.map { vp.mapRect.offsetBy(dx: -$0, dy: 0) }
+    if jMin <= jMax { hideMapContent(&plan.layers, vp, rows: jMin...jMax, across: tilesAcross) }
+    for (index, layer) in plan.layers.enumerated() {
+      let (overlay, r) = (layer.overlay, layer.renderer)
+      if layer.level == .aboveLabels && plan.labelsBelowLayer == .max {
+        plan.labelsBelowLayer = layer.layerBase + 1
+      }
       let id = ObjectIdentifier(overlay)
       for inv in r.takeInvalidations() {
         switch inv {
@@ -75,7 +144,7 @@ extension MapView {
         case .rectAtScale(let rect, let s): tileCache.invalidate(id, rect: rect, zoomScale: s)
         }
       }
-      guard r.alpha > 0 else { continue }
+      r.visibleAreaDidChange(visible, zoomScale: vp.zoomScale, focus: vp.mapRect.mid)
       // Tiles within a stroke's reach of the overlay are drawn too (a stroke along the edge
       // of a tile spills into the next one).
       let margin = r.tileMargin(zoomScale: vp.zoomScale)
@@ -95,63 +164,177 @@ extension MapView {
             guard !rect.isNull, meets(overlay, rect.insetBy(dx: -margin, dy: -margin)) else {
               continue
             }
+            // A tile wholly under map content above is neither drawn nor loaded.
+            let position = TilePosition(i: Int32(i), j: Int32(j))
+            if let h = layer.hidden[position], h.contains(where: { $0.contains(rect) }) {
+              continue
+            }
             let key = TileKey(overlay: id, scaleBits: scaleBits, i: Int32(i), j: Int32(j))
             switch tileCache.lookup(key) {
             case .drawn?:
-              stats.tilesReused += 1
+              plan.statistics.tilesReused += 1
             case .waiting?:
-              stats.tilesWaiting += 1
-              complete = false
+              plan.statistics.tilesWaiting += 1
+              plan.complete = false
               continue
             case nil:
               if !jobKeys.contains(key) {
                 guard r.canDraw(rect, zoomScale: vp.zoomScale) else {
                   tileCache.store(.waiting, for: key)
-                  stats.tilesWaiting += 1
-                  complete = false
+                  plan.statistics.tilesWaiting += 1
+                  plan.complete = false
                   continue
                 }
                 jobKeys.insert(key)
-                jobs.append(
+                plan.jobs.append(
                   TileJob(key: key, renderer: r, rect: rect, zoomScale: vp.zoomScale, i: i, j: j))
               }
             }
-            placements.append(Placement(key: key, x: x, y: y, layerBase: layerBase))
+            plan.placements.append(
+              .init(key: key, x: x, y: y, layer: index, position: position, shift: shift))
           }
         }
       }
     }
+    return plan
+  }
 
-    // Loads that canDraw started are announced before the frame's rendering.
-    processLoadingEvents()
-    if !jobs.isEmpty || stats.tilesWaiting > 0 { delegate?.mapViewWillStartRenderingMap(self) }
-    if !jobs.isEmpty {
-      let drawn = TileJob.runConcurrently(jobs)
-      for (job, canvas) in zip(jobs, drawn) {
-        tileCache.store(.drawn(canvas), for: job.key)
-      }
-      stats.tilesDrawn = jobs.count
+  /// The visible map tiles, top layer down: records in each map-content layer which tiles of
+  /// map content above it hide it, and where.
+  func hideMapContent(
+    _ layers: inout [FrameLayer], _ vp: Viewport, rows: ClosedRange<Int>, across: Int
+  ) {
+    guard layers.contains(where: { $0.overlay.canReplaceMapContent }) else { return }
+    var columns = Set<Int>()
+    for shift in vp.worldCopies {
+      let copyX = Int((shift * vp.zoomScale).rounded()) - vp.originX
+      let iMin = max(0, (-copyX) / TileGrid.size - 1)
+      let iMax = min(across - 1, (vp.widthInDots - copyX) / TileGrid.size)
+      if iMin <= iMax { columns.formUnion(iMin...iMax) }
     }
-    for p in placements {
-      if case .drawn(let tile?)? = tileCache.lookup(p.key) {
-        canvas.composite(tile, atX: p.x, y: p.y, layerBase: p.layerBase)
+    var covers: [TilePosition: [MapRect]] = [:]
+    for n in layers.indices.reversed() where layers[n].overlay.canReplaceMapContent {
+      let (overlay, r) = (layers[n].overlay, layers[n].renderer)
+      layers[n].hidden = covers
+      guard r.replacesMapContent(zoomScale: vp.zoomScale) else { continue }
+      let bounds = overlay.boundingMapRect
+      for j in rows {
+        for i in columns {
+          let rect = TileGrid.mapRect(i: i, j: j, zoomScale: vp.zoomScale)
+          let position = TilePosition(i: Int32(i), j: Int32(j))
+          guard !rect.isNull, meets(overlay, rect) else { continue }
+          if let h = covers[position], h.contains(where: { $0.contains(rect) }) { continue }
+          guard r.coversMapContent(rect, zoomScale: vp.zoomScale) else { continue }
+          covers[position, default: []].append(bounds)
+        }
       }
     }
+  }
 
+  // MARK: Stage 2: drawing tiles
+
+  /// Stage 2: draws the plan's missing tiles on all cores and caches them.
+  func drawTiles(_ plan: inout FramePlan) {
+    guard !plan.jobs.isEmpty else { return }
+    let drawn = TileJob.runConcurrently(plan.jobs)
+    for (job, canvas) in zip(plan.jobs, drawn) {
+      tileCache.store(.drawn(canvas), for: job.key)
+    }
+    plan.statistics.tilesDrawn = plan.jobs.count
+  }
+
+  // MARK: Stage 3: compositing dots
+
+  /// Stage 3: copies every placed tile onto a screen canvas, on its layer's band of ink layers,
+  /// leaving out the parts of map content that opaque map content above it hides.
+  func compositeDots(_ plan: FramePlan, _ vp: Viewport) -> DotCanvas {
+    var canvas = DotCanvas(columns: vp.columns, rows: vp.rows)
+    let screen = DotRect(minX: 0, minY: 0, maxX: vp.widthInDots, maxY: vp.heightInDots)
+    for p in plan.placements {
+      guard case .drawn(let tile?)? = tileCache.lookup(p.key) else { continue }
+      let layer = plan.layers[p.layer]
+      if let hs = layer.hidden[p.position], !hs.isEmpty {
+        // The parts of the tile outside the map content above it, in screen dots.
+        let holes = hs.map { r in
+          DotRect(
+            minX: Int(((r.minX + p.shift) * vp.zoomScale).rounded()) - vp.originX,
+            minY: Int((r.minY * vp.zoomScale).rounded()) - vp.originY,
+            maxX: Int(((r.maxX + p.shift) * vp.zoomScale).rounded()) - vp.originX,
+            maxY: Int((r.maxY * vp.zoomScale).rounded()) - vp.originY)
+        }
+        let area = DotRect(minX: p.x, minY: p.y, maxX: p.x + tile.width, maxY: p.y + tile.height)
+        for part in area.intersection(screen).subtracting(holes) {
+          canvas.composite(tile, atX: p.x, y: p.y, layerBase: layer.layerBase, within: part)
+        }
+      } else {
+        canvas.composite(tile, atX: p.x, y: p.y, layerBase: layer.layerBase)
+      }
+    }
+    return canvas
+  }
+
+  // MARK: Stage 4: cell content
+
+  /// Stage 4: the canvas as glyphs, then labels from the renderers that have them (never over
+  /// a marker, the callout, or ink of an `.aboveLabels` overlay), markers, and the callout.
+  func placeCellContent(_ canvas: DotCanvas, _ plan: inout FramePlan, _ vp: Viewport)
+    -> CellBuffer
+  {
     var cells = canvas.cells(charset: charset)
     let callout = calloutLayout(vp)
-    var reserved = Set<Int>()
-    if let c = callout { reserved.formUnion(c.cellIndices(columns: vp.columns)) }
     let markers = markerPlacements(vp)
-    for m in markers { reserved.insert(m.row * vp.columns + m.column) }
-    basemap?.drawLabels(vp, into: &cells, reserved: reserved)
-    stats.markersShown = drawMarkers(markers, into: &cells)
-    if let c = callout { c.draw(into: &cells, charset: charset) }
-    cells.repairWideGlyphs()
-    if !jobs.isEmpty || stats.tilesWaiting > 0 {
-      delegate?.mapViewDidFinishRenderingMap(self, fullyRendered: complete)
+    let providers = plan.layers.compactMap { layer -> (LabelProviding, FrameLayer)? in
+      guard let p = layer.renderer as? LabelProviding else { return nil }
+      return (p, layer)
     }
-    return (cells, stats)
+    if !providers.isEmpty {
+      var taken =
+        plan.labelsBelowLayer == .max
+        ? [Bool](repeating: false, count: vp.columns * vp.rows)
+        : canvas.cellsInked(atOrAbove: plan.labelsBelowLayer)
+      if let c = callout {
+        for i in c.cellIndices(columns: vp.columns) where i >= 0 && i < taken.count {
+          taken[i] = true
+        }
+      }
+      for m in markers { taken[m.row * vp.columns + m.column] = true }
+      var labels: [MapLabel] = []
+      let w = MapSize.world.width
+      let tile = Double(TileGrid.size) / vp.zoomScale
+      for (provider, layer) in providers {
+        for label in provider.labels(for: vp) {
+          // A name under map content above its layer is that content's to show.
+          let x = label.point.x - (label.point.x / w).rounded(.down) * w
+          let p = MapPoint(x: x, y: label.point.y)
+          let position = TilePosition(
+            i: Int32((x / tile).rounded(.down)), j: Int32((p.y / tile).rounded(.down)))
+          if let h = layer.hidden[position], h.contains(where: { $0.contains(p) }) { continue }
+          labels.append(label)
+        }
+      }
+      var placer = LabelPlacer(viewport: vp, taken: taken)
+      placer.place(labels, into: &cells)
+    }
+    plan.statistics.markersShown = drawMarkers(markers, into: &cells)
+    if let c = callout { c.draw(into: &cells, charset: charset) }
+    return cells
+  }
+
+  /// Credit lines of the tile overlays drawn in the last frame (each once, in stack order).
+  public var visibleAttribution: [String] { frameAttribution }
+
+  /// The credit lines of the tile overlays with tiles in a plan.
+  func attribution(of plan: FramePlan) -> [String] {
+    var lines: [String] = []
+    var seen = Set<Int>()
+    for p in plan.placements where seen.insert(p.layer).inserted {
+      guard let t = plan.layers[p.layer].overlay as? TileOverlay else { continue }
+      for part in t.attribution.split(separator: ";") {
+        let line = part.trimmingCharacters(in: .whitespaces)
+        if !line.isEmpty && !lines.contains(line) { lines.append(line) }
+      }
+    }
+    return lines
   }
 
   /// Drops every drawn tile (the next frame draws all tiles afresh).
@@ -159,6 +342,34 @@ extension MapView {
 
   /// Drawn tiles held in the cache.
   public var cachedTileCount: Int { tileCache.count }
+}
+
+extension DotRect {
+  /// The parts of this rect outside every rect of `holes` (at most a few rects).
+  func subtracting(_ holes: [DotRect]) -> [DotRect] {
+    var parts = isEmpty ? [] : [self]
+    for h in holes {
+      parts = parts.flatMap { r -> [DotRect] in
+        let i = r.intersection(h)
+        guard !i.isEmpty else { return [r] }
+        var out: [DotRect] = []
+        if r.minY < i.minY {
+          out.append(DotRect(minX: r.minX, minY: r.minY, maxX: r.maxX, maxY: i.minY))
+        }
+        if i.maxY < r.maxY {
+          out.append(DotRect(minX: r.minX, minY: i.maxY, maxX: r.maxX, maxY: r.maxY))
+        }
+        if r.minX < i.minX {
+          out.append(DotRect(minX: r.minX, minY: i.minY, maxX: i.minX, maxY: i.maxY))
+        }
+        if i.maxX < r.maxX {
+          out.append(DotRect(minX: i.maxX, minY: i.minY, maxX: r.maxX, maxY: i.maxY))
+        }
+        return out
+      }
+    }
+    return parts
+  }
 }
 
 /// One overlay tile to draw off the main thread.

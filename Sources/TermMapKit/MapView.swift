@@ -51,16 +51,6 @@ public final class MapView {
   public var showsCallouts = true {
     didSet { needsDisplay = true }
   }
-  /// The basemap drawn under the overlays; nil for none.
-  public var basemap: (any BasemapLayer)? {
-    didSet {
-      if let old = oldValue { tileCache.removeAll(of: ObjectIdentifier(old.overlay)) }
-      let handler = displayRequestHandler
-      basemap?.renderer.setDisplayHandler { handler?() }
-      needsDisplay = true
-    }
-  }
-
   // Collaborators.
   let overlayStore = OverlayStore()
   let annotationIndex = AnnotationIndex()
@@ -71,13 +61,14 @@ public final class MapView {
   /// Set by renderers that asked to redraw; cleared by `renderFrame`.
   public internal(set) var needsDisplay = true
   var layoutStale = true
+  /// Credit lines of the tile overlays drawn in the last frame.
+  var frameAttribution: [String] = []
   /// Called (from any thread) when something asks for a redraw, e.g. a tile finished loading.
   public var displayRequestHandler: (@Sendable () -> Void)? {
     didSet {
       // Renderers made before the handler was set must hear it too.
       let handler = displayRequestHandler
       for r in overlayStore.renderers.values { r.setDisplayHandler { handler?() } }
-      basemap?.renderer.setDisplayHandler { handler?() }
     }
   }
 
@@ -249,9 +240,13 @@ public final class MapView {
     setVisibleMapRect(rect, edgePadding: pad, animated: animated)
   }
 
-  /// The bounds of every overlay and annotation on the map (null when there are none).
+  /// The bounds of every overlay (but tile overlays) and annotation on the map (null when
+  /// there are none).
   public var contentMapRect: MapRect {
-    var r = overlayStore.all.reduce(MapRect.null) { $0.union($1.boundingMapRect) }
+    // Tile overlays are layers of the map, not content on it.
+    var r = overlayStore.all.reduce(MapRect.null) {
+      $1 is TileOverlay ? $0 : $0.union($1.boundingMapRect)
+    }
     for p in annotationIndex.allPoints {
       r = r.union(MapRect(origin: p, size: MapSize(width: 0, height: 0)))
     }
@@ -309,8 +304,10 @@ public final class MapView {
 
   func clearNeedsDisplay() { needsDisplay = false }
 
-  /// The standard renderer for the built-in overlay types.
+  /// The standard renderer of an overlay: the one it makes itself (`DefaultRendering`), or the
+  /// built-in one for the shapes.
   public nonisolated static func defaultRenderer(for overlay: any Overlay) -> OverlayRenderer {
+    if let o = overlay as? any DefaultRendering { return o.makeDefaultRenderer() }
     switch overlay {
     case let p as Polyline: return PolylineRenderer(polyline: p)
     case let p as GeodesicPolyline: return PolylineRenderer(polyline: p)

@@ -12,7 +12,8 @@ public protocol Overlay: AnyObject, Sendable {
   var coordinate: Coordinate { get }
   /// Whether the overlay meets a rect (defaults to a bounding-rect test).
   func intersects(_ mapRect: MapRect) -> Bool
-  /// True when the overlay is opaque and the basemap below it need not be drawn.
+  /// True when the overlay is opaque map content: map content lower in the stack (other
+  /// overlays that can replace map content) is not drawn inside its bounding rect.
   var canReplaceMapContent: Bool { get }
   /// A title for lists and callouts.
   var title: String? { get }
@@ -41,4 +42,11 @@ public enum OverlayLevel: Int, Sendable, CaseIterable, Comparable {
   case aboveLabels = 1
 
   public static func < (a: OverlayLevel, b: OverlayLevel) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// An overlay that makes its own standard renderer, so a new kind of overlay needs no change to
+/// the map: `MapView.defaultRenderer(for:)` (and so a delegate that returns it) uses this.
+public protocol DefaultRendering: Overlay {
+  /// A new renderer for this overlay.
+  func makeDefaultRenderer() -> OverlayRenderer
 }

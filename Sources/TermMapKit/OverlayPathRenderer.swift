@@ -101,7 +101,7 @@ open class OverlayPathRenderer: OverlayRenderer, @unchecked Sendable {
     return (dots / 2 + 1) / zoomScale
   }
 
-  override func tileMargin(zoomScale: Double) -> Double {
+  open override func tileMargin(zoomScale: Double) -> Double {
     strokeReach(style, zoomScale: zoomScale)
   }
 

@@ -57,7 +57,25 @@ open class OverlayRenderer: @unchecked Sendable {
 
   /// How far (in map points) drawing may reach past the overlay's bounds, e.g. half a stroke:
   /// tiles this close to the overlay are drawn too, so strokes are not cut at tile edges.
-  func tileMargin(zoomScale: Double) -> Double { 0 }
+  /// Override it in a renderer whose strokes reach past the overlay's bounding rect.
+  open func tileMargin(zoomScale: Double) -> Double { 0 }
+
+  /// Ink layers the renderer's drawing uses (its ink's `layer` runs from 1 to this); the map
+  /// stacks each overlay on a band of this many layers above the overlays below it.
+  open var inkLayerCount: UInt32 { 4 }
+
+  /// Whether the overlay hides map content beneath it (inside its bounding rect) at a zoom
+  /// scale: by default, when the overlay `canReplaceMapContent`.
+  open func replacesMapContent(zoomScale: Double) -> Bool { overlay.canReplaceMapContent }
+
+  /// Whether the renderer has (or is loading) content for a map tile, so that it hides map
+  /// content below it there; a tile overlay whose tiles failed or are missing says no, and the
+  /// map content beneath shows through. True by default.
+  open func coversMapContent(_ mapRect: MapRect, zoomScale: Double) -> Bool { true }
+
+  /// Called on the main actor once per frame with the visible rects (one per copy of the
+  /// world), before tiles are asked for; renderers that load data reorder or cancel loads here.
+  open func visibleAreaDidChange(_ visible: [MapRect], zoomScale: Double, focus: MapPoint) {}
 
   // MARK: Coordinate conversions (safe inside draw)
 

@@ -37,7 +37,8 @@ extension MapView {
       let z = zoom + (center == centerPoint ? target.zoom - zoomLevel : 0)
       let c = center == centerPoint ? target.center : center
       animation = RegionAnimation(
-        from: (centerPoint, zoomLevel), to: (c, min(max(z, zoomRange.lowerBound), zoomRange.upperBound)),
+        from: (centerPoint, zoomLevel),
+        to: (c, min(max(z, zoomRange.lowerBound), zoomRange.upperBound)),
         frames: Self.animationFrames)
       _ = advanceAnimation()
       return

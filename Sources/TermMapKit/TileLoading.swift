@@ -74,13 +74,8 @@ extension OverlayRenderer {
 }
 
 extension MapView {
-  /// The renderers that may load tiles: the basemap's and the overlays'.
-  var loadingRenderers: [OverlayRenderer] {
-    var all: [OverlayRenderer] = []
-    if let basemap { all.append(basemap.renderer) }
-    all.append(contentsOf: overlayStore.renderers.values)
-    return all
-  }
+  /// The renderers that may load tiles.
+  var loadingRenderers: [OverlayRenderer] { Array(overlayStore.renderers.values) }
 
   /// True while a renderer has tile loads in flight.
   public var isLoadingMap: Bool { loadingRenderers.contains { $0.loadsInFlight > 0 } }

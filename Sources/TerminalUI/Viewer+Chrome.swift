@@ -1,6 +1,7 @@
 import DotRaster
 import Foundation
 import MapGeometry
+import MapTiles
 import TermMapKit
 
 extension Viewer {
@@ -40,7 +41,7 @@ extension Viewer {
     if !routesEnabled { parts.append("routes off") }
     let text = parts.joined(separator: ascii ? " | " : " · ")
     frame.put(text, column: 0, row: row, foreground: .brightWhite, background: .brightBlack)
-    let attribution = (map.basemap?.attribution ?? []).map(Viewer.shortCredit).joined(
+    let attribution = map.visibleAttribution.map(Attribution.short).joined(
       separator: " · ")
     let right = (attribution.isEmpty ? "" : attribution + "  ") + "? help"
     let start = frame.columns - right.count
@@ -49,21 +50,13 @@ extension Viewer {
     }
   }
 
-  /// A data credit shortened for the status line (the full lines are in the help and docs).
-  nonisolated static func shortCredit(_ line: String) -> String {
-    if line.contains("OpenStreetMap") { return "© OpenStreetMap" }
-    if line.contains("Natural Earth") { return "Natural Earth" }
-    if line.contains("GeoNames") { return "GeoNames" }
-    return String(line.prefix(30))
-  }
-
   /// A box listing the keys.
   func drawHelp(into frame: inout CellBuffer) {
     let lines = Viewer.keyHelp.map { k, v in
       k.padding(toLength: 16, withPad: " ", startingAt: 0) + v
     }
     let title = "termmap keys"
-    let credits = (map.basemap?.attribution ?? []).map { "  " + $0 }
+    let credits = map.visibleAttribution.map { "  " + $0 }
     drawBox(
       title: title,
       lines: lines + (credits.isEmpty ? [] : ["", "Map data:"] + credits) + [

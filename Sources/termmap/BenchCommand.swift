@@ -2,6 +2,7 @@ import DotRaster
 import Foundation
 import MapData
 import MapGeometry
+import MapTiles
 import TermMapKit
 import TerminalUI
 
@@ -160,7 +161,7 @@ struct BenchCommand {
       Memory.resetPeak()
       let start = clock.now
       let cold = MapView(columns: columns, rows: rows)
-      cold.basemap = try VectorBasemap.standard(dataDirectory: dir)
+      cold.addOverlays(try OfflineMap.overlays(dataDirectory: dir), level: .aboveRoads)
       cold.setVisibleMapRect(.world, animated: false)
       _ = cold.renderCompleteFrame(timeout: 15).frame
       let first = Self.milliseconds(clock.now - start)
@@ -176,7 +177,7 @@ struct BenchCommand {
       for (w, h) in [(160, 48), (300, 100)] {
         for (name, centre, zoom) in views {
           let map = MapView(columns: w, rows: h)
-          map.basemap = try VectorBasemap.standard(dataDirectory: dir)
+          map.addOverlays(try OfflineMap.overlays(dataDirectory: dir), level: .aboveRoads)
           map.setCenter(centre, animated: false)
           map.setZoomLevel(zoom, animated: false)
           report(

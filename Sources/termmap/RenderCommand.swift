@@ -2,6 +2,7 @@ import DotRaster
 import Foundation
 import MapData
 import MapGeometry
+import MapTiles
 import TermMapKit
 import TileData
 
@@ -106,8 +107,7 @@ struct RenderCommand {
     }
     let map = MapView(columns: columns, rows: rows)
     map.charset = charset
-    let base = try makeBasemap()
-    map.basemap = base
+    map.addOverlays(try makeMapLayers(), level: .aboveRoads)
     let style = ContentStyle()
     map.delegate = style
     for c in contents {
@@ -145,7 +145,11 @@ struct RenderCommand {
     if status {
       let points = contents.reduce(0) { $0 + $1.pointCount }
       let line = StatusLine.text(
-        for: map, loadedPoints: points, attribution: base.map { [$0.shortAttribution] } ?? [],
+        for: map, loadedPoints: points,
+        attribution: [map.visibleAttribution.map(Attribution.short).joined(separator: " · ")].filter
+        {
+          !$0.isEmpty
+        },
         columns: columns, ascii: charset == .ascii)
       out.append(line)
     }
@@ -155,17 +159,18 @@ struct RenderCommand {
 }
 
 extension RenderCommand {
-  /// The basemap asked for: the offline one in Data/ (unless --no-basemap), with any --tiles
-  /// sources drawn over it (an .mbtiles file, a z/x/y directory or an http(s) URL template
-  /// with {z}, {x}, {y} and optionally {s}, cached under $XDG_CACHE_HOME/termmap/tiles).
-  func makeBasemap() throws -> VectorBasemap? {
-    var sources: [any TileSource] = []
+  /// The map's tile layers, bottom first: the offline map in Data/ (unless --no-basemap),
+  /// then each --tiles source (an .mbtiles file, a z/x/y directory or an http(s) URL template
+  /// with {z}, {x}, {y} and optionally {s}, cached under $XDG_CACHE_HOME/termmap/tiles), each
+  /// an overlay of map content, so a source hides what is below it where it has tiles.
+  func makeMapLayers() throws -> [TileOverlay] {
+    var layers: [TileOverlay] = []
     if basemap {
       if let dir = DataDirectory.locate() {
-        sources.append(try MBTilesSource(path: dir.appendingPathComponent("world.mbtiles").path))
-        let city = dir.appendingPathComponent("monaco.mbtiles").path
-        if FileManager.default.fileExists(atPath: city) {
-          sources.append(try MBTilesSource(path: city))
+        do {
+          layers += try OfflineMap.overlays(dataDirectory: dir, style: style)
+        } catch {
+          throw UsageError("basemap: \(error)")
         }
       } else if tiles.isEmpty {
         FileHandle.standardError.write(
@@ -173,33 +178,34 @@ extension RenderCommand {
       }
     }
     for t in tiles {
+      let source: any TileSource
       if HTTPTileSource.isTemplate(t) {
         do {
-          sources.append(try HTTPTileSource(template: t))
+          source = try HTTPTileSource(template: t)
         } catch {
           throw UsageError("--tiles: \(error)")
         }
-        continue
-      }
-      do {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: t, isDirectory: &isDirectory) else {
-          throw UsageError("--tiles: \(t): no such file or directory")
+      } else {
+        do {
+          var isDirectory: ObjCBool = false
+          guard FileManager.default.fileExists(atPath: t, isDirectory: &isDirectory) else {
+            throw UsageError("--tiles: \(t): no such file or directory")
+          }
+          source =
+            isDirectory.boolValue ? try DirectoryTileSource(root: t) : try MBTilesSource(path: t)
+        } catch let e as UsageError {
+          throw e
+        } catch {
+          throw UsageError("--tiles: \(error)")
         }
-        sources.append(
-          isDirectory.boolValue ? try DirectoryTileSource(root: t) : try MBTilesSource(path: t))
-      } catch let e as UsageError {
-        throw e
-      } catch {
-        throw UsageError("--tiles: \(error)")
       }
+      guard source.format.isVector else {
+        throw UsageError(
+          "--tiles: \(source.name): \(source.format.rawValue) tiles are not drawn yet")
+      }
+      layers.append(SourceTileOverlay(source: source, style: style))
     }
-    guard !sources.isEmpty else { return nil }
-    do {
-      return try VectorBasemap(sources: sources, style: style)
-    } catch {
-      throw UsageError("basemap: \(error)")
-    }
+    return layers
   }
 }
 

@@ -32,7 +32,7 @@ enum ViewerCommand {
     } catch let e as TerminalError {
       throw UsageError(e.description)
     }
-    viewer.map.basemap = try parsed.makeBasemap()
+    viewer.map.addOverlays(try parsed.makeMapLayers(), level: .aboveRoads)
     let status = viewer.run()
     TerminalGuard.restoreSettings()
     return status

@@ -95,7 +95,7 @@ struct ConcurrentDrawingTests {
           Issue.record("no renderer for overlay \(n)")
           continue
         }
-        let layerBase = MapView.basemapLayers + UInt32(n + 1) * MapView.layersPerOverlay
+        let layerBase = UInt32(n) * (4 + MapView.bandGap)
         let iRange = (vp.originX / size)...((vp.originX + vp.widthInDots - 1) / size)
         let jRange = (vp.originY / size)...((vp.originY + vp.heightInDots - 1) / size)
         for j in jRange {

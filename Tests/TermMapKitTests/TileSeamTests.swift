@@ -28,7 +28,7 @@ struct TileSeamTests {
       r.draw(vp.mapRect, zoomScale: zs, in: context)
       canvas.composite(
         context.takeCanvas(), atX: 0, y: 0,
-        layerBase: MapView.basemapLayers + UInt32(n + 1) * MapView.layersPerOverlay)
+        layerBase: UInt32(n) * (4 + MapView.bandGap))
     }
     return canvas.cells(charset: map.charset)
   }

@@ -5,12 +5,14 @@ import MapGeometry
 import Synchronization
 import Testing
 
-@testable import MapData
+@testable import MapTiles
 @testable import TermMapKit
 @testable import TileData
 
-private let worldPath = Fixture.samples.deletingLastPathComponent()
-  .appendingPathComponent("world.mbtiles").path
+/// The repository's Data/ folder, found from this source file.
+let dataDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Data")
+let worldPath = dataDirectory.appendingPathComponent("world.mbtiles").path
 
 /// Tiles from Data/world.mbtiles whose background loads wait until the test releases them.
 final class GatedSource: TileSource {
@@ -86,9 +88,22 @@ func inkedCells(_ frame: CellBuffer) -> Int {
   frame.lines.joined().unicodeScalars.filter { $0.value > 0x2800 && $0.value <= 0x28FF }.count
 }
 
-func renderer(_ source: any TileSource) throws -> BasemapRenderer {
-  BasemapRenderer(
-    overlay: BasemapOverlay(), providers: [try VectorTileProvider(source: source)], style: .dark)
+func renderer(_ source: any TileSource) throws -> VectorTileRenderer {
+  VectorTileRenderer(overlay: SourceTileOverlay(source: source), style: .dark)
+}
+
+extension TileOverlayRenderer {
+  /// `resolve` now, with the tile addressed by a `TileID`.
+  func resolve(_ id: TileID) -> Resolution {
+    resolve(TileOverlayPath(x: id.x, y: id.y, z: id.z), now: Date())
+  }
+  func cachedChildren(of id: TileID) -> [(path: TileOverlayPath, content: any TileContent)] {
+    cachedChildren(of: TileOverlayPath(x: id.x, y: id.y, z: id.z))
+  }
+}
+
+extension TileOverlayPath {
+  var tileID: TileID { TileID(z: z, x: x, y: y) }
 }
 
 /// The zoom scale at which the basemap draws vector tiles of zoom `z`.
@@ -143,13 +158,13 @@ struct BasemapLoadingTests {
     #expect(r.canDraw(rect, zoomScale: scale))
     #expect(source.waiting == [child])
     let resolution = r.resolve(child)
-    #expect(resolution.tile?.sourceID == parent)
+    #expect(resolution.drawn?.path.tileID == parent)
     #expect(resolution.complete == false)
 
     // draw uses the stand-in: the tile is not blank.
     #expect(!drawTile(r, at: child.mapRect.mid, scale).isBlank)
     source.release()
-    #expect(r.resolve(child).tile?.sourceID == child)
+    #expect(r.resolve(child).drawn?.path.tileID == child)
     #expect(r.resolve(child).complete)
   }
 
@@ -170,7 +185,7 @@ struct BasemapLoadingTests {
     source.release()
     let scale = zoomScale(forTileZoom: 2)
     let rect = gridTile(at: parent.mapRect.mid, scale).rect
-    #expect(r.resolve(parent).tile == nil)
+    #expect(r.resolve(parent).drawn == nil)
     #expect(r.canDraw(rect, zoomScale: scale))
     #expect(r.cachedChildren(of: parent).count == 4)
     #expect(!drawTile(r, at: parent.mapRect.mid, scale).isBlank)
@@ -189,7 +204,7 @@ struct BasemapLoadingTests {
     source.release()
     #expect(r.canDraw(rect, zoomScale: scale))
     #expect(r.resolve(deep).complete)
-    #expect(r.resolve(deep).tile?.scale == 1 << (12 - maxZ))
+    #expect(r.resolve(deep).drawn?.path.z == maxZ)
   }
 
   @Test("the delegate hears will-start-loading, then did-finish-loading, around the renders")
@@ -200,7 +215,7 @@ struct BasemapLoadingTests {
     map.delegate = recorder
     let requests = Mutex(0)
     map.displayRequestHandler = { requests.withLock { $0 += 1 } }
-    map.basemap = try VectorBasemap(sources: [source])
+    map.addOverlay(SourceTileOverlay(source: source), level: .aboveRoads)
     let first = map.renderFrameWithStatistics()
     #expect(first.statistics.tilesWaiting > 0)
     #expect(inkedCells(first.frame) == 0)
@@ -230,7 +245,7 @@ struct BasemapLoadingTests {
     let map = MapView(columns: 80, rows: 24)
     let recorder = LoadingRecorder()
     map.delegate = recorder
-    map.basemap = try VectorBasemap(sources: [source])
+    map.addOverlay(SourceTileOverlay(source: source), level: .aboveRoads)
     _ = map.renderFrame()
     source.release()
     let result = map.renderCompleteFrame(timeout: 5)
@@ -249,7 +264,8 @@ struct BasemapLoadingTests {
   @Test("renderCompleteFrame draws what a synchronous render would")
   @MainActor func completeFrame() throws {
     let map = MapView(columns: 100, rows: 30)
-    map.basemap = try VectorBasemap(sources: [try MBTilesSource(path: worldPath)])
+    map.addOverlay(
+      SourceTileOverlay(source: try MBTilesSource(path: worldPath)), level: .aboveRoads)
     map.setCenter(Coordinate(latitude: 45, longitude: 10), animated: false)
     map.setZoomLevel(4, animated: false)
     let result = map.renderCompleteFrame(timeout: 10)
@@ -261,7 +277,7 @@ struct BasemapLoadingTests {
     #expect(result.frame.lines.joined().contains("Italy"))
   }
 
-  @Test("an overlay that can replace the map's content hides the basemap")
+  @Test("an overlay that can replace the map's content hides map content below it")
   @MainActor func replacesMapContent() throws {
     final class Cover: Overlay {
       let boundingMapRect = MapRect.world
@@ -271,7 +287,8 @@ struct BasemapLoadingTests {
     }
     for replaces in [false, true] {
       let map = MapView(columns: 80, rows: 24)
-      map.basemap = try VectorBasemap(sources: [try MBTilesSource(path: worldPath)])
+      map.addOverlay(
+        SourceTileOverlay(source: try MBTilesSource(path: worldPath)), level: .aboveRoads)
       map.addOverlay(Cover(replaces: replaces))  // its default renderer draws nothing
       let frame = map.renderCompleteFrame(timeout: 10).frame
       if replaces {
@@ -325,7 +342,7 @@ struct BasemapHTTPTests {
     let map = MapView(columns: 100, rows: 30)
     let recorder = LoadingRecorder()
     map.delegate = recorder
-    map.basemap = try VectorBasemap(sources: sources)
+    map.addOverlays(sources.map { SourceTileOverlay(source: $0) }, level: .aboveRoads)
     map.setCenter(Coordinate(latitude: 30, longitude: 0), animated: false)
     map.setZoomLevel(1.6, animated: false)
     let start = Date()

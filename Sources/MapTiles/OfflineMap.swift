@@ -1,0 +1,43 @@
+import Foundation
+import MapGeometry
+import TermMapKit
+import TileData
+
+/// The map that ships in Data/: the world (Natural Earth and GeoNames, zoom 0–6) with Monaco's
+/// OpenStreetMap streets (zoom 10–14) over it, as tile overlays added the public way:
+///
+/// ```swift
+/// map.addOverlays(try OfflineMap.overlays(dataDirectory: dir), level: .aboveRoads)
+/// ```
+///
+/// Both overlays are map content: where Monaco's tiles are drawn (inside its bounds, from its
+/// lowest zoom), the world beneath is not.
+public enum OfflineMap {
+  /// The offline files in drawing order, least detailed first.
+  public static let files = ["world.mbtiles", "monaco.mbtiles"]
+
+  /// Tile overlays for the offline data in `dir` (the world is required, the city optional).
+  public static func overlays(dataDirectory dir: URL, style: BasemapStyle = .dark) throws
+    -> [SourceTileOverlay]
+  {
+    var out: [SourceTileOverlay] = []
+    for (n, file) in files.enumerated() {
+      let path = dir.appendingPathComponent(file).path
+      if n > 0 && !FileManager.default.fileExists(atPath: path) { continue }
+      out.append(SourceTileOverlay(source: try MBTilesSource(path: path), style: style))
+    }
+    return out
+  }
+}
+
+/// Credit lines for data on screen.
+public enum Attribution {
+  /// A credit shortened for a status line ("© OpenStreetMap" for the long ODbL line, and so
+  /// on); the full lines are in the help and docs.
+  public static func short(_ line: String) -> String {
+    if line.contains("OpenStreetMap") { return "© OpenStreetMap" }
+    if line.contains("Natural Earth") { return "Natural Earth" }
+    if line.contains("GeoNames") { return "GeoNames" }
+    return String(line.prefix(30))
+  }
+}

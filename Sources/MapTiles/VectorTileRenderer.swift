@@ -1,0 +1,330 @@
+import DotRaster
+import Foundation
+import MapGeometry
+import TermMapKit
+import TileData
+
+/// A decoded vector tile, as a tile overlay renderer caches it.
+public struct VectorTileContent: TileContent {
+  public let tile: DecodedTile
+  public init(_ tile: DecodedTile) { self.tile = tile }
+  public var byteCount: Int { tile.approximateByteCount }
+}
+
+/// Draws a tile overlay of Mapbox Vector Tiles feature by feature as a `BasemapStyle` says, and
+/// gives the map their place and street names as labels.
+///
+/// Loading, caching, stand-ins and loading events are `TileOverlayRenderer`'s. Vector tiles are
+/// drawn one zoom below the map's (a braille dot is coarser than the pixels tiles are made for).
+/// Paths keep only what can show in the tile being drawn, and no edge that the tiler or the
+/// source's bounds cut is ever stroked (where a detailed source ends, a coarser one goes on
+/// with no line between them).
+///
+/// `@unchecked Sendable`: the style is an immutable value; the rest is the superclass's.
+public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked Sendable {
+  public let style: BasemapStyle
+  /// Largest inflated tile accepted.
+  public let inflateLimit: Int
+
+  public init(
+    overlay: TileOverlay, style: BasemapStyle, retryInterval: TimeInterval = 30,
+    inflateLimit: Int = Inflate.defaultLimit
+  ) {
+    self.style = style
+    self.inflateLimit = inflateLimit
+    super.init(tileOverlay: overlay, retryInterval: retryInterval)
+  }
+
+  /// The zoom of the vector tiles used at a map zoom level: one level below it.
+  static func tileZoom(forLevel zoomLevel: Double) -> Int {
+    max(0, Int((zoomLevel - 0.5).rounded(.down)))
+  }
+
+  public override func tileZoom(forZoomScale zoomScale: Double) -> Int {
+    Self.tileZoom(forLevel: ZoomMath.zoomLevel(forZoomScale: zoomScale))
+  }
+
+  public override func decodeTile(_ data: Data, at path: TileOverlayPath) throws -> any TileContent
+  {
+    let raw = try Inflate.decompressIfNeeded(data, limit: inflateLimit)
+    return VectorTileContent(try VectorTileDecoder.decode(raw))
+  }
+
+  public override func drawTile(
+    _ content: any TileContent, at path: TileOverlayPath, in mapRect: MapRect, zoomScale: Double,
+    context: DrawingContext
+  ) {
+    guard let v = content as? VectorTileContent else { return }
+    let zoom = ZoomMath.zoomLevel(forZoomScale: zoomScale)
+    let id = TileID(z: path.z, x: path.x, y: path.y)
+    let bounds = tileOverlay.boundingMapRect
+    for rule in style.rules where zoom >= rule.minZoom && zoom < rule.maxZoom {
+      guard let layer = v.tile.layer(named: rule.layer) else { continue }
+      let transform = layer.transform(for: id)
+      let reach = (rule.lineWidth / 2 + 1) / zoomScale
+      let box = transform.tileBox(covering: mapRect.insetBy(dx: -reach, dy: -reach))
+      let keyIndex = rule.key.flatMap { layer.keyIndex(of: $0) }
+      if rule.key != nil && !rule.values.isEmpty && keyIndex == nil { continue }
+      // Polygon outlines are not stroked along the tile's edges or the source's bounds: those
+      // edges were made by cutting, not by the data.
+      let cut = CutEdges(transform: transform, bounds: bounds)
+      context.fillColor = rule.fill
+      context.fillPattern = rule.fillPattern
+      context.strokeColor = rule.stroke
+      context.lineWidth = rule.lineWidth / zoomScale
+      context.setLineDash(phase: 0, lengths: rule.dash.map { $0 / zoomScale })
+      for feature in layer.features(intersecting: box) {
+        if let k = keyIndex, !rule.values.isEmpty {
+          guard let v = feature.value(forKeyIndex: k)?.stringValue, rule.values.contains(v) else {
+            continue
+          }
+        }
+        if let (key, limit) = rule.maxLevel {
+          guard let level = feature.value(for: key)?.doubleValue, level <= limit else { continue }
+        }
+        switch feature.type {
+        case .polygon:
+          if rule.fill != nil {
+            addParts(feature, transform, closed: true, cut: nil, context)
+            context.fillPath()
+          }
+          if rule.stroke != nil {
+            addParts(feature, transform, closed: true, cut: cut, context)
+            context.strokePath()
+          }
+        case .lineString:
+          if rule.stroke != nil {
+            addParts(feature, transform, closed: false, cut: nil, context)
+            context.strokePath()
+          }
+        default:
+          continue
+        }
+      }
+    }
+  }
+
+  /// The lines along which a tile's polygons were cut, in tile units: the tile's own square
+  /// (features reach a little past it, into the tile's buffer) and the source's bounds.
+  struct CutEdges {
+    let minX: Double
+    let minY: Double
+    let maxX: Double
+    let maxY: Double
+    /// Half a tile unit of slack per 256th of the extent (tilers round cut points to units).
+    let slack: Double
+
+    init(transform t: TileTransform, bounds: MapRect) {
+      let e = Double(t.extent)
+      var (x0, y0, x1, y1) = (0.0, 0.0, e, e)
+      if !bounds.isNull && bounds != .world {
+        x0 = max(x0, (bounds.minX - t.rect.minX) / t.scale)
+        y0 = max(y0, (bounds.minY - t.rect.minY) / t.scale)
+        x1 = min(x1, (bounds.maxX - t.rect.minX) / t.scale)
+        y1 = min(y1, (bounds.maxY - t.rect.minY) / t.scale)
+      }
+      (minX, minY, maxX, maxY) = (x0, y0, x1, y1)
+      slack = max(1, e / 512)
+    }
+
+    /// True when the segment lies along (or beyond) one cut edge.
+    @inline(__always) func isCut(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Bool {
+      (ax <= minX + slack && bx <= minX + slack) || (ax >= maxX - slack && bx >= maxX - slack)
+        || (ay <= minY + slack && by <= minY + slack) || (ay >= maxY - slack && by >= maxY - slack)
+    }
+  }
+
+  /// Adds a feature's parts to the path, keeping only what can show in the context's clip:
+  /// a run of vertices that all lie beyond one edge of the clip becomes its first and last
+  /// vertex (for a fill, the run and that chord form a loop wholly outside the clip, so the
+  /// even-odd parity inside it is unchanged), and inside the clip a vertex closer than half a
+  /// dot to the last one kept is dropped. With `cut` (outlines), segments along a cut edge are
+  /// skipped (the pen lifts) and the ring is closed by hand.
+  private func addParts(
+    _ f: VectorFeature, _ t: TileTransform, closed: Bool, cut: CutEdges?,
+    _ context: DrawingContext
+  ) {
+    let m = context.transform
+    let clip = context.clipBounds
+    let margin = 2.0
+    let x0 = Double(clip.minX) - margin
+    let y0 = Double(clip.minY) - margin
+    let x1 = Double(clip.maxX) + margin
+    let y1 = Double(clip.maxY) + margin
+    // Dots per tile unit, and the tile's origin in dots.
+    let sx = t.scale * m.scaleX
+    let sy = t.scale * m.scaleY
+    // (The context's user space is map points less the overlay's origin.)
+    let origin = tileOverlay.boundingMapRect.origin
+    let ox = (t.rect.origin.x - origin.x) * m.scaleX + m.translateX
+    let oy = (t.rect.origin.y - origin.y) * m.scaleY + m.translateY
+    for part in f.parts {
+      guard !part.points.isEmpty else { continue }
+      var started = false
+      var penUp = false
+      var lastCode = -1
+      var lastX = 0.0
+      var lastY = 0.0
+      // The previous vertex in tile units (for cut edges).
+      var prevU = 0.0
+      var prevV = 0.0
+      var pending: (Double, Double)? = nil
+      func emit(_ x: Double, _ y: Double) {
+        let p = Point2D(x: (x - m.translateX) / m.scaleX, y: (y - m.translateY) / m.scaleY)
+        if started && !penUp { context.addLine(to: p) } else { context.move(to: p) }
+        started = true
+        penUp = false
+        lastX = x
+        lastY = y
+      }
+      var first = true
+      for q in part.points {
+        let u = Double(q.x)
+        let v = Double(q.y)
+        defer {
+          prevU = u
+          prevV = v
+          first = false
+        }
+        if let cut, !first, cut.isCut(prevU, prevV, u, v) {
+          // Lift the pen: this segment is a cut, not an outline.
+          if let (px, py) = pending {
+            emit(px, py)
+            pending = nil
+          }
+          penUp = true
+          let x = ox + u * sx
+          let y = oy + v * sy
+          lastCode = (x < x0 ? 1 : 0) | (x > x1 ? 2 : 0) | (y < y0 ? 4 : 0) | (y > y1 ? 8 : 0)
+          emit(x, y)
+          continue
+        }
+        let x = ox + u * sx
+        let y = oy + v * sy
+        let code = (x < x0 ? 1 : 0) | (x > x1 ? 2 : 0) | (y < y0 ? 4 : 0) | (y > y1 ? 8 : 0)
+        if code != 0 && lastCode >= 0 && code & lastCode != 0 {
+          // Still beyond the same edge: hold the point, the run's end is what matters.
+          pending = (x, y)
+          lastCode &= code
+          continue
+        }
+        if let (px, py) = pending {
+          emit(px, py)
+          pending = nil
+        }
+        if code == 0 && started && lastCode == 0 && !penUp {
+          let dx = x - lastX
+          let dy = y - lastY
+          if dx * dx + dy * dy < 0.25 { continue }
+        }
+        emit(x, y)
+        lastCode = code
+      }
+      if let (px, py) = pending { emit(px, py) }
+      if closed {
+        if let cut {
+          // Close the outline by hand unless the closing segment is a cut.
+          let a = part.points[part.points.startIndex]
+          if !cut.isCut(prevU, prevV, Double(a.x), Double(a.y)) {
+            emit(ox + Double(a.x) * sx, oy + Double(a.y) * sy)
+          }
+        } else {
+          context.closePath()
+        }
+      }
+    }
+  }
+
+  // MARK: Labels
+
+  /// The population a place needs to be named at a zoom level (more as one zooms out).
+  static func minimumPopulation(zoom: Double) -> Double {
+    5_000_000 / pow(2, zoom * 1.25)
+  }
+
+  /// Names from the cached tiles that cover the viewport, as the style's label rules say.
+  public func labels(for viewport: Viewport) -> [MapLabel] {
+    let zoom = ZoomMath.zoomLevel(forZoomScale: viewport.zoomScale)
+    let tz = Self.tileZoom(forLevel: zoom)
+    let visible = viewport.mapRect
+    var seen = Set<TileOverlayPath>()
+    var names = Set<String>()
+    var out: [MapLabel] = []
+    for shift in viewport.worldCopies {
+      let r = visible.offsetBy(dx: -shift, dy: 0)
+      for path in TileOverlayPath.tiles(covering: r, zoom: tz) {
+        guard let t = bestCachedTile(for: path), seen.insert(t.path).inserted,
+          let v = t.content as? VectorTileContent
+        else { continue }
+        collect(
+          from: v.tile, id: TileID(z: t.path.z, x: t.path.x, y: t.path.y), zoom: zoom,
+          shift: shift, names: &names, into: &out)
+      }
+    }
+    return out
+  }
+
+  private func collect(
+    from tile: DecodedTile, id: TileID, zoom: Double, shift: Double, names: inout Set<String>,
+    into out: inout [MapLabel]
+  ) {
+    let bounds = tileOverlay.boundingMapRect
+    for rule in style.labels where zoom >= rule.minZoom {
+      guard let layer = tile.layer(named: rule.layer) else { continue }
+      let transform = layer.transform(for: id)
+      let keyIndex = rule.key.flatMap { layer.keyIndex(of: $0) }
+      for feature in layer {
+        if let k = keyIndex, !rule.values.isEmpty {
+          guard let v = feature.value(forKeyIndex: k)?.stringValue, rule.values.contains(v) else {
+            continue
+          }
+        } else if rule.key != nil && !rule.values.isEmpty {
+          continue
+        }
+        guard let name = Self.displayName(feature), !name.isEmpty else { continue }
+        var priority = rule.priority
+        if rule.populationScale > 0 {
+          let population = feature.value(for: "population")?.doubleValue ?? 0
+          if population < Self.minimumPopulation(zoom: zoom)
+            && (feature.value(for: "capital")?.intValue ?? 0) == 0
+          {
+            continue
+          }
+          priority += log10(max(population, 1)) * 10
+        }
+        if let rank = feature.value(for: "rank")?.doubleValue { priority -= rank }
+        guard let p = Self.anchor(feature, transform), bounds.contains(p) else { continue }
+        guard names.insert(rule.layer + "/" + name).inserted else { continue }
+        out.append(
+          MapLabel(
+            text: name, point: MapPoint(x: p.x + shift, y: p.y), priority: priority,
+            color: rule.color, bold: rule.bold,
+            marker: rule.populationScale > 0
+              ? (style.placeDot.unicodeScalars.first!, style.placeDotColor) : nil))
+      }
+    }
+  }
+
+  /// A Latin-script name where the tile has one (terminal columns hold one character each),
+  /// else the local name.
+  static func displayName(_ f: VectorFeature) -> String? {
+    let local = f.value(for: "name")?.stringValue
+    let english = f.value(for: "name_en")?.stringValue
+    if let l = local, l.unicodeScalars.allSatisfy({ $0.value < 0x2E80 }) { return l }
+    return english ?? local
+  }
+
+  /// Where a feature's label goes: the point, or a line's middle vertex.
+  static func anchor(_ f: VectorFeature, _ t: TileTransform) -> MapPoint? {
+    switch f.type {
+    case .point:
+      return f.allPoints.first.map(t.mapPoint)
+    case .lineString:
+      let longest = f.parts.max { $0.points.count < $1.points.count }
+      guard let pts = longest?.points, !pts.isEmpty else { return nil }
+      return t.mapPoint(pts[pts.startIndex + pts.count / 2])
+    default:
+      return nil
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import DotRaster
+import Foundation
+import MapGeometry
+
+/// A name the map may print in cells (a place, a street): where, how important, in what
+/// colour. Renderers that have names adopt `LabelProviding`; the map places every renderer's
+/// labels once per frame, at the labels' position in the layer stack.
+public struct MapLabel: Sendable {
+  public var text: String
+  /// Where the label belongs (the place itself, or the middle of a street).
+  public var point: MapPoint
+  /// Higher wins a place first.
+  public var priority: Double
+  public var color: TermColor
+  public var bold: Bool
+  /// A glyph drawn at the place with the name beside it (cities); nil centres the name.
+  public var marker: (glyph: Unicode.Scalar, color: TermColor)?
+
+  public init(
+    text: String, point: MapPoint, priority: Double, color: TermColor, bold: Bool = false,
+    marker: (glyph: Unicode.Scalar, color: TermColor)? = nil
+  ) {
+    self.text = text
+    self.point = point
+    self.priority = priority
+    self.color = color
+    self.bold = bold
+    self.marker = marker
+  }
+}
+
+/// A renderer whose content has names (MapKit's base map has them between `aboveRoads` and
+/// `aboveLabels` overlays). Called on the main actor once per frame.
+public protocol LabelProviding: AnyObject {
+  /// The labels that could show in the viewport (the map decides which fit).
+  func labels(for viewport: Viewport) -> [MapLabel]
+}
+
+/// Places labels in cells: the most important first, none over another, over a taken cell (a
+/// marker, the callout, ink of an overlay above the labels), and none cut by the screen's edge.
+/// Every label keeps a free cell on either side.
+public struct LabelPlacer {
+  public let viewport: Viewport
+  var taken: [Bool]
+
+  /// `taken` is row-major, one flag per cell (true: no label may cover it).
+  public init(viewport: Viewport, taken: [Bool]) {
+    self.viewport = viewport
+    self.taken = taken
+    let n = viewport.columns * viewport.rows
+    if self.taken.count != n { self.taken = Array(repeating: false, count: n) }
+  }
+
+  /// Longest label, in characters.
+  public static let maximumLength = 30
+
+  /// Places `labels` by priority (a stable order among equals) and writes them into `cells`;
+  /// returns how many were placed.
+  @discardableResult
+  public mutating func place(_ labels: [MapLabel], into cells: inout CellBuffer) -> Int {
+    let sorted = labels.enumerated().sorted {
+      $0.element.priority != $1.element.priority
+        ? $0.element.priority > $1.element.priority : $0.offset < $1.offset
+    }
+    let cols = viewport.columns
+    var placed = 0
+    for (_, c) in sorted {
+      guard let cell = viewport.cell(for: c.point) else { continue }
+      let text = String(
+        c.text.unicodeScalars.filter { CellBuffer.isPrintable($0) }.prefix(Self.maximumLength)
+          .map(Character.init))
+      let width = CellBuffer.displayWidth(of: text)
+      var start: Int
+      var dotColumn: Int?
+      if c.marker != nil {
+        dotColumn = cell.column
+        start = cell.column + 2
+        if start + width > cols { start = cell.column - 1 - width }
+      } else {
+        start = cell.column - width / 2
+      }
+      guard start >= 0, start + width <= cols else { continue }
+      let row = cell.row
+      // The label's cells plus a cell of space either side must be free.
+      let lo = max(min(start, dotColumn ?? start) - 1, 0)
+      let hi = min(max(start + width, (dotColumn ?? 0) + 1) + 1, cols)
+      var free = true
+      for col in lo..<hi where taken[row * cols + col] {
+        free = false
+        break
+      }
+      guard free else { continue }
+      for col in lo..<hi { taken[row * cols + col] = true }
+      if let d = dotColumn, let m = c.marker {
+        cells[d, row] = Cell(glyph: m.glyph, foreground: m.color, bold: true)
+      }
+      cells.put(text, column: start, row: row, foreground: c.color, bold: c.bold)
+      placed += 1
+    }
+    return placed
+  }
+}

@@ -1,0 +1,268 @@
+import Dispatch
+import Foundation
+import MapGeometry
+import Synchronization
+
+/// The address of one tile of a `TileOverlay` (MKTileOverlayPath).
+///
+/// `x` and `y` count from the upper left (XYZ) unless the overlay's `isGeometryFlipped` is set,
+/// in which case the paths handed to `url(forTilePath:)` and `loadTile(at:result:)` count `y`
+/// from the bottom (TMS), as MapKit does.
+public struct TileOverlayPath: Hashable, Sendable, CustomStringConvertible {
+  public var x: Int
+  public var y: Int
+  public var z: Int
+  /// Pixels per point of the screen; always 1 on a dot raster.
+  public var contentScaleFactor: Double
+
+  public init(x: Int, y: Int, z: Int, contentScaleFactor: Double = 1) {
+    self.x = x
+    self.y = y
+    self.z = z
+    self.contentScaleFactor = contentScaleFactor
+  }
+
+  /// Whether x and y lie on the grid of zoom z.
+  public var isValid: Bool {
+    guard z >= 0, z <= 30 else { return false }
+    let n = 1 << z
+    return x >= 0 && x < n && y >= 0 && y < n
+  }
+
+  /// The map rect the tile covers (x, y in XYZ order): (x·s, y·s, s, s) with s = W / 2^z.
+  public var mapRect: MapRect {
+    let s = MapSize.world.width / Double(1 << max(0, min(z, 30)))
+    return MapRect(x: Double(x) * s, y: Double(y) * s, width: s, height: s)
+  }
+
+  /// The tile of zoom `level` (≤ z) holding this one.
+  public func ancestor(atZoom level: Int) -> TileOverlayPath {
+    let d = max(0, z - level)
+    return TileOverlayPath(x: x >> d, y: y >> d, z: z - d, contentScaleFactor: contentScaleFactor)
+  }
+
+  /// The four tiles one zoom deeper.
+  public var children: [TileOverlayPath] {
+    [(0, 0), (1, 0), (0, 1), (1, 1)].map {
+      TileOverlayPath(x: 2 * x + $0.0, y: 2 * y + $0.1, z: z + 1)
+    }
+  }
+
+  /// The same tile counted the other way up (XYZ ↔ TMS).
+  public var flipped: TileOverlayPath {
+    TileOverlayPath(
+      x: x, y: (1 << max(0, min(z, 30))) - 1 - y, z: z, contentScaleFactor: contentScaleFactor)
+  }
+
+  public var description: String { "\(z)/\(x)/\(y)" }
+
+  /// The tiles of zoom `z` that meet a rect (inside the world), row by row.
+  public static func tiles(covering rect: MapRect, zoom z: Int) -> [TileOverlayPath] {
+    let r = rect.intersection(.world)
+    guard !r.isNull, z >= 0, z <= 30 else { return [] }
+    let n = 1 << z
+    let s = MapSize.world.width / Double(n)
+    let x0 = max(0, Int((r.minX / s).rounded(.down)))
+    let x1 = min(n - 1, Int(((r.maxX - 1e-6) / s).rounded(.down)))
+    let y0 = max(0, Int((r.minY / s).rounded(.down)))
+    let y1 = min(n - 1, Int(((r.maxY - 1e-6) / s).rounded(.down)))
+    guard x0 <= x1, y0 <= y1 else { return [] }
+    var out: [TileOverlayPath] = []
+    out.reserveCapacity((x1 - x0 + 1) * (y1 - y0 + 1))
+    for y in y0...y1 { for x in x0...x1 { out.append(TileOverlayPath(x: x, y: y, z: z)) } }
+    return out
+  }
+}
+
+/// Fetches the bytes behind a tile URL for `TileOverlay`'s default `loadTile(at:result:)`
+/// (the kit itself reads `file:` URLs; network loaders live in modules that link networking).
+public protocol TileURLLoader: Sendable {
+  /// Loads `url`; `nil` data means "no tile there". May call back on any thread.
+  func loadTile(at url: URL, result: @escaping @Sendable (Data?, (any Error)?) -> Void)
+}
+
+/// Errors of `TileOverlay`'s own loading.
+public enum TileOverlayError: Error, CustomStringConvertible, Equatable {
+  /// The overlay has neither a URL template nor an overridden `loadTile(at:result:)`.
+  case noTemplate
+  /// No loader for the URL's scheme (set `TileOverlay.loader`).
+  case unsupportedScheme(String)
+  /// A tile file larger than the limit.
+  case tileTooLarge(path: String, bytes: Int)
+  /// A tile file could not be read.
+  case readFailed(path: String, message: String)
+
+  public var description: String {
+    switch self {
+    case .noTemplate: return "tile overlay has no URL template"
+    case .unsupportedScheme(let s): return "no loader for \(s): URLs"
+    case .tileTooLarge(let p, let n): return "\(p): tile too large (\(n) bytes)"
+    case .readFailed(let p, let m): return "\(p): \(m)"
+    }
+  }
+}
+
+/// A layer of map tiles laid over the map (MKTileOverlay): raster or vector tiles addressed by
+/// z/x/y, loaded asynchronously by `loadTile(at:result:)` and drawn by a
+/// `TileOverlayRenderer` (its subclass decides how the bytes are decoded and drawn).
+///
+/// Subclass and override `loadTile(at:result:)` for tiles that come from anywhere else than a
+/// URL, or `url(forTilePath:)` for URLs a template cannot describe. Properties may be set from
+/// any thread; set them before adding the overlay to a map.
+///
+/// `@unchecked Sendable`: `urlTemplate` and `loader` are immutable and every mutable property
+/// lives in `config`, behind a mutex; subclasses must keep to the same rule.
+open class TileOverlay: Overlay, DefaultRendering, @unchecked Sendable {
+  struct Config {
+    var tileSize = 256
+    var minimumZ = 0
+    var maximumZ = 21
+    var isGeometryFlipped = false
+    var canReplaceMapContent = false
+    var boundingMapRect = MapRect.world
+    var attribution = ""
+    var title: String?
+    var subdomains = ["a", "b", "c"]
+  }
+
+  /// The URL template (`{x}`, `{y}`, `{z}`, `{scale}`, `{s}`), or nil when the subclass loads
+  /// tiles itself.
+  public let urlTemplate: String?
+  /// Loads non-`file:` URLs made from the template (nil: only `file:` URLs load).
+  public let loader: (any TileURLLoader)?
+  let config = Mutex(Config())
+
+  /// Largest tile file the default loader reads.
+  public static let maximumTileBytes = 16 << 20
+
+  public init(urlTemplate: String?, loader: (any TileURLLoader)? = nil) {
+    self.urlTemplate = urlTemplate
+    self.loader = loader
+  }
+
+  /// The tiles' edge in pixels (256 by default; 512 for "@2x" tiles, drawn one zoom down).
+  public var tileSize: Int {
+    get { config.withLock { $0.tileSize } }
+    set { config.withLock { $0.tileSize = max(1, newValue) } }
+  }
+  /// The lowest zoom with tiles; no tile is asked for below it.
+  public var minimumZ: Int {
+    get { config.withLock { $0.minimumZ } }
+    set { config.withLock { $0.minimumZ = max(0, newValue) } }
+  }
+  /// The highest zoom with tiles; above it the deepest tile is drawn scaled up.
+  public var maximumZ: Int {
+    get { config.withLock { $0.maximumZ } }
+    set { config.withLock { $0.maximumZ = min(30, newValue) } }
+  }
+  /// True when tile rows count from the bottom (TMS) rather than the top (XYZ).
+  public var isGeometryFlipped: Bool {
+    get { config.withLock { $0.isGeometryFlipped } }
+    set { config.withLock { $0.isGeometryFlipped = newValue } }
+  }
+  /// True when the tiles are opaque map content: map content lower in the stack is not drawn
+  /// where this overlay has tiles (inside its `boundingMapRect`, from `minimumZ` on).
+  public var canReplaceMapContent: Bool {
+    get { config.withLock { $0.canReplaceMapContent } }
+    set { config.withLock { $0.canReplaceMapContent = newValue } }
+  }
+  /// The area with tiles (the world unless set; set it before adding the overlay).
+  public var boundingMapRect: MapRect {
+    get { config.withLock { $0.boundingMapRect } }
+    set { config.withLock { $0.boundingMapRect = newValue } }
+  }
+  /// Credit for the tiles' data, shown while the overlay is on screen.
+  public var attribution: String {
+    get { config.withLock { $0.attribution } }
+    set { config.withLock { $0.attribution = newValue } }
+  }
+  /// A name for lists and messages.
+  public var title: String? {
+    get { config.withLock { $0.title } }
+    set { config.withLock { $0.title = newValue } }
+  }
+  /// Values for `{s}` in the template (one chosen per tile, always the same for a tile).
+  public var subdomains: [String] {
+    get { config.withLock { $0.subdomains } }
+    set { config.withLock { $0.subdomains = newValue } }
+  }
+
+  /// The URL of a tile: the template with `{x}`, `{y}`, `{z}`, `{scale}` and `{s}` filled in.
+  /// A template without a scheme is a file path.
+  open func url(forTilePath path: TileOverlayPath) -> URL {
+    let template = urlTemplate ?? ""
+    let subs = subdomains
+    var s = template.replacingOccurrences(of: "{x}", with: String(path.x))
+      .replacingOccurrences(of: "{y}", with: String(path.y))
+      .replacingOccurrences(of: "{z}", with: String(path.z))
+      .replacingOccurrences(of: "{scale}", with: String(Int(path.contentScaleFactor)))
+    if !subs.isEmpty {
+      s = s.replacingOccurrences(of: "{s}", with: subs[abs(path.x + path.y) % subs.count])
+    }
+    if s.contains("://") || s.hasPrefix("file:"), let url = URL(string: s) { return url }
+    return URL(fileURLWithPath: s)
+  }
+
+  /// Loads a tile's bytes and calls `result` once, on any thread: data, or nil data and nil
+  /// error when there is no tile there, or an error. The default reads the template's URL:
+  /// `file:` URLs directly (a missing file is no tile), other schemes through `loader`.
+  open func loadTile(
+    at path: TileOverlayPath, result: @escaping @Sendable (Data?, (any Error)?) -> Void
+  ) {
+    guard urlTemplate != nil else {
+      result(nil, TileOverlayError.noTemplate)
+      return
+    }
+    let url = url(forTilePath: path)
+    if url.isFileURL {
+      DispatchQueue.global(qos: .userInitiated).async {
+        do {
+          result(try Self.readTileFile(url.path), nil)
+        } catch {
+          result(nil, error)
+        }
+      }
+    } else if let loader {
+      loader.loadTile(at: url, result: result)
+    } else {
+      result(nil, TileOverlayError.unsupportedScheme(url.scheme ?? "?"))
+    }
+  }
+
+  /// A `TileOverlayRenderer`; subclasses return the renderer that decodes their tiles.
+  open func makeDefaultRenderer() -> OverlayRenderer { TileOverlayRenderer(tileOverlay: self) }
+
+  /// Where the map is looking: the renderer tells the overlay once per frame which tiles it
+  /// still wants (nearest `focus` first). Network overlays reorder their queue and cancel the
+  /// rest; the default does nothing.
+  open func loadingDidChange(focus: MapPoint, wanted: Set<TileOverlayPath>) {}
+
+  /// Reads a tile file: a regular file no larger than `maximumTileBytes`; nil when it is absent.
+  static func readTileFile(_ path: String) throws -> Data? {
+    let fd = open(path, O_RDONLY | O_NONBLOCK)
+    guard fd >= 0 else {
+      if errno == ENOENT || errno == ENOTDIR { return nil }
+      throw TileOverlayError.readFailed(path: path, message: String(cString: strerror(errno)))
+    }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+      throw TileOverlayError.readFailed(path: path, message: "not a regular file")
+    }
+    let size = Int(st.st_size)
+    guard size <= maximumTileBytes else {
+      throw TileOverlayError.tileTooLarge(path: path, bytes: size)
+    }
+    var data = Data(count: size)
+    var done = 0
+    while done < size {
+      let n = data.withUnsafeMutableBytes { buf in
+        read(fd, buf.baseAddress! + done, size - done)
+      }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { break }
+      done += n
+    }
+    return data.prefix(done)
+  }
+}

@@ -1,0 +1,340 @@
+import DotRaster
+import Foundation
+import MapGeometry
+import Synchronization
+
+/// A decoded tile a `TileOverlayRenderer` keeps in its cache and draws from.
+public protocol TileContent: Sendable {
+  /// Roughly the memory the content holds, for the cache's bound.
+  var byteCount: Int { get }
+}
+
+/// Undecoded tile bytes: what the base `TileOverlayRenderer` keeps (it draws nothing).
+public struct TileBytes: TileContent {
+  public let data: Data
+  public init(_ data: Data) { self.data = data }
+  public var byteCount: Int { data.count }
+}
+
+/// Draws a `TileOverlay` (MKTileOverlayRenderer): loads tiles in the background and draws the
+/// cached ones.
+///
+/// - `canDraw(_:zoomScale:)` starts one load per missing tile (through the overlay's
+///   `loadTile(at:result:)`) and answers false while nothing can stand in for it. When a load
+///   ends, the bytes are decoded (`decodeTile`), cached, and `setNeedsDisplay(_:)` is called
+///   for that tile's rect, so only the map tiles it covers are drawn again. Loads are reported
+///   with `reportLoading`, so the map's delegate hears will-start/did-finish/did-fail loading.
+/// - Meanwhile a cached ancestor (scaled up) or cached children stand in. Above `maximumZ`,
+///   or where the overlay has no tile, the deepest ancestor is drawn scaled up.
+/// - A load that failed is not retried for `retryInterval` seconds; a tile that failed to
+///   decode is not asked for again until `reloadData()`.
+/// - Decoded tiles are kept in a cache bounded by `cacheLimit` bytes, least recently used out.
+///
+/// Subclasses say how bytes become content (`decodeTile`) and how content is drawn
+/// (`drawTile`), and may choose the tile zoom (`tileZoom(forZoomScale:)`).
+///
+/// `@unchecked Sendable`: the overlay is thread-safe, and the cache and load book live behind
+/// one mutex (`store`); subclasses must keep their own state immutable or locked.
+open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
+  /// The overlay drawn.
+  public let tileOverlay: TileOverlay
+  /// Seconds before a tile whose load failed is asked for again.
+  public let retryInterval: TimeInterval
+  /// Bytes of decoded content kept.
+  public let cacheLimit: Int
+
+  enum Entry {
+    case content(any TileContent)
+    /// The overlay has no tile there.
+    case missing
+    /// The bytes could not be decoded.
+    case undecodable
+  }
+
+  struct Store {
+    var entries: [TileOverlayPath: (entry: Entry, used: UInt64, bytes: Int)] = [:]
+    var bytes = 0
+    var clock: UInt64 = 0
+    var inFlight = Set<TileOverlayPath>()
+    var failedAt: [TileOverlayPath: Date] = [:]
+    var generation = 0
+    var started = 0
+  }
+
+  let store = Mutex(Store())
+
+  public init(
+    tileOverlay: TileOverlay, retryInterval: TimeInterval = 30, cacheLimit: Int = 64 << 20
+  ) {
+    self.tileOverlay = tileOverlay
+    self.retryInterval = retryInterval
+    self.cacheLimit = cacheLimit
+    super.init(overlay: tileOverlay)
+  }
+
+  // MARK: For subclasses
+
+  /// The tile zoom drawn at a zoom scale: one tile pixel per dot (a 256-pixel tile at zoom z
+  /// is 256 dots wide when the map's zoom level is z), so 512-pixel tiles come one zoom down.
+  open func tileZoom(forZoomScale zoomScale: Double) -> Int {
+    let level = ZoomMath.zoomLevel(forZoomScale: zoomScale)
+    let size = Double(tileOverlay.tileSize)
+    return max(0, Int((level - log2(size / 256)).rounded()))
+  }
+
+  /// Turns loaded bytes into content to cache and draw. The default keeps the bytes.
+  open func decodeTile(_ data: Data, at path: TileOverlayPath) throws -> any TileContent {
+    TileBytes(data)
+  }
+
+  /// Draws the part of a tile's content inside `mapRect` (content of tile `path`, which may be
+  /// an ancestor or a child of the tiles the rect needs). The context is set up as for
+  /// `draw(_:zoomScale:in:)`. The default draws nothing.
+  open func drawTile(
+    _ content: any TileContent, at path: TileOverlayPath, in mapRect: MapRect, zoomScale: Double,
+    context: DrawingContext
+  ) {}
+
+  /// Ink layers the drawing uses (one per style rule, say).
+  open override var inkLayerCount: UInt32 { 4 }
+
+  // MARK: Cache
+
+  /// The cached content of a tile, if any.
+  public func cachedContent(at path: TileOverlayPath) -> (any TileContent)? {
+    store.withLock { s in
+      if case .content(let c)? = s.entries[path]?.entry { return c }
+      return nil
+    }
+  }
+
+  /// Drops every cached tile and redraws (MKTileOverlayRenderer.reloadData).
+  public func reloadData() {
+    store.withLock { s in
+      s.entries.removeAll()
+      s.bytes = 0
+      s.failedAt.removeAll()
+      s.generation += 1
+      s.inFlight.removeAll()
+    }
+    setNeedsDisplay()
+  }
+
+  /// Loads started so far (each tile once while in flight).
+  public var loadsStarted: Int { store.withLock { $0.started } }
+
+  /// Tiles being loaded now.
+  public var tilesInFlight: Set<TileOverlayPath> { store.withLock { $0.inFlight } }
+
+  /// Decoded bytes held in the cache.
+  public var cachedBytes: Int { store.withLock { $0.bytes } }
+
+  func entry(_ path: TileOverlayPath) -> Entry? {
+    store.withLock { s in
+      guard var e = s.entries[path] else { return nil }
+      s.clock += 1
+      e.used = s.clock
+      s.entries[path] = e
+      return e.entry
+    }
+  }
+
+  func put(_ entry: Entry, for path: TileOverlayPath, generation: Int) {
+    let bytes: Int
+    if case .content(let c) = entry { bytes = max(c.byteCount, 64) } else { bytes = 64 }
+    store.withLock { s in
+      guard s.generation == generation else { return }
+      s.clock += 1
+      if let old = s.entries[path] { s.bytes -= old.bytes }
+      s.entries[path] = (entry, s.clock, bytes)
+      s.bytes += bytes
+      if s.bytes > cacheLimit {
+        // Evict the least recently used until three quarters of the limit are left.
+        let order = s.entries.sorted { $0.value.used < $1.value.used }
+        for (key, value) in order where s.bytes > cacheLimit * 3 / 4 {
+          s.entries.removeValue(forKey: key)
+          s.bytes -= value.bytes
+        }
+      }
+    }
+  }
+
+  // MARK: Finding and loading tiles
+
+  /// What is known about a tile the map needs.
+  struct Resolution {
+    /// The tile to draw: the best one or, while `complete` is false, a cached stand-in.
+    var drawn: (path: TileOverlayPath, content: any TileContent)?
+    /// True when nothing better is on its way (all needed tiles are cached, missing or failed).
+    var complete: Bool
+    /// The tile to load (the best not yet cached), if any.
+    var load: TileOverlayPath?
+  }
+
+  /// Looks for tile `path` in the cache: the tile or (above `maximumZ`, or where the overlay
+  /// has none) its deepest ancestor. The first tile on that path not cached yet is the one to
+  /// load; the search goes on in the cache only, for a stand-in.
+  func resolve(_ path: TileOverlayPath, now: Date) -> Resolution {
+    let (minZ, maxZ) = (tileOverlay.minimumZ, tileOverlay.maximumZ)
+    guard path.isValid, path.z >= minZ else { return Resolution(drawn: nil, complete: true) }
+    let bounds = tileOverlay.boundingMapRect
+    let failed = store.withLock { $0.failedAt }
+    var load: TileOverlayPath?
+    var blocked = false
+    var z = min(path.z, maxZ)
+    while z >= minZ {
+      let candidate = path.ancestor(atZoom: z)
+      z -= 1
+      guard bounds.intersects(candidate.mapRect) else { continue }
+      switch entry(candidate) {
+      case .content(let c)?:
+        return Resolution(drawn: (candidate, c), complete: load == nil, load: load)
+      case .missing?:
+        continue
+      case .undecodable?:
+        blocked = true
+      case nil:
+        if load != nil || blocked { continue }
+        if let at = failed[candidate], now.timeIntervalSince(at) < retryInterval {
+          blocked = true
+          continue
+        }
+        load = candidate
+      }
+    }
+    return Resolution(drawn: nil, complete: load == nil, load: load)
+  }
+
+  /// Cached children (one zoom deeper) that can stand in for `path`.
+  func cachedChildren(of path: TileOverlayPath) -> [(
+    path: TileOverlayPath, content: any TileContent
+  )] {
+    guard path.z < min(30, tileOverlay.maximumZ) else { return [] }
+    return path.children.compactMap { c in
+      if case .content(let content)? = entry(c) { return (c, content) }
+      return nil
+    }
+  }
+
+  /// The content to draw for a tile the map needs: the best cached tile or a stand-in.
+  public func bestCachedTile(for path: TileOverlayPath) -> (
+    path: TileOverlayPath, content: any TileContent
+  )? {
+    resolve(path, now: Date()).drawn
+  }
+
+  /// Starts a background load unless one is in flight for the same tile.
+  func startLoad(_ path: TileOverlayPath) {
+    let generation = store.withLock { s -> Int? in
+      guard s.inFlight.insert(path).inserted else { return nil }
+      s.started += 1
+      return s.generation
+    }
+    guard let generation else { return }
+    reportLoading(.started)
+    let asked = tileOverlay.isGeometryFlipped ? path.flipped : path
+    tileOverlay.loadTile(at: asked) { [self] data, error in
+      var failure = error
+      if failure == nil {
+        if let data {
+          do {
+            put(.content(try decodeTile(data, at: path)), for: path, generation: generation)
+          } catch {
+            put(.undecodable, for: path, generation: generation)
+            failure = error
+          }
+        } else {
+          put(.missing, for: path, generation: generation)
+        }
+      }
+      store.withLock { s in
+        guard s.generation == generation else { return }
+        s.inFlight.remove(path)
+        if let e = error, !(e is CancellationError) {
+          let now = Date()
+          s.failedAt = s.failedAt.filter { now.timeIntervalSince($0.value) < retryInterval }
+          s.failedAt[path] = now
+        }
+      }
+      if failure is CancellationError { failure = nil }
+      // Redraw the map tiles this tile covers (waiting ones are asked again, stand-ins are
+      // replaced), then say the load ended.
+      setNeedsDisplay(path.mapRect)
+      if let failure {
+        reportLoading(.failed(failure))
+      } else {
+        reportLoading(.finished)
+      }
+    }
+  }
+
+  /// Once per frame: tells the overlay which tiles the view wants (nearest the centre first)
+  /// so that queued network requests are reordered and the rest cancelled.
+  open override func visibleAreaDidChange(_ visible: [MapRect], zoomScale: Double, focus: MapPoint)
+  {
+    let z = min(tileZoom(forZoomScale: zoomScale), tileOverlay.maximumZ)
+    var wanted = Set<TileOverlayPath>()
+    for r in visible {
+      for p in TileOverlayPath.tiles(covering: r, zoom: z) {
+        wanted.insert(tileOverlay.isGeometryFlipped ? p.flipped : p)
+      }
+    }
+    tileOverlay.loadingDidChange(focus: focus, wanted: wanted)
+  }
+
+  // MARK: MKOverlayRenderer
+
+  /// Whether this overlay hides map content beneath it at a zoom scale: when it can replace
+  /// map content and has tiles at that zoom.
+  open override func replacesMapContent(zoomScale: Double) -> Bool {
+    tileOverlay.canReplaceMapContent && tileZoom(forZoomScale: zoomScale) >= tileOverlay.minimumZ
+  }
+
+  /// False when a tile the rect needs has nothing to draw and nothing on its way (it failed,
+  /// or the overlay has no tile there down to `minimumZ`).
+  open override func coversMapContent(_ mapRect: MapRect, zoomScale: Double) -> Bool {
+    let tz = tileZoom(forZoomScale: zoomScale)
+    let now = Date()
+    for path in TileOverlayPath.tiles(covering: mapRect, zoom: tz) {
+      let r = resolve(path, now: now)
+      if r.drawn == nil && r.complete { return false }
+    }
+    return true
+  }
+
+  /// True when every tile the rect needs is cached (or known missing or failed), or something
+  /// cached can stand in meanwhile; starts loading what is missing.
+  open override func canDraw(_ mapRect: MapRect, zoomScale: Double) -> Bool {
+    let tz = tileZoom(forZoomScale: zoomScale)
+    var drawable = true
+    let now = Date()
+    for path in TileOverlayPath.tiles(covering: mapRect, zoom: tz) {
+      let r = resolve(path, now: now)
+      if let load = r.load { startLoad(load) }
+      if r.drawn == nil && !r.complete && cachedChildren(of: path).isEmpty { drawable = false }
+    }
+    return drawable
+  }
+
+  /// Draws the cached tiles for the rect (the best ones, or stand-ins while they load),
+  /// clipped to the overlay's bounds.
+  open override func draw(_ mapRect: MapRect, zoomScale: Double, in context: DrawingContext) {
+    let tz = tileZoom(forZoomScale: zoomScale)
+    let bounds = tileOverlay.boundingMapRect
+    let clipped = !bounds.contains(mapRect)
+    if clipped {
+      context.saveGState()
+      context.clip(to: rect(for: bounds))
+    }
+    var drawn = Set<TileOverlayPath>()
+    let now = Date()
+    for path in TileOverlayPath.tiles(covering: mapRect, zoom: tz) {
+      let r = resolve(path, now: now)
+      let tiles = r.drawn.map { [$0] } ?? (r.complete ? [] : cachedChildren(of: path))
+      for t in tiles where drawn.insert(t.path).inserted {
+        drawTile(t.content, at: t.path, in: mapRect, zoomScale: zoomScale, context: context)
+      }
+    }
+    if clipped { context.restoreGState() }
+  }
+}
