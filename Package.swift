@@ -11,6 +11,10 @@ let package = Package(
       name: "TermMap",
       targets: ["MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles"]),
   ],
+  dependencies: [
+    // The config file (TOML).
+    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0")
+  ],
   targets: [
     .target(name: "MapGeometry", swiftSettings: strict),
     .target(name: "DotRaster", swiftSettings: strict),
@@ -20,7 +24,11 @@ let package = Package(
       swiftSettings: strict),
     // Tile overlays backed by tile sources: vector styles and labels, the offline map.
     .target(
-      name: "MapTiles", dependencies: ["MapGeometry", "DotRaster", "TermMapKit", "TileData"],
+      name: "MapTiles",
+      dependencies: [
+        "MapGeometry", "DotRaster", "TermMapKit", "TileData",
+        .product(name: "TOMLKit", package: "TOMLKit"),
+      ],
       swiftSettings: strict),
     .systemLibrary(name: "CZlib"),
     .systemLibrary(name: "CSQLite"),

@@ -177,35 +177,68 @@ extension RenderCommand {
           Data("termmap: no basemap: Data/world.mbtiles not found (set TERMMAP_DATA)\n".utf8))
       }
     }
+    var catalog: TileSourceCatalog?
     for t in tiles {
-      let source: any TileSource
-      if HTTPTileSource.isTemplate(t) {
-        do {
-          source = try HTTPTileSource(template: t)
-        } catch {
-          throw UsageError("--tiles: \(error)")
-        }
-      } else {
-        do {
-          var isDirectory: ObjCBool = false
-          guard FileManager.default.fileExists(atPath: t, isDirectory: &isDirectory) else {
-            throw UsageError("--tiles: \(t): no such file or directory")
+      var location = t
+      var definition: TileSourceDefinition?
+      if TileSourceCatalog.isName(t) && !FileManager.default.fileExists(atPath: t) {
+        if catalog == nil {
+          do {
+            catalog = try TileSourceCatalog.load(configPath: TileSourceCatalog.defaultConfigPath())
+          } catch {
+            throw UsageError("config: \(error)")
           }
-          source =
-            isDirectory.boolValue ? try DirectoryTileSource(root: t) : try MBTilesSource(path: t)
-        } catch let e as UsageError {
-          throw e
-        } catch {
-          throw UsageError("--tiles: \(error)")
         }
+        guard let d = catalog?.source(named: t) else {
+          let names = (catalog?.sources ?? TileSourceCatalog.presets).map(\.name)
+          throw UsageError(
+            "--tiles: \(t): no such file or source name (sources: \(names.joined(separator: ", ")))"
+          )
+        }
+        definition = d
+        location = d.location
       }
+      let source = try openTileSource(location, definition: definition)
       guard source.format.isVector else {
         throw UsageError(
           "--tiles: \(source.name): \(source.format.rawValue) tiles are not drawn yet")
       }
-      layers.append(SourceTileOverlay(source: source, style: style))
+      let overlay = SourceTileOverlay(source: source, style: style)
+      if let d = definition {
+        if let a = d.attribution { overlay.attribution = a }
+        if let z = d.minZoom { overlay.minimumZ = z }
+        if let z = d.maxZoom { overlay.maximumZ = z }
+        overlay.title = d.name
+      }
+      layers.append(overlay)
     }
     return layers
+  }
+}
+
+extension RenderCommand {
+  /// Opens one --tiles source: an http(s) URL template, a z/x/y directory or an MBTiles file.
+  func openTileSource(_ t: String, definition d: TileSourceDefinition?) throws -> any TileSource {
+    if HTTPTileSource.isTemplate(t) {
+      do {
+        return try HTTPTileSource(
+          template: t, minZoom: d?.minZoom ?? 0, maxZoom: d?.maxZoom ?? 14,
+          attribution: d?.attribution ?? "", maxConcurrentRequests: d?.maxConnections ?? 6)
+      } catch {
+        throw UsageError("--tiles: \(error)")
+      }
+    }
+    do {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: t, isDirectory: &isDirectory) else {
+        throw UsageError("--tiles: \(t): no such file or directory")
+      }
+      return isDirectory.boolValue ? try DirectoryTileSource(root: t) : try MBTilesSource(path: t)
+    } catch let e as UsageError {
+      throw e
+    } catch {
+      throw UsageError("--tiles: \(error)")
+    }
   }
 }
 

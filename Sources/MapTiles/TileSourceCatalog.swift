@@ -1,0 +1,189 @@
+import Foundation
+import TOMLKit
+
+/// A tile source by name: a preset for a public service, or one the user defined in the
+/// config file. `location` is what `--tiles` takes (an http(s) URL template or TileJSON URL, or
+/// a file or directory path); the other fields override what the source says of itself.
+public struct TileSourceDefinition: Sendable, Equatable {
+  public var name: String
+  /// An http(s) URL template (`{z}/{x}/{y}`), a TileJSON URL, or a path.
+  public var location: String
+  public var attribution: String?
+  public var minZoom: Int?
+  public var maxZoom: Int?
+  /// Most requests in flight at once (services with a usage policy ask for few).
+  public var maxConnections: Int?
+  /// What the service asks of its users, for `--list-sources` and the docs.
+  public var terms: String?
+
+  public init(
+    name: String, location: String, attribution: String? = nil, minZoom: Int? = nil,
+    maxZoom: Int? = nil, maxConnections: Int? = nil, terms: String? = nil
+  ) {
+    self.name = name
+    self.location = location
+    self.attribution = attribution
+    self.minZoom = minZoom
+    self.maxZoom = maxZoom
+    self.maxConnections = maxConnections
+    self.terms = terms
+  }
+}
+
+/// Sources by name: the presets, then the user's config file (which may redefine a preset).
+public struct TileSourceCatalog: Sendable {
+  /// Public services a user reaches for. Online sources are opt-in: none is used unless named.
+  public static let presets: [TileSourceDefinition] = [
+    TileSourceDefinition(
+      name: "osm", location: "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+      attribution: "© OpenStreetMap contributors", minZoom: 0, maxZoom: 19, maxConnections: 2,
+      terms:
+        "OpenStreetMap's raster tiles: tile usage policy (identifying User-Agent, cache headers "
+        + "honoured, no bulk downloads)"),
+    TileSourceDefinition(
+      name: "osm-vector",
+      location: "https://vector.openstreetmap.org/shortbread_v1/{z}/{x}/{y}.mvt",
+      attribution: "© OpenStreetMap contributors", minZoom: 0, maxZoom: 14, maxConnections: 2,
+      terms: "OpenStreetMap's Shortbread vector tiles: vector tile usage policy"),
+    TileSourceDefinition(
+      name: "openfreemap", location: "https://tiles.openfreemap.org/planet",
+      attribution: "OpenFreeMap © OpenMapTiles Data from OpenStreetMap", minZoom: 0, maxZoom: 14,
+      maxConnections: 4,
+      terms: "OpenFreeMap's OpenMapTiles vector tiles (TileJSON): free, no key, attribution"),
+  ]
+
+  /// Every source by name, presets first, config sources after (a config source named like a
+  /// preset replaces it).
+  public private(set) var sources: [TileSourceDefinition]
+
+  public init(config: [TileSourceDefinition] = []) {
+    var all = Self.presets
+    for s in config {
+      if let i = all.firstIndex(where: { $0.name == s.name }) { all[i] = s } else { all.append(s) }
+    }
+    sources = all
+  }
+
+  /// Whether a --tiles argument has the form of a source name (letters, digits, - and _).
+  public static func isName(_ s: String) -> Bool {
+    !s.isEmpty && s.count <= 64
+      && s.unicodeScalars.allSatisfy {
+        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+          || $0 == "-" || $0 == "_"
+      }
+  }
+
+  /// The source called `name`, if any.
+  public func source(named name: String) -> TileSourceDefinition? {
+    sources.first { $0.name == name }
+  }
+
+  /// The config file: `$XDG_CONFIG_HOME/termmap/config.toml` (else `~/.config/termmap/…`).
+  public static func defaultConfigPath(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    if let x = environment["XDG_CONFIG_HOME"], x.hasPrefix("/") {
+      return x + "/termmap/config.toml"
+    }
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    return home + "/.config/termmap/config.toml"
+  }
+
+  /// The catalog with the sources of the config file at `path` (none when it does not exist).
+  public static func load(configPath path: String) throws(ConfigError) -> TileSourceCatalog {
+    guard FileManager.default.fileExists(atPath: path) else { return TileSourceCatalog() }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw ConfigError(path: path, line: nil, message: "cannot be read")
+    }
+    guard data.count <= 1 << 20 else {
+      throw ConfigError(path: path, line: nil, message: "larger than 1 MiB")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw ConfigError(path: path, line: nil, message: "not UTF-8 text")
+    }
+    return TileSourceCatalog(config: try parse(text, path: path))
+  }
+
+  /// The `[sources.NAME]` tables of a config file's text.
+  public static func parse(_ text: String, path: String) throws(ConfigError)
+    -> [TileSourceDefinition]
+  {
+    let table: TOMLTable
+    do {
+      table = try TOMLTable(string: text)
+    } catch let e as TOMLParseError {
+      throw ConfigError(path: path, line: e.source.begin.line, message: e.description)
+    } catch {
+      throw ConfigError(path: path, line: nil, message: "\(error)")
+    }
+    for key in table.keys where key != "sources" {
+      throw ConfigError(path: path, line: nil, message: "unknown section \"\(key)\"")
+    }
+    guard let sources = table["sources"] else { return [] }
+    guard let list = sources.table else {
+      throw ConfigError(path: path, line: nil, message: "\"sources\" must be a table")
+    }
+    var out: [TileSourceDefinition] = []
+    for name in list.keys.sorted() {
+      let at = "sources.\(name)"
+      guard let t = list[name]?.table else {
+        throw ConfigError(path: path, line: nil, message: "\(at) must be a table")
+      }
+      let known: Set = ["url", "path", "attribution", "minzoom", "maxzoom", "max_connections"]
+      for k in t.keys where !known.contains(k) {
+        throw ConfigError(path: path, line: nil, message: "\(at): unknown key \"\(k)\"")
+      }
+      func string(_ k: String) throws(ConfigError) -> String? {
+        guard let v = t[k] else { return nil }
+        guard let s = v.string else {
+          throw ConfigError(path: path, line: nil, message: "\(at).\(k) must be a string")
+        }
+        return s
+      }
+      func integer(_ k: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+        guard let v = t[k] else { return nil }
+        guard let n = v.int, range.contains(n) else {
+          throw ConfigError(
+            path: path, line: nil,
+            message:
+              "\(at).\(k) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return n
+      }
+      let url = try string("url")
+      var file = try string("path")
+      if let f = file, f.hasPrefix("~/") {
+        file = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + f.dropFirst()
+      }
+      guard let location = url ?? file, (url == nil) != (file == nil) else {
+        throw ConfigError(path: path, line: nil, message: "\(at) needs one of url or path")
+      }
+      let minZoom = try integer("minzoom", 0...30)
+      let maxZoom = try integer("maxzoom", 0...30)
+      if let a = minZoom, let b = maxZoom, a > b {
+        throw ConfigError(path: path, line: nil, message: "\(at): minzoom is above maxzoom")
+      }
+      out.append(
+        TileSourceDefinition(
+          name: name, location: location, attribution: try string("attribution"),
+          minZoom: minZoom, maxZoom: maxZoom, maxConnections: try integer("max_connections", 1...16)
+        ))
+    }
+    return out
+  }
+}
+
+/// A config file that cannot be used: the file, the line where known, and why.
+public struct ConfigError: Error, CustomStringConvertible, Equatable {
+  public let path: String
+  public let line: Int?
+  public let message: String
+
+  public var description: String {
+    let clean = String(
+      message.unicodeScalars.map { s in
+        s.value < 0x20 || (0x7F...0x9F).contains(s.value) ? "?" : Character(s)
+      })
+    return line.map { "\(path):\($0): \(clean)" } ?? "\(path): \(clean)"
+  }
+}

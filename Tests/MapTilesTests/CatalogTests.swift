@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import MapTiles
+
+@Suite("Tile sources by name: presets and the config file")
+struct CatalogTests {
+  @Test("the presets are the public services, opt-in, with their attribution")
+  func presets() {
+    let c = TileSourceCatalog()
+    #expect(c.sources.map(\.name) == ["osm", "osm-vector", "openfreemap"])
+    let osm = c.source(named: "osm")
+    #expect(osm?.location == "https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+    #expect(osm?.attribution == "© OpenStreetMap contributors")
+    #expect(osm?.maxConnections == 2)
+    #expect(TileSourceCatalog.isName("osm-vector"))
+    #expect(!TileSourceCatalog.isName("Data/world.mbtiles"))
+    #expect(!TileSourceCatalog.isName("https://example.com/{z}/{x}/{y}.png"))
+  }
+
+  @Test("config sources are read, and replace a preset of the same name")
+  func config() throws {
+    let text = """
+      # my maps
+      [sources.topo]
+      url = "https://tiles.example.com/{z}/{x}/{y}.png"
+      attribution = "© Example"
+      minzoom = 2
+      maxzoom = 17
+
+      [sources.osm]
+      path = "/maps/osm.mbtiles"
+      max_connections = 1
+      """
+    let defs = try TileSourceCatalog.parse(text, path: "config.toml")
+    #expect(defs.map(\.name) == ["osm", "topo"])
+    let c = TileSourceCatalog(config: defs)
+    #expect(c.sources.map(\.name) == ["osm", "osm-vector", "openfreemap", "topo"])
+    #expect(c.source(named: "osm")?.location == "/maps/osm.mbtiles")
+    #expect(c.source(named: "topo")?.minZoom == 2)
+    #expect(c.source(named: "topo")?.maxZoom == 17)
+    #expect(c.source(named: "topo")?.attribution == "© Example")
+  }
+
+  @Test(
+    "a bad config is one line naming the file (and the line where TOML says)",
+    arguments: [
+      ("[sources.a]\nurl = \"x\n", "config.toml:2: "),
+      ("[sources.a]\nurll = \"x\"\n", "config.toml: sources.a: unknown key \"urll\""),
+      ("[sources.a]\nurl = 3\n", "config.toml: sources.a.url must be a string"),
+      (
+        "[sources.a]\nurl = \"x\"\npath = \"y\"\n",
+        "config.toml: sources.a needs one of url or path"
+      ),
+      ("[sources.a]\nattribution = \"x\"\n", "config.toml: sources.a needs one of url or path"),
+      (
+        "[sources.a]\nurl = \"x\"\nmaxzoom = 99\n",
+        "config.toml: sources.a.maxzoom must be a whole number from 0 to 30"
+      ),
+      (
+        "[sources.a]\nurl = \"x\"\nminzoom = 9\nmaxzoom = 3\n",
+        "config.toml: sources.a: minzoom is above maxzoom"
+      ),
+      ("[tiles]\nx = 1\n", "config.toml: unknown section \"tiles\""),
+      ("sources = 1\n", "config.toml: \"sources\" must be a table"),
+      ("[sources]\na = 1\n", "config.toml: sources.a must be a table"),
+    ])
+  func badConfig(text: String, expected: String) {
+    do {
+      _ = try TileSourceCatalog.parse(text, path: "config.toml")
+      Issue.record("no error for \(text)")
+    } catch {
+      #expect(error.description.hasPrefix(expected), "\(error.description)")
+      #expect(!error.description.contains("\n"))
+    }
+  }
+
+  @Test("the config file lives under XDG_CONFIG_HOME, else ~/.config; a missing one is no error")
+  func location() throws {
+    #expect(
+      TileSourceCatalog.defaultConfigPath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"])
+        == "/x/termmap/config.toml")
+    #expect(
+      TileSourceCatalog.defaultConfigPath(environment: ["HOME": "/h"])
+        == "/h/.config/termmap/config.toml")
+    let none = try TileSourceCatalog.load(configPath: "/nonexistent/termmap/config.toml")
+    #expect(none.sources == TileSourceCatalog.presets)
+  }
+}
