@@ -40,4 +40,31 @@ public enum Attribution {
     if line.contains("GeoNames") { return "GeoNames" }
     return String(line.prefix(30))
   }
+
+  /// The credits for a status line at most `width` columns wide: the short forms joined, or,
+  /// when they do not fit, the OpenStreetMap credit kept whole (its licence asks for it) and
+  /// the others cut to fit, ending in "…". Empty only when there are no credits.
+  public static func fit(_ lines: [String], width: Int) -> String {
+    let short = lines.map(Self.short)
+    let full = short.joined(separator: " · ")
+    guard full.count > width, !short.isEmpty else { return full }
+    let osm = short.filter { $0.contains("OpenStreetMap") }
+    let others = short.filter { !$0.contains("OpenStreetMap") }
+    var out = osm.joined(separator: " · ")
+    for o in others {
+      let candidate = out.isEmpty ? o : out + " · " + o
+      if candidate.count <= width {
+        out = candidate
+      } else {
+        let room = width - out.count - (out.isEmpty ? 1 : 4)
+        if room >= 3 {
+          out = (out.isEmpty ? "" : out + " · ") + o.prefix(room - 1) + "…"
+        } else if !out.hasSuffix("…") && out.count + 1 <= width {
+          out += "…"
+        }
+        break
+      }
+    }
+    return out
+  }
 }

@@ -39,13 +39,18 @@ extension Viewer {
       parts.append("loading \(pendingLoads) file\(pendingLoads == 1 ? "" : "s")\(percent)…")
     }
     if !routesEnabled { parts.append("routes off") }
-    let text = parts.joined(separator: ascii ? " | " : " · ")
+    var text = parts.joined(separator: ascii ? " | " : " · ")
+    // The credits always stay (shortened when narrow); "? help" only when there is room.
+    let credits = Attribution.fit(map.visibleAttribution, width: max(frame.columns / 2, 16))
+    var right = credits
+    if frame.columns - text.count - credits.count >= 12 {
+      right = (credits.isEmpty ? "" : credits + "  ") + "? help"
+    }
+    let limit = max(frame.columns - right.count - 2, 0)
+    if text.count > limit { text = String(text.prefix(max(limit - 1, 0))) + "…" }
     frame.put(text, column: 0, row: row, foreground: .brightWhite, background: .brightBlack)
-    let attribution = map.visibleAttribution.map(Attribution.short).joined(
-      separator: " · ")
-    let right = (attribution.isEmpty ? "" : attribution + "  ") + "? help"
     let start = frame.columns - right.count
-    if start > text.count + 2 {
+    if start >= 0 {
       frame.put(right, column: start, row: row, foreground: .white, background: .brightBlack)
     }
   }

@@ -146,8 +146,7 @@ struct RenderCommand {
       let points = contents.reduce(0) { $0 + $1.pointCount }
       let line = StatusLine.text(
         for: map, loadedPoints: points,
-        attribution: [map.visibleAttribution.map(Attribution.short).joined(separator: " · ")].filter
-        {
+        attribution: [Attribution.fit(map.visibleAttribution, width: max(columns / 2, 16))].filter {
           !$0.isEmpty
         },
         columns: columns, ascii: charset == .ascii)

@@ -17,11 +17,18 @@ enum StatusLine {
     ]
     if let s = map.selectedAnnotations.first, let t = s.title { parts.append(t) }
     if loadedPoints > 0 { parts.append("\(loadedPoints) pts") }
-    parts.append(contentsOf: attribution)
-    var line = parts.joined(separator: ascii ? " | " : " · ")
-    line = String(
-      line.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.map(
-        Character.init))
+    let separator = ascii ? " | " : " · "
+    func clean(_ s: String) -> String {
+      String(
+        s.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.map(
+          Character.init))
+    }
+    // The credits always stay: the rest is cut to make room for them.
+    let credits = clean(attribution.joined(separator: separator))
+    var line = clean(parts.joined(separator: separator))
+    let room = credits.isEmpty ? columns : columns - credits.count - separator.count
+    if line.count > room { line = String(line.prefix(max(room - 1, 0))) + "…" }
+    if !credits.isEmpty { line += separator + credits }
     if line.count > columns { line = String(line.prefix(columns)) }
     return line + String(repeating: " ", count: max(columns - line.count, 0))
   }

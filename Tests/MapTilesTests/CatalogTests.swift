@@ -87,3 +87,20 @@ struct CatalogTests {
     #expect(none.sources == TileSourceCatalog.presets)
   }
 }
+
+@Suite("Attribution on the status line")
+struct AttributionTests {
+  let lines = [
+    "Natural Earth (public domain)", "GeoNames (CC BY 4.0)",
+    "© OpenStreetMap contributors (ODbL)",
+  ]
+
+  @Test("short forms when they fit; the OpenStreetMap credit kept whole when they do not")
+  func fit() {
+    #expect(Attribution.fit(lines, width: 80) == "Natural Earth · GeoNames · © OpenStreetMap")
+    #expect(Attribution.fit(lines, width: 30) == "© OpenStreetMap · Natural Ea…")
+    #expect(Attribution.fit(lines, width: 16) == "© OpenStreetMap…")
+    #expect(Attribution.fit([], width: 10) == "")
+    for w in 16...60 { #expect(Attribution.fit(lines, width: w).count <= w) }
+  }
+}
