@@ -46,6 +46,21 @@ extension CellBuffer {
     return out
   }
 
+  /// `text` fitted into `width` columns: whole when it fits, else cut at the last word break
+  /// that keeps at least half of it (or mid-word when none does) and ended with "…".
+  public static func truncated(_ text: String, width: Int) -> String {
+    guard displayWidth(of: text) > width else { return text }
+    guard width > 1 else { return width == 1 ? "…" : "" }
+    var cut = prefix(of: text, width: width - 1)
+    if let space = cut.lastIndex(where: { $0 == " " || $0 == "-" || $0 == "/" }),
+      cut.distance(from: cut.startIndex, to: space) >= cut.count / 2
+    {
+      cut = String(cut[..<space])
+    }
+    while cut.last == " " || cut.last == "," || cut.last == "-" { cut.removeLast() }
+    return cut + "…"
+  }
+
   /// Mends wide glyphs that something drew half over: a wide glyph whose second cell was
   /// overwritten, or a second cell whose glyph was, becomes a space (so the terminal's columns
   /// and the buffer's stay in step).

@@ -96,6 +96,16 @@ open class AnnotationView {
   open var rightCalloutAccessory: CalloutAccessory?
   /// How many annotations this view stands for (more than 1 when nearby ones share its cell).
   public internal(set) var representedCount = 1
+  /// Annotations whose views collided with this one and were hidden: counted in its `+N`.
+  public internal(set) var collidedCount = 0
+
+  /// The marker's label as drawn: `label`, and `+N` for the other annotations it stands for.
+  public var displayedLabel: String {
+    let others = representedCount - 1 + collidedCount
+    let base = label ?? ""
+    guard others > 0 else { return base }
+    return base + (base.isEmpty ? "" : " ") + "+\(others)"
+  }
 
   public internal(set) var isSelected = false
   /// True when a view of higher priority took this view's place.
@@ -114,6 +124,7 @@ open class AnnotationView {
     isSelected = false
     isHidden = false
     representedCount = 1
+    collidedCount = 0
   }
 
   /// Called just before the view is shown.

@@ -120,7 +120,52 @@ extension MapView {
     return out
   }
 
-  /// Draws markers and their labels; returns how many were drawn.
+  /// Where marker labels go: each starts a cell right of its marker and runs up to a cell short
+  /// of the next marker or label (cut with "…" to fit, and never more than 24 columns), the
+  /// selected marker's first, then by z priority; a label with less than four columns of room
+  /// (or its own width, when shorter) is left out. Marker glyphs are never covered.
+  func markerLabels(_ markers: [MarkerPlacement], columns: Int) -> [(
+    row: Int, column: Int, text: String, selected: Bool
+  )] {
+    var taken = Set<Int>()
+    for m in markers { taken.insert(m.row * columns + m.column) }
+    var out: [(row: Int, column: Int, text: String, selected: Bool)] = []
+    for m in markers.reversed() {
+      let text = m.view.displayedLabel
+      guard !text.isEmpty else { continue }
+      let start = m.column + 2
+      var room = 0
+      while start + room < columns, room < 24, !taken.contains(m.row * columns + start + room) {
+        room += 1
+      }
+      // Keep a free cell before whatever comes next.
+      if start + room < columns && room < 24 { room -= 1 }
+      // The count matters more than the name: "name… +N", else "+N" alone; with too little
+      // room for a readable piece the marker shows alone.
+      let others = m.view.representedCount - 1 + m.view.collidedCount
+      let count = others > 0 ? "+\(others)" : ""
+      var fitted: String
+      if CellBuffer.displayWidth(of: text) <= room {
+        fitted = text
+      } else if !count.isEmpty, let name = m.view.label, !name.isEmpty,
+        room - count.count - 1 >= 4
+      {
+        fitted = CellBuffer.truncated(name, width: room - count.count - 1) + " " + count
+      } else if !count.isEmpty {
+        guard count.count <= room else { continue }
+        fitted = count
+      } else {
+        guard room >= 4 else { continue }
+        fitted = CellBuffer.truncated(text, width: room)
+      }
+      let width = CellBuffer.displayWidth(of: fitted)
+      for c in (start - 1)..<(start + width) { taken.insert(m.row * columns + c) }
+      out.append((m.row, start, fitted, m.view.isSelected))
+    }
+    return out
+  }
+
+  /// Draws markers and their labels; returns how many markers were drawn.
   func drawMarkers(_ markers: [MarkerPlacement], into cells: inout CellBuffer) -> Int {
     for m in markers {
       let v = m.view
@@ -130,15 +175,13 @@ extension MapView {
       let scalar = CellBuffer.isPrintable(first) ? first : "?"
       cells[m.column, m.row] = Cell(
         glyph: scalar, foreground: v.color, bold: true, reverse: v.isSelected)
-      var label = v.label ?? ""
-      if v.representedCount > 1 {
-        label += (label.isEmpty ? "" : " ") + "+\(v.representedCount - 1)"
-      }
-      if !label.isEmpty && m.column + 2 < cells.columns {
-        cells.put(
-          label, column: m.column + 2, row: m.row, foreground: v.isSelected ? .brightWhite : .white,
-          bold: v.isSelected, maxWidth: 24)
-      }
+    }
+    for l in markerLabels(markers, columns: cells.columns) {
+      // The cell between a marker and its label is the label's: a space, not map dots.
+      cells[l.column - 1, l.row] = Cell(glyph: " ")
+      cells.put(
+        l.text, column: l.column, row: l.row, foreground: l.selected ? .brightWhite : .white,
+        bold: l.selected)
     }
     return markers.count
   }

@@ -51,7 +51,7 @@ public struct LabelPlacer {
     if self.taken.count != n { self.taken = Array(repeating: false, count: n) }
   }
 
-  /// Longest label, in characters.
+  /// Longest label, in columns (longer ones end in "…").
   public static let maximumLength = 30
 
   /// Places `labels` by priority (a stable order among equals) and writes them into `cells`;
@@ -66,9 +66,9 @@ public struct LabelPlacer {
     var placed = 0
     for (_, c) in sorted {
       guard let cell = viewport.cell(for: c.point) else { continue }
-      let text = String(
-        c.text.unicodeScalars.filter { CellBuffer.isPrintable($0) }.prefix(Self.maximumLength)
-          .map(Character.init))
+      let text = CellBuffer.truncated(
+        String(c.text.unicodeScalars.filter { CellBuffer.isPrintable($0) }.map(Character.init)),
+        width: Self.maximumLength)
       let width = CellBuffer.displayWidth(of: text)
       var start: Int
       var dotColumn: Int?

@@ -281,9 +281,10 @@ extension MapView {
         continue
       }
       let mode = v.collisionMode
+      let text = v.displayedLabel
       let width =
         mode == .rectangle
-        ? 1 + (v.label.map { 1 + min(CellBuffer.displayWidth(of: $0), 24) } ?? 0) : 1
+        ? 1 + (text.isEmpty ? 0 : 1 + min(CellBuffer.displayWidth(of: text), 24)) : 1
       let priority = v.displayPriority
       let selected = v.isSelected
       placed.append(
@@ -299,18 +300,22 @@ extension MapView {
       if $0.priority != $1.priority { return $0.priority > $1.priority }
       return $0.distance < $1.distance
     }
-    var taken = [Bool](repeating: false, count: cols * vp.rows)
-    for p in placed {
-      var collides = false
-      for k in p.first..<(p.first + p.width) where taken[k] {
-        collides = true
+    // Which shown view claimed each cell (-1: none). A hidden view is counted in the `+N` of
+    // the view it collided with, so every annotation is drawn or counted.
+    var owner = [Int](repeating: -1, count: cols * vp.rows)
+    for p in placed { p.view.collidedCount = 0 }
+    for (n, p) in placed.enumerated() {
+      var collidedWith = -1
+      for k in p.first..<(p.first + p.width) where owner[k] >= 0 {
+        collidedWith = owner[k]
         break
       }
-      if p.always || !collides {
+      if p.always || collidedWith < 0 {
         p.view.isHidden = false
-        if p.claims { for k in p.first..<(p.first + p.width) { taken[k] = true } }
+        if p.claims { for k in p.first..<(p.first + p.width) where owner[k] < 0 { owner[k] = n } }
       } else {
         p.view.isHidden = true
+        placed[collidedWith].view.collidedCount += p.view.representedCount
       }
     }
   }

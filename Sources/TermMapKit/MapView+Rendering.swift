@@ -297,7 +297,14 @@ extension MapView {
           taken[i] = true
         }
       }
+      // Names keep off markers and their labels.
       for m in markers { taken[m.row * vp.columns + m.column] = true }
+      for l in markerLabels(markers, columns: vp.columns) {
+        let first = l.row * vp.columns + l.column - 1
+        for k in first..<(first + 1 + CellBuffer.displayWidth(of: l.text)) where k < taken.count {
+          taken[k] = true
+        }
+      }
       var labels: [MapLabel] = []
       let w = MapSize.world.width
       let tile = Double(TileGrid.size) / vp.zoomScale

@@ -13,9 +13,12 @@ public final class Polyline: Overlay {
     self.subtitle = subtitle
   }
 
+  /// A line through coordinates. Where consecutive coordinates are more than 180° of longitude
+  /// apart, the line takes the short way across the antimeridian (its map points go past the
+  /// world's edge, as MapKit's header asks of antimeridian overlays).
   public convenience init(coordinates: [Coordinate], title: String? = nil, subtitle: String? = nil)
   {
-    self.init(points: coordinates.map(MapPoint.init), title: title, subtitle: subtitle)
+    self.init(points: MapPoint.unwrapped(coordinates), title: title, subtitle: subtitle)
   }
 
   public var points: [MapPoint] { run.points }
@@ -47,7 +50,7 @@ public final class Polygon: Overlay {
     subtitle: String? = nil
   ) {
     self.init(
-      points: coordinates.map(MapPoint.init), interiorPolygons: interiorPolygons, title: title,
+      points: MapPoint.unwrapped(coordinates), interiorPolygons: interiorPolygons, title: title,
       subtitle: subtitle)
   }
 
@@ -188,4 +191,27 @@ public final class MultiPolygon: Overlay {
   }
 
   public var boundingMapRect: MapRect { index.bounds }
+}
+
+extension MapPoint {
+  /// The map points of a line through coordinates, each step taken the short way round: a jump
+  /// of more than 180° of longitude crosses the antimeridian, so later points lie a world's
+  /// width to the east or west (x below 0 or above the world's width).
+  public static func unwrapped(_ coordinates: [Coordinate]) -> [MapPoint] {
+    var out: [MapPoint] = []
+    out.reserveCapacity(coordinates.count)
+    let w = MapSize.world.width
+    var shift = 0.0
+    var previous: Double?
+    for c in coordinates {
+      if let p = previous {
+        let d = c.longitude - p
+        if d > 180 { shift -= w } else if d < -180 { shift += w }
+      }
+      previous = c.longitude
+      let m = MapPoint(c)
+      out.append(MapPoint(x: m.x + shift, y: m.y))
+    }
+    return out
+  }
 }

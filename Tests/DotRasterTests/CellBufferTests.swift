@@ -178,3 +178,22 @@ struct CharsetTests {
     #expect(canvas.cells(charset: .ascii).lines == ["---"])
   }
 }
+
+@Suite("Text cut to a width")
+struct TruncationTests {
+  @Test("whole when it fits; else cut at a word break and ended with …, in terminal columns")
+  func truncated() {
+    #expect(CellBuffer.truncated("Monaco", width: 10) == "Monaco")
+    #expect(
+      CellBuffer.truncated("Sydney Central Business District", width: 30)
+        == "Sydney Central Business…")
+    #expect(
+      CellBuffer.truncated("Grande nudo di adolescenti", width: 24) == "Grande nudo di…")
+    #expect(CellBuffer.truncated("Supercalifragilistic", width: 8) == "Superca…")
+    #expect(CellBuffer.truncated("東京都庁第一本庁舎", width: 7) == "東京都…")
+    #expect(CellBuffer.truncated("abc", width: 1) == "…")
+    for w in 1...20 {
+      #expect(CellBuffer.displayWidth(of: CellBuffer.truncated("東京 Tower and more", width: w)) <= w)
+    }
+  }
+}
