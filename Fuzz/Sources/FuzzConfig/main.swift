@@ -1,0 +1,14 @@
+import Foundation
+import FuzzSupport
+import MapTiles
+
+/// Any bytes as the config file: sources, or one ConfigError line.
+exit(
+  runFuzzer(CommandLine.argc, CommandLine.unsafeArgv) { data in
+    guard let text = String(data: data, encoding: .utf8) else { return }
+    do {
+      _ = try TileSourceCatalog.parse(text, path: "config.toml")
+    } catch {
+      precondition(!error.description.contains("\n"))
+    }
+  })

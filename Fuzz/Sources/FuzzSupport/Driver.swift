@@ -1,0 +1,36 @@
+import Foundation
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+  _ argc: UnsafeMutablePointer<CInt>,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+  _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// The input handler of the running fuzzer. Set once, before libFuzzer starts, and read only by
+/// libFuzzer's single fuzzing thread.
+nonisolated(unsafe) var currentBody: ((Data) -> Void)?
+
+/// Runs libFuzzer over `body` with the process's arguments (libFuzzer's own flags and corpus
+/// folders); every input is handed to `body` as `Data`. Returns libFuzzer's exit status.
+public func runFuzzer(
+  _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+  _ body: @escaping (Data) -> Void
+) -> CInt {
+  currentBody = body
+  var count = argc
+  var vector = argv
+  return LLVMFuzzerRunDriver(&count, &vector) { bytes, size in
+    let data = bytes.map { Data(bytes: $0, count: size) } ?? Data()
+    currentBody?(data)
+    return 0
+  }
+}
+
+/// A file that holds the current input (for parsers that open paths), in a private folder.
+public let scratchFile: String = {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "termmap-fuzz-\(getpid())")
+  try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  return dir.appendingPathComponent("input").path
+}()
