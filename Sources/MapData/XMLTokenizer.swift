@@ -440,17 +440,25 @@ final class XMLTokenizer {
   /// turns into.
   static let maxUTF8BytesPerByte = 3
 
+  /// The UTF-8 bytes of 0x80...0xFF in ISO-8859-1 and in windows-1252.
+  private static let latin1UTF8: [[UInt8]] = (0x80...0xFF).map {
+    Array(String(Unicode.Scalar(UInt8($0))).utf8)
+  }
+  private static let windows1252UTF8: [[UInt8]] = (0x80...0xFF).map { b in
+    let scalar = b < 0xA0 ? windows1252[b - 0x80] : UInt32(b)
+    return Array(String(Unicode.Scalar(scalar)!).utf8)
+  }
+
   private func convert(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    let table = encoding == .windows1252 ? Self.windows1252UTF8 : Self.latin1UTF8
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count + bytes.count / 8)
     for b in bytes {
       if b < 0x80 {
         out.append(b)
-        continue
+      } else {
+        out += table[Int(b - 0x80)]
       }
-      var scalar = UInt32(b)
-      if encoding == .windows1252 && b < 0xA0 { scalar = Self.windows1252[Int(b - 0x80)] }
-      for u in String(Unicode.Scalar(scalar)!).utf8 { out.append(u) }
     }
     return out
   }
