@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import Synchronization
 import TermMapKit
 import Testing
 
@@ -173,6 +174,51 @@ import Testing
       "{\"type\":\"LineString\",\"coordinates\":" + String(repeating: "[", count: 300_000)
     let message = try #require(loadFailure(text, name: "c.geojson"))
     #expect(message.hasSuffix("nests deeper than 512 levels"))
+  }
+
+  /// The deepest nesting each reader accepts, loaded on a thread with `stackSize` bytes of
+  /// stack: the depth limits keep the recursion inside 6 MiB even in a debug build (JSON at
+  /// 510 levels needs 2–4 MiB there, far less in release), below the 8 MiB that threads,
+  /// dispatch workers included, get by default on Linux (the viewer loads on one).
+  @Test(arguments: [6 << 20])
+  func deepestAcceptedNestingFitsASmallStack(stackSize: Int) throws {
+    let limit = JSONParser.maxDepth
+    let arrays =
+      "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},"
+      + "\"properties\":{\"deep\":" + String(repeating: "[", count: limit - 3)
+      + String(repeating: "]", count: limit - 3) + "}}"
+    let collections =
+      String(repeating: "{\"type\":\"GeometryCollection\",\"geometries\":[", count: limit / 2 - 1)
+      + "{\"type\":\"Point\",\"coordinates\":[14,46]}"
+      + String(repeating: "]}", count: limit / 2 - 1)
+    let folders = XMLTokenizer.maxDepth - 40
+    let multi = KMLReader.maxMultiGeometryDepth
+    let kml = Self.kml(
+      String(repeating: "<Folder>", count: folders) + "<Placemark><name>deep</name>"
+        + String(repeating: "<MultiGeometry>", count: multi)
+        + "<Point><coordinates>14,46</coordinates></Point>"
+        + String(repeating: "</MultiGeometry>", count: multi) + "</Placemark>"
+        + String(repeating: "</Folder>", count: folders))
+    let inputs = [("a.geojson", arrays), ("c.geojson", collections), ("k.kml", kml)]
+    let results = Mutex<[String]>([])
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      for (name, text) in inputs {
+        let outcome: String
+        do {
+          outcome =
+            "\(try MapContentLoader.load(data: Data(text.utf8), path: name).annotations.count)"
+        } catch {
+          outcome = "\(error)"
+        }
+        results.withLock { $0.append(outcome) }
+      }
+      done.signal()
+    }
+    thread.stackSize = stackSize
+    thread.start()
+    #expect(done.wait(timeout: .now() + 60) == .success)  // a failure time-out only
+    #expect(results.withLock { $0 } == inputs.map { _ in "1" })
   }
 
   // MARK: 3. Linear time
