@@ -162,8 +162,10 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
     session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
   }
 
-  static func cacheBytesFromEnvironment() -> Int {
-    if let text = ProcessInfo.processInfo.environment["TERMMAP_TILE_CACHE_MB"],
+  static func cacheBytesFromEnvironment(
+    _ environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Int {
+    if let text = environment["TERMMAP_TILE_CACHE_MB"],
       let mb = Int(text.trimmingCharacters(in: .whitespaces)), mb >= 0, mb < 1 << 40
     {
       return mb << 20

@@ -282,6 +282,16 @@ import Testing
     #expect(!cacheFiles(cache).contains { $0.contains(".tmp-") })
   }
 
+  @Test func theCacheBoundFromTheEnvironment() {
+    let mb = { HTTPTileSource.cacheBytesFromEnvironment($0) }
+    #expect(mb([:]) == 512 << 20)
+    #expect(mb(["TERMMAP_TILE_CACHE_MB": "64"]) == 64 << 20)
+    #expect(mb(["TERMMAP_TILE_CACHE_MB": " 0 "]) == 0)
+    for bad in ["-1", "1e9", "lots", "", "99999999999999"] {
+      #expect(mb(["TERMMAP_TILE_CACHE_MB": bad]) == 512 << 20)
+    }
+  }
+
   @Test func leftoversOfAKilledWriterAreRemoved() throws {
     let cache = try TemporaryDirectory()
     defer { cache.cleanUp() }
