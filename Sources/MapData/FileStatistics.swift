@@ -14,7 +14,8 @@ import TermMapKit
 ///   are not lines and are not included.
 /// - `elevationRange`, `ascent` and `descent` come from the elevations of line vertices;
 ///   ascent and descent add up the rises and falls between consecutive vertices that both have
-///   an elevation, unsmoothed. `timeSpan` is the earliest and latest time of a line vertex.
+///   an elevation, unsmoothed; either is nil when its sum overflows (elevations near ±1e308).
+///   No property is ever infinite or NaN. `timeSpan` is the earliest and latest time of a line vertex.
 public struct FileStatistics: Sendable {
   public var path: String
   public var format: DataFormat
@@ -87,8 +88,10 @@ public struct FileStatistics: Sendable {
     }
     if low <= high {
       elevationRange = low...high
-      ascent = up
-      descent = down
+      // Elevations near ±Double.greatestFiniteMagnitude make the sums overflow: an infinite
+      // total is no measure, so it is left out (nil) rather than reported as infinity.
+      ascent = up.isFinite ? up : nil
+      descent = down.isFinite ? down : nil
     }
     if first <= last { timeSpan = first...last }
   }

@@ -18,15 +18,32 @@ enum FormatDetection {
     case xml, json, csv
   }
 
+  /// "UTF-32" or "UTF-16" when the first bytes are a byte order mark of one, or an ASCII
+  /// character written in one (UTF-32 is tested first: its little-endian mark starts with
+  /// UTF-16's); nil otherwise.
+  static func wideEncoding(_ head: some Collection<UInt8>) -> String? {
+    let b = Array(head.prefix(4))
+    if b.count >= 4 {
+      if b == [0xFF, 0xFE, 0, 0] || b == [0, 0, 0xFE, 0xFF] { return "UTF-32" }
+      if b[0] != 0 && b[0] < 0x80 && b[1] == 0 && b[2] == 0 && b[3] == 0 { return "UTF-32" }
+      if b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] != 0 && b[3] < 0x80 { return "UTF-32" }
+    }
+    if b.count >= 2 {
+      if (b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF) { return "UTF-16" }
+      let ascii: [UInt8] = [0x3C, 0x7B]  // "<", "{"
+      if (ascii.contains(b[0]) && b[1] == 0) || (b[0] == 0 && ascii.contains(b[1])) {
+        return "UTF-16"
+      }
+    }
+    return nil
+  }
+
   /// The format the first bytes of a file suggest, or an error for what termmap cannot read.
   static func guess(_ head: [UInt8], path: String) throws(DataFileError) -> Guess {
     if head.isEmpty { throw DataFileError(path: path, message: "file is empty") }
-    if head.count >= 2
-      && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF)
-        || (head[0] == 0x3C && head[1] == 0x00) || (head[0] == 0x00 && head[1] == 0x3C))
-    {
+    if let wide = wideEncoding(head) {
       throw DataFileError(
-        path: path, byteOffset: 0, message: "the file is UTF-16 text; save it as UTF-8")
+        path: path, byteOffset: 0, message: "the file is \(wide) text; save it as UTF-8")
     }
     func starts(_ magic: [UInt8]) -> Bool { head.starts(with: magic) }
     if starts([0x1F, 0x8B]) {

@@ -117,6 +117,8 @@ struct JSONParser {
   var progress: ((Double) -> Void)?
   var lastProgress = 0
   static let maxDepth = 512
+  /// Objects with up to this many members find repeated keys by a linear search.
+  static let linearMembers = 16
 
   init(p: UnsafePointer<UInt8>, n: Int, path: String) {
     self.p = p
@@ -526,14 +528,28 @@ struct JSONParser {
     let c = p[i]
     switch c {
     case UInt8(ascii: "{"):
+      // A repeated key keeps its first place and takes the last value. Small objects are
+      // searched in place; past `linearMembers` keys an index keeps this linear in the size.
       var members: [(String, JSONValue)] = []
+      var index: [String: Int] = [:]
       try forEachMember { q, key, _ throws(DataFileError) in
         let v = try q.parseValue()
-        if let k = members.firstIndex(where: { $0.0 == key }) {
-          members[k].1 = v
+        if members.count < Self.linearMembers {
+          if let k = members.firstIndex(where: { $0.0 == key }) {
+            members[k].1 = v
+            return
+          }
         } else {
-          members.append((key, v))
+          if index.isEmpty {
+            for (k, m) in members.enumerated() { index[m.0] = k }
+          }
+          if let k = index[key] {
+            members[k].1 = v
+            return
+          }
+          index[key] = members.count
         }
+        members.append((key, v))
       }
       return .object(members)
     case UInt8(ascii: "["):

@@ -22,6 +22,10 @@ struct KMLReader {
   private var styles: [String: FeatureStyle] = [:]
   private var styleMaps: [String: String] = [:]
   private var placemarkCount = 0
+  private var multiGeometryDepth = 0
+  /// MultiGeometries may nest this deep inside each other; a placemark with deeper ones is
+  /// skipped with a warning. (Elements in general nest at most `XMLTokenizer.maxDepth` deep.)
+  static let maxMultiGeometryDepth = 32
 
   private indirect enum Geometry {
     case point(Coordinate, Double)
@@ -206,13 +210,20 @@ struct KMLReader {
     }
   }
 
+  /// The style a `#id` URL names, following StyleMaps to their `normal` style. A StyleMap
+  /// chain that comes back to a map already visited (`#a` → `#a`, `#a` → `#b` → `#a`) names no
+  /// style; the walk is a loop, so no chain can exhaust the stack.
   private func resolve(_ url: String?) -> FeatureStyle? {
-    guard var id = url?.trimmingCharacters(in: .whitespacesAndNewlines), id.hasPrefix("#") else {
-      return nil
+    var next = url
+    var visited: Set<String> = []
+    while let u = next {
+      var id = u.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard id.hasPrefix("#") else { return nil }
+      id.removeFirst()
+      if let s = styles[id] { return s }
+      guard visited.insert(id).inserted else { return nil }
+      next = styleMaps[id]
     }
-    id.removeFirst()
-    if let s = styles[id] { return s }
-    if let target = styleMaps[id] { return resolve(target) }
     return nil
   }
 
@@ -312,6 +323,13 @@ struct KMLReader {
       return .line(c)
     case "Polygon": return try readPolygon(tagLocation)
     case "MultiGeometry":
+      guard multiGeometryDepth < Self.maxMultiGeometryDepth else {
+        try skip()
+        throw bad(
+          tagLocation, "MultiGeometry nests deeper than \(Self.maxMultiGeometryDepth) levels")
+      }
+      multiGeometryDepth += 1
+      defer { multiGeometryDepth -= 1 }
       let parts = try readChildren(
         accepting: { $0.geometryKind() != nil },
         { (r: inout KMLReader) throws(Bad) -> Geometry in try r.readGeometry(r.geometryKind()!) })
@@ -732,14 +750,18 @@ enum HTMLText {
   static func plain(_ html: String) -> String {
     var out = ""
     var i = html.startIndex
+    // Once a "<" finds no ">" after it, no later one can: they stay text without another
+    // search, so the scan is linear however many unclosed "<" there are.
+    var closeRemains = true
     while i < html.endIndex {
       let c = html[i]
-      if c == "<" {
+      if c == "<" && closeRemains {
         if let close = html[i...].firstIndex(of: ">") {
           out.append(" ")
           i = html.index(after: close)
           continue
         }
+        closeRemains = false
       } else if c == "&" {
         if let semi = html[i...].prefix(10).firstIndex(of: ";") {
           let name = String(html[html.index(after: i)..<semi])

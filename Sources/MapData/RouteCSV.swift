@@ -677,9 +677,11 @@ struct RouteCSVParser {
   }
 
   private func invalidUTF8(at offset: Int) -> DataFileError {
-    if offset == 0 && n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF)) {
+    if offset == 0,
+      let wide = FormatDetection.wideEncoding(UnsafeBufferPointer(start: p, count: min(n, 4)))
+    {
       return DataFileError(
-        path: path, byteOffset: 0, message: "the file is UTF-16 text; save it as UTF-8")
+        path: path, byteOffset: 0, message: "the file is \(wide) text; save it as UTF-8")
     }
     var lineNumber = 1
     for i in 0..<offset {

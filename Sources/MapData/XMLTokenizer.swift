@@ -436,17 +436,29 @@ final class XMLTokenizer {
     0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
   ]
 
+  /// The most UTF-8 bytes one byte of ISO-8859-1 (2) or windows-1252 (3, e.g. € E2 82 AC)
+  /// turns into.
+  static let maxUTF8BytesPerByte = 3
+
+  /// The UTF-8 bytes of 0x80...0xFF in ISO-8859-1 and in windows-1252.
+  private static let latin1UTF8: [[UInt8]] = (0x80...0xFF).map {
+    Array(String(Unicode.Scalar(UInt8($0))).utf8)
+  }
+  private static let windows1252UTF8: [[UInt8]] = (0x80...0xFF).map { b in
+    let scalar = b < 0xA0 ? windows1252[b - 0x80] : UInt32(b)
+    return Array(String(Unicode.Scalar(scalar)!).utf8)
+  }
+
   private func convert(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    let table = encoding == .windows1252 ? Self.windows1252UTF8 : Self.latin1UTF8
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count + bytes.count / 8)
     for b in bytes {
       if b < 0x80 {
         out.append(b)
-        continue
+      } else {
+        out += table[Int(b - 0x80)]
       }
-      var scalar = UInt32(b)
-      if encoding == .windows1252 && b < 0xA0 { scalar = Self.windows1252[Int(b - 0x80)] }
-      for u in String(Unicode.Scalar(scalar)!).utf8 { out.append(u) }
     }
     return out
   }
@@ -493,7 +505,10 @@ final class XMLTokenizer {
     if encoding == .utf8 {
       n = try source.read(into: buf + end, count: capacity - end)
     } else {
-      let want = (capacity - end) / 2
+      // A single-byte encoding's byte becomes at most 3 UTF-8 bytes (windows-1252's 0x80–0x9F
+      // are U+20AC and the like), so a third of the free room is read; the copy below still
+      // makes room for what the conversion produced rather than trust that arithmetic.
+      let want = max((capacity - end) / Self.maxUTF8BytesPerByte, 1)
       if rawCapacity < want {
         raw?.deallocate()
         raw = .allocate(capacity: want)
@@ -501,6 +516,7 @@ final class XMLTokenizer {
       }
       n = try source.read(into: raw!, count: want)
       let converted = convert(UnsafeBufferPointer(start: raw!, count: n))
+      ensureRoom(converted.count)
       (buf + end).update(from: converted, count: converted.count)
       n = converted.count
     }
@@ -870,18 +886,10 @@ final class XMLTokenizer {
       i += 1
     }
     // The tag is complete.
-    if attributes.count > 1 {
-      for a in 1..<attributes.count {
-        for b in 0..<a
-        where same(
-          attributes[a].nameStart, attributes[a].nameEnd, attributes[b].nameStart,
-          attributes[b].nameEnd)
-        {
-          throw fail(
-            attributes[a].nameStart,
-            "the attribute \(name(attributes[a].nameStart, attributes[a].nameEnd)) appears twice")
-        }
-      }
+    try checkDuplicateAttributes()
+    if stack.count >= Self.maxDepth {
+      throw fail(
+        s, "elements nest deeper than \(Self.maxDepth) levels (<\(name(nStart, nEnd))> here)")
     }
     if stack.isEmpty {
       if rootClosed {
@@ -902,6 +910,42 @@ final class XMLTokenizer {
     push()
     if empty { pendingEnd = true }
     return .event(.startElement)
+  }
+
+  /// Elements may nest this deep; a deeper start tag is an error, so no reader built on the
+  /// tokenizer recurses further.
+  static let maxDepth = 256
+  /// Tags with up to this many attributes are checked for repeated names pairwise; larger
+  /// ones through a set, so the check stays linear in the tag's size.
+  static let pairwiseAttributes = 16
+
+  /// Throws for the first attribute whose name an earlier one of the same tag has.
+  private func checkDuplicateAttributes() throws(DataFileError) {
+    let count = attributes.count
+    guard count > 1 else { return }
+    if count <= Self.pairwiseAttributes {
+      for a in 1..<count {
+        for b in 0..<a
+        where same(
+          attributes[a].nameStart, attributes[a].nameEnd, attributes[b].nameStart,
+          attributes[b].nameEnd)
+        {
+          throw duplicate(attributes[a])
+        }
+      }
+      return
+    }
+    var seen = Set<[UInt8]>(minimumCapacity: count)
+    for a in attributes
+    where !seen.insert(
+      Array(UnsafeBufferPointer(start: buf + a.nameStart, count: a.nameEnd - a.nameStart))
+    ).inserted {
+      throw duplicate(a)
+    }
+  }
+
+  private func duplicate(_ a: XMLAttribute) -> DataFileError {
+    fail(a.nameStart, "the attribute \(name(a.nameStart, a.nameEnd)) appears twice")
   }
 
   private func same(_ a0: Int, _ a1: Int, _ b0: Int, _ b1: Int) -> Bool {

@@ -29,10 +29,19 @@ public struct DirectoryTileSource: TileSource {
   public let fileExtension: String
 
   static let extensions = ["pbf", "mvt", "png", "jpg", "jpeg", "webp"]
+  /// The largest tile or metadata.json file read: 16 MiB, far above real tiles (the largest
+  /// vector tiles are a few hundred kB).
+  public static let defaultMaxFileBytes = 16 << 20
+  /// The largest tile or metadata.json file this source reads.
+  public let maxFileBytes: Int
 
   /// Opens a tile directory. `fileExtension` and `scheme` override what is detected (the first
   /// tile file found decides the extension; metadata's `scheme` the row order, XYZ by default).
-  public init(root: String, fileExtension: String? = nil, scheme: TileScheme? = nil) throws {
+  public init(
+    root: String, fileExtension: String? = nil, scheme: TileScheme? = nil,
+    maxFileBytes: Int = DirectoryTileSource.defaultMaxFileBytes
+  ) throws {
+    self.maxFileBytes = maxFileBytes
     let fm = FileManager.default
     var isDirectory: ObjCBool = false
     guard fm.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -43,9 +52,8 @@ public struct DirectoryTileSource: TileSource {
 
     var meta = [String: Any]()
     let metaURL = rootURL.appendingPathComponent("metadata.json")
-    if fm.fileExists(atPath: metaURL.path) {
+    if let data = try BoundedFile.read(metaURL.path, limit: maxFileBytes) {
       do {
-        let data = try Data(contentsOf: metaURL)
         meta = (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
       } catch {
         throw TileSourceError.readFailed(
@@ -94,7 +102,7 @@ public struct DirectoryTileSource: TileSource {
       layers = parseVectorLayers(json)
     }
 
-    self.name = string("name") ?? rootURL.lastPathComponent
+    self.name = SafeText.clean(string("name") ?? rootURL.lastPathComponent)
     let minZoom = max(0, int("minzoom") ?? zooms.first ?? 0)
     self.minZoom = minZoom
     self.maxZoom = min(30, max(minZoom, int("maxzoom") ?? zooms.last ?? minZoom))
@@ -103,7 +111,7 @@ public struct DirectoryTileSource: TileSource {
     } else {
       self.bounds = string("bounds").flatMap(parseBounds)
     }
-    self.attribution = string("attribution") ?? ""
+    self.attribution = SafeText.clean(string("attribution") ?? "")
     self.vectorLayers = layers
     self.format = format
     self.scheme = scheme ?? string("scheme").flatMap(TileScheme.init(rawValue:)) ?? .xyz
@@ -111,8 +119,12 @@ public struct DirectoryTileSource: TileSource {
   }
 
   /// Convenience for a file URL.
-  public init(root: URL, fileExtension: String? = nil, scheme: TileScheme? = nil) throws {
-    try self.init(root: root.path, fileExtension: fileExtension, scheme: scheme)
+  public init(
+    root: URL, fileExtension: String? = nil, scheme: TileScheme? = nil,
+    maxFileBytes: Int = DirectoryTileSource.defaultMaxFileBytes
+  ) throws {
+    try self.init(
+      root: root.path, fileExtension: fileExtension, scheme: scheme, maxFileBytes: maxFileBytes)
   }
 
   /// Looks for one tile file under the zoom directories and returns its extension.
@@ -141,22 +153,13 @@ public struct DirectoryTileSource: TileSource {
     return root + "/\(id.z)/\(id.x)/\(row).\(fileExtension)"
   }
 
+  /// The stored bytes of a tile; nil when its file does not exist. A tile file must be a
+  /// regular file of at most `maxFileBytes`: a FIFO, a device (a symlink to `/dev/zero`), a
+  /// directory or a larger file is an error, found before anything is read (`BoundedFile`).
   public func tile(_ id: TileID) throws -> Data? {
     guard id.z >= 0, id.z <= 30 else { return nil }
     let n = 1 << id.z
     guard id.x >= 0, id.x < n, id.y >= 0, id.y < n else { return nil }
-    let p = path(for: id)
-    guard let handle = FileHandle(forReadingAtPath: p) else {
-      if FileManager.default.fileExists(atPath: p) {
-        throw TileSourceError.readFailed(path: p, message: "cannot open tile file")
-      }
-      return nil
-    }
-    defer { try? handle.close() }
-    do {
-      return try handle.readToEnd() ?? Data()
-    } catch {
-      throw TileSourceError.readFailed(path: p, message: error.localizedDescription)
-    }
+    return try BoundedFile.read(path(for: id), limit: maxFileBytes)
   }
 }

@@ -15,7 +15,13 @@ import Synchronization
 /// - Disk cache: `<cache home>/termmap/tiles/<hash of the template>/z/x/y` holds the body and
 ///   `y.meta` its ETag, Last-Modified and fetch time. A cached tile younger than `maxAge` is
 ///   used without asking; an older one is revalidated with `If-None-Match` /
-///   `If-Modified-Since` (304 refreshes its time). A 404 is cached too (as no tile).
+///   `If-Modified-Since` (304 refreshes its time). A 404 is cached too (as no tile). The cache
+///   is bounded by `maxCacheBytes` (least recently used entries go first) and written through
+///   temporary files that never stay behind (`TileDiskCache`).
+/// - A response may have at most `maxResponseBytes` (after URLSession's gzip decoding): a
+///   larger one is cancelled as soon as it is seen. Only a body that arrived whole and is what
+///   the format says (a vector tile that inflates and decodes; a PNG, JPEG or WebP signature)
+///   is returned and cached; anything else fails like a server error.
 /// - 404 and 410 mean no tile (nil). Other statuses, time-outs and transport errors fail with
 ///   `TileSourceError.readFailed`, unless a stale copy is on disk, which is served instead.
 /// - At most `maxConcurrentRequests` requests are in flight; the rest wait in a queue and the
@@ -42,8 +48,19 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   public let timeout: TimeInterval
   /// Most requests in flight at once.
   public let maxConcurrentRequests: Int
+  /// The largest response body accepted, in bytes (after gzip decoding).
+  public let maxResponseBytes: Int
+  /// The bound of this template's disk cache, in bytes.
+  public let maxCacheBytes: Int
+
+  /// 8 MiB: real vector tiles are at most a few hundred kB, raster tiles less.
+  public static let defaultMaxResponseBytes = 8 << 20
+  /// 512 MiB per URL template, unless `TERMMAP_TILE_CACHE_MB` says otherwise.
+  public static let defaultMaxCacheBytes = 512 << 20
 
   private let session: URLSession
+  private let transfers = TransferDelegate()
+  private let diskCache: TileDiskCache?
   private let userAgent: String
   private let state = Mutex(State())
   private let diskQueue = DispatchQueue(label: "termmap.http-tiles.disk", attributes: .concurrent)
@@ -95,12 +112,16 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   ///   - format: the tiles' encoding (default: from the template's extension, else pbf).
   ///   - cacheHome: the XDG cache home (default `$XDG_CACHE_HOME`, else `~/.cache`).
   ///   - diskCache: false keeps nothing on disk.
+  ///   - maxResponseBytes: the largest body accepted (default 8 MiB).
+  ///   - maxCacheBytes: the disk cache's bound (default: `TERMMAP_TILE_CACHE_MB` mebibytes
+  ///     when set to a whole number, else 512 MiB).
   public init(
     template: String, subdomains: [String]? = nil, minZoom: Int = 0, maxZoom: Int = 14,
     format: TileFormat? = nil, bounds: MapRect? = nil, attribution: String = "",
     cacheHome: URL? = nil, diskCache: Bool = true, maxAge: TimeInterval = 7 * 86_400,
     timeout: TimeInterval = 10, maxConcurrentRequests: Int = 6,
-    userAgent: String = "termmap (terminal map viewer)"
+    userAgent: String = "termmap (terminal map viewer)",
+    maxResponseBytes: Int = HTTPTileSource.defaultMaxResponseBytes, maxCacheBytes: Int? = nil
   ) throws {
     try Self.validate(template)
     self.template = template
@@ -112,18 +133,23 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
     self.minZoom = max(0, minZoom)
     self.maxZoom = min(max(maxZoom, self.minZoom), 30)
     self.bounds = bounds
-    self.attribution = attribution
+    self.attribution = SafeText.clean(attribution)
     self.format = format ?? Self.format(of: template)
+    self.maxResponseBytes = max(1, maxResponseBytes)
+    self.maxCacheBytes = max(0, maxCacheBytes ?? Self.cacheBytesFromEnvironment())
     self.maxAge = maxAge
     self.timeout = timeout
     self.maxConcurrentRequests = max(1, maxConcurrentRequests)
     self.userAgent = userAgent
     if diskCache {
       let home = cacheHome ?? Self.defaultCacheHome()
-      cacheDirectory = home.appendingPathComponent("termmap/tiles", isDirectory: true)
+      let directory = home.appendingPathComponent("termmap/tiles", isDirectory: true)
         .appendingPathComponent(Self.stableHash(template), isDirectory: true)
+      cacheDirectory = directory
+      self.diskCache = TileDiskCache(directory: directory, maxBytes: self.maxCacheBytes)
     } else {
       cacheDirectory = nil
+      self.diskCache = nil
     }
     let configuration = URLSessionConfiguration.ephemeral
     // The watchdog in `start` enforces `timeout`; URLSession's own limits (whole seconds in
@@ -133,7 +159,23 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
     configuration.httpMaximumConnectionsPerHost = self.maxConcurrentRequests
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.urlCache = nil
-    session = URLSession(configuration: configuration)
+    session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+  }
+
+  static func cacheBytesFromEnvironment(
+    _ environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Int {
+    if let text = environment["TERMMAP_TILE_CACHE_MB"],
+      let mb = Int(text.trimmingCharacters(in: .whitespaces)), mb >= 0, mb < 1 << 40
+    {
+      return mb << 20
+    }
+    return defaultMaxCacheBytes
+  }
+
+  /// Waits until the disk cache's scheduled scans and pruning are done.
+  public func waitForCacheMaintenance() {
+    diskCache?.waitForMaintenance()
   }
 
   deinit {
@@ -360,8 +402,10 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
         request.setValue(lm, forHTTPHeaderField: "If-Modified-Since")
       }
     }
-    let task = session.dataTask(with: request) { [self] data, response, error in
-      let result = handle(id, data: data, response: response, error: error, cached: cached)
+    let task = session.dataTask(with: request)
+    transfers.register(task, limit: maxResponseBytes) { [self] data, response, error, overLimit in
+      let result = handle(
+        id, data: data, response: response, error: error, overLimit: overLimit, cached: cached)
       finish(id, token: token, result)
     }
     let stillWanted = state.withLock { s -> Bool in
@@ -397,8 +441,14 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   }
 
   private func handle(
-    _ id: TileID, data: Data?, response: URLResponse?, error: (any Error)?, cached: CachedTile?
+    _ id: TileID, data: Data?, response: URLResponse?, error: (any Error)?, overLimit: Bool,
+    cached: CachedTile?
   ) -> Result<Data?, any Error> {
+    if overLimit {
+      if let cached { return .success(cached.body) }
+      return .failure(
+        readError(id, "the response is larger than the limit of \(maxResponseBytes) bytes"))
+    }
     if let error {
       if let u = error as? URLError, u.code == .cancelled { return .failure(CancellationError()) }
       if let cached { return .success(cached.body) }
@@ -413,6 +463,10 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
     switch http.statusCode {
     case 200..<300 where http.statusCode != 204:
       let body = data ?? Data()
+      if let problem = Self.problem(with: body, response: http, format: format) {
+        if let cached { return .success(cached.body) }
+        return .failure(readError(id, "HTTP \(http.statusCode) but \(problem); not cached"))
+      }
       let meta = CacheMeta(
         status: 200, etag: http.value(forHTTPHeaderField: "ETag"),
         lastModified: http.value(forHTTPHeaderField: "Last-Modified"),
@@ -437,6 +491,35 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
       if let cached { return .success(cached.body) }
       let reason = HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
       return .failure(readError(id, "HTTP \(http.statusCode) \(reason)"))
+    }
+  }
+
+  /// Why a 2xx body is not a tile to keep, or nil: it ended before its Content-Length, or it
+  /// is not what `format` says (a vector tile must inflate and decode; PNG, JPEG and WebP
+  /// must start with their signatures).
+  static func problem(with body: Data, response: HTTPURLResponse, format: TileFormat) -> String? {
+    let encoding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
+    let expected = response.expectedContentLength
+    if encoding == nil || encoding == "identity", expected >= 0, Int64(body.count) != expected {
+      return "the body ended after \(body.count) of \(expected) bytes"
+    }
+    let head = [UInt8](body.prefix(12))
+    switch format {
+    case .pbf:
+      do {
+        _ = try VectorTileDecoder.decodeCompressed(body)
+        return nil
+      } catch {
+        return "the body is not a vector tile (\(error))"
+      }
+    case .png:
+      return head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        ? nil : "the body is not a PNG image"
+    case .jpg:
+      return head.starts(with: [0xFF, 0xD8, 0xFF]) ? nil : "the body is not a JPEG image"
+    case .webp:
+      return head.count == 12 && head.starts(with: Array("RIFF".utf8))
+        && head[8...].elementsEqual("WEBP".utf8) ? nil : "the body is not a WebP image"
     }
   }
 
@@ -472,35 +555,27 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
 
   /// The body file of a tile in the disk cache.
   public func cacheFile(for id: TileID) -> URL? {
-    cacheDirectory?.appendingPathComponent("\(id.z)/\(id.x)/\(id.y)")
+    diskCache?.bodyFile(for: id)
   }
 
   private func readCache(_ id: TileID) -> CachedTile? {
-    guard let file = cacheFile(for: id),
-      let metaData = try? Data(contentsOf: file.appendingPathExtension("meta")),
-      let meta = try? JSONDecoder().decode(CacheMeta.self, from: metaData)
+    guard let diskCache,
+      let stored = diskCache.read(id, body: true, bodyLimit: maxResponseBytes)
+        ?? diskCache.read(id, body: false, bodyLimit: 0),
+      let meta = try? JSONDecoder().decode(CacheMeta.self, from: stored.meta)
     else { return nil }
-    if meta.status == 404 { return CachedTile(meta: meta, body: nil) }
-    guard let body = try? Data(contentsOf: file) else { return nil }
+    if meta.status == 404 {
+      diskCache.touch(id)
+      return CachedTile(meta: meta, body: nil)
+    }
+    guard let body = stored.body else { return nil }
+    diskCache.touch(id)
     return CachedTile(meta: meta, body: body)
   }
 
   private func writeCache(_ id: TileID, body: Data?, meta: CacheMeta, keepBody: Bool = false) {
-    guard let file = cacheFile(for: id) else { return }
-    let fm = FileManager.default
-    do {
-      try fm.createDirectory(
-        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-      if let body {
-        try body.write(to: file, options: .atomic)
-      } else if !keepBody {
-        try? fm.removeItem(at: file)
-      }
-      try JSONEncoder().encode(meta).write(
-        to: file.appendingPathExtension("meta"), options: .atomic)
-    } catch {
-      // A cache that cannot be written only costs a download next time.
-    }
+    guard let diskCache, let metaData = try? JSONEncoder().encode(meta) else { return }
+    diskCache.write(id, body: body, meta: metaData, keepBody: keepBody)
   }
 }
 
@@ -515,4 +590,64 @@ public protocol TileRequestScheduling: AnyObject, Sendable {
   func cancel(_ id: TileID)
   /// Stops fetching every tile not in `keep`.
   func cancelAll(except keep: Set<TileID>)
+}
+
+/// Collects each response's body, at most `limit` bytes: a larger one (by its Content-Length,
+/// or as it streams in after URLSession's own gzip decoding) is cancelled at once, so neither a
+/// huge body nor a gzip bomb is ever held in memory.
+final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
+  typealias Done = @Sendable (Data, URLResponse?, (any Error)?, Bool) -> Void
+
+  private struct Transfer {
+    var limit: Int
+    var data = Data()
+    var overLimit = false
+    let done: Done
+  }
+  private let transfers = Mutex<[Int: Transfer]>([:])
+
+  /// Collects `task`'s body; `done` gets it, the response, the error and whether the limit was
+  /// passed (the body is then empty).
+  func register(_ task: URLSessionTask, limit: Int, done: @escaping Done) {
+    transfers.withLock { $0[task.taskIdentifier] = Transfer(limit: limit, done: done) }
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    let id = dataTask.taskIdentifier
+    let tooLarge = transfers.withLock { t -> Bool in
+      guard let limit = t[id]?.limit, response.expectedContentLength > Int64(limit) else {
+        return false
+      }
+      t[id]!.overLimit = true
+      return true
+    }
+    completionHandler(tooLarge ? .cancel : .allow)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    let id = dataTask.taskIdentifier
+    let cancel = transfers.withLock { t -> Bool in
+      guard let x = t[id], !x.overLimit else { return false }
+      if x.data.count + data.count > x.limit {
+        t[id]!.overLimit = true
+        t[id]!.data = Data()
+        return true
+      }
+      t[id]!.data.append(data)
+      return false
+    }
+    if cancel { dataTask.cancel() }
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+  ) {
+    guard let x = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
+      return
+    }
+    x.done(x.data, task.response, error, x.overLimit)
+  }
 }

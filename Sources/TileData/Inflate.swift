@@ -15,7 +15,7 @@ public enum InflateError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .truncated(let n): return "compressed data ends early (after \(n) bytes)"
-    case .corrupt(let message): return "corrupt compressed data: \(message)"
+    case .corrupt(let message): return "corrupt compressed data: \(SafeText.clean(message))"
     case .tooLarge(let limit): return "inflated data exceeds the limit of \(limit) bytes"
     case .zlibFailure(let code): return "zlib failed to start (code \(code))"
     }

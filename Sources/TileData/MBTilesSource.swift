@@ -63,12 +63,14 @@ public final class MBTilesSource: TileSource {
     }
 
     self.metadata = meta
+    // Shown to people: sanitised here once (the raw rows stay in `metadata`).
     self.name =
-      meta["name"].flatMap { $0.isEmpty ? nil : $0 } ?? (path as NSString).lastPathComponent
+      meta["name"].map(SafeText.clean).flatMap { $0.isEmpty ? nil : $0 }
+      ?? SafeText.clean((path as NSString).lastPathComponent)
     self.minZoom = max(0, minZoom ?? 0)
     self.maxZoom = min(30, max(self.minZoom, maxZoom ?? self.minZoom))
     self.bounds = meta["bounds"].flatMap(parseBounds)
-    self.attribution = meta["attribution"] ?? ""
+    self.attribution = SafeText.clean(meta["attribution"] ?? "")
     self.vectorLayers = meta["json"].map(parseVectorLayers) ?? []
     self.format = format
     self.pool = Mutex([connection])
@@ -117,6 +119,36 @@ final class SQLiteConnection: @unchecked Sendable {
   let path: String
   private let db: OpaquePointer
   private var tileStatement: OpaquePointer?
+  /// The work one query may do: a hostile file (a recursive view named `metadata` or `tiles`,
+  /// a huge cross join) must fail, not spin. Owned by this connection, so used by one thread
+  /// at a time like the connection itself; SQLite's progress handler gets it as its context.
+  private let budget: UnsafeMutablePointer<QueryBudget>
+
+  /// How much work one query may do before SQLite is told to stop: `maxSteps` calls of the
+  /// progress handler (each after `instructionsPerStep` virtual machine instructions), or
+  /// `maxSeconds`, whichever comes first.
+  struct QueryBudget {
+    static let instructionsPerStep: Int32 = 10_000
+    /// 10 million instructions (about a second of a recursive view here): reading the
+    /// metadata or one tile takes a few hundred.
+    static let maxSteps = 1_000
+    static let maxSeconds = 5.0
+    var steps = 0
+    var deadline = 0.0
+    var exceeded = false
+
+    mutating func reset() {
+      steps = 0
+      exceeded = false
+      deadline = Self.now() + Self.maxSeconds
+    }
+
+    static func now() -> Double {
+      var t = timespec()
+      clock_gettime(CLOCK_MONOTONIC, &t)
+      return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+  }
 
   init(path: String) throws {
     self.path = path
@@ -129,17 +161,44 @@ final class SQLiteConnection: @unchecked Sendable {
       throw TileSourceError.sqlite(path: path, code: rc, message: message)
     }
     self.db = handle
+    budget = .allocate(capacity: 1)
+    budget.initialize(to: QueryBudget())
+    budget.pointee.reset()
     sqlite3_busy_timeout(handle, 2000)
+    sqlite3_progress_handler(
+      handle, QueryBudget.instructionsPerStep,
+      { context in
+        guard let b = context?.assumingMemoryBound(to: QueryBudget.self) else { return 0 }
+        b.pointee.steps += 1
+        if b.pointee.steps > QueryBudget.maxSteps
+          || (b.pointee.steps % 16 == 0 && QueryBudget.now() > b.pointee.deadline)
+        {
+          b.pointee.exceeded = true
+          return 1  // SQLite stops the statement with SQLITE_INTERRUPT
+        }
+        return 0
+      }, UnsafeMutableRawPointer(budget))
   }
 
   deinit {
     if let tileStatement { sqlite3_finalize(tileStatement) }
     sqlite3_close_v2(db)
+    budget.deinitialize(count: 1)
+    budget.deallocate()
   }
 
   /// The error for a failed call, classified for MBTiles.
   private func failure(_ rc: Int32) -> TileSourceError {
     let message = String(cString: sqlite3_errmsg(db))
+    if rc & 0xff == SQLITE_INTERRUPT && budget.pointee.exceeded {
+      return .sqlite(
+        path: path, code: rc,
+        message:
+          "a query did not finish within its budget "
+          + "(\(QueryBudget.maxSteps * Int(QueryBudget.instructionsPerStep) / 1_000_000) million "
+          + "SQLite instructions or \(Int(QueryBudget.maxSeconds)) s); "
+          + "the file may hold a recursive view")
+    }
     switch rc & 0xff {
     case SQLITE_NOTADB: return .notADatabase(path: path)
     case SQLITE_ERROR
@@ -150,6 +209,7 @@ final class SQLiteConnection: @unchecked Sendable {
   }
 
   private func prepare(_ sql: String) throws -> OpaquePointer {
+    budget.pointee.reset()
     var statement: OpaquePointer?
     let rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
     guard rc == SQLITE_OK, let statement else {
@@ -170,6 +230,7 @@ final class SQLiteConnection: @unchecked Sendable {
   func query(_ sql: String, _ body: (Row) throws -> Void) throws {
     let statement = try prepare(sql)
     defer { sqlite3_finalize(statement) }
+    budget.pointee.reset()  // the whole query, every row, shares one budget
     while true {
       let rc = sqlite3_step(statement)
       if rc == SQLITE_DONE { return }
@@ -188,6 +249,7 @@ final class SQLiteConnection: @unchecked Sendable {
     sqlite3_bind_int64(statement, 1, Int64(z))
     sqlite3_bind_int64(statement, 2, Int64(x))
     sqlite3_bind_int64(statement, 3, Int64(row))
+    budget.pointee.reset()
     let rc = sqlite3_step(statement)
     if rc == SQLITE_DONE { return nil }
     guard rc == SQLITE_ROW else { throw failure(rc) }

@@ -100,16 +100,20 @@ public enum TileSourceError: Error, CustomStringConvertible, Equatable {
   /// Reading a tile file failed.
   case readFailed(path: String, message: String)
 
+  /// One line. Paths, metadata values and SQLite's or a server's text all pass through
+  /// `SafeText.clean`, so no escape sequence from a file reaches the terminal.
   public var description: String {
+    let c = SafeText.clean
     switch self {
-    case .notFound(let p): return "\(p): no such file or directory"
-    case .notADatabase(let p): return "\(p): not an MBTiles file (not an SQLite database)"
-    case .missingTable(let p, let d): return "\(p): not an MBTiles file (\(d))"
-    case .unsupportedFormat(let p, let f): return "\(p): unsupported tile format \"\(f)\""
+    case .notFound(let p): return "\(c(p)): no such file or directory"
+    case .notADatabase(let p): return "\(c(p)): not an MBTiles file (not an SQLite database)"
+    case .missingTable(let p, let d): return "\(c(p)): not an MBTiles file (\(c(d)))"
+    case .unsupportedFormat(let p, let f):
+      return "\(c(p)): unsupported tile format \"\(c(String(f.prefix(100))))\""
     case .wrongFormat(let p, let f, let e):
-      return "\(p): tiles are \(f.rawValue), expected \(e.rawValue)"
-    case .sqlite(let p, let c, let m): return "\(p): SQLite error \(c): \(m)"
-    case .readFailed(let p, let m): return "\(p): \(m)"
+      return "\(c(p)): tiles are \(f.rawValue), expected \(e.rawValue)"
+    case .sqlite(let p, let code, let m): return "\(c(p)): SQLite error \(code): \(c(m))"
+    case .readFailed(let p, let m): return "\(c(p)): \(c(m))"
     }
   }
 }

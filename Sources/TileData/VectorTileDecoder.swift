@@ -50,7 +50,7 @@ public struct VectorTileError: Error, Equatable, CustomStringConvertible {
 
   public var description: String {
     var where_ = [String]()
-    if let layer { where_.append("layer \"\(layer)\"") }
+    if let layer { where_.append("layer \"\(SafeText.clean(String(layer.prefix(100))))\"") }
     if let feature { where_.append("feature \(feature)") }
     if let offset { where_.append("byte \(offset)") }
     let prefix =

@@ -71,8 +71,7 @@ struct InfoCommand {
     row("length", distance(s.length))
     if let e = s.elevationRange {
       row("elevation", String(format: "%.1f to %.1f m", e.lowerBound, e.upperBound))
-      row(
-        "ascent", String(format: "%.1f m up, %.1f m down", s.ascent ?? 0, s.descent ?? 0))
+      row("ascent", "\(metres(s.ascent)) up, \(metres(s.descent)) down")
     } else {
       row("elevation", "none")
     }
@@ -86,7 +85,14 @@ struct InfoCommand {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// "12.3 m", or "unknown" for a sum that overflowed (nil) or any non-finite value.
+  static func metres(_ m: Double?) -> String {
+    guard let m, m.isFinite else { return "unknown" }
+    return String(format: "%.1f m", m)
+  }
+
   static func distance(_ m: Double) -> String {
+    guard m.isFinite else { return "unknown" }
     if m >= 1000 { return String(format: "%.3f km (%.1f m)", m / 1000, m) }
     return String(format: "%.1f m", m)
   }
@@ -134,11 +140,11 @@ struct InfoCommand {
       } else {
         fields.append(("bbox", "null"))
       }
-      fields.append(("length_m", String(format: "%.3f", s.length)))
+      fields.append(("length_m", fixed3(s.length)))
       if let e = s.elevationRange {
         fields.append(("elevation_m", "[\(number(e.lowerBound)), \(number(e.upperBound))]"))
-        fields.append(("ascent_m", String(format: "%.3f", s.ascent ?? 0)))
-        fields.append(("descent_m", String(format: "%.3f", s.descent ?? 0)))
+        fields.append(("ascent_m", fixed3(s.ascent)))
+        fields.append(("descent_m", fixed3(s.descent)))
       } else {
         fields.append(("elevation_m", "null"))
         fields.append(("ascent_m", "null"))
@@ -154,6 +160,12 @@ struct InfoCommand {
     }
     if files.isEmpty { return "{\"files\": []}" }
     return "{\"files\": [\n" + files.joined(separator: ",\n") + "\n]}"
+  }
+
+  /// Three decimals, or null for a missing or non-finite value (JSON has no infinity).
+  static func fixed3(_ v: Double?) -> String {
+    guard let v, v.isFinite else { return "null" }
+    return String(format: "%.3f", v)
   }
 
   static func number(_ v: Double) -> String {
@@ -172,7 +184,11 @@ struct InfoCommand {
       case "\r": out += "\\r"
       case "\t": out += "\\t"
       default:
-        if u.value < 0x20 || u.value == 0x7F {
+        // C0, DEL, C1 and bidirectional controls are escaped, so the text stays valid JSON
+        // and inert on a terminal.
+        if u.value < 0x20 || (0x7F...0x9F).contains(u.value) || (0x202A...0x202E).contains(u.value)
+          || (0x2066...0x2069).contains(u.value)
+        {
           out += String(format: "\\u%04x", u.value)
         } else {
           out.unicodeScalars.append(u)

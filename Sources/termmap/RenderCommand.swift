@@ -46,7 +46,13 @@ struct RenderCommand {
         zoom = z
       case "--bbox":
         let v = try ArgumentReader.numbers(try r.value(for: a), count: 4, "--bbox")
-        guard v[0] >= -180, v[2] <= 180, v[1] >= -90, v[3] <= 90, v[1] < v[3] else {
+        // Every edge in range (not only the outer ones: W = 1e308 used to pass), S below N;
+        // W > E crosses the antimeridian.
+        let longitudes = -180.0...180.0
+        let latitudes = -90.0...90.0
+        guard longitudes.contains(v[0]), longitudes.contains(v[2]), latitudes.contains(v[1]),
+          latitudes.contains(v[3]), v[1] < v[3]
+        else {
           throw UsageError(
             "--bbox: expected W,S,E,N with S < N inside ±90/±180, found \(try r.valueDescription(v))"
           )
@@ -263,7 +269,7 @@ final class ContentStyle: MapViewDelegate {
   /// Tiles that failed to load: the frame is drawn without them; each distinct error is
   /// printed once, as one line.
   func mapViewDidFailLoadingMap(_ mapView: MapView, withError error: any Error) {
-    let line = "termmap: tiles: \(error)"
+    let line = "termmap: tiles: \(SafeText.clean("\(error)"))"
     guard Self.reported.insert(line).inserted else { return }
     FileHandle.standardError.write(Data((line + "\n").utf8))
   }

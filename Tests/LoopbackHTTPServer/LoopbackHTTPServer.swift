@@ -28,6 +28,20 @@ public final class LoopbackHTTPServer: Sendable {
     case hang
     /// The connection is closed without an answer.
     case close
+    /// These bytes exactly (status line, headers, body), then the connection closes: for
+    /// answers a well-behaved server never gives, such as a Content-Length the body does not
+    /// fill. `LoopbackHTTPServer.rawResponse` builds one.
+    case raw(Data)
+  }
+
+  /// A raw HTTP/1.1 response: the status line, `headers` as given (nothing added, so no
+  /// Content-Length unless given) and `body`.
+  public static func rawResponse(status: Int, headers: [(String, String)], body: Data) -> Data {
+    var head = "HTTP/1.1 \(status) \(reason(status))\r\n"
+    for (k, v) in headers { head += "\(k): \(v)\r\n" }
+    var bytes = Data((head + "\r\n").utf8)
+    bytes.append(body)
+    return bytes
   }
 
   public let port: UInt16
@@ -142,6 +156,8 @@ public final class LoopbackHTTPServer: Sendable {
       return
     case .hang:
       while !stopped { usleep(5_000) }
+    case .raw(let bytes):
+      sendAll(fd, bytes)
     case .respond(let status, let extra, let body, let delay):
       if delay > 0 { usleep(useconds_t(delay * 1_000_000)) }
       var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
@@ -159,6 +175,17 @@ public final class LoopbackHTTPServer: Sendable {
           if n <= 0 { return }
           offset += n
         }
+      }
+    }
+  }
+
+  private func sendAll(_ fd: Int32, _ bytes: Data) {
+    bytes.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let n = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+        if n <= 0 { return }
+        offset += n
       }
     }
   }

@@ -133,7 +133,7 @@ func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
     #expect(elapsed >= 0.4 && elapsed < 3, "took \(elapsed) s")
   }
 
-  @Test("a garbage body loads (the source cannot tell) and fails to decode in the provider")
+  @Test("a garbage body is refused by the source (not a vector tile), so the provider has nothing")
   func garbage() throws {
     let server = try LoopbackHTTPServer.tileServer(mbtiles: Repo.worldMBTiles)
     defer { server.stop() }
