@@ -1,5 +1,5 @@
 import Foundation
-import TileData
+import MapGeometry
 
 /// Makes text from data files safe to show in a terminal.
 public enum TextSanitizer {

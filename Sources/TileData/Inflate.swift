@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import MapGeometry
 
 /// Why compressed tile data could not be inflated.
 public enum InflateError: Error, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import MapGeometry
 
 /// Why a Mapbox Vector Tile could not be decoded, with where it happened.
 public struct VectorTileError: Error, Equatable, CustomStringConvertible {

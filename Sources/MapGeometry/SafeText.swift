@@ -1,8 +1,8 @@
 import Foundation
 
-/// Makes text from files, servers and libraries safe to print on a terminal. TileData cannot
-/// import MapData, so the one implementation lives here; MapData's `TextSanitizer` and the
-/// tile sources' error descriptions both use it.
+/// Makes text from files, servers and libraries safe to print on a terminal. It lives in the
+/// module every other one imports, so there is one implementation: MapData's `TextSanitizer`,
+/// the tile sources' error descriptions and the config file's errors all use it.
 public enum SafeText {
   /// Returns `s` without control characters and with its ends trimmed.
   ///
