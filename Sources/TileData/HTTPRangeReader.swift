@@ -1,0 +1,318 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Blocking HTTP GETs whose bodies are collected only up to a limit: the transfer is cancelled
+/// as soon as more arrives (or `Content-Length` announces more), so a server that sends too
+/// much costs at most the limit in memory. A watchdog ends requests after `timeout`.
+///
+/// Callers block on a semaphore while URLSession works on its own delegate queue; they must not
+/// be that queue (they never are: they are the caller's thread or a source's loading queue).
+final class BoundedHTTPClient: Sendable {
+  struct Reply: Sendable {
+    let response: HTTPURLResponse
+    let body: Data
+  }
+
+  /// Body limits: one for `200 OK` answers, one for any other status (e.g. `206`).
+  struct Limits: Sendable {
+    var ok: Int
+    var other: Int
+  }
+
+  enum Failure: Error {
+    /// The body would exceed the limit for its status.
+    case tooLarge(status: Int, limit: Int)
+  }
+
+  let timeout: TimeInterval
+  private let session: URLSession
+  private let delegate: Delegate
+
+  init(timeout: TimeInterval, maxConnections: Int) {
+    self.timeout = timeout
+    let configuration = URLSessionConfiguration.ephemeral
+    // The semaphore wait enforces `timeout`; URLSession's own limits (whole seconds in
+    // FoundationNetworking) only back it up.
+    configuration.timeoutIntervalForRequest = (timeout * 2).rounded(.up) + 1
+    configuration.timeoutIntervalForResource = (timeout * 2).rounded(.up) + 1
+    configuration.httpMaximumConnectionsPerHost = max(1, maxConnections)
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.urlCache = nil
+    let delegate = Delegate()
+    let queue = OperationQueue()
+    queue.name = "termmap.http-range"
+    queue.maxConcurrentOperationCount = 1
+    self.delegate = delegate
+    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+  }
+
+  deinit {
+    // The session keeps its delegate until invalidated; do it off any session queue.
+    let session = self.session
+    DispatchQueue.global().async { session.invalidateAndCancel() }
+  }
+
+  /// Sends `request` and waits (at most `timeout`) for the whole answer.
+  func fetch(_ request: URLRequest, limits: Limits) throws -> Reply {
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Mutex<Result<Reply, any Error>?>(nil)
+    let task = session.dataTask(with: request)
+    delegate.register(
+      task.taskIdentifier, limits: limits,
+      completion: { result in
+        outcome.withLock { $0 = result }
+        done.signal()
+      })
+    task.resume()
+    if done.wait(timeout: .now() + timeout) == .timedOut {
+      delegate.unregister(task.taskIdentifier)
+      task.cancel()
+      throw URLError(.timedOut)
+    }
+    return try outcome.withLock { $0! }.get()
+  }
+
+  /// Collects bodies per task. URLSession calls it on its delegate queue (serial); the table
+  /// is behind a mutex because `register`/`unregister` come from the callers' threads.
+  private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
+    struct Pending {
+      var limits: Limits
+      var body = Data()
+      var response: HTTPURLResponse?
+      var exceeded: (status: Int, limit: Int)?
+      let completion: @Sendable (Result<Reply, any Error>) -> Void
+    }
+    private let pending = Mutex<[Int: Pending]>([:])
+
+    func register(
+      _ id: Int, limits: Limits, completion: @escaping @Sendable (Result<Reply, any Error>) -> Void
+    ) {
+      pending.withLock { $0[id] = Pending(limits: limits, completion: completion) }
+    }
+
+    func unregister(_ id: Int) {
+      _ = pending.withLock { $0.removeValue(forKey: id) }
+    }
+
+    private func limit(_ p: Pending) -> Int {
+      p.response?.statusCode == 200 ? p.limits.ok : p.limits.other
+    }
+
+    func urlSession(
+      _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+      completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+      let allow = pending.withLock { table -> Bool in
+        guard var p = table[dataTask.taskIdentifier] else { return false }
+        p.response = response as? HTTPURLResponse
+        let limit = limit(p)
+        if response.expectedContentLength > Int64(limit) {
+          p.exceeded = (p.response?.statusCode ?? 0, limit)
+        }
+        table[dataTask.taskIdentifier] = p
+        return p.exceeded == nil
+      }
+      completionHandler(allow ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+      let over = pending.withLock { table -> Bool in
+        guard var p = table[dataTask.taskIdentifier], p.exceeded == nil else { return false }
+        let limit = limit(p)
+        if p.body.count + data.count > limit {
+          p.exceeded = (p.response?.statusCode ?? 0, limit)
+          p.body = Data()
+        } else {
+          p.body.append(data)
+        }
+        table[dataTask.taskIdentifier] = p
+        return p.exceeded != nil
+      }
+      if over { dataTask.cancel() }
+    }
+
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+    ) {
+      guard let p = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
+        return
+      }
+      if let exceeded = p.exceeded {
+        p.completion(.failure(Failure.tooLarge(status: exceeded.status, limit: exceeded.limit)))
+      } else if let error {
+        p.completion(.failure(error))
+      } else if let response = p.response ?? (task.response as? HTTPURLResponse) {
+        p.completion(.success(Reply(response: response, body: p.body)))
+      } else {
+        p.completion(.failure(URLError(.badServerResponse)))
+      }
+    }
+  }
+}
+
+/// Byte ranges of an HTTP(S) resource: `Range: bytes=a-b` requests answered with `206`.
+///
+/// - A server that ignores `Range` and answers `200` with the whole body is handled too: the
+///   body (at most `maxFullBodyBytes`, else an error) is kept and later reads are served from it.
+/// - Version: the ETag of the first answer is remembered and compared with every later answer's
+///   (as is the total size from `Content-Range`). A difference, or a `412`, throws
+///   `ByteRangeReadError.changed`. `If-Match` is not sent: servers compare it strongly, so a
+///   weak ETag (`W/"…"`, common behind compressing proxies) would fail every read.
+final class HTTPByteRangeReader: ByteRangeReader {
+  let url: URL
+  var location: String { url.absoluteString }
+  let maxFullBodyBytes: Int
+  let userAgent: String
+  private let client: BoundedHTTPClient
+
+  private struct State {
+    var versionKnown = false
+    var etag: String?
+    var size: UInt64?
+    /// The whole archive, when the server answered a range request with `200`.
+    var full: Data?
+    var requests = 0
+  }
+  private let state = Mutex(State())
+
+  init(
+    url: URL, timeout: TimeInterval, maxConnections: Int, maxFullBodyBytes: Int,
+    userAgent: String
+  ) {
+    self.url = url
+    self.maxFullBodyBytes = maxFullBodyBytes
+    self.userAgent = userAgent
+    client = BoundedHTTPClient(timeout: timeout, maxConnections: maxConnections)
+  }
+
+  var size: UInt64? { state.withLock { $0.size } }
+  /// The ETag remembered (nil: none sent, or nothing read yet).
+  var etag: String? { state.withLock { $0.etag } }
+  /// Requests sent so far.
+  var requestCount: Int { state.withLock { $0.requests } }
+  /// True when the server ignored `Range` and the whole archive is held in memory.
+  var holdsWholeArchive: Bool { state.withLock { $0.full != nil } }
+
+  func forgetVersion() {
+    state.withLock { s in
+      s.versionKnown = false
+      s.etag = nil
+      s.size = nil
+      s.full = nil
+    }
+  }
+
+  private func fail(_ message: String) -> TileSourceError {
+    .readFailed(path: location, message: message)
+  }
+
+  func read(offset: UInt64, length: Int) throws -> Data {
+    guard length > 0 else { return Data() }
+    let (full, size) = state.withLock { ($0.full, $0.size) }
+    if let full { return Self.slice(full, offset: offset, length: length) }
+    if let size, offset >= size { return Data() }
+    var last = offset.addingReportingOverflow(UInt64(length - 1))
+    if let size, last.overflow || last.partialValue >= size { last = (size - 1, false) }
+    guard !last.overflow else { throw fail("range at byte \(offset) overflows") }
+    var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
+    request.setValue("bytes=\(offset)-\(last.partialValue)", forHTTPHeaderField: "Range")
+    request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+    request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+    let expected = Int(last.partialValue - offset + 1)
+    state.withLock { $0.requests += 1 }
+    let reply: BoundedHTTPClient.Reply
+    do {
+      reply = try client.fetch(request, limits: .init(ok: maxFullBodyBytes, other: expected))
+    } catch BoundedHTTPClient.Failure.tooLarge(let status, let limit) {
+      if status == 200 {
+        throw fail(
+          "the server ignores Range requests and the archive is larger than \(limit) bytes")
+      }
+      throw fail("HTTP \(status): answer larger than the \(limit) bytes asked for")
+    } catch let error as URLError where error.code == .timedOut {
+      throw fail("timed out after \(HTTPTileSource.seconds(client.timeout))")
+    } catch {
+      throw fail((error as NSError).localizedDescription)
+    }
+    let http = reply.response
+    switch http.statusCode {
+    case 206:
+      guard let range = Self.contentRange(http.value(forHTTPHeaderField: "Content-Range")) else {
+        throw fail("HTTP 206 without a valid Content-Range")
+      }
+      try checkVersion(http, total: range.total)
+      guard range.first == offset, reply.body.count == Int(range.last - range.first + 1),
+        reply.body.count <= expected
+      else {
+        throw fail(
+          "HTTP 206 answered bytes \(range.first)-\(range.last) (\(reply.body.count) bytes) "
+            + "for bytes=\(offset)-\(last.partialValue)")
+      }
+      return reply.body
+    case 200:
+      try checkVersion(http, total: UInt64(reply.body.count))
+      state.withLock { s in
+        s.full = reply.body
+        s.size = UInt64(reply.body.count)
+      }
+      return Self.slice(reply.body, offset: offset, length: length)
+    case 416:
+      // The range starts past the end: nothing to read there.
+      if let range = Self.contentRange(http.value(forHTTPHeaderField: "Content-Range")) {
+        try checkVersion(http, total: range.total)
+      }
+      return Data()
+    case 412:
+      throw ByteRangeReadError.changed(old: etag, new: http.value(forHTTPHeaderField: "ETag"))
+    default:
+      let reason = HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
+      throw fail("HTTP \(http.statusCode) \(reason)")
+    }
+  }
+
+  /// Remembers the first answer's ETag and size; throws `.changed` when a later one differs.
+  private func checkVersion(_ http: HTTPURLResponse, total: UInt64?) throws {
+    let etag = http.value(forHTTPHeaderField: "ETag")
+    let changed = state.withLock { s -> (String?, String?)? in
+      if !s.versionKnown {
+        s.versionKnown = true
+        s.etag = etag
+        if let total { s.size = total }
+        return nil
+      }
+      if etag != s.etag { return (s.etag, etag) }
+      if let total, let size = s.size, total != size { return (s.etag, etag) }
+      if s.size == nil, let total { s.size = total }
+      return nil
+    }
+    if let (old, new) = changed { throw ByteRangeReadError.changed(old: old, new: new) }
+  }
+
+  static func slice(_ data: Data, offset: UInt64, length: Int) -> Data {
+    guard offset < UInt64(data.count) else { return Data() }
+    let start = data.startIndex + Int(offset)
+    let end = start + min(length, data.count - Int(offset))
+    return data.subdata(in: start..<end)
+  }
+
+  /// Parses `bytes first-last/total` (total may be `*`) or `bytes */total`.
+  static func contentRange(_ text: String?) -> (first: UInt64, last: UInt64, total: UInt64?)? {
+    guard let text = text?.trimmingCharacters(in: .whitespaces),
+      text.lowercased().hasPrefix("bytes ")
+    else { return nil }
+    let spec = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
+    let halves = spec.split(separator: "/", maxSplits: 1).map(String.init)
+    guard halves.count == 2 else { return nil }
+    let total = UInt64(halves[1])
+    if halves[0] == "*" { return total.map { (1, 0, $0) } }
+    let ends = halves[0].split(separator: "-").compactMap { UInt64($0) }
+    guard ends.count == 2, ends[0] <= ends[1] else { return nil }
+    if let total, ends[1] >= total { return nil }
+    return (ends[0], ends[1], total)
+  }
+}
