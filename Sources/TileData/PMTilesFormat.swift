@@ -75,7 +75,8 @@ public enum PMTiles {
 
   /// The number of tiles on all zoom levels below `z`: (4^z − 1) / 3, the first id of zoom `z`.
   static func firstID(zoom z: Int) -> UInt64 {
-    ((UInt64(1) << UInt64(2 * z)) - 1) / 3
+    // 4^z − 1 as all-ones bits (z = 32 fits: 2^64 − 1).
+    z <= 0 ? 0 : (UInt64.max >> UInt64(64 - 2 * min(z, 32))) / 3
   }
 
   /// The tile id of a tile: the tiles of all lower zooms, plus the tile's position along the
@@ -174,7 +175,10 @@ public enum PMTiles {
 
     /// `bounds` as degrees (west, south, east, north).
     public var boundsDegrees: (west: Double, south: Double, east: Double, north: Double) {
-      (Double(minLonE7) / 1e7, Double(minLatE7) / 1e7, Double(maxLonE7) / 1e7, Double(maxLatE7) / 1e7)
+      (
+        Double(minLonE7) / 1e7, Double(minLatE7) / 1e7, Double(maxLonE7) / 1e7,
+        Double(maxLatE7) / 1e7
+      )
     }
 
     /// Parses a header. `location` names the archive in errors.
@@ -233,7 +237,8 @@ public enum PMTiles {
         case let other?:
           throw TileSourceError.readFailed(
             path: location,
-            message: "unsupported PMTiles \(c.0) compression \(other) (only none and gzip are read)")
+            message: "unsupported PMTiles \(c.0) compression \(other) (only none and gzip are read)"
+          )
         case nil:
           throw fail("unknown \(c.0) compression code \(c.1) (byte \(c.0 == "tile" ? 98 : 97))")
         }
@@ -250,7 +255,8 @@ public enum PMTiles {
         if overflow || (size.map { end > $0 } ?? false) {
           throw fail(
             "\(name) (bytes \(offset)..<\(overflow ? "overflow" : String(end)), header byte "
-              + "\(field)) ends past the end of the archive (\(size.map(String.init) ?? "?") bytes)")
+              + "\(field)) ends past the end of the archive (\(size.map(String.init) ?? "?") bytes)"
+          )
         }
       }
       guard minZoom <= maxZoom else {
@@ -333,7 +339,9 @@ public enum PMTiles {
       }
       for i in 0..<count {
         let run = try next("run length \(i)")
-        guard run <= UInt64(UInt32.max) else { throw fail("run length \(run) too large (entry \(i))") }
+        guard run <= UInt64(UInt32.max) else {
+          throw fail("run length \(run) too large (entry \(i))")
+        }
         d.runLengths.append(UInt32(run))
       }
       for i in 0..<count {

@@ -218,7 +218,8 @@ public final class PMTilesSource: TileSource, Sendable {
     if overflow || (reader.size.map { end > $0 } ?? false) || length > UInt64(Int.max) {
       throw TileSourceError.readFailed(
         path: reader.location,
-        message: "invalid PMTiles archive: \(what) (bytes \(offset)..<\(overflow ? "overflow" : String(end))) "
+        message:
+          "invalid PMTiles archive: \(what) (bytes \(offset)..<\(overflow ? "overflow" : String(end))) "
           + "ends past the end of the archive (\(reader.size.map(String.init) ?? "?") bytes)")
     }
     let data = try reader.read(offset: offset, length: Int(length))
@@ -280,7 +281,8 @@ public final class PMTilesSource: TileSource, Sendable {
     } catch ByteRangeReadError.changed(let old, let new) {
       throw TileSourceError.readFailed(
         path: location,
-        message: "the archive changed again while reading (ETag \(old ?? "none") → \(new ?? "none"))"
+        message:
+          "the archive changed again while reading (ETag \(old ?? "none") → \(new ?? "none"))"
       )
     }
   }
