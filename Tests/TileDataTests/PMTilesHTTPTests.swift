@@ -1,0 +1,163 @@
+import Foundation
+import LoopbackHTTPServer
+import MapGeometry
+import Synchronization
+import Testing
+
+@testable import TileData
+
+@Suite("PMTiles over HTTP (loopback server)") struct PMTilesHTTPTests {
+  static func worldServer(honoursRange: Bool = true) throws -> RangeFileServer {
+    let body = try Data(contentsOf: URL(fileURLWithPath: Repo.worldPMTiles))
+    return try RangeFileServer(
+      files: ["/world.pmtiles": .init(body: body, etag: "\"world-1\"")],
+      honoursRange: honoursRange)
+  }
+
+  /// Tiles compared over HTTP: all of zooms 0-4 and a spread of zooms 5-6.
+  static var sample: [TileID] {
+    var ids: [TileID] = []
+    for z in 0...6 {
+      for x in 0..<(1 << z) {
+        for y in 0..<(1 << z) where z <= 4 || (x * 7 + y * 13) % 11 == 0 {
+          ids.append(TileID(z: z, x: x, y: y))
+        }
+      }
+    }
+    return ids
+  }
+
+  @Test("world.pmtiles through Range requests: the same header, metadata and tiles")
+  func world() throws {
+    let server = try Self.worldServer()
+    defer { server.stop() }
+    let url = try #require(URL(string: server.url("/world.pmtiles")))
+    let remote = try PMTilesSource(url: url, timeout: 5)
+    let local = try PMTilesSource(path: Repo.worldPMTiles)
+    let mb = try MBTilesSource(path: Repo.worldMBTiles)
+    #expect(remote.isRemote)
+    #expect(remote.header == local.header)
+    #expect(remote.name == "termmap world")
+    #expect(remote.attribution == mb.attribution)
+    #expect(remote.vectorLayers == mb.vectorLayers)
+    #expect(remote.bounds == local.bounds)
+    #expect(remote.minZoom == 0 && remote.maxZoom == 6 && remote.format == .pbf)
+    // Opening: one request for header and root, one for the metadata.
+    #expect(server.requests.count == 2)
+    #expect(server.requests.first?.headers["range"] == "bytes=0-16383")
+
+    var found = 0
+    for id in Self.sample {
+      let a = try remote.tile(id)
+      let b = try mb.tile(id)
+      #expect((a == nil) == (b == nil), "\(id)")
+      if let a, let b {
+        found += 1
+        #expect(try Inflate.decompressIfNeeded(a) == (try Inflate.decompressIfNeeded(b)), "\(id)")
+      }
+    }
+    #expect(found > 500)
+    // One range request per tile (the root holds every entry), each with a Range header.
+    #expect(server.requests.count == 2 + found)
+    #expect(server.requests.allSatisfy { $0.headers["range"]?.hasPrefix("bytes=") == true })
+    #expect(remote.statistics.reloads == 0)
+  }
+
+  @Test("an ETag change mid-session drops the directories and re-reads the header")
+  func etagChange() throws {
+    let tiles = PMTilesTestWriter.sampleTiles()
+    var changed: [TileID: Data] = [:]
+    for (id, _) in tiles { changed[id] = Data("second \(id.z)/\(id.x)/\(id.y)".utf8) }
+    let first = PMTilesTestWriter.archive(tiles: tiles, leafSize: 4)
+    let second = PMTilesTestWriter.archive(tiles: changed, leafSize: 7)
+    let server = try RangeFileServer(files: ["/a.pmtiles": .init(body: first, etag: "\"v1\"")])
+    defer { server.stop() }
+    let s = try PMTilesSource(url: URL(string: server.url("/a.pmtiles"))!, timeout: 5)
+    let probe = TileID(z: 2, x: 1, y: 3)
+    #expect(try s.tile(probe) == tiles[probe])
+    #expect(try s.tile(TileID(z: 3, x: 5, y: 2)) == tiles[TileID(z: 3, x: 5, y: 2)])
+    #expect(s.cachedDirectoryCount > 0)
+
+    server.replace("/a.pmtiles", with: .init(body: second, etag: "\"v2\""))
+    #expect(try s.tile(probe) == changed[probe])
+    #expect(s.statistics.reloads == 1)
+    #expect(s.currentHeader == (try PMTiles.Header.parse(second, location: "")))
+    #expect(s.currentHeader != s.header)
+    for (id, bytes) in changed { #expect(try s.tile(id) == bytes, "\(id)") }
+    #expect(try s.tile(TileID(z: 3, x: 7, y: 7)) == nil)
+    #expect(s.statistics.reloads == 1)
+  }
+
+  @Test("a server that ignores Range: the whole archive once, then every tile from it")
+  func ignoresRange() throws {
+    let server = try Self.worldServer(honoursRange: false)
+    defer { server.stop() }
+    let s = try PMTilesSource(url: URL(string: server.url("/world.pmtiles"))!, timeout: 10)
+    let mb = try MBTilesSource(path: Repo.worldMBTiles)
+    for id in Self.sample.prefix(120) {
+      let a = try s.tile(id).map { try Inflate.decompressIfNeeded($0) }
+      let b = try mb.tile(id).map { try Inflate.decompressIfNeeded($0) }
+      #expect(a == b, "\(id)")
+    }
+    #expect(server.requests.count == 1)
+    #expect(s.attribution == mb.attribution)
+  }
+
+  @Test("a server that ignores Range, with an archive above the limit: one clear error")
+  func ignoresRangeTooLarge() throws {
+    let server = try Self.worldServer(honoursRange: false)
+    defer { server.stop() }
+    let url = server.url("/world.pmtiles")
+    #expect(
+      errorText {
+        _ = try PMTilesSource(url: URL(string: url)!, timeout: 5, maxFullBodyBytes: 100_000)
+      } == "\(url): the server ignores Range requests and the archive is larger than 100000 bytes")
+  }
+
+  @Test("HTTP errors: 404, not an archive, a time-out, an unsupported scheme")
+  func errors() throws {
+    let server = try RangeFileServer(
+      files: ["/text.pmtiles": .init(body: Data("<html>hello</html>".utf8))])
+    defer { server.stop() }
+    let missing = server.url("/missing.pmtiles")
+    #expect(
+      errorText { _ = try PMTilesSource(url: URL(string: missing)!, timeout: 5) }
+        == "\(missing): HTTP 404 Not Found")
+    let text = server.url("/text.pmtiles")
+    #expect(
+      errorText { _ = try PMTilesSource(url: URL(string: text)!, timeout: 5) }
+        == "\(text): not a PMTiles archive (no \"PMTiles\" magic at byte 0)")
+    server.closeGate()
+    #expect(
+      errorText { _ = try PMTilesSource(url: URL(string: text)!, timeout: 0.5) }
+        == "\(text): timed out after 0.5 s")
+    server.openGate()
+    #expect(
+      errorText { _ = try PMTilesSource(url: URL(string: "ftp://example.com/a.pmtiles")!) }
+        == "ftp://example.com/a.pmtiles: unsupported URL scheme (expected http or https)")
+  }
+
+  @Test("loadTile returns before the server answers; parallel loads all arrive")
+  func nonBlocking() throws {
+    let server = try Self.worldServer()
+    defer { server.stop() }
+    let s = try PMTilesSource(url: URL(string: server.url("/world.pmtiles"))!, timeout: 10)
+    let local = try PMTilesSource(path: Repo.worldPMTiles)
+    let results = Mutex<[TileID: Result<Data?, any Error>]>([:])
+    let id = TileID(z: 6, x: 33, y: 23)
+    server.closeGate()
+    s.loadTile(id) { r in results.withLock { $0[id] = r } }
+    // The server holds every answer, so the load cannot have finished.
+    #expect(results.withLock { $0.isEmpty })
+    server.openGate()
+    #expect(waitUntil(10) { results.withLock { $0[id] != nil } })
+    #expect(try results.withLock { $0[id]! }.get() == (try Repo.storedTile("world-6-33-23")))
+
+    let many = Array(Self.sample.suffix(60))
+    for t in many { s.loadTile(t) { r in results.withLock { $0[t] = r } } }
+    #expect(waitUntil(20) { results.withLock { $0.count } == Set(many + [id]).count })
+    for t in many {
+      #expect(try results.withLock { $0[t]! }.get() == (try local.tile(t)), "\(t)")
+    }
+  }
+}
