@@ -51,7 +51,7 @@ public struct TileJSON: Sendable, Equatable {
     }
     func int(_ key: String) throws -> Int? {
       guard let value = json[key] else { return nil }
-      guard let n = value as? NSNumber, !(value is Bool), n.doubleValue == n.doubleValue.rounded(),
+      guard let n = value as? NSNumber, !isJSONBool(n), n.doubleValue == n.doubleValue.rounded(),
         (0...30).contains(n.intValue)
       else { throw fail("TileJSON \(key) must be an integer from 0 to 30") }
       return n.intValue
@@ -72,7 +72,7 @@ public struct TileJSON: Sendable, Equatable {
       throw fail("TileJSON minzoom \(lo) is above maxzoom \(hi)")
     }
     if let value = json["bounds"] {
-      guard let list = value as? [NSNumber], list.count == 4, !list.contains(where: { $0 is Bool })
+      guard let list = value as? [NSNumber], list.count == 4, !list.contains(where: isJSONBool)
       else { throw fail("TileJSON bounds must be 4 numbers") }
       bounds = list.map(\.doubleValue)
     }
@@ -193,7 +193,8 @@ public struct TileJSON: Sendable, Equatable {
   /// per missing level. (`vectorLayers` and `name` stay on this value: `HTTPTileSource` has no
   /// parameter for them.)
   public func makeSource(
-    cacheHome: URL? = nil, timeout: TimeInterval = 10, maxConcurrentRequests: Int = 6
+    cacheHome: URL? = nil, diskCache: Bool = true, timeout: TimeInterval = 10,
+    maxConcurrentRequests: Int = 6
   ) throws -> HTTPTileSource {
     let t = template
     guard HTTPTileSource.isTemplate(t) else {
@@ -202,7 +203,8 @@ public struct TileJSON: Sendable, Equatable {
     }
     return try HTTPTileSource(
       template: t, minZoom: minZoom ?? 0, maxZoom: maxZoom ?? 14, format: format,
-      bounds: mapBounds, attribution: attribution, cacheHome: cacheHome, timeout: timeout,
+      bounds: mapBounds, attribution: attribution, cacheHome: cacheHome, diskCache: diskCache,
+      timeout: timeout,
       maxConcurrentRequests: maxConcurrentRequests)
   }
 
@@ -212,4 +214,10 @@ public struct TileJSON: Sendable, Equatable {
   ) throws -> HTTPTileSource {
     try load(location, timeout: timeout).makeSource(cacheHome: cacheHome, timeout: timeout)
   }
+}
+
+/// True for JSON `true`/`false` as JSONSerialization gives them (an NSNumber of ObjC type
+/// "c"; JSON numbers are never parsed as chars). `is Bool` would also match 0 and 1.
+func isJSONBool(_ n: NSNumber) -> Bool {
+  String(cString: n.objCType) == "c"
 }
