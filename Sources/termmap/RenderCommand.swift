@@ -156,8 +156,9 @@ struct RenderCommand {
 
 extension RenderCommand {
   /// The basemap asked for: the offline one in Data/ (unless --no-basemap), with any --tiles
-  /// sources drawn over it (an .mbtiles file, a z/x/y directory or an http(s) URL template
-  /// with {z}, {x}, {y} and optionally {s}, cached under $XDG_CACHE_HOME/termmap/tiles).
+  /// sources drawn over it (an .mbtiles or .pmtiles file, a z/x/y directory, an http(s) URL
+  /// template with {z}, {x}, {y} and optionally {s}, cached under $XDG_CACHE_HOME/termmap/tiles,
+  /// an http(s) .pmtiles URL or a TileJSON file or URL: see `TileSourceSpec`).
   func makeBasemap() throws -> VectorBasemap? {
     var sources: [any TileSource] = []
     if basemap {
@@ -173,23 +174,8 @@ extension RenderCommand {
       }
     }
     for t in tiles {
-      if HTTPTileSource.isTemplate(t) {
-        do {
-          sources.append(try HTTPTileSource(template: t))
-        } catch {
-          throw UsageError("--tiles: \(error)")
-        }
-        continue
-      }
       do {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: t, isDirectory: &isDirectory) else {
-          throw UsageError("--tiles: \(t): no such file or directory")
-        }
-        sources.append(
-          isDirectory.boolValue ? try DirectoryTileSource(root: t) : try MBTilesSource(path: t))
-      } catch let e as UsageError {
-        throw e
+        sources.append(try TileSourceSpec.open(t))
       } catch {
         throw UsageError("--tiles: \(error)")
       }
