@@ -10,8 +10,8 @@ import Synchronization
 /// as soon as more arrives (or `Content-Length` announces more), so a server that sends too
 /// much costs at most the limit in memory. A watchdog ends requests after `timeout`.
 ///
-/// Callers block on a semaphore while URLSession works on its own delegate queue; they must not
-/// be that queue (they never are: they are the caller's thread or a source's loading queue).
+/// Callers block on a semaphore while URLSession calls back on a serial queue of its own
+/// (which Dispatch gives a thread even when its shared pool is busy).
 final class BoundedHTTPClient: Sendable {
   struct Reply: Sendable {
     let response: HTTPURLResponse
@@ -32,6 +32,7 @@ final class BoundedHTTPClient: Sendable {
   let timeout: TimeInterval
   private let session: URLSession
   private let delegate: Delegate
+  private let callbackQueue: DispatchQueue
 
   init(timeout: TimeInterval, maxConnections: Int) {
     self.timeout = timeout
@@ -47,6 +48,11 @@ final class BoundedHTTPClient: Sendable {
     let queue = OperationQueue()
     queue.name = "termmap.http-range"
     queue.maxConcurrentOperationCount = 1
+    // A serial queue of its own gets a thread even when Dispatch's shared pool is busy (for
+    // example with callers blocked in `fetch`), so answers always arrive.
+    // (`underlyingQueue` is unowned: `callbackQueue` keeps it.)
+    callbackQueue = DispatchQueue(label: "termmap.http-range.delegate")
+    queue.underlyingQueue = callbackQueue
     self.delegate = delegate
     session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
   }
@@ -158,11 +164,12 @@ final class BoundedHTTPClient: Sendable {
 /// Byte ranges of an HTTP(S) resource: `Range: bytes=a-b` requests answered with `206`.
 ///
 /// - A server that ignores `Range` and answers `200` with the whole body is handled too: the
-///   body (at most `maxFullBodyBytes`, else an error) is kept and later reads are served from it.
-/// - Version: the ETag of the first answer is remembered and compared with every later answer's
-///   (as is the total size from `Content-Range`). A difference, or a `412`, throws
-///   `ByteRangeReadError.changed`. `If-Match` is not sent: servers compare it strongly, so a
-///   weak ETag (`W/"…"`, common behind compressing proxies) would fail every read.
+///   body (at most `maxFullBodyBytes`, else an error) is kept and later reads of that version
+///   are served from it.
+/// - Versions: every answer's ETag and total size (from `Content-Range`) are compared with the
+///   version the caller expects; a difference, or a `412`, throws `ByteRangeReadError.changed`.
+///   `If-Match` is not sent: servers compare it strongly, so a weak ETag (`W/"…"`, common
+///   behind compressing proxies) would fail every read.
 final class HTTPByteRangeReader: ByteRangeReader {
   let url: URL
   var location: String { url.absoluteString }
@@ -171,11 +178,8 @@ final class HTTPByteRangeReader: ByteRangeReader {
   private let client: BoundedHTTPClient
 
   private struct State {
-    var versionKnown = false
-    var etag: String?
-    var size: UInt64?
     /// The whole archive, when the server answered a range request with `200`.
-    var full: Data?
+    var full: (data: Data, version: ArchiveVersion)?
     var requests = 0
   }
   private let state = Mutex(State())
@@ -190,32 +194,27 @@ final class HTTPByteRangeReader: ByteRangeReader {
     client = BoundedHTTPClient(timeout: timeout, maxConnections: maxConnections)
   }
 
-  var size: UInt64? { state.withLock { $0.size } }
-  /// The ETag remembered (nil: none sent, or nothing read yet).
-  var etag: String? { state.withLock { $0.etag } }
   /// Requests sent so far.
   var requestCount: Int { state.withLock { $0.requests } }
   /// True when the server ignored `Range` and the whole archive is held in memory.
   var holdsWholeArchive: Bool { state.withLock { $0.full != nil } }
 
-  func forgetVersion() {
-    state.withLock { s in
-      s.versionKnown = false
-      s.etag = nil
-      s.size = nil
-      s.full = nil
-    }
-  }
-
   private func fail(_ message: String) -> TileSourceError {
     .readFailed(path: location, message: message)
   }
 
-  func read(offset: UInt64, length: Int) throws -> Data {
-    guard length > 0 else { return Data() }
-    let (full, size) = state.withLock { ($0.full, $0.size) }
-    if let full { return Self.slice(full, offset: offset, length: length) }
-    if let size, offset >= size { return Data() }
+  func read(offset: UInt64, length: Int, expecting: ArchiveVersion?) throws -> (
+    data: Data, version: ArchiveVersion
+  ) {
+    if let full = state.withLock({ $0.full }) {
+      if expecting == nil || expecting == full.version {
+        return (Self.slice(full.data, offset: offset, length: length), full.version)
+      }
+      state.withLock { $0.full = nil }
+    }
+    guard length > 0 else { return (Data(), expecting ?? ArchiveVersion()) }
+    let size = expecting?.size
+    if let expecting, let size, offset >= size { return (Data(), expecting) }
     var last = offset.addingReportingOverflow(UInt64(length - 1))
     if let size, last.overflow || last.partialValue >= size { last = (size - 1, false) }
     guard !last.overflow else { throw fail("range at byte \(offset) overflows") }
@@ -240,12 +239,20 @@ final class HTTPByteRangeReader: ByteRangeReader {
       throw fail((error as NSError).localizedDescription)
     }
     let http = reply.response
+    let etag = http.value(forHTTPHeaderField: "ETag")
+    func checked(_ total: UInt64?) throws -> ArchiveVersion {
+      let version = ArchiveVersion(etag: etag, size: total)
+      if let expecting, version.differs(from: expecting) {
+        throw ByteRangeReadError.changed(old: expecting.etag, new: etag)
+      }
+      return ArchiveVersion(etag: etag, size: total ?? expecting?.size)
+    }
     switch http.statusCode {
     case 206:
       guard let range = Self.contentRange(http.value(forHTTPHeaderField: "Content-Range")) else {
         throw fail("HTTP 206 without a valid Content-Range")
       }
-      try checkVersion(http, total: range.total)
+      let version = try checked(range.total)
       guard range.first == offset, reply.body.count == Int(range.last - range.first + 1),
         reply.body.count <= expected
       else {
@@ -253,54 +260,31 @@ final class HTTPByteRangeReader: ByteRangeReader {
           "HTTP 206 answered bytes \(range.first)-\(range.last) (\(reply.body.count) bytes) "
             + "for bytes=\(offset)-\(last.partialValue)")
       }
-      return reply.body
+      return (reply.body, version)
     case 200:
-      try checkVersion(http, total: UInt64(reply.body.count))
-      state.withLock { s in
-        s.full = reply.body
-        s.size = UInt64(reply.body.count)
-      }
-      return Self.slice(reply.body, offset: offset, length: length)
+      let version = try checked(UInt64(reply.body.count))
+      state.withLock { $0.full = (reply.body, version) }
+      return (Self.slice(reply.body, offset: offset, length: length), version)
     case 416:
       // The range starts past the end: nothing to read there.
-      if let range = Self.contentRange(http.value(forHTTPHeaderField: "Content-Range")) {
-        try checkVersion(http, total: range.total)
-      }
-      return Data()
+      let total = Self.unsatisfiedLength(http.value(forHTTPHeaderField: "Content-Range"))
+      return (Data(), try checked(total))
     case 412:
-      throw ByteRangeReadError.changed(old: etag, new: http.value(forHTTPHeaderField: "ETag"))
+      throw ByteRangeReadError.changed(old: expecting?.etag, new: etag)
     default:
       let reason = HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
       throw fail("HTTP \(http.statusCode) \(reason)")
     }
   }
 
-  /// Remembers the first answer's ETag and size; throws `.changed` when a later one differs.
-  private func checkVersion(_ http: HTTPURLResponse, total: UInt64?) throws {
-    let etag = http.value(forHTTPHeaderField: "ETag")
-    let changed = state.withLock { s -> (String?, String?)? in
-      if !s.versionKnown {
-        s.versionKnown = true
-        s.etag = etag
-        if let total { s.size = total }
-        return nil
-      }
-      if etag != s.etag { return (s.etag, etag) }
-      if let total, let size = s.size, total != size { return (s.etag, etag) }
-      if s.size == nil, let total { s.size = total }
-      return nil
-    }
-    if let (old, new) = changed { throw ByteRangeReadError.changed(old: old, new: new) }
-  }
-
   static func slice(_ data: Data, offset: UInt64, length: Int) -> Data {
-    guard offset < UInt64(data.count) else { return Data() }
+    guard offset < UInt64(data.count), length > 0 else { return Data() }
     let start = data.startIndex + Int(offset)
     let end = start + min(length, data.count - Int(offset))
     return data.subdata(in: start..<end)
   }
 
-  /// Parses `bytes first-last/total` (total may be `*`) or `bytes */total`.
+  /// Parses `bytes first-last/total` (total may be `*`).
   static func contentRange(_ text: String?) -> (first: UInt64, last: UInt64, total: UInt64?)? {
     guard let text = text?.trimmingCharacters(in: .whitespaces),
       text.lowercased().hasPrefix("bytes ")
@@ -309,10 +293,84 @@ final class HTTPByteRangeReader: ByteRangeReader {
     let halves = spec.split(separator: "/", maxSplits: 1).map(String.init)
     guard halves.count == 2 else { return nil }
     let total = UInt64(halves[1])
-    if halves[0] == "*" { return total.map { (1, 0, $0) } }
     let ends = halves[0].split(separator: "-").compactMap { UInt64($0) }
     guard ends.count == 2, ends[0] <= ends[1] else { return nil }
     if let total, ends[1] >= total { return nil }
     return (ends[0], ends[1], total)
+  }
+
+  /// The total length in a `416` answer's `bytes */total`.
+  static func unsatisfiedLength(_ text: String?) -> UInt64? {
+    guard let text = text?.trimmingCharacters(in: .whitespaces),
+      text.lowercased().hasPrefix("bytes */")
+    else { return nil }
+    return UInt64(text.dropFirst(8))
+  }
+}
+
+/// Runs blocking jobs (reads that wait for the network) on at most `limit` threads of its own.
+/// Not on Dispatch's shared pool: with two cores it has few threads, and jobs blocked there
+/// could starve the URLSession callbacks they wait for. Idle threads end after 10 s.
+final class BlockingWorkPool: Sendable {
+  let limit: Int
+  let name: String
+  private struct State {
+    var jobs: [@Sendable () -> Void] = []
+    var threads = 0
+    var idle = 0
+  }
+  private let state = Mutex(State())
+  private let wake = DispatchSemaphore(value: 0)
+
+  init(limit: Int, name: String) {
+    self.limit = max(1, limit)
+    self.name = name
+  }
+
+  /// Queues a job; it starts at once when a thread is free or may be started.
+  func run(_ job: @escaping @Sendable () -> Void) {
+    let (signal, spawn) = state.withLock { s -> (Bool, Bool) in
+      s.jobs.append(job)
+      if s.idle > 0 {
+        s.idle -= 1
+        return (true, false)
+      }
+      if s.threads < limit {
+        s.threads += 1
+        return (false, true)
+      }
+      return (false, false)  // a busy thread takes it next
+    }
+    if signal { wake.signal() }
+    if spawn {
+      let thread = Thread { [self] in work() }
+      thread.name = name
+      thread.start()
+    }
+  }
+
+  private func work() {
+    while true {
+      let job = state.withLock { s -> (@Sendable () -> Void)? in
+        s.jobs.isEmpty ? nil : s.jobs.removeFirst()
+      }
+      if let job {
+        job()
+        continue
+      }
+      state.withLock { $0.idle += 1 }
+      if wake.wait(timeout: .now() + 10) == .timedOut {
+        // Still counted idle: nobody chose this wait, so end. Otherwise a `run` took the
+        // token and its signal is on its way: take it and work.
+        let exit = state.withLock { s -> Bool in
+          guard s.idle > 0 else { return false }
+          s.idle -= 1
+          s.threads -= 1
+          return true
+        }
+        if exit { return }
+        wake.wait()
+      }
+    }
   }
 }

@@ -6,21 +6,32 @@ import Foundation
   import Darwin
 #endif
 
+/// What tells one version of an archive from another: its ETag and size, as far as known.
+struct ArchiveVersion: Sendable, Equatable {
+  var etag: String?
+  var size: UInt64?
+
+  /// True when `other` is evidently another version: another ETag, or another known size.
+  func differs(from other: ArchiveVersion) -> Bool {
+    if etag != other.etag { return true }
+    if let a = size, let b = other.size, a != b { return true }
+    return false
+  }
+}
+
 /// Positioned reads from an archive: a local file or an HTTP(S) resource.
 protocol ByteRangeReader: Sendable {
   /// The path or URL, for messages.
   var location: String { get }
-  /// The archive's size in bytes, when known (a file: always; HTTP: after the first answer).
-  var size: UInt64? { get }
-  /// Reads `length` bytes at `offset`; fewer only where the archive ends. Throws
-  /// `ByteRangeReadError.changed` when the archive is no longer the one first read.
-  func read(offset: UInt64, length: Int) throws -> Data
-  /// Forgets the version of the archive first seen (its ETag), so the next read adopts the
-  /// current one.
-  func forgetVersion()
+  /// Reads `length` bytes at `offset` (fewer only where the archive ends) and tells which
+  /// version of the archive answered. With `expecting`, an answer from another version throws
+  /// `ByteRangeReadError.changed` instead: the caller's offsets belong to the old one.
+  func read(offset: UInt64, length: Int, expecting: ArchiveVersion?) throws -> (
+    data: Data, version: ArchiveVersion
+  )
 }
 
-/// Raised by a reader when the archive changed under it (another ETag).
+/// Raised by a reader when the archive changed under it (another ETag or size).
 enum ByteRangeReadError: Error {
   case changed(old: String?, new: String?)
 }
@@ -29,7 +40,7 @@ enum ByteRangeReadError: Error {
 /// carries its own offset, so reads on several threads need no lock.
 final class FileByteRangeReader: ByteRangeReader {
   let location: String
-  let size: UInt64?
+  let size: UInt64
   private let fd: Int32
 
   init(path: String) throws {
@@ -54,8 +65,11 @@ final class FileByteRangeReader: ByteRangeReader {
 
   deinit { close(fd) }
 
-  func read(offset: UInt64, length: Int) throws -> Data {
-    guard length > 0, let size, offset < size else { return Data() }
+  func read(offset: UInt64, length: Int, expecting: ArchiveVersion?) throws -> (
+    data: Data, version: ArchiveVersion
+  ) {
+    let version = ArchiveVersion(etag: nil, size: size)
+    guard length > 0, offset < size else { return (Data(), version) }
     let wanted = Int(min(UInt64(length), size - offset))
     var data = Data(count: wanted)
     var done = 0
@@ -76,8 +90,6 @@ final class FileByteRangeReader: ByteRangeReader {
         path: location, message: "read at byte \(offset): \(String(cString: strerror(failure)))")
     }
     data.count = done
-    return data
+    return (data, version)
   }
-
-  func forgetVersion() {}
 }

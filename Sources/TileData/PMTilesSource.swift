@@ -19,14 +19,16 @@ import Synchronization
 ///   Tiles are returned as stored (gzip MVT usually); the provider inflates them.
 /// - Local files are read with `pread`, never whole. Over HTTP each read is a `Range` request;
 ///   a server answering `200` with the whole archive is handled too (up to
-///   `maxFullBodyBytes`). When a later answer's ETag (or size) differs from the first, the
-///   archive changed: the directory cache is dropped, the header and root are read again and
-///   the tile is looked up once more.
+///   `maxFullBodyBytes`). Every read states the version (ETag and size) its offsets came from;
+///   an answer from another version means the archive changed: the directory cache is
+///   dropped, the header and root are read again and the tile is looked up once more. A read
+///   that started before another thread's reload is caught the same way, so offsets of one
+///   version are never applied to another.
 /// - Malformed archives throw `TileSourceError.readFailed` naming the path or URL and, where it
 ///   applies, the byte offset; reads are bounded (directory size and entry count, leaf depth).
 ///
-/// Network sources override `loadTile(_:completion:)`: loads run on the source's own queue (at
-/// most `maxConcurrentRequests` at a time), so the caller never waits.
+/// Network sources override `loadTile(_:completion:)`: loads run on threads of the source's
+/// own (at most `maxConcurrentRequests`), so the caller never waits.
 public final class PMTilesSource: TileSource, Sendable {
   /// The path or URL given.
   public let location: String
@@ -59,6 +61,8 @@ public final class PMTilesSource: TileSource, Sendable {
   private struct Archive: Sendable {
     var header: PMTiles.Header
     var root: PMTiles.Directory
+    /// The version (ETag, size) the header was read from; every later read must match it.
+    var version: ArchiveVersion
     var generation: Int
   }
 
@@ -73,7 +77,7 @@ public final class PMTilesSource: TileSource, Sendable {
   private let reloading = Mutex(())
   private let directories: LRUCache<DirectoryKey, PMTiles.Directory>
   private let counters = Mutex(Statistics())
-  private let loadQueue: OperationQueue?
+  private let loadPool: BlockingWorkPool?
 
   /// Opens a local archive.
   /// - Parameters:
@@ -133,7 +137,8 @@ public final class PMTilesSource: TileSource, Sendable {
             + "exceeds the limit of \(PMTiles.maxMetadataBytes)")
       }
       let stored = try Self.read(
-        reader, offset: header.metadataOffset, length: header.metadataLength, what: "metadata")
+        reader, offset: header.metadataOffset, length: header.metadataLength, what: "metadata",
+        version: opened.version)
       json = try PMTiles.decompress(
         stored, compression: header.internalCompression, limit: PMTiles.maxMetadataBytes,
         what: "metadata", location: location, at: header.metadataOffset)
@@ -190,14 +195,8 @@ public final class PMTilesSource: TileSource, Sendable {
       bounds = parseBounds("\(b.west),\(b.south),\(b.east),\(b.north)")
     }
     self.header = header
-    if remote {
-      let queue = OperationQueue()
-      queue.name = "termmap.pmtiles.load"
-      queue.maxConcurrentOperationCount = max(1, maxConcurrentRequests)
-      loadQueue = queue
-    } else {
-      loadQueue = nil
-    }
+    loadPool =
+      remote ? BlockingWorkPool(limit: maxConcurrentRequests, name: "termmap.pmtiles") : nil
   }
 
   public var statistics: Statistics { counters.withLock { $0 } }
@@ -210,19 +209,20 @@ public final class PMTilesSource: TileSource, Sendable {
 
   // MARK: Reading
 
-  /// Reads `length` bytes at `offset`, which must all exist.
+  /// Reads `length` bytes at `offset` of `version`, which must all exist.
   private static func read(
-    _ reader: any ByteRangeReader, offset: UInt64, length: UInt64, what: String
+    _ reader: any ByteRangeReader, offset: UInt64, length: UInt64, what: String,
+    version: ArchiveVersion
   ) throws -> Data {
     let (end, overflow) = offset.addingReportingOverflow(length)
-    if overflow || (reader.size.map { end > $0 } ?? false) || length > UInt64(Int.max) {
+    if overflow || (version.size.map { end > $0 } ?? false) || length > UInt64(Int.max) {
       throw TileSourceError.readFailed(
         path: reader.location,
         message:
           "invalid PMTiles archive: \(what) (bytes \(offset)..<\(overflow ? "overflow" : String(end))) "
-          + "ends past the end of the archive (\(reader.size.map(String.init) ?? "?") bytes)")
+          + "ends past the end of the archive (\(version.size.map(String.init) ?? "?") bytes)")
     }
-    let data = try reader.read(offset: offset, length: Int(length))
+    let data = try reader.read(offset: offset, length: Int(length), expecting: version).data
     guard data.count == Int(length) else {
       throw TileSourceError.readFailed(
         path: reader.location,
@@ -235,9 +235,10 @@ public final class PMTilesSource: TileSource, Sendable {
   /// Reads and checks the header and the root directory.
   private static func readArchive(_ reader: any ByteRangeReader, generation: Int) throws -> Archive
   {
-    let head = try reader.read(offset: 0, length: PMTiles.initialReadLength)
+    let (head, version) = try reader.read(
+      offset: 0, length: PMTiles.initialReadLength, expecting: nil)
     let header = try PMTiles.Header.parse(head, location: reader.location)
-    try header.validate(size: reader.size, location: reader.location)
+    try header.validate(size: version.size, location: reader.location)
     guard header.rootLength <= UInt64(PMTiles.maxDirectoryBytes) else {
       throw TileSourceError.readFailed(
         path: reader.location,
@@ -252,11 +253,12 @@ public final class PMTilesSource: TileSource, Sendable {
     } else {
       // The spec keeps the root within the first 16 KiB; read it anyway when it is not.
       stored = try read(
-        reader, offset: header.rootOffset, length: header.rootLength, what: "root directory")
+        reader, offset: header.rootOffset, length: header.rootLength, what: "root directory",
+        version: version)
     }
     let root = try decodeDirectory(
       stored, header: header, location: reader.location, at: header.rootOffset)
-    return Archive(header: header, root: root, generation: generation)
+    return Archive(header: header, root: root, version: version, generation: generation)
   }
 
   private static func decodeDirectory(
@@ -293,7 +295,6 @@ public final class PMTilesSource: TileSource, Sendable {
     try reloading.withLock { _ in
       let now = archive.withLock { $0 }
       if now.generation != seen { return now }  // another thread reloaded already
-      reader.forgetVersion()
       directories.removeAll { _ in true }
       let fresh: Archive
       do {
@@ -335,7 +336,7 @@ public final class PMTilesSource: TileSource, Sendable {
         counters.withLock { $0.tileReads += 1 }
         return try Self.read(
           reader, offset: header.tileDataOffset + offset, length: length,
-          what: "tile \(id.z)/\(id.x)/\(id.y)")
+          what: "tile \(id.z)/\(id.x)/\(id.y)", version: archive.version)
       }
       // A leaf directory.
       let relative = directory.offsets[i]
@@ -366,7 +367,9 @@ public final class PMTilesSource: TileSource, Sendable {
         counters.withLock { $0.directoryCacheHits += 1 }
         directory = cached
       } else {
-        let stored = try Self.read(reader, offset: offset, length: length, what: "leaf directory")
+        let stored = try Self.read(
+          reader, offset: offset, length: length, what: "leaf directory",
+          version: archive.version)
         directory = try Self.decodeDirectory(stored, header: header, location: location, at: offset)
         counters.withLock { $0.directoryReads += 1 }
         directories.insert(directory, for: key, cost: directory.byteCount)
@@ -381,13 +384,13 @@ public final class PMTilesSource: TileSource, Sendable {
   public func loadTile(
     _ id: TileID, completion: @escaping @Sendable (Result<Data?, any Error>) -> Void
   ) {
-    guard let loadQueue else {
+    guard let loadPool else {
       DispatchQueue.global(qos: .userInitiated).async {
         completion(Result { try self.tile(id) })
       }
       return
     }
-    loadQueue.addOperation {
+    loadPool.run {
       completion(Result { try self.tile(id) })
     }
   }
