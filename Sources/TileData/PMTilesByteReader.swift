@@ -93,3 +93,23 @@ final class FileByteRangeReader: ByteRangeReader {
     return (data, version)
   }
 }
+
+/// An archive already in memory (tests, and a body fetched whole).
+final class DataByteRangeReader: ByteRangeReader {
+  let location: String
+  let data: Data
+
+  init(data: Data, location: String) {
+    self.data = data
+    self.location = location
+  }
+
+  func read(offset: UInt64, length: Int, expecting: ArchiveVersion?) throws -> (
+    data: Data, version: ArchiveVersion
+  ) {
+    (
+      HTTPByteRangeReader.slice(data, offset: offset, length: length),
+      ArchiveVersion(etag: nil, size: UInt64(data.count))
+    )
+  }
+}

@@ -78,6 +78,8 @@ public final class PMTilesSource: TileSource, Sendable {
   private let directories: LRUCache<DirectoryKey, PMTiles.Directory>
   private let counters = Mutex(Statistics())
   private let loadPool: BlockingWorkPool?
+  /// Leaf directories being read now, so threads needing the same one wait for one read.
+  private let loading = Mutex<[DirectoryKey: DirectoryLoad]>([:])
 
   /// Opens a local archive.
   /// - Parameters:
@@ -89,6 +91,13 @@ public final class PMTilesSource: TileSource, Sendable {
       reader: FileByteRangeReader(path: path), remote: false,
       directoryCacheCount: directoryCacheCount, directoryCacheBytes: directoryCacheBytes,
       maxConcurrentRequests: 1)
+  }
+
+  /// Opens an archive held in memory (`location` names it in messages).
+  convenience init(data: Data, location: String) throws {
+    try self.init(
+      reader: DataByteRangeReader(data: data, location: location), remote: false,
+      directoryCacheCount: 64, directoryCacheBytes: 16 << 20, maxConcurrentRequests: 1)
   }
 
   /// Opens an archive over http(s). Opening reads the header, root directory and metadata
@@ -123,7 +132,7 @@ public final class PMTilesSource: TileSource, Sendable {
     location = reader.location
     isRemote = remote
     directories = LRUCache(countLimit: max(1, directoryCacheCount), costLimit: directoryCacheBytes)
-    let opened = try Self.readArchive(reader, generation: 0)
+    let (opened, head) = try Self.readArchive(reader, generation: 0)
     let header = opened.header
     archive = Mutex(opened)
 
@@ -138,7 +147,7 @@ public final class PMTilesSource: TileSource, Sendable {
       }
       let stored = try Self.read(
         reader, offset: header.metadataOffset, length: header.metadataLength, what: "metadata",
-        version: opened.version)
+        version: opened.version, head: head)
       json = try PMTiles.decompress(
         stored, compression: header.internalCompression, limit: PMTiles.maxMetadataBytes,
         what: "metadata", location: location, at: header.metadataOffset)
@@ -209,10 +218,11 @@ public final class PMTilesSource: TileSource, Sendable {
 
   // MARK: Reading
 
-  /// Reads `length` bytes at `offset` of `version`, which must all exist.
+  /// Reads `length` bytes at `offset` of `version`, which must all exist; from `head` (the
+  /// archive's first bytes) when they lie within it.
   private static func read(
     _ reader: any ByteRangeReader, offset: UInt64, length: UInt64, what: String,
-    version: ArchiveVersion
+    version: ArchiveVersion, head: Data? = nil
   ) throws -> Data {
     let (end, overflow) = offset.addingReportingOverflow(length)
     if overflow || (version.size.map { end > $0 } ?? false) || length > UInt64(Int.max) {
@@ -221,6 +231,9 @@ public final class PMTilesSource: TileSource, Sendable {
         message:
           "invalid PMTiles archive: \(what) (bytes \(offset)..<\(overflow ? "overflow" : String(end))) "
           + "ends past the end of the archive (\(version.size.map(String.init) ?? "?") bytes)")
+    }
+    if let head, end <= UInt64(head.count) {
+      return head.subdata(in: head.startIndex + Int(offset)..<head.startIndex + Int(end))
     }
     let data = try reader.read(offset: offset, length: Int(length), expecting: version).data
     guard data.count == Int(length) else {
@@ -232,9 +245,11 @@ public final class PMTilesSource: TileSource, Sendable {
     return data
   }
 
-  /// Reads and checks the header and the root directory.
-  private static func readArchive(_ reader: any ByteRangeReader, generation: Int) throws -> Archive
-  {
+  /// Reads and checks the header and the root directory; returns the archive and the first
+  /// bytes read (which usually hold the metadata too).
+  private static func readArchive(_ reader: any ByteRangeReader, generation: Int) throws -> (
+    Archive, Data
+  ) {
     let (head, version) = try reader.read(
       offset: 0, length: PMTiles.initialReadLength, expecting: nil)
     let header = try PMTiles.Header.parse(head, location: reader.location)
@@ -245,20 +260,13 @@ public final class PMTilesSource: TileSource, Sendable {
         message: "invalid PMTiles archive: root directory of \(header.rootLength) bytes "
           + "exceeds the limit of \(PMTiles.maxDirectoryBytes)")
     }
-    let stored: Data
-    let (rootEnd, _) = header.rootOffset.addingReportingOverflow(header.rootLength)
-    if rootEnd <= UInt64(head.count) {
-      stored = head.subdata(
-        in: head.startIndex + Int(header.rootOffset)..<head.startIndex + Int(rootEnd))
-    } else {
-      // The spec keeps the root within the first 16 KiB; read it anyway when it is not.
-      stored = try read(
-        reader, offset: header.rootOffset, length: header.rootLength, what: "root directory",
-        version: version)
-    }
+    // The spec keeps the root within the first 16 KiB; it is read anyway when it is not.
+    let stored = try read(
+      reader, offset: header.rootOffset, length: header.rootLength, what: "root directory",
+      version: version, head: head)
     let root = try decodeDirectory(
       stored, header: header, location: reader.location, at: header.rootOffset)
-    return Archive(header: header, root: root, version: version, generation: generation)
+    return (Archive(header: header, root: root, version: version, generation: generation), head)
   }
 
   private static func decodeDirectory(
@@ -298,7 +306,7 @@ public final class PMTilesSource: TileSource, Sendable {
       directories.removeAll { _ in true }
       let fresh: Archive
       do {
-        fresh = try Self.readArchive(reader, generation: seen + 1)
+        fresh = try Self.readArchive(reader, generation: seen + 1).0
       } catch ByteRangeReadError.changed {
         throw TileSourceError.readFailed(
           path: location, message: "the archive changed again while reading its header")
@@ -367,18 +375,39 @@ public final class PMTilesSource: TileSource, Sendable {
         counters.withLock { $0.directoryCacheHits += 1 }
         directory = cached
       } else {
-        let stored = try Self.read(
-          reader, offset: offset, length: length, what: "leaf directory",
-          version: archive.version)
-        directory = try Self.decodeDirectory(stored, header: header, location: location, at: offset)
-        counters.withLock { $0.directoryReads += 1 }
-        directories.insert(directory, for: key, cost: directory.byteCount)
+        directory = try loadDirectory(key, archive: archive)
       }
     }
     throw TileSourceError.readFailed(
       path: location,
       message: "invalid PMTiles archive: leaf directories nested deeper than "
         + "\(PMTiles.maxDirectoryDepth - 1) levels (tile \(id.z)/\(id.x)/\(id.y))")
+  }
+
+  /// Reads and decodes a leaf directory, once for all threads that need it at the same time.
+  private func loadDirectory(_ key: DirectoryKey, archive: Archive) throws -> PMTiles.Directory {
+    let (load, owner) = loading.withLock { table -> (DirectoryLoad, Bool) in
+      if let running = table[key] { return (running, false) }
+      let load = DirectoryLoad()
+      table[key] = load
+      return (load, true)
+    }
+    if owner {
+      let result = Result {
+        let stored = try Self.read(
+          reader, offset: key.offset, length: key.length, what: "leaf directory",
+          version: archive.version)
+        return try Self.decodeDirectory(
+          stored, header: archive.header, location: location, at: key.offset)
+      }
+      if case .success(let directory) = result {
+        counters.withLock { $0.directoryReads += 1 }
+        directories.insert(directory, for: key, cost: directory.byteCount)
+      }
+      loading.withLock { $0[key] = nil }
+      load.finish(result)
+    }
+    return try load.wait()
   }
 
   public func loadTile(
@@ -393,5 +422,23 @@ public final class PMTilesSource: TileSource, Sendable {
     loadPool.run {
       completion(Result { try self.tile(id) })
     }
+  }
+}
+
+/// One leaf directory read that several threads may wait for.
+private final class DirectoryLoad: Sendable {
+  private let done = DispatchSemaphore(value: 0)
+  private let result = Mutex<Result<PMTiles.Directory, any Error>?>(nil)
+
+  func finish(_ r: Result<PMTiles.Directory, any Error>) {
+    result.withLock { $0 = r }
+    done.signal()
+  }
+
+  /// Waits for `finish` (which follows a read bounded by the reader's time-out).
+  func wait() throws -> PMTiles.Directory {
+    done.wait()
+    done.signal()  // pass the wake-up on to the next waiter
+    return try result.withLock { $0! }.get()
   }
 }

@@ -42,8 +42,8 @@ import Testing
     #expect(remote.vectorLayers == mb.vectorLayers)
     #expect(remote.bounds == local.bounds)
     #expect(remote.minZoom == 0 && remote.maxZoom == 6 && remote.format == .pbf)
-    // Opening: one request for header and root, one for the metadata.
-    #expect(server.requests.count == 2)
+    // Opening: one request for the first 16 KiB (header, root directory and metadata).
+    #expect(server.requests.count == 1)
     #expect(server.requests.first?.headers["range"] == "bytes=0-16383")
 
     var found = 0
@@ -58,7 +58,7 @@ import Testing
     }
     #expect(found > 500)
     // One range request per tile (the root holds every entry), each with a Range header.
-    #expect(server.requests.count == 2 + found)
+    #expect(server.requests.count == 1 + found)
     #expect(server.requests.allSatisfy { $0.headers["range"]?.hasPrefix("bytes=") == true })
     #expect(remote.statistics.reloads == 0)
   }
@@ -86,6 +86,27 @@ import Testing
     for (id, bytes) in changed { #expect(try s.tile(id) == bytes, "\(id)") }
     #expect(try s.tile(TileID(z: 3, x: 7, y: 7)) == nil)
     #expect(s.statistics.reloads == 1)
+  }
+
+  @Test("leaf directories over HTTP: each read once, even by parallel loads; then cached")
+  func leavesOverHTTP() throws {
+    let tiles = PMTilesTestWriter.sampleTiles()
+    let archive = PMTilesTestWriter.archive(tiles: tiles, leafSize: 4)
+    let server = try RangeFileServer(files: ["/l.pmtiles": .init(body: archive, etag: "\"l\"")])
+    defer { server.stop() }
+    let s = try PMTilesSource(url: URL(string: server.url("/l.pmtiles"))!, timeout: 10)
+    #expect(server.requests.count == 1)
+    let results = Mutex<[TileID: Result<Data?, any Error>]>([:])
+    for id in tiles.keys { s.loadTile(id) { r in results.withLock { $0[id] = r } } }
+    #expect(waitUntil(20) { results.withLock { $0.count } == tiles.count })
+    for (id, bytes) in tiles { #expect(try results.withLock { $0[id]! }.get() == bytes, "\(id)") }
+    let leaves = Int(s.header.leafDirectoryLength > 0 ? (s.header.tileEntriesCount + 3) / 4 : 0)
+    #expect(leaves > 10)
+    #expect(s.statistics.directoryReads == leaves)
+    // One request at open, one per leaf, one per tile.
+    #expect(server.requests.count == 1 + leaves + tiles.count)
+    for (id, bytes) in tiles.prefix(10) { #expect(try s.tile(id) == bytes) }
+    #expect(server.requests.count == 1 + leaves + tiles.count + 10)
   }
 
   @Test("a server that ignores Range: the whole archive once, then every tile from it")
