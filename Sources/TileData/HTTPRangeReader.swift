@@ -18,10 +18,12 @@ final class BoundedHTTPClient: Sendable {
     let body: Data
   }
 
-  /// Body limits: one for `200 OK` answers, one for any other status (e.g. `206`).
+  /// Body limits by status: `200 OK`, `206 Partial Content`, and any other (an error page,
+  /// read only to be dropped).
   struct Limits: Sendable {
     var ok: Int
-    var other: Int
+    var partial: Int
+    var other: Int = 64 << 10
   }
 
   enum Failure: Error {
@@ -106,7 +108,11 @@ final class BoundedHTTPClient: Sendable {
     }
 
     private func limit(_ p: Pending) -> Int {
-      p.response?.statusCode == 200 ? p.limits.ok : p.limits.other
+      switch p.response?.statusCode {
+      case 200?: return p.limits.ok
+      case 206?: return p.limits.partial
+      default: return p.limits.other
+      }
     }
 
     func urlSession(
@@ -226,13 +232,18 @@ final class HTTPByteRangeReader: ByteRangeReader {
     state.withLock { $0.requests += 1 }
     let reply: BoundedHTTPClient.Reply
     do {
-      reply = try client.fetch(request, limits: .init(ok: maxFullBodyBytes, other: expected))
+      reply = try client.fetch(request, limits: .init(ok: maxFullBodyBytes, partial: expected))
     } catch BoundedHTTPClient.Failure.tooLarge(let status, let limit) {
-      if status == 200 {
+      switch status {
+      case 200:
         throw fail(
           "the server ignores Range requests and the archive is larger than \(limit) bytes")
+      case 206:
+        throw fail("HTTP 206: answer larger than the \(limit) bytes asked for")
+      default:
+        let reason = HTTPURLResponse.localizedString(forStatusCode: status)
+        throw fail("HTTP \(status) \(reason)")
       }
-      throw fail("HTTP \(status): answer larger than the \(limit) bytes asked for")
     } catch let error as URLError where error.code == .timedOut {
       throw fail("timed out after \(HTTPTileSource.seconds(client.timeout))")
     } catch {

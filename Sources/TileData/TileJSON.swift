@@ -148,8 +148,13 @@ public struct TileJSON: Sendable, Equatable {
       request.setValue("termmap (terminal map viewer)", forHTTPHeaderField: "User-Agent")
       let reply: BoundedHTTPClient.Reply
       do {
-        reply = try client.fetch(request, limits: .init(ok: maxBytes, other: maxBytes))
-      } catch BoundedHTTPClient.Failure.tooLarge(_, let limit) {
+        reply = try client.fetch(request, limits: .init(ok: maxBytes, partial: maxBytes))
+      } catch BoundedHTTPClient.Failure.tooLarge(let status, let limit) {
+        guard status == 200 || status == 206 else {
+          throw TileSourceError.readFailed(
+            path: location,
+            message: "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))")
+        }
         throw TileSourceError.readFailed(
           path: location, message: "TileJSON larger than \(limit) bytes")
       } catch let error as URLError where error.code == .timedOut {

@@ -32,7 +32,8 @@ public enum TileSourceSpec: Equatable, Sendable {
     if let separator = argument.range(of: "://") {
       let scheme = argument[..<separator.lowerBound].lowercased()
       if scheme == "file" {
-        let rest = String(argument[separator.upperBound...])
+        var rest = String(argument[separator.upperBound...])
+        if rest.lowercased().hasPrefix("localhost/") { rest.removeFirst("localhost".count) }
         return try classifyFile(rest.removingPercentEncoding ?? rest)
       }
       guard scheme == "http" || scheme == "https" else {

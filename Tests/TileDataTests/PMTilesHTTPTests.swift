@@ -148,6 +148,13 @@ import Testing
     #expect(
       errorText { _ = try PMTilesSource(url: URL(string: text)!, timeout: 5) }
         == "\(text): not a PMTiles archive (no \"PMTiles\" magic at byte 0)")
+    let page = try LoopbackHTTPServer { _ in
+      .respond(status: 503, body: Data(repeating: 0x41, count: 200_000))
+    }
+    defer { page.stop() }
+    #expect(
+      errorText { _ = try PMTilesSource(url: URL(string: page.baseURL + "/a.pmtiles")!) }
+        == "\(page.baseURL)/a.pmtiles: HTTP 503 Service Unavailable")
     server.closeGate()
     #expect(
       errorText { _ = try PMTilesSource(url: URL(string: text)!, timeout: 0.5) }

@@ -48,6 +48,9 @@ import Testing
     #expect(
       try TileSourceSpec.classify("file://" + Repo.worldPMTiles)
         == .pmtilesFile(path: Repo.worldPMTiles))
+    #expect(
+      try TileSourceSpec.classify("file://localhost" + Repo.worldPMTiles)
+        == .pmtilesFile(path: Repo.worldPMTiles))
 
     let template = "https://{s}.tile.example/{z}/{x}/{y}.pbf"
     #expect(try TileSourceSpec.classify(template) == .urlTemplate(template))
