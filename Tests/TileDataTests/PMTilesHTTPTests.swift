@@ -88,6 +88,57 @@ import Testing
     #expect(s.statistics.reloads == 1)
   }
 
+  @Test("without ETags, a change of size is detected (Content-Range total)")
+  func sizeChange() throws {
+    let tiles = PMTilesTestWriter.sampleTiles()
+    var changed: [TileID: Data] = [:]
+    for (id, _) in tiles { changed[id] = Data("v2 \(id.z)/\(id.x)/\(id.y)".utf8) }
+    let first = PMTilesTestWriter.archive(tiles: tiles)
+    let second = PMTilesTestWriter.archive(tiles: changed)
+    #expect(first.count != second.count)
+    let server = try RangeFileServer(files: ["/n.pmtiles": .init(body: first)])
+    defer { server.stop() }
+    let s = try PMTilesSource(url: URL(string: server.url("/n.pmtiles"))!, timeout: 5)
+    let id = TileID(z: 3, x: 4, y: 4)
+    #expect(try s.tile(id) == tiles[id])
+    server.replace("/n.pmtiles", with: .init(body: second))
+    #expect(try s.tile(id) == changed[id])
+    #expect(s.statistics.reloads == 1)
+  }
+
+  @Test("the range reader: versions, Content-Range, a read expecting another version")
+  func rangeReader() throws {
+    #expect(HTTPByteRangeReader.contentRange("bytes 0-99/1000")! == (0, 99, 1000))
+    #expect(HTTPByteRangeReader.contentRange("bytes 5-9/*")! == (5, 9, nil))
+    #expect(HTTPByteRangeReader.contentRange("bytes 5-1000/1000") == nil)
+    #expect(HTTPByteRangeReader.contentRange("bytes 9-5/100") == nil)
+    #expect(HTTPByteRangeReader.contentRange("items 0-1/2") == nil)
+    #expect(HTTPByteRangeReader.unsatisfiedLength("bytes */1234") == 1234)
+    let body = Data((0..<1000).map { UInt8($0 % 251) })
+    let server = try RangeFileServer(files: ["/f": .init(body: body, etag: "W/\"a\"")])
+    defer { server.stop() }
+    let reader = HTTPByteRangeReader(
+      url: URL(string: server.url("/f"))!, timeout: 5, maxConnections: 2,
+      maxFullBodyBytes: 1 << 20, userAgent: "test")
+    let (head, v1) = try reader.read(offset: 0, length: 16_384, expecting: nil)
+    #expect(head == body)
+    #expect(v1 == ArchiveVersion(etag: "W/\"a\"", size: 1000))
+    #expect(server.requests.last?.headers["range"] == "bytes=0-16383")
+    #expect(try reader.read(offset: 990, length: 50, expecting: v1).data == body.suffix(10))
+    #expect(server.requests.last?.headers["range"] == "bytes=990-999")
+    #expect(try reader.read(offset: 1000, length: 5, expecting: v1).data.isEmpty)
+    server.replace("/f", with: .init(body: body, etag: "W/\"b\""))
+    do {
+      _ = try reader.read(offset: 10, length: 5, expecting: v1)
+      Issue.record("a read of another version succeeded")
+    } catch ByteRangeReadError.changed(let old, let new) {
+      #expect(old == "W/\"a\"" && new == "W/\"b\"")
+    }
+    // A reader that has not seen the new version yet adopts it when asked without one.
+    #expect(try reader.read(offset: 10, length: 5, expecting: nil).version.etag == "W/\"b\"")
+    #expect(server.requests.allSatisfy { $0.headers["if-match"] == nil })
+  }
+
   @Test("leaf directories over HTTP: each read once, even by parallel loads; then cached")
   func leavesOverHTTP() throws {
     let tiles = PMTilesTestWriter.sampleTiles()
