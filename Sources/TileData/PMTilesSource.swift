@@ -172,7 +172,7 @@ public final class PMTilesSource: TileSource, Sendable {
     attribution = string("attribution") ?? ""
     let fileName =
       remote
-      ? (reader.location.split(separator: "/").last.map(String.init) ?? reader.location)
+      ? (URL(string: reader.location)?.lastPathComponent ?? reader.location)
       : (reader.location as NSString).lastPathComponent
     name = string("name") ?? fileName
 
@@ -193,8 +193,8 @@ public final class PMTilesSource: TileSource, Sendable {
       throw TileSourceError.unsupportedFormat(
         path: location, format: "tile type \(header.tileTypeCode)")
     }
-    minZoom = Int(header.minZoom)
-    maxZoom = min(30, max(Int(header.minZoom), Int(header.maxZoom)))
+    minZoom = min(30, Int(header.minZoom))
+    maxZoom = min(30, max(minZoom, Int(header.maxZoom)))
     let b = header.boundsDegrees
     if header.minLonE7 == 0 && header.minLatE7 == 0 && header.maxLonE7 == 0
       && header.maxLatE7 == 0
