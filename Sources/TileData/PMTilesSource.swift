@@ -28,7 +28,9 @@ import Synchronization
 ///   applies, the byte offset; reads are bounded (directory size and entry count, leaf depth).
 ///
 /// Network sources override `loadTile(_:completion:)`: loads run on threads of the source's
-/// own (at most `maxConcurrentRequests`), so the caller never waits.
+/// own (at most `maxConcurrentRequests`), so the caller never waits; like `HTTPTileSource` they
+/// queue nearest `focus` first, join loads of the same tile and can be cancelled
+/// (`TileRequestScheduling`).
 public final class PMTilesSource: TileSource, Sendable {
   /// The path or URL given.
   public let location: String
@@ -78,6 +80,7 @@ public final class PMTilesSource: TileSource, Sendable {
   private let directories: LRUCache<DirectoryKey, PMTiles.Directory>
   private let counters = Mutex(Statistics())
   private let loadPool: BlockingWorkPool?
+  private let loads = Mutex(Loads())
   /// Leaf directories being read now, so threads needing the same one wait for one read.
   private let loading = Mutex<[DirectoryKey: DirectoryLoad]>([:])
 
@@ -413,16 +416,111 @@ public final class PMTilesSource: TileSource, Sendable {
   public func loadTile(
     _ id: TileID, completion: @escaping @Sendable (Result<Data?, any Error>) -> Void
   ) {
-    guard let loadPool else {
+    guard loadPool != nil else {
       DispatchQueue.global(qos: .userInitiated).async {
         completion(Result { try self.tile(id) })
       }
       return
     }
-    loadPool.run {
-      completion(Result { try self.tile(id) })
+    let isNew = loads.withLock { s -> Bool in
+      if s.running[id] != nil {
+        s.running[id]!.append(completion)
+        return false
+      }
+      if s.queued[id] != nil {
+        s.queued[id]!.waiters.append(completion)
+        return false
+      }
+      s.counter += 1
+      s.queued[id] = QueuedLoad(waiters: [completion], order: s.counter)
+      return true
+    }
+    if isNew { startQueued() }
+  }
+
+  // MARK: Scheduling (network archives)
+
+  private typealias Completion = @Sendable (Result<Data?, any Error>) -> Void
+
+  private struct QueuedLoad {
+    var waiters: [Completion]
+    var order: Int
+  }
+
+  private struct Loads {
+    var queued: [TileID: QueuedLoad] = [:]
+    var running: [TileID: [Completion]] = [:]
+    var focus: MapPoint?
+    var counter = 0
+  }
+
+  /// Starts queued loads, nearest the focus first, while fewer than the limit run.
+  private func startQueued() {
+    guard let loadPool else { return }
+    while true {
+      let next = loads.withLock { s -> TileID? in
+        guard s.running.count < loadPool.limit, !s.queued.isEmpty else { return nil }
+        let focus = s.focus
+        let pick = s.queued.min { a, b in
+          let da = HTTPTileSource.distance(a.key, focus)
+          let db = HTTPTileSource.distance(b.key, focus)
+          return da != db ? da < db : a.value.order < b.value.order
+        }!
+        s.queued[pick.key] = nil
+        s.running[pick.key] = pick.value.waiters
+        return pick.key
+      }
+      guard let id = next else { return }
+      loadPool.run { [self] in
+        let result = Result { try tile(id) }
+        let waiters = loads.withLock { $0.running.removeValue(forKey: id) } ?? []
+        startQueued()
+        for w in waiters { w(result) }
+      }
     }
   }
+
+  private func cancel(where shouldCancel: (TileID) -> Bool) {
+    let waiters = loads.withLock { s -> [Completion] in
+      var waiters: [Completion] = []
+      for (id, q) in s.queued where shouldCancel(id) {
+        waiters += q.waiters
+        s.queued[id] = nil
+      }
+      // A running read ends by itself (bounded by the time-out); its result is dropped.
+      for (id, w) in s.running where shouldCancel(id) {
+        waiters += w
+        s.running[id] = nil
+      }
+      return waiters
+    }
+    for w in waiters { w(.failure(CancellationError())) }
+    startQueued()
+  }
+}
+
+extension PMTilesSource: TileRequestScheduling {
+  /// Queued loads nearest this map point start first (network archives only).
+  public var focus: MapPoint? {
+    get { loads.withLock { $0.focus } }
+    set { loads.withLock { $0.focus = newValue } }
+  }
+
+  /// Tiles queued or being read (network archives only; local reads are not queued).
+  public var pendingTiles: Set<TileID> {
+    loads.withLock { Set($0.running.keys).union($0.queued.keys) }
+  }
+
+  /// Drops a queued load, or the result of a running one; its completions get
+  /// `CancellationError`.
+  public func cancel(_ id: TileID) {
+    cancel { $0 == id }
+  }
+
+  public func cancelAll(except keep: Set<TileID>) {
+    cancel { !keep.contains($0) }
+  }
+
 }
 
 /// One leaf directory read that several threads may wait for.

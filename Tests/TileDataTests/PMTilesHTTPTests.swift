@@ -106,6 +106,59 @@ import Testing
     #expect(s.statistics.reloads == 1)
   }
 
+  @Test("scheduling: nearest the focus first, joined duplicates, cancellation")
+  func scheduling() throws {
+    let server = try Self.worldServer()
+    defer { server.stop() }
+    let s = try PMTilesSource(
+      url: URL(string: server.url("/world.pmtiles"))!, timeout: 10, maxConcurrentRequests: 1)
+    let done = Mutex<[(TileID, String)]>([])
+    @Sendable func record(_ id: TileID) -> @Sendable (Result<Data?, any Error>) -> Void {
+      { r in
+        let outcome: String
+        switch r {
+        case .success(let d?): outcome = "\(d.count) bytes"
+        case .success(nil): outcome = "none"
+        case .failure(let e): outcome = e is CancellationError ? "cancelled" : "\(e)"
+        }
+        done.withLock { $0.append((id, outcome)) }
+      }
+    }
+    let first = TileID(z: 3, x: 0, y: 0)
+    let far = TileID(z: 3, x: 7, y: 7)
+    let near = TileID(z: 3, x: 4, y: 2)
+    let dropped = TileID(z: 3, x: 1, y: 1)
+    server.closeGate()
+    let before = server.requests.count
+    s.loadTile(first, completion: record(first))
+    #expect(waitUntil(10) { server.requests.count == before + 1 })  // running, held
+    s.loadTile(far, completion: record(far))
+    s.loadTile(dropped, completion: record(dropped))
+    s.loadTile(near, completion: record(near))
+    s.loadTile(near, completion: record(near))  // joins the queued load
+    #expect(s.pendingTiles == [first, far, near, dropped])
+    s.cancel(dropped)
+    #expect(done.withLock { $0.map(\.0) } == [dropped])
+    s.focus = near.mapRect.mid
+    server.openGate()
+    #expect(waitUntil(10) { done.withLock { $0.count } == 5 })
+    let order = done.withLock { $0 }
+    #expect(order.map(\.0) == [dropped, first, near, near, far])
+    #expect(order[0].1 == "cancelled")
+    #expect(order.dropFirst().allSatisfy { $0.1.hasSuffix("bytes") })
+    #expect(server.requests.count == before + 3)
+    #expect(s.pendingTiles.isEmpty)
+
+    // Cancelling a running load: its completion gets CancellationError at once.
+    server.closeGate()
+    let held = TileID(z: 2, x: 1, y: 1)
+    s.loadTile(held, completion: record(held))
+    #expect(waitUntil(10) { s.pendingTiles == [held] })
+    s.cancelAll(except: [])
+    #expect(done.withLock { $0.last?.0 == held && $0.last?.1 == "cancelled" })
+    server.openGate()
+  }
+
   @Test("the range reader: versions, Content-Range, a read expecting another version")
   func rangeReader() throws {
     #expect(HTTPByteRangeReader.contentRange("bytes 0-99/1000")! == (0, 99, 1000))
