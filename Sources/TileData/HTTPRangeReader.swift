@@ -186,7 +186,6 @@ final class HTTPByteRangeReader: ByteRangeReader {
   private struct State {
     /// The whole archive, when the server answered a range request with `200`.
     var full: (data: Data, version: ArchiveVersion)?
-    var requests = 0
   }
   private let state = Mutex(State())
 
@@ -199,11 +198,6 @@ final class HTTPByteRangeReader: ByteRangeReader {
     self.userAgent = userAgent
     client = BoundedHTTPClient(timeout: timeout, maxConnections: maxConnections)
   }
-
-  /// Requests sent so far.
-  var requestCount: Int { state.withLock { $0.requests } }
-  /// True when the server ignored `Range` and the whole archive is held in memory.
-  var holdsWholeArchive: Bool { state.withLock { $0.full != nil } }
 
   private func fail(_ message: String) -> TileSourceError {
     .readFailed(path: location, message: message)
@@ -229,7 +223,6 @@ final class HTTPByteRangeReader: ByteRangeReader {
     request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
     request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
     let expected = Int(last.partialValue - offset + 1)
-    state.withLock { $0.requests += 1 }
     let reply: BoundedHTTPClient.Reply
     do {
       reply = try client.fetch(request, limits: .init(ok: maxFullBodyBytes, partial: expected))
