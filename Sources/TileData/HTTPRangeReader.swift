@@ -1,0 +1,380 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Blocking HTTP GETs whose bodies are collected only up to a limit: the transfer is cancelled
+/// as soon as more arrives (or `Content-Length` announces more), so a server that sends too
+/// much costs at most the limit in memory. A watchdog ends requests after `timeout`.
+///
+/// Callers block on a semaphore while URLSession calls back on a serial queue of its own
+/// (which Dispatch gives a thread even when its shared pool is busy).
+final class BoundedHTTPClient: Sendable {
+  struct Reply: Sendable {
+    let response: HTTPURLResponse
+    let body: Data
+  }
+
+  /// Body limits by status: `200 OK`, `206 Partial Content`, and any other (an error page,
+  /// read only to be dropped).
+  struct Limits: Sendable {
+    var ok: Int
+    var partial: Int
+    var other: Int = 64 << 10
+  }
+
+  enum Failure: Error {
+    /// The body would exceed the limit for its status.
+    case tooLarge(status: Int, limit: Int)
+  }
+
+  let timeout: TimeInterval
+  private let session: URLSession
+  private let delegate: Delegate
+  private let callbackQueue: DispatchQueue
+
+  init(timeout: TimeInterval, maxConnections: Int) {
+    self.timeout = timeout
+    let configuration = URLSessionConfiguration.ephemeral
+    // The semaphore wait enforces `timeout`; URLSession's own limits (whole seconds in
+    // FoundationNetworking) only back it up.
+    configuration.timeoutIntervalForRequest = (timeout * 2).rounded(.up) + 1
+    configuration.timeoutIntervalForResource = (timeout * 2).rounded(.up) + 1
+    configuration.httpMaximumConnectionsPerHost = max(1, maxConnections)
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.urlCache = nil
+    let delegate = Delegate()
+    let queue = OperationQueue()
+    queue.name = "termmap.http-range"
+    queue.maxConcurrentOperationCount = 1
+    // A serial queue of its own gets a thread even when Dispatch's shared pool is busy (for
+    // example with callers blocked in `fetch`), so answers always arrive.
+    // (`underlyingQueue` is unowned: `callbackQueue` keeps it.)
+    callbackQueue = DispatchQueue(label: "termmap.http-range.delegate")
+    queue.underlyingQueue = callbackQueue
+    self.delegate = delegate
+    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+  }
+
+  deinit {
+    // The session keeps its delegate until invalidated; do it off any session queue.
+    let session = self.session
+    DispatchQueue.global().async { session.invalidateAndCancel() }
+  }
+
+  /// Sends `request` and waits (at most `timeout`) for the whole answer.
+  func fetch(_ request: URLRequest, limits: Limits) throws -> Reply {
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Mutex<Result<Reply, any Error>?>(nil)
+    let task = session.dataTask(with: request)
+    delegate.register(
+      task.taskIdentifier, limits: limits,
+      completion: { result in
+        outcome.withLock { $0 = result }
+        done.signal()
+      })
+    task.resume()
+    if done.wait(timeout: .now() + timeout) == .timedOut {
+      delegate.unregister(task.taskIdentifier)
+      task.cancel()
+      throw URLError(.timedOut)
+    }
+    return try outcome.withLock { $0! }.get()
+  }
+
+  /// Collects bodies per task. URLSession calls it on its delegate queue (serial); the table
+  /// is behind a mutex because `register`/`unregister` come from the callers' threads.
+  private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
+    struct Pending {
+      var limits: Limits
+      var body = Data()
+      var response: HTTPURLResponse?
+      var exceeded: (status: Int, limit: Int)?
+      let completion: @Sendable (Result<Reply, any Error>) -> Void
+    }
+    private let pending = Mutex<[Int: Pending]>([:])
+
+    func register(
+      _ id: Int, limits: Limits, completion: @escaping @Sendable (Result<Reply, any Error>) -> Void
+    ) {
+      pending.withLock { $0[id] = Pending(limits: limits, completion: completion) }
+    }
+
+    func unregister(_ id: Int) {
+      _ = pending.withLock { $0.removeValue(forKey: id) }
+    }
+
+    private func limit(_ p: Pending) -> Int {
+      switch p.response?.statusCode {
+      case 200?: return p.limits.ok
+      case 206?: return p.limits.partial
+      default: return p.limits.other
+      }
+    }
+
+    func urlSession(
+      _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+      completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+      let allow = pending.withLock { table -> Bool in
+        guard var p = table[dataTask.taskIdentifier] else { return false }
+        p.response = response as? HTTPURLResponse
+        let limit = limit(p)
+        if response.expectedContentLength > Int64(limit) {
+          p.exceeded = (p.response?.statusCode ?? 0, limit)
+        }
+        table[dataTask.taskIdentifier] = p
+        return p.exceeded == nil
+      }
+      completionHandler(allow ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+      let over = pending.withLock { table -> Bool in
+        guard var p = table[dataTask.taskIdentifier], p.exceeded == nil else { return false }
+        let limit = limit(p)
+        if p.body.count + data.count > limit {
+          p.exceeded = (p.response?.statusCode ?? 0, limit)
+          p.body = Data()
+        } else {
+          p.body.append(data)
+        }
+        table[dataTask.taskIdentifier] = p
+        return p.exceeded != nil
+      }
+      if over { dataTask.cancel() }
+    }
+
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+    ) {
+      guard let p = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
+        return
+      }
+      if let exceeded = p.exceeded {
+        p.completion(.failure(Failure.tooLarge(status: exceeded.status, limit: exceeded.limit)))
+      } else if let error {
+        p.completion(.failure(error))
+      } else if let response = p.response ?? (task.response as? HTTPURLResponse) {
+        p.completion(.success(Reply(response: response, body: p.body)))
+      } else {
+        p.completion(.failure(URLError(.badServerResponse)))
+      }
+    }
+  }
+}
+
+/// Byte ranges of an HTTP(S) resource: `Range: bytes=a-b` requests answered with `206`.
+///
+/// - A server that ignores `Range` and answers `200` with the whole body is handled too: the
+///   body (at most `maxFullBodyBytes`, else an error) is kept and later reads of that version
+///   are served from it.
+/// - Versions: every answer's ETag and total size (from `Content-Range`) are compared with the
+///   version the caller expects; a difference, or a `412`, throws `ByteRangeReadError.changed`.
+///   `If-Match` is not sent: servers compare it strongly, so a weak ETag (`W/"…"`, common
+///   behind compressing proxies) would fail every read.
+final class HTTPByteRangeReader: ByteRangeReader {
+  let url: URL
+  var location: String { url.absoluteString }
+  let maxFullBodyBytes: Int
+  let userAgent: String
+  private let client: BoundedHTTPClient
+
+  private struct State {
+    /// The whole archive, when the server answered a range request with `200`.
+    var full: (data: Data, version: ArchiveVersion)?
+  }
+  private let state = Mutex(State())
+
+  init(
+    url: URL, timeout: TimeInterval, maxConnections: Int, maxFullBodyBytes: Int,
+    userAgent: String
+  ) {
+    self.url = url
+    self.maxFullBodyBytes = maxFullBodyBytes
+    self.userAgent = userAgent
+    client = BoundedHTTPClient(timeout: timeout, maxConnections: maxConnections)
+  }
+
+  private func fail(_ message: String) -> TileSourceError {
+    .readFailed(path: location, message: message)
+  }
+
+  func read(offset: UInt64, length: Int, expecting: ArchiveVersion?) throws -> (
+    data: Data, version: ArchiveVersion
+  ) {
+    if let full = state.withLock({ $0.full }) {
+      if expecting == nil || expecting == full.version {
+        return (Self.slice(full.data, offset: offset, length: length), full.version)
+      }
+      state.withLock { $0.full = nil }
+    }
+    guard length > 0 else { return (Data(), expecting ?? ArchiveVersion()) }
+    let size = expecting?.size
+    if let expecting, let size, offset >= size { return (Data(), expecting) }
+    var last = offset.addingReportingOverflow(UInt64(length - 1))
+    if let size, last.overflow || last.partialValue >= size { last = (size - 1, false) }
+    guard !last.overflow else { throw fail("range at byte \(offset) overflows") }
+    var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
+    request.setValue("bytes=\(offset)-\(last.partialValue)", forHTTPHeaderField: "Range")
+    request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+    request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+    let expected = Int(last.partialValue - offset + 1)
+    let reply: BoundedHTTPClient.Reply
+    do {
+      reply = try client.fetch(request, limits: .init(ok: maxFullBodyBytes, partial: expected))
+    } catch BoundedHTTPClient.Failure.tooLarge(let status, let limit) {
+      switch status {
+      case 200:
+        throw fail(
+          "the server ignores Range requests and the archive is larger than \(limit) bytes")
+      case 206:
+        throw fail("HTTP 206: answer larger than the \(limit) bytes asked for")
+      default:
+        let reason = HTTPURLResponse.localizedString(forStatusCode: status)
+        throw fail("HTTP \(status) \(reason)")
+      }
+    } catch let error as URLError where error.code == .timedOut {
+      throw fail("timed out after \(HTTPTileSource.seconds(client.timeout))")
+    } catch {
+      throw fail((error as NSError).localizedDescription)
+    }
+    let http = reply.response
+    let etag = http.value(forHTTPHeaderField: "ETag")
+    func checked(_ total: UInt64?) throws -> ArchiveVersion {
+      let version = ArchiveVersion(etag: etag, size: total)
+      if let expecting, version.differs(from: expecting) {
+        throw ByteRangeReadError.changed(old: expecting.etag, new: etag)
+      }
+      return ArchiveVersion(etag: etag, size: total ?? expecting?.size)
+    }
+    switch http.statusCode {
+    case 206:
+      guard let range = Self.contentRange(http.value(forHTTPHeaderField: "Content-Range")) else {
+        throw fail("HTTP 206 without a valid Content-Range")
+      }
+      let version = try checked(range.total)
+      guard range.first == offset, reply.body.count == Int(range.last - range.first + 1),
+        reply.body.count <= expected
+      else {
+        throw fail(
+          "HTTP 206 answered bytes \(range.first)-\(range.last) (\(reply.body.count) bytes) "
+            + "for bytes=\(offset)-\(last.partialValue)")
+      }
+      return (reply.body, version)
+    case 200:
+      let version = try checked(UInt64(reply.body.count))
+      state.withLock { $0.full = (reply.body, version) }
+      return (Self.slice(reply.body, offset: offset, length: length), version)
+    case 416:
+      // The range starts past the end: nothing to read there.
+      let total = Self.unsatisfiedLength(http.value(forHTTPHeaderField: "Content-Range"))
+      return (Data(), try checked(total))
+    case 412:
+      throw ByteRangeReadError.changed(old: expecting?.etag, new: etag)
+    default:
+      let reason = HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
+      throw fail("HTTP \(http.statusCode) \(reason)")
+    }
+  }
+
+  static func slice(_ data: Data, offset: UInt64, length: Int) -> Data {
+    guard offset < UInt64(data.count), length > 0 else { return Data() }
+    let start = data.startIndex + Int(offset)
+    let end = start + min(length, data.count - Int(offset))
+    return data.subdata(in: start..<end)
+  }
+
+  /// Parses `bytes first-last/total` (total may be `*`).
+  static func contentRange(_ text: String?) -> (first: UInt64, last: UInt64, total: UInt64?)? {
+    guard let text = text?.trimmingCharacters(in: .whitespaces),
+      text.lowercased().hasPrefix("bytes ")
+    else { return nil }
+    let spec = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
+    let halves = spec.split(separator: "/", maxSplits: 1).map(String.init)
+    guard halves.count == 2 else { return nil }
+    let total = UInt64(halves[1])
+    let ends = halves[0].split(separator: "-").compactMap { UInt64($0) }
+    guard ends.count == 2, ends[0] <= ends[1] else { return nil }
+    if let total, ends[1] >= total { return nil }
+    return (ends[0], ends[1], total)
+  }
+
+  /// The total length in a `416` answer's `bytes */total`.
+  static func unsatisfiedLength(_ text: String?) -> UInt64? {
+    guard let text = text?.trimmingCharacters(in: .whitespaces),
+      text.lowercased().hasPrefix("bytes */")
+    else { return nil }
+    return UInt64(text.dropFirst(8))
+  }
+}
+
+/// Runs blocking jobs (reads that wait for the network) on at most `limit` threads of its own.
+/// Not on Dispatch's shared pool: with two cores it has few threads, and jobs blocked there
+/// could starve the URLSession callbacks they wait for. Idle threads end after 10 s.
+final class BlockingWorkPool: Sendable {
+  let limit: Int
+  let name: String
+  private struct State {
+    var jobs: [@Sendable () -> Void] = []
+    var threads = 0
+    var idle = 0
+  }
+  private let state = Mutex(State())
+  private let wake = DispatchSemaphore(value: 0)
+
+  init(limit: Int, name: String) {
+    self.limit = max(1, limit)
+    self.name = name
+  }
+
+  /// Queues a job; it starts at once when a thread is free or may be started.
+  func run(_ job: @escaping @Sendable () -> Void) {
+    let (signal, spawn) = state.withLock { s -> (Bool, Bool) in
+      s.jobs.append(job)
+      if s.idle > 0 {
+        s.idle -= 1
+        return (true, false)
+      }
+      if s.threads < limit {
+        s.threads += 1
+        return (false, true)
+      }
+      return (false, false)  // a busy thread takes it next
+    }
+    if signal { wake.signal() }
+    if spawn {
+      let thread = Thread { [self] in work() }
+      thread.name = name
+      thread.start()
+    }
+  }
+
+  private func work() {
+    while true {
+      let job = state.withLock { s -> (@Sendable () -> Void)? in
+        s.jobs.isEmpty ? nil : s.jobs.removeFirst()
+      }
+      if let job {
+        job()
+        continue
+      }
+      state.withLock { $0.idle += 1 }
+      if wake.wait(timeout: .now() + 10) == .timedOut {
+        // Still counted idle: nobody chose this wait, so end. Otherwise a `run` took the
+        // token and its signal is on its way: take it and work.
+        let exit = state.withLock { s -> Bool in
+          guard s.idle > 0 else { return false }
+          s.idle -= 1
+          s.threads -= 1
+          return true
+        }
+        if exit { return }
+        wake.wait()
+      }
+    }
+  }
+}
