@@ -7,6 +7,8 @@
 #   Data/samples/*.gpx     GPX tracks from gpxpy's test files
 #   Data/ATTRIBUTION       attribution lines
 #   Data/tools/expected/   a few raw tiles and their independent decoding (decoder tests)
+#   Tests/MapTilesTests/Fixtures/monaco-{shortbread,protomaps}.mbtiles
+#                          Monaco in the Shortbread 1.0 and Protomaps v4 schemas (style tests)
 #
 # Development time only: building, testing and CI use the committed files and
 # never need these tools. Usage: bash Data/tools/build-data.sh
@@ -116,7 +118,7 @@ rm -rf "$WORK/coastline"
 # Ignore osmcoastline's exit status 1 ("warnings"): one self-intersection where the closing
 # way meets the coastline, which osmcoastline repairs itself; 2 and above are errors.
 osmcoastline --overwrite --gdal-driver="ESRI Shapefile" --output-database="$WORK/coastline" \
-  --output-polygons=water "$WORK/monaco-closed.osm.pbf" || [ $? -eq 1 ]
+  --output-polygons=both "$WORK/monaco-closed.osm.pbf" || [ $? -eq 1 ]
 # tilemaker reads the sea from coastline/water_polygons.shp relative to the working directory
 # (the "ocean" layer of the config), and writes the extract's box as bounds.
 rm -f "$WORK/monaco.mbtiles"
@@ -126,6 +128,23 @@ rm -f "$WORK/monaco.mbtiles"
 "$PYTHON" "$TOOLS/mbtiles_tool.py" finalize "$WORK/monaco.mbtiles" "$BBOX" \
   "attribution=$ATTR_OSM" "generator=tilemaker $TILEMAKER_VERSION"
 cp "$WORK/monaco.mbtiles" "$DATA/monaco.mbtiles"
+
+# --- test fixtures: Monaco in the Shortbread and Protomaps schemas -------------------
+# Small tilemaker profiles of ours (Data/tools/tilemaker/{shortbread,protomaps}.{json,lua})
+# write those schemas' layer names and attributes; the MapTiles tests draw them with
+# BasemapStyle.shortbread and .protomaps. Same sea (and, for Protomaps' earth, land).
+step "test fixtures (Tests/MapTilesTests/Fixtures)"
+FIX="$REPO/Tests/MapTilesTests/Fixtures"
+mkdir -p "$FIX"
+for schema in shortbread protomaps; do
+  rm -f "$WORK/monaco-$schema.mbtiles"
+  (cd "$WORK" && tilemaker --input "$PBF" --output "$WORK/monaco-$schema.mbtiles" \
+    --config "$TOOLS/tilemaker/$schema.json" --process "$TOOLS/tilemaker/$schema.lua" \
+    > "$WORK/tilemaker-$schema.log" 2>&1) || { cat "$WORK/tilemaker-$schema.log"; exit 1; }
+  "$PYTHON" "$TOOLS/mbtiles_tool.py" finalize "$WORK/monaco-$schema.mbtiles" "$BBOX" \
+    "attribution=$ATTR_OSM" "generator=tilemaker $TILEMAKER_VERSION"
+  cp "$WORK/monaco-$schema.mbtiles" "$FIX/monaco-$schema.mbtiles"
+done
 
 # --- gazetteer ---------------------------------------------------------------------
 step "places.tsv.gz, countries.tsv"
@@ -169,5 +188,7 @@ rm -rf "$EXP"; mkdir -p "$EXP"
 step "summary"
 "$PYTHON" "$TOOLS/mbtiles_tool.py" stats "$DATA/world.mbtiles"
 "$PYTHON" "$TOOLS/mbtiles_tool.py" stats "$DATA/monaco.mbtiles"
+"$PYTHON" "$TOOLS/mbtiles_tool.py" stats "$FIX/monaco-shortbread.mbtiles"
+"$PYTHON" "$TOOLS/mbtiles_tool.py" stats "$FIX/monaco-protomaps.mbtiles"
 ls -l "$DATA/places.tsv.gz" "$DATA/countries.tsv" "$DATA/ATTRIBUTION" "$DATA"/samples/*.gpx "$EXP"
 echo "done. Work files are in $WORK (safe to delete)."
