@@ -200,16 +200,11 @@ public struct BasemapStyle: Sendable {
     return s
   }
 
-  /// The style of a name: `dark`, `light` (OpenMapTiles), `shortbread`, `shortbread-light`,
-  /// `protomaps`, `protomaps-light`.
+  /// The style of a name (`dark`, `light`).
   public static func named(_ name: String) -> BasemapStyle? {
     switch name {
     case "dark": return .dark
     case "light": return .light
-    case "shortbread": return .shortbread
-    case "shortbread-light": return .shortbreadLight
-    case "protomaps": return .protomaps
-    case "protomaps-light": return .protomapsLight
     default: return nil
     }
   }

@@ -203,7 +203,10 @@ extension RenderCommand {
         throw UsageError(
           "--tiles: \(source.name): \(source.format.rawValue) tiles are not drawn yet")
       }
-      layers.append(SourceTileOverlay(source: source, style: style))
+      // The style of the source's schema (OpenMapTiles, Shortbread, Protomaps: from its
+      // metadata or first tile) in the --style variant.
+      let variant: BasemapStyle.Variant = style.name == "light" ? .light : .dark
+      layers.append(SourceTileOverlay(source: source, variant: variant))
     }
     return layers
   }
