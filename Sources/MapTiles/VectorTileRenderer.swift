@@ -35,13 +35,15 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
   public let inflateLimit: Int
   /// Light or dark, when the style is chosen from the tiles; nil for a fixed style.
   public let detectionVariant: BasemapStyle.Variant?
-  private let state: Mutex<(style: BasemapStyle, detected: VectorSchema?)>
+  /// The style, the schema detected, and whether a tile was drawn before detection (it is
+  /// then redrawn once the style changes).
+  private let state: Mutex<(style: BasemapStyle, detected: VectorSchema?, drawnBefore: Bool)>
 
   public init(
     overlay: TileOverlay, style: BasemapStyle, retryInterval: TimeInterval = 30,
     inflateLimit: Int = Inflate.defaultLimit
   ) {
-    state = Mutex((style, nil))
+    state = Mutex((style, nil, false))
     detectionVariant = nil
     self.inflateLimit = inflateLimit
     super.init(tileOverlay: overlay, retryInterval: retryInterval)
@@ -53,7 +55,7 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
     overlay: TileOverlay, detectingSchema variant: BasemapStyle.Variant,
     retryInterval: TimeInterval = 30, inflateLimit: Int = Inflate.defaultLimit
   ) {
-    state = Mutex((BasemapStyle.forSchema(.openMapTiles, variant: variant), nil))
+    state = Mutex((BasemapStyle.forSchema(.openMapTiles, variant: variant), nil, false))
     detectionVariant = variant
     self.inflateLimit = inflateLimit
     super.init(tileOverlay: overlay, retryInterval: retryInterval)
@@ -73,11 +75,15 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
     let raw = try Inflate.decompressIfNeeded(data, limit: inflateLimit)
     let tile = try VectorTileDecoder.decode(raw)
     if let variant = detectionVariant {
-      state.withLock { s in
+      let redraw = state.withLock { s -> Bool in
         guard s.detected == nil, let schema = VectorSchema.detect(layerNames: tile.layerNames)
-        else { return }
-        s = (BasemapStyle.forSchema(schema, variant: variant), schema)
+        else { return false }
+        let drawn = s.drawnBefore
+        s = (BasemapStyle.forSchema(schema, variant: variant), schema, false)
+        return drawn
       }
+      // Tiles that told nothing were drawn with the OpenMapTiles style meanwhile.
+      if redraw { setNeedsDisplay() }
     }
     return VectorTileContent(tile)
   }
@@ -87,7 +93,10 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
     context: DrawingContext
   ) {
     guard let v = content as? VectorTileContent else { return }
-    let style = self.style
+    let style = state.withLock { s in
+      if detectionVariant != nil && s.detected == nil { s.drawnBefore = true }
+      return s.style
+    }
     let zoom = ZoomMath.zoomLevel(forZoomScale: zoomScale)
     let id = TileID(z: path.z, x: path.x, y: path.y)
     let bounds = tileOverlay.boundingMapRect

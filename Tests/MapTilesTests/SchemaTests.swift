@@ -151,6 +151,28 @@ struct SchemaDetectionTests {
     }
   }
 
+  @Test("tiles whose layers tell nothing leave the style alone; the first that tells sets it")
+  func detectionWaitsForATellingTile() throws {
+    // A tile with one empty layer named "water" (a name several schemas use).
+    let name = Array("water".utf8)
+    let layer: [UInt8] = [0x0A, UInt8(name.count)] + name + [0x78, 0x02, 0x28, 0x80, 0x20]
+    let waterOnly = Data([0x1A, UInt8(layer.count)] + layer)
+    let overlay = SourceTileOverlay(source: try NoLayerList(shortbreadPath), variant: .light)
+    let renderer = VectorTileRenderer(overlay: overlay, detectingSchema: .light)
+    let path = TileOverlayPath(x: 8529, y: 5973, z: 14)
+    _ = try renderer.decodeTile(waterOnly, at: path)
+    #expect(renderer.detectedSchema == nil && renderer.style.name == "light")
+    let real = try #require(
+      try MBTilesSource(path: shortbreadPath).tile(TileID(z: 14, x: 8529, y: 5973)))
+    _ = try renderer.decodeTile(real, at: path)
+    #expect(renderer.detectedSchema == .shortbread && renderer.style.name == "shortbread-light")
+    // Once set, it stays.
+    _ = try renderer.decodeTile(
+      try #require(try MBTilesSource(path: protomapsPath).tile(TileID(z: 14, x: 8529, y: 5973))),
+      at: path)
+    #expect(renderer.detectedSchema == .shortbread)
+  }
+
   @Test("light variants derive from the dark ones as OpenMapTiles' light does")
   func lightVariants() {
     for schema in VectorSchema.allCases {
