@@ -8,8 +8,9 @@ a coastline way, sea on the right). This script reads the extract's coastline wa
 `natural=coastline` way per chain: from the chain's end straight to the nearest side of the box
 (grown by MARGIN degrees, so coastline that pokes out of the box by a few metres stays inside),
 counter-clockwise along it (the land side: land stays on the left), then straight to the
-nearest point of the box from the chain's start and to the start. With it merged into the extract, osmcoastline closes every
-ring; everything else (ring assembly, validity, water polygons) is osmcoastline's.
+nearest point of the box from the chain's start and to the start. With it merged into the
+extract, osmcoastline closes every ring; everything else (ring assembly, validity, water
+polygons) is osmcoastline's.
 
 Usage: close_coastline.py COAST.opl MINLON,MINLAT,MAXLON,MAXLAT OUT.osm
 """
