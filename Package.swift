@@ -62,7 +62,7 @@ let package = Package(
     .testTarget(
       name: "MapTilesTests",
       dependencies: ["MapTiles", "TermMapKit", "TileData", "LoopbackHTTPServer"],
-      swiftSettings: strict),
+      exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "TileDataTests",
       dependencies: ["TileData", "MapGeometry", "CSQLite", "LoopbackHTTPServer"],

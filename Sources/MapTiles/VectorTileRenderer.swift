@@ -1,6 +1,7 @@
 import DotRaster
 import Foundation
 import MapGeometry
+import Synchronization
 import TermMapKit
 import TileData
 
@@ -20,17 +21,42 @@ public struct VectorTileContent: TileContent {
 /// source's bounds cut is ever stroked (where a detailed source ends, a coarser one goes on
 /// with no line between them).
 ///
-/// `@unchecked Sendable`: the style is an immutable value; the rest is the superclass's.
+/// `@unchecked Sendable`: the style is a value behind a mutex (it changes at most once, when a
+/// renderer that detects the schema decodes its first telling tile), `inflateLimit` and
+/// `detectionVariant` are immutable; the rest is the superclass's.
 public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked Sendable {
-  public let style: BasemapStyle
+  /// The style tiles are drawn with. A renderer made with `detectingSchema:` starts with the
+  /// OpenMapTiles style of its variant and switches, once, to the style of the first schema
+  /// `VectorSchema.detect` finds in a decoded tile's layer names (before that tile is drawn).
+  public var style: BasemapStyle { state.withLock { $0.style } }
+  /// The schema found in the tiles (nil: not detecting, or none found yet).
+  public var detectedSchema: VectorSchema? { state.withLock { $0.detected } }
   /// Largest inflated tile accepted.
   public let inflateLimit: Int
+  /// Light or dark, when the style is chosen from the tiles; nil for a fixed style.
+  public let detectionVariant: BasemapStyle.Variant?
+  /// The style, the schema detected, and whether a tile was drawn before detection (it is
+  /// then redrawn once the style changes).
+  private let state: Mutex<(style: BasemapStyle, detected: VectorSchema?, drawnBefore: Bool)>
 
   public init(
     overlay: TileOverlay, style: BasemapStyle, retryInterval: TimeInterval = 30,
     inflateLimit: Int = Inflate.defaultLimit
   ) {
-    self.style = style
+    state = Mutex((style, nil, false))
+    detectionVariant = nil
+    self.inflateLimit = inflateLimit
+    super.init(tileOverlay: overlay, retryInterval: retryInterval)
+  }
+
+  /// A renderer that picks its style from the layer names of the first decoded tile that
+  /// tells the schema (for sources whose metadata lists no vector layers).
+  public init(
+    overlay: TileOverlay, detectingSchema variant: BasemapStyle.Variant,
+    retryInterval: TimeInterval = 30, inflateLimit: Int = Inflate.defaultLimit
+  ) {
+    state = Mutex((BasemapStyle.forSchema(.openMapTiles, variant: variant), nil, false))
+    detectionVariant = variant
     self.inflateLimit = inflateLimit
     super.init(tileOverlay: overlay, retryInterval: retryInterval)
   }
@@ -47,7 +73,19 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
   public override func decodeTile(_ data: Data, at path: TileOverlayPath) throws -> any TileContent
   {
     let raw = try Inflate.decompressIfNeeded(data, limit: inflateLimit)
-    return VectorTileContent(try VectorTileDecoder.decode(raw))
+    let tile = try VectorTileDecoder.decode(raw)
+    if let variant = detectionVariant {
+      let redraw = state.withLock { s -> Bool in
+        guard s.detected == nil, let schema = VectorSchema.detect(layerNames: tile.layerNames)
+        else { return false }
+        let drawn = s.drawnBefore
+        s = (BasemapStyle.forSchema(schema, variant: variant), schema, false)
+        return drawn
+      }
+      // Tiles that told nothing were drawn with the OpenMapTiles style meanwhile.
+      if redraw { setNeedsDisplay() }
+    }
+    return VectorTileContent(tile)
   }
 
   public override func drawTile(
@@ -55,6 +93,10 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
     context: DrawingContext
   ) {
     guard let v = content as? VectorTileContent else { return }
+    let style = state.withLock { s in
+      if detectionVariant != nil && s.detected == nil { s.drawnBefore = true }
+      return s.style
+    }
     let zoom = ZoomMath.zoomLevel(forZoomScale: zoomScale)
     let id = TileID(z: path.z, x: path.x, y: path.y)
     let bounds = tileOverlay.boundingMapRect
@@ -81,6 +123,9 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
         }
         if let (key, limit) = rule.maxLevel {
           guard let level = feature.value(for: key)?.doubleValue, level <= limit else { continue }
+        }
+        if let key = rule.minZoomKey, let from = feature.value(for: key)?.doubleValue, from > zoom {
+          continue
         }
         switch feature.type {
         case .polygon:
@@ -244,11 +289,14 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
 
   /// Names from the cached tiles that cover the viewport, as the style's label rules say.
   public func labels(for viewport: Viewport) -> [MapLabel] {
+    let style = self.style
     let zoom = ZoomMath.zoomLevel(forZoomScale: viewport.zoomScale)
     let tz = Self.tileZoom(forLevel: zoom)
     let visible = viewport.mapRect
     var seen = Set<TileOverlayPath>()
-    var names = Set<String>()
+    // Each name once per layer: the most important feature of that name (so the result does
+    // not depend on which tiles, exact or stand-ins, held it first).
+    var names = [String: Int]()
     var out: [MapLabel] = []
     for shift in viewport.worldCopies {
       let r = visible.offsetBy(dx: -shift, dy: 0)
@@ -258,15 +306,15 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
         else { continue }
         collect(
           from: v.tile, id: TileID(z: t.path.z, x: t.path.x, y: t.path.y), zoom: zoom,
-          shift: shift, names: &names, into: &out)
+          style: style, shift: shift, names: &names, into: &out)
       }
     }
     return out
   }
 
   private func collect(
-    from tile: DecodedTile, id: TileID, zoom: Double, shift: Double, names: inout Set<String>,
-    into out: inout [MapLabel]
+    from tile: DecodedTile, id: TileID, zoom: Double, style: BasemapStyle, shift: Double,
+    names: inout [String: Int], into out: inout [MapLabel]
   ) {
     let bounds = tileOverlay.boundingMapRect
     for rule in style.labels where zoom >= rule.minZoom {
@@ -281,37 +329,63 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
         } else if rule.key != nil && !rule.values.isEmpty {
           continue
         }
-        guard let name = Self.displayName(feature), !name.isEmpty else { continue }
+        if let key = rule.minZoomKey, let from = feature.value(for: key)?.doubleValue, from > zoom {
+          continue
+        }
+        guard let name = Self.displayName(feature, keys: style.nameKeys), !name.isEmpty else {
+          continue
+        }
         var priority = rule.priority
         if rule.populationScale > 0 {
           let population = feature.value(for: "population")?.doubleValue ?? 0
-          if population < Self.minimumPopulation(zoom: zoom)
-            && (feature.value(for: "capital")?.intValue ?? 0) == 0
-          {
+          if population < Self.minimumPopulation(zoom: zoom) && !Self.isCapital(feature) {
             continue
           }
           priority += log10(max(population, 1)) * 10
         }
-        if let rank = feature.value(for: "rank")?.doubleValue { priority -= rank }
+        if let key = rule.rankKey, let rank = feature.value(for: key)?.doubleValue {
+          priority += rank * rule.rankWeight
+        }
         guard let p = Self.anchor(feature, transform), bounds.contains(p) else { continue }
-        guard names.insert(rule.layer + "/" + name).inserted else { continue }
-        out.append(
-          MapLabel(
-            text: name, point: MapPoint(x: p.x + shift, y: p.y), priority: priority,
-            color: rule.color, bold: rule.bold,
-            marker: rule.populationScale > 0
-              ? (style.placeDot.unicodeScalars.first!, style.placeDotColor) : nil))
+        let label = MapLabel(
+          text: name, point: MapPoint(x: p.x + shift, y: p.y), priority: priority,
+          color: rule.color, bold: rule.bold,
+          marker: rule.populationScale > 0
+            ? (style.placeDot.unicodeScalars.first!, style.placeDotColor) : nil)
+        let key = rule.layer + "/" + name
+        if let i = names[key] {
+          if priority > out[i].priority { out[i] = label }
+        } else {
+          names[key] = out.count
+          out.append(label)
+        }
       }
     }
   }
 
-  /// A Latin-script name where the tile has one (terminal columns hold one character each),
-  /// else the local name.
-  static func displayName(_ f: VectorFeature) -> String? {
-    let local = f.value(for: "name")?.stringValue
-    let english = f.value(for: "name_en")?.stringValue
-    if let l = local, l.unicodeScalars.allSatisfy({ $0.value < 0x2E80 }) { return l }
-    return english ?? local
+  /// Whether a place is a capital: `capital` non-zero (OpenMapTiles' admin level 2, 4, …),
+  /// true, or "yes" (Protomaps).
+  static func isCapital(_ f: VectorFeature) -> Bool {
+    switch f.value(for: "capital") {
+    case .int(let i): return i != 0
+    case .uint(let u): return u != 0
+    case .double(let d): return d != 0
+    case .bool(let b): return b
+    case .string(let s): return s == "yes" || (Int(s) ?? 0) != 0
+    case nil: return false
+    }
+  }
+
+  /// The first of `keys` whose value a terminal cell can show (a script below U+2E80: wide
+  /// CJK glyphs crowd the map), else the first present.
+  static func displayName(_ f: VectorFeature, keys: [String] = ["name", "name_en"]) -> String? {
+    var first: String?
+    for key in keys {
+      guard let v = f.value(for: key)?.stringValue, !v.isEmpty else { continue }
+      if v.unicodeScalars.allSatisfy({ $0.value < 0x2E80 }) { return v }
+      if first == nil { first = v }
+    }
+    return first
   }
 
   /// Where a feature's label goes: the point, or a line's middle vertex.

@@ -210,7 +210,10 @@ extension RenderCommand {
         throw UsageError(
           "--tiles: \(source.name): \(source.format.rawValue) tiles are not drawn yet")
       }
-      let overlay = SourceTileOverlay(source: source, style: style)
+      // The style of the source's schema (OpenMapTiles, Shortbread, Protomaps: from its
+      // metadata or first tile) in the --style variant.
+      let variant: BasemapStyle.Variant = style.name == "light" ? .light : .dark
+      let overlay = SourceTileOverlay(source: source, variant: variant)
       if let d = definition {
         if let a = d.attribution { overlay.attribution = a }
         if let z = d.minZoom { overlay.minimumZ = z }

@@ -23,7 +23,7 @@ enum Usage {
 
     FILE is GPX 1.0/1.1, GeoJSON, KML 2.2 or a route CSV, recognised by its contents.
     SOURCE is an .mbtiles file, a z/x/y tile directory or an http(s) URL template with
-    {z}/{x}/{y} (vector tiles with OpenMapTiles layer names).
+    {z}/{x}/{y} (vector tiles: OpenMapTiles, Shortbread or Protomaps layers).
     render prints exactly ROWS lines of COLS cells (one more with --status) and fits all
     loaded data unless a position is given. Bad input: one line on stderr, exit status 2.
     """

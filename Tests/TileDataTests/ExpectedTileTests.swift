@@ -57,8 +57,9 @@ import Testing
       "world-0-0-0": ["boundary": 331, "coastline": 134, "place": 197, "water": 15],
       "world-6-33-23": ["boundary": 90, "coastline": 13, "place": 172, "water": 1],
       "monaco-14-8529-5973": [
-        "boundary": 1, "building": 146, "landcover": 32, "landuse": 3, "place": 1, "poi": 82,
-        "transportation": 231, "transportation_name": 77, "water": 13, "waterway": 3,
+        "boundary": 1, "building": 117, "housenumber": 36, "landcover": 19, "landuse": 3,
+        "place": 1, "poi": 117, "transportation": 180, "transportation_name": 180, "water": 8,
+        "water_name": 1, "waterway": 1,
       ],
     ]
     for (name, expected) in counts {
@@ -160,7 +161,9 @@ import Testing
       return n.uint64Value == u
     case .double(let d):
       guard !(json is String), let n = json as? NSNumber else { return false }
-      return n.doubleValue == d
+      // Foundation's JSON parser may miss the last bit of a 17-digit decimal (tilemaker
+      // writes MVT floats, which the reference prints as doubles with 17 digits).
+      return n.doubleValue == d || abs(n.doubleValue - d) <= abs(d) * 4 * Double.ulpOfOne
     case .bool(let b):
       guard !(json is String), let n = json as? NSNumber else { return false }
       return n.boolValue == b
