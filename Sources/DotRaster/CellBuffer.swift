@@ -20,6 +20,14 @@ public struct Cell: Hashable, Sendable {
   /// An empty cell.
   public static let blank = Cell(glyph: " ")
 
+  /// The same cell with 24-bit colours replaced by their nearest palette colours.
+  @inlinable public var paletteOnly: Cell {
+    var c = self
+    if let f = foreground, f.isTrueColor { c.foreground = TermColor(f.index) }
+    if let b = background, b.isTrueColor { c.background = TermColor(b.index) }
+    return c
+  }
+
   /// The same styling, for run-length grouping.
   @inlinable public func sameStyle(as other: Cell) -> Bool {
     foreground == other.foreground && background == other.background && bold == other.bold
@@ -94,14 +102,15 @@ public struct CellBuffer: Sendable, Equatable {
     }
   }
 
-  /// The frame as text with ANSI SGR colour sequences (256 or 16 colours), each line reset at
-  /// its end.
+  /// The frame as text with ANSI SGR colour sequences (24-bit, 256 or 16 colours), each line
+  /// reset at its end.
   public func ansiLines(colors: ColorDepth) -> [String] {
     (0..<rows).map { row in
       var out = ""
       var current: Cell? = nil
       for column in 0..<columns where !self[column, row].isContinuation {
-        let cell = self[column, row]
+        // Below 24 bits, colours that differ only in RGB look the same: one run.
+        let cell = colors == .truecolor ? self[column, row] : self[column, row].paletteOnly
         if current == nil || !cell.sameStyle(as: current!) {
           out += Self.sgr(for: cell, colors: colors)
           current = cell
@@ -159,10 +168,25 @@ public enum ColorDepth: Sendable {
   case none
   case basic16
   case palette256
+  /// 24-bit colour: a `TermColor` that holds RGB is sent as `38;2;r;g;b` / `48;2;r;g;b`;
+  /// palette colours are still sent as `38;5;n`, so themes keep their say over them.
+  case truecolor
+
+  /// True when the environment says the terminal shows 24-bit colour
+  /// (`COLORTERM=truecolor` or `COLORTERM=24bit`, the convention most terminals follow).
+  public static func announcesTrueColor(_ environment: [String: String]) -> Bool {
+    switch environment["COLORTERM"]?.lowercased() {
+    case "truecolor", "24bit": return true
+    default: return false
+    }
+  }
 
   func foregroundCode(_ c: TermColor) -> String {
     switch self {
-    case .palette256: return "38;5;\(c.index)"
+    case .truecolor where c.isTrueColor:
+      let (r, g, b) = c.rgb
+      return "38;2;\(r);\(g);\(b)"
+    case .palette256, .truecolor: return "38;5;\(c.index)"
     case .basic16, .none:
       let b = Int(c.basic16.index)
       return b < 8 ? "\(30 + b)" : "\(90 + b - 8)"
@@ -171,7 +195,10 @@ public enum ColorDepth: Sendable {
 
   func backgroundCode(_ c: TermColor) -> String {
     switch self {
-    case .palette256: return "48;5;\(c.index)"
+    case .truecolor where c.isTrueColor:
+      let (r, g, b) = c.rgb
+      return "48;2;\(r);\(g);\(b)"
+    case .palette256, .truecolor: return "48;5;\(c.index)"
     case .basic16, .none:
       let b = Int(c.basic16.index)
       return b < 8 ? "\(40 + b)" : "\(100 + b - 8)"

@@ -1,0 +1,175 @@
+/// Where an image lands on a grid: a rectangle of the image, in pixels (fractions allowed, so
+/// an overzoomed quarter of a tile or a tile at a fractional scale can be drawn), onto a
+/// rectangle of dots or cells, scaled to fit.
+public struct RasterMapping: Sendable, Hashable {
+  /// The image rectangle, in pixels from the image's top-left.
+  public var sourceX: Double
+  public var sourceY: Double
+  public var sourceWidth: Double
+  public var sourceHeight: Double
+  /// The destination rectangle on the grid (dots for `drawDots`, cells for `halfBlockCells`).
+  public var x: Int
+  public var y: Int
+  public var width: Int
+  public var height: Int
+
+  public init(
+    sourceX: Double, sourceY: Double, sourceWidth: Double, sourceHeight: Double, x: Int, y: Int,
+    width: Int, height: Int
+  ) {
+    self.sourceX = sourceX
+    self.sourceY = sourceY
+    self.sourceWidth = sourceWidth
+    self.sourceHeight = sourceHeight
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+  }
+
+  /// The whole image onto a square of `size × size` grid units at (x, y). A 256-px tile of
+  /// zoom z drawn at map zoom `zoom` covers 256·2^(zoom−z) dots: `size` is that.
+  public static func whole(_ image: RasterImage, x: Int, y: Int, width: Int, height: Int)
+    -> RasterMapping
+  {
+    RasterMapping(
+      sourceX: 0, sourceY: 0, sourceWidth: Double(image.width),
+      sourceHeight: Double(image.height), x: x, y: y, width: width, height: height)
+  }
+}
+
+/// The image resampled onto a grid: for each grid unit the area-weighted mean of the pixels it
+/// covers (a box filter, so thin dark lines fade rather than vanish when scaled down; scaling
+/// up repeats pixels).
+struct Samples {
+  let width: Int
+  let height: Int
+  /// Premultiplied red, green, blue (0–255 scale) and alpha (0–1), per grid unit.
+  var r: [Float]
+  var g: [Float]
+  var b: [Float]
+  var a: [Float]
+
+  /// One axis of the box filter: for each destination unit, the pixels it covers and how much.
+  struct Taps {
+    var start: [Int32] = []
+    var pixels: [Int32] = []
+    var weights: [Float] = []
+  }
+
+  static func taps(origin: Double, extent: Double, units: Int, pixels: Int, skip: Int) -> Taps {
+    var t = Taps()
+    let scale = extent / Double(units)
+    for u in 0..<units {
+      t.start.append(Int32(t.pixels.count))
+      let lo = origin + Double(u + skip) * scale
+      let hi = lo + scale
+      var p = Int(lo.rounded(.down))
+      var total = 0.0
+      var first = t.pixels.count
+      while Double(p) < hi {
+        let w = min(hi, Double(p + 1)) - max(lo, Double(p))
+        if w > 1e-9 {
+          t.pixels.append(Int32(min(max(p, 0), pixels - 1)))
+          t.weights.append(Float(w))
+          total += w
+        }
+        p += 1
+      }
+      if total > 0 {
+        while first < t.weights.count {
+          t.weights[first] /= Float(total)
+          first += 1
+        }
+      }
+    }
+    t.start.append(Int32(t.pixels.count))
+    return t
+  }
+
+  /// Samples for the grid units (skipX..<skipX+columns, skipY..<skipY+rows) of a mapping
+  /// `units` wide and high (units outside the mapping's rectangle continue its scale, and
+  /// pixels beyond the image repeat its edge).
+  init(
+    _ image: RasterImage, _ m: RasterMapping, unitsWide: Int, unitsHigh: Int, skipX: Int,
+    skipY: Int, columns: Int, rows: Int
+  ) {
+    width = max(columns, 0)
+    height = max(rows, 0)
+    let n = width * height
+    r = [Float](repeating: 0, count: n)
+    g = r
+    b = r
+    a = r
+    guard n > 0, image.width > 0, image.height > 0, unitsWide > 0, unitsHigh > 0 else { return }
+    // Per-unit scale stays that of the mapping; the grid starts `skip` units in.
+    let colTaps = Samples.shiftedTaps(
+      origin: m.sourceX, scale: m.sourceWidth / Double(unitsWide), first: skipX, count: columns,
+      pixels: image.width)
+    let rowTaps = Samples.shiftedTaps(
+      origin: m.sourceY, scale: m.sourceHeight / Double(unitsHigh), first: skipY, count: rows,
+      pixels: image.height)
+    let w = image.width
+    image.pixels.withUnsafeBufferPointer { px in
+      var rowR = [Float](repeating: 0, count: width)
+      var rowG = rowR
+      var rowB = rowR
+      var rowA = rowR
+      for j in 0..<height {
+        for i in 0..<width {
+          rowR[i] = 0
+          rowG[i] = 0
+          rowB[i] = 0
+          rowA[i] = 0
+        }
+        for ty in Int(rowTaps.start[j])..<Int(rowTaps.start[j + 1]) {
+          let py = Int(rowTaps.pixels[ty])
+          let wy = rowTaps.weights[ty]
+          let base = py * w
+          for i in 0..<width {
+            var sr: Float = 0
+            var sg: Float = 0
+            var sb: Float = 0
+            var sa: Float = 0
+            for tx in Int(colTaps.start[i])..<Int(colTaps.start[i + 1]) {
+              let o = (base + Int(colTaps.pixels[tx])) * 4
+              let alpha = Float(px[o + 3]) * (1 / 255)
+              let wa = colTaps.weights[tx] * alpha
+              sr += wa * Float(px[o])
+              sg += wa * Float(px[o + 1])
+              sb += wa * Float(px[o + 2])
+              sa += wa
+            }
+            rowR[i] += wy * sr
+            rowG[i] += wy * sg
+            rowB[i] += wy * sb
+            rowA[i] += wy * sa
+          }
+        }
+        let o = j * width
+        for i in 0..<width {
+          r[o + i] = rowR[i]
+          g[o + i] = rowG[i]
+          b[o + i] = rowB[i]
+          a[o + i] = rowA[i]
+        }
+      }
+    }
+  }
+
+  static func shiftedTaps(origin: Double, scale: Double, first: Int, count: Int, pixels: Int)
+    -> Taps
+  {
+    taps(
+      origin: origin, extent: scale * Double(count), units: max(count, 0), pixels: pixels,
+      skip: first)
+  }
+
+  /// Luminance (Rec. 709 weights on the encoded values) of the colour under the alpha, 0–1;
+  /// for a transparent unit, 1 (paper).
+  func luminance(_ i: Int) -> Float {
+    let alpha = a[i]
+    guard alpha > 0.001 else { return 1 }
+    return (0.2126 * r[i] + 0.7152 * g[i] + 0.0722 * b[i]) / (255 * alpha)
+  }
+}
