@@ -41,6 +41,9 @@ extension RasterImage {
         return .failure(.tooLarge(width: width, height: height, limit: maxDimension))
       }
       image.format = cpng_format_rgba()
+      // Without gAMA or sRGB chunks, libpng takes 16-bit samples as linear light and would
+      // brighten them on the way to 8-bit sRGB; tiles' 16-bit PNGs are sRGB like 8-bit ones.
+      image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
       var pixels = [UInt8](repeating: 0, count: width * height * 4)
       let finished = pixels.withUnsafeMutableBytes { out in
         png_image_finish_read(&image, nil, out.baseAddress, Int32(width * 4), nil)
