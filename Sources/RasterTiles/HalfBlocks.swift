@@ -9,11 +9,13 @@ extension RasterImage {
   /// other half is drawn alone (`▀` or `▄` with no background).
   ///
   /// `charset: .ascii` has no half blocks: each cell becomes one character of the ramp
-  /// `RasterImage.asciiRamp` chosen by the luminance of the two halves' mean, in that mean
-  /// colour, so the picture keeps its shading even without colours.
+  /// `RasterImage.asciiRamp`, chosen by how dark the two halves' mean is between
+  /// `paperLevel` (a space) and `inkLevel` (`@`), in that mean colour. Like the braille dots,
+  /// it draws what is darker than the paper, so a light map reads as a sketch and keeps its
+  /// shapes even without colours.
   public func drawHalfBlocks(
     into buffer: inout CellBuffer, mapping m: RasterMapping, charset: Charset = .braille,
-    trueColor: Bool = true
+    trueColor: Bool = true, paperLevel: Float = 0.92, inkLevel: Float = 0.35
   ) {
     let vx0 = max(m.x, 0)
     let vy0 = max(m.y, 0)
@@ -45,7 +47,9 @@ extension RasterImage {
           let b = (showU ? s.b[u] : 0) + (showL ? s.b[l] : 0)
           let lum = (0.2126 * r + 0.7152 * g + 0.0722 * b) / (255 * a)
           buffer[column, row] = Cell(
-            glyph: RasterImage.asciiGlyph(luminance: lum), foreground: color(r, g, b, a))
+            glyph: RasterImage.asciiGlyph(
+              darkness: (paperLevel - lum) / max(paperLevel - inkLevel, 1e-6)),
+            foreground: color(r, g, b, a))
         } else if showU && showL {
           buffer[column, row] = Cell(
             glyph: "\u{2580}", foreground: color(s.r[u], s.g[u], s.b[u], s.a[u]),
@@ -61,15 +65,14 @@ extension RasterImage {
     }
   }
 
-  /// The ASCII fallback's characters from dark to light, for a light-on-dark terminal
-  /// (a dark pixel is a sparse character, a light one a dense character).
+  /// The ASCII fallback's characters from paper to ink.
   public static let asciiRamp: [Unicode.Scalar] = [
     " ", ".", ":", "-", "=", "+", "*", "#", "%", "@",
   ]
 
-  static func asciiGlyph(luminance: Float) -> Unicode.Scalar {
+  static func asciiGlyph(darkness: Float) -> Unicode.Scalar {
     let n = asciiRamp.count
-    let i = Int((min(max(luminance, 0), 1) * Float(n - 1)).rounded())
+    let i = Int((min(max(darkness, 0), 1) * Float(n - 1)).rounded())
     return asciiRamp[i]
   }
 }

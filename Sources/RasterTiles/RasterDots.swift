@@ -11,6 +11,9 @@ public enum RasterDotMethod: String, Sendable, CaseIterable {
   case ordered
   /// A dot where the tone is darker than halfway between `paperLevel` and `inkLevel`.
   case threshold
+  /// `adaptive`, plus `ordered` at half strength: the edges, over a light texture that tells
+  /// darker areas (water, buildings, parks) from the paper.
+  case hybrid
 }
 
 /// Settings for `RasterImage.drawDots`.
@@ -32,7 +35,7 @@ public struct RasterDotOptions: Sendable, Hashable {
   public var layer: UInt32
 
   public init(
-    method: RasterDotMethod = .adaptive, inkDark: Bool = true, paperLevel: Float = 0.92,
+    method: RasterDotMethod = .hybrid, inkDark: Bool = true, paperLevel: Float = 0.92,
     inkLevel: Float = 0.35, contrast: Float = 0.05, radius: Int = 3, trueColor: Bool = true,
     layer: UInt32 = 1
   ) {
@@ -61,7 +64,8 @@ extension RasterImage {
     let vx1 = min(m.x + m.width, canvas.width)
     let vy1 = min(m.y + m.height, canvas.height)
     guard vx0 < vx1, vy0 < vy1, m.width > 0, m.height > 0 else { return }
-    let margin = options.method == .adaptive ? max(options.radius, 0) : 0
+    let margin =
+      options.method == .adaptive || options.method == .hybrid ? max(options.radius, 0) : 0
     let gw = vx1 - vx0 + 2 * margin
     let gh = vy1 - vy0 + 2 * margin
     let s = Samples(
@@ -151,7 +155,8 @@ extension RasterImage {
           out[y * vw + x] = alpha[i] >= 0.5 && v > t
         }
       }
-    case .adaptive:
+    case .adaptive, .hybrid:
+      let gain: Float = options.method == .hybrid ? 0.5 : 0
       // Summed-area table of darkness over the grid with its margin.
       var sat = [Double](repeating: 0, count: (gw + 1) * (gh + 1))
       for y in 0..<gh {
@@ -182,7 +187,12 @@ extension RasterImage {
             sat[y1 * (gw + 1) + x1] - sat[y0 * (gw + 1) + x1] - sat[y1 * (gw + 1) + x0]
             + sat[y0 * (gw + 1) + x0]
           let mean = Float(sum / area)
-          out[y * vw + x] = d > mean + options.contrast && d > d0
+          if d > mean + options.contrast && d > d0 {
+            out[y * vw + x] = true
+          } else if gain > 0 {
+            let t = bayer[((originY + y) & 3) * 4 + ((originX + x) & 3)]
+            out[y * vw + x] = gain * (d - d0) / span > t
+          }
         }
       }
     }
