@@ -1,20 +1,61 @@
 /// One terminal cell: a character, its colours and its emphasis.
+///
+/// Packed into 12 bytes, as when colours were palette indices only: a frame is diffed and
+/// written cell by cell, so its size is frame time. The glyph's scalar value (21 bits) shares
+/// a word with the emphasis bits, and each colour is its `TermColor.raw` with one value that
+/// no colour has standing for "none".
 public struct Cell: Hashable, Sendable {
-  public var glyph: Unicode.Scalar
-  public var foreground: TermColor?
-  public var background: TermColor?
-  public var bold: Bool
-  public var reverse: Bool
+  /// The glyph's scalar value (bits 0–20), bold (bit 21), reverse (bit 22).
+  @usableFromInline var glyphAndFlags: UInt32
+  /// `TermColor.raw`, or `Cell.noColor`.
+  @usableFromInline var foregroundRaw: UInt32
+  @usableFromInline var backgroundRaw: UInt32
+
+  /// No `TermColor` has this raw value: it would be RGB white with palette index 255, and a
+  /// 24-bit colour's index is always its nearest palette colour (231 for white).
+  @usableFromInline static let noColor = UInt32.max
+  @usableFromInline static let scalarMask: UInt32 = 0x1F_FFFF
+  @usableFromInline static let boldBit: UInt32 = 1 << 21
+  @usableFromInline static let reverseBit: UInt32 = 1 << 22
 
   public init(
     glyph: Unicode.Scalar, foreground: TermColor? = nil, background: TermColor? = nil,
     bold: Bool = false, reverse: Bool = false
   ) {
-    self.glyph = glyph
-    self.foreground = foreground
-    self.background = background
-    self.bold = bold
-    self.reverse = reverse
+    glyphAndFlags =
+      glyph.value | (bold ? Cell.boldBit : 0) | (reverse ? Cell.reverseBit : 0)
+    foregroundRaw = foreground?.raw ?? Cell.noColor
+    backgroundRaw = background?.raw ?? Cell.noColor
+  }
+
+  @inlinable public var glyph: Unicode.Scalar {
+    get {
+      // Only valid scalars are ever stored (from a Unicode.Scalar), so no check is needed.
+      unsafeBitCast(glyphAndFlags & Cell.scalarMask, to: Unicode.Scalar.self)
+    }
+    set { glyphAndFlags = (glyphAndFlags & ~Cell.scalarMask) | newValue.value }
+  }
+
+  @inlinable public var foreground: TermColor? {
+    get { foregroundRaw == Cell.noColor ? nil : TermColor(raw: foregroundRaw) }
+    set { foregroundRaw = newValue?.raw ?? Cell.noColor }
+  }
+
+  @inlinable public var background: TermColor? {
+    get { backgroundRaw == Cell.noColor ? nil : TermColor(raw: backgroundRaw) }
+    set { backgroundRaw = newValue?.raw ?? Cell.noColor }
+  }
+
+  @inlinable public var bold: Bool {
+    get { glyphAndFlags & Cell.boldBit != 0 }
+    set { glyphAndFlags = newValue ? glyphAndFlags | Cell.boldBit : glyphAndFlags & ~Cell.boldBit }
+  }
+
+  @inlinable public var reverse: Bool {
+    get { glyphAndFlags & Cell.reverseBit != 0 }
+    set {
+      glyphAndFlags = newValue ? glyphAndFlags | Cell.reverseBit : glyphAndFlags & ~Cell.reverseBit
+    }
   }
 
   /// An empty cell.
@@ -23,15 +64,15 @@ public struct Cell: Hashable, Sendable {
   /// The same cell with 24-bit colours replaced by their nearest palette colours.
   @inlinable public var paletteOnly: Cell {
     var c = self
-    if let f = foreground, f.isTrueColor { c.foreground = TermColor(f.index) }
-    if let b = background, b.isTrueColor { c.background = TermColor(b.index) }
+    if foregroundRaw != Cell.noColor && foregroundRaw > 0xFF { c.foregroundRaw &= 0xFF }
+    if backgroundRaw != Cell.noColor && backgroundRaw > 0xFF { c.backgroundRaw &= 0xFF }
     return c
   }
 
   /// The same styling, for run-length grouping.
   @inlinable public func sameStyle(as other: Cell) -> Bool {
-    foreground == other.foreground && background == other.background && bold == other.bold
-      && reverse == other.reverse
+    foregroundRaw == other.foregroundRaw && backgroundRaw == other.backgroundRaw
+      && glyphAndFlags & ~Cell.scalarMask == other.glyphAndFlags & ~Cell.scalarMask
   }
 }
 

@@ -104,6 +104,8 @@ public struct DotCanvas: Sendable, Equatable {
     let y0 = max(0, -dy)
     let y1 = min(source.height, height - dy)
     guard x0 < x1 && y0 < y1 else { return }
+    // The colour plane first (it reads only the source's inks), so that the loop below stays
+    // the plain one canvases without 24-bit colour always had.
     if !source.trueColors.isEmpty || !trueColors.isEmpty {
       compositeTrueColors(source, x0, x1, y0, y1, dx, dy, layerBase)
     }
@@ -127,6 +129,7 @@ public struct DotCanvas: Sendable, Equatable {
   /// The colour-plane part of `composite` (only when either canvas has 24-bit colours, so
   /// canvases without them pay nothing): the source's entries follow their dots onto the new
   /// layer; dots the source inks without a 24-bit colour lose this canvas's.
+  @inline(never)
   private mutating func compositeTrueColors(
     _ source: DotCanvas, _ x0: Int, _ x1: Int, _ y0: Int, _ y1: Int, _ dx: Int, _ dy: Int,
     _ layerBase: UInt32
@@ -196,6 +199,7 @@ public struct DotCanvas: Sendable, Equatable {
 
   /// `paint` for a canvas with a colour plane: the cell shows its highest-layer dot's colour,
   /// 24-bit when that dot has one.
+  @inline(never)
   private func paintWithTrueColors(into buffer: inout CellBuffer, charset: Charset) {
     let columns = min(width / CellGeometry.dotsWide, buffer.columns)
     let rows = min(height / CellGeometry.dotsHigh, buffer.rows)

@@ -5,20 +5,26 @@
 /// value above it. A palette colour has zero there, so it costs what it always did. (The
 /// 24-bit colour #000000 is palette colour 16, which is exactly that black.)
 public struct TermColor: Hashable, Sendable, CustomStringConvertible {
+  /// `rgb << 8 | index` for a 24-bit colour, `index` for a palette colour. Only this file's
+  /// initialisers and `index` set it, so a 24-bit colour's index is always its nearest
+  /// palette colour (`Cell` relies on that for its packing).
+  @usableFromInline var storage: UInt32
+
   /// `rgb << 8 | index` for a 24-bit colour, `index` for a palette colour.
-  public var raw: UInt32
+  @inlinable public var raw: UInt32 { storage }
 
   /// The palette index (0–15 basic, 16–231 the 6×6×6 cube, 232–255 greys); for a 24-bit
   /// colour, the nearest palette colour (never one of the 16 basic ones). Setting it makes
   /// the colour a palette colour.
   @inlinable public var index: UInt8 {
-    get { UInt8(truncatingIfNeeded: raw) }
-    set { raw = UInt32(newValue) }
+    get { UInt8(truncatingIfNeeded: storage) }
+    set { storage = UInt32(newValue) }
   }
 
-  @inlinable public init(_ index: UInt8) { raw = UInt32(index) }
+  @inlinable public init(_ index: UInt8) { storage = UInt32(index) }
 
-  @inlinable public init(raw: UInt32) { self.raw = raw }
+  /// A colour from a `raw` value that a `TermColor` had.
+  @usableFromInline init(raw: UInt32) { storage = raw }
 
   /// A 24-bit colour (components 0–255, clamped), with its nearest palette colour for
   /// terminals that have only 256.
@@ -27,7 +33,7 @@ public struct TermColor: Hashable, Sendable, CustomStringConvertible {
     let g = min(max(green, 0), 255)
     let b = min(max(blue, 0), 255)
     let nearest = TermColor.nearestIndex(r: r, g: g, b: b)
-    raw = UInt32(r << 16 | g << 8 | b) << 8 | UInt32(nearest)
+    storage = UInt32(r << 16 | g << 8 | b) << 8 | UInt32(nearest)
   }
 
   /// True for a 24-bit colour (sent as `38;2;r;g;b` to a truecolor terminal).
