@@ -26,10 +26,9 @@ extension RasterImage {
     let s = Samples(
       self, m, unitsWide: m.width, unitsHigh: 2 * m.height, skipX: vx0 - m.x,
       skipY: 2 * (vy0 - m.y), columns: gw, rows: 2 * (vy1 - vy0))
+    var cache = ColorCache()
     func color(_ r: Float, _ g: Float, _ b: Float, _ a: Float) -> TermColor {
-      let c = TermColor(
-        red: Int((r / a).rounded()), green: Int((g / a).rounded()), blue: Int((b / a).rounded()))
-      return trueColor ? c : TermColor(c.index)
+      cache.color(r, g, b, a, trueColor: trueColor)
     }
     for row in vy0..<vy1 {
       let upper = (2 * (row - vy0)) * gw
@@ -37,14 +36,14 @@ extension RasterImage {
       for column in vx0..<vx1 {
         let u = upper + column - vx0
         let l = lower + column - vx0
-        let showU = s.a[u] >= 0.5
-        let showL = s.a[l] >= 0.5
+        let showU = s.a(u) >= 0.5
+        let showL = s.a(l) >= 0.5
         if !showU && !showL { continue }
         if charset == .ascii {
-          let a = (showU ? s.a[u] : 0) + (showL ? s.a[l] : 0)
-          let r = (showU ? s.r[u] : 0) + (showL ? s.r[l] : 0)
-          let g = (showU ? s.g[u] : 0) + (showL ? s.g[l] : 0)
-          let b = (showU ? s.b[u] : 0) + (showL ? s.b[l] : 0)
+          let a = (showU ? s.a(u) : 0) + (showL ? s.a(l) : 0)
+          let r = (showU ? s.r(u) : 0) + (showL ? s.r(l) : 0)
+          let g = (showU ? s.g(u) : 0) + (showL ? s.g(l) : 0)
+          let b = (showU ? s.b(u) : 0) + (showL ? s.b(l) : 0)
           let lum = (0.2126 * r + 0.7152 * g + 0.0722 * b) / (255 * a)
           buffer[column, row] = Cell(
             glyph: RasterImage.asciiGlyph(
@@ -52,14 +51,14 @@ extension RasterImage {
             foreground: color(r, g, b, a))
         } else if showU && showL {
           buffer[column, row] = Cell(
-            glyph: "\u{2580}", foreground: color(s.r[u], s.g[u], s.b[u], s.a[u]),
-            background: color(s.r[l], s.g[l], s.b[l], s.a[l]))
+            glyph: "\u{2580}", foreground: color(s.r(u), s.g(u), s.b(u), s.a(u)),
+            background: color(s.r(l), s.g(l), s.b(l), s.a(l)))
         } else if showU {
           buffer[column, row] = Cell(
-            glyph: "\u{2580}", foreground: color(s.r[u], s.g[u], s.b[u], s.a[u]))
+            glyph: "\u{2580}", foreground: color(s.r(u), s.g(u), s.b(u), s.a(u)))
         } else {
           buffer[column, row] = Cell(
-            glyph: "\u{2584}", foreground: color(s.r[l], s.g[l], s.b[l], s.a[l]))
+            glyph: "\u{2584}", foreground: color(s.r(l), s.g(l), s.b(l), s.a(l)))
         }
       }
     }

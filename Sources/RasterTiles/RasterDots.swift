@@ -73,20 +73,23 @@ extension RasterImage {
       skipY: vy0 - m.y - margin, columns: gw, rows: gh)
     // Darkness 0 (paper) … 1 (ink), in the chosen polarity.
     var dark = [Float](repeating: 0, count: gw * gh)
+    var opaque = [Bool](repeating: false, count: gw * gh)
     for i in 0..<dark.count {
       let l = s.luminance(i)
       dark[i] = options.inkDark ? 1 - l : l
+      opaque[i] = s.a(i) >= 0.5
     }
     let d0 = options.inkDark ? 1 - options.paperLevel : options.paperLevel
     let d1 = options.inkDark ? 1 - options.inkLevel : options.inkLevel
     let inked = RasterImage.inkMask(
-      dark: dark, alpha: s.a, gw: gw, gh: gh, margin: margin, originX: vx0, originY: vy0,
+      dark: dark, opaque: opaque, gw: gw, gh: gh, margin: margin, originX: vx0, originY: vy0,
       d0: d0, d1: d1, options: options)
 
     // Colours, one per canvas cell that the visible rectangle meets.
     let cw = CellGeometry.dotsWide
     let ch = CellGeometry.dotsHigh
     let vw = vx1 - vx0
+    var cache = ColorCache()
     var cy = vy0 / ch * ch
     while cy < vy1 {
       var cx = vx0 / cw * cw
@@ -99,18 +102,15 @@ extension RasterImage {
         for y in max(cy, vy0)..<min(cy + ch, vy1) {
           for x in max(cx, vx0)..<min(cx + cw, vx1) {
             let i = (y - vy0 + margin) * gw + (x - vx0 + margin)
-            r += s.r[i]
-            g += s.g[i]
-            b += s.b[i]
-            a += s.a[i]
+            r += s.r(i)
+            g += s.g(i)
+            b += s.b(i)
+            a += s.a(i)
             if inked[(y - vy0) * vw + (x - vx0)] { any = true }
           }
         }
         if any && a > 0 {
-          let color = TermColor(
-            red: Int((r / a).rounded()), green: Int((g / a).rounded()),
-            blue: Int((b / a).rounded()))
-          let c = options.trueColor ? color : TermColor(color.index)
+          let c = cache.color(r, g, b, a, trueColor: options.trueColor)
           for y in max(cy, vy0)..<min(cy + ch, vy1) {
             for x in max(cx, vx0)..<min(cx + cw, vx1) where inked[(y - vy0) * vw + (x - vx0)] {
               canvas.plot(x: x, y: y, layer: options.layer, color: c)
@@ -130,7 +130,7 @@ extension RasterImage {
 
   /// Which dots of the visible rectangle (row-major, without the margin) are inked.
   static func inkMask(
-    dark: [Float], alpha: [Float], gw: Int, gh: Int, margin: Int, originX: Int, originY: Int,
+    dark: [Float], opaque: [Bool], gw: Int, gh: Int, margin: Int, originX: Int, originY: Int,
     d0: Float, d1: Float, options: RasterDotOptions
   ) -> [Bool] {
     let vw = gw - 2 * margin
@@ -143,7 +143,7 @@ extension RasterImage {
       for y in 0..<vh {
         for x in 0..<vw {
           let i = y * gw + x
-          out[y * vw + x] = alpha[i] >= 0.5 && dark[i] > t
+          out[y * vw + x] = opaque[i] && dark[i] > t
         }
       }
     case .ordered:
@@ -152,7 +152,7 @@ extension RasterImage {
           let i = y * gw + x
           let v = (dark[i] - d0) / span
           let t = bayer[((originY + y) & 3) * 4 + ((originX + x) & 3)]
-          out[y * vw + x] = alpha[i] >= 0.5 && v > t
+          out[y * vw + x] = opaque[i] && v > t
         }
       }
     case .adaptive, .hybrid:
@@ -173,7 +173,7 @@ extension RasterImage {
           let gx = x + margin
           let gy = y + margin
           let i = gy * gw + gx
-          guard alpha[i] >= 0.5 else { continue }
+          guard opaque[i] else { continue }
           let d = dark[i]
           if d >= d1 {
             out[y * vw + x] = true

@@ -44,11 +44,13 @@ public struct RasterMapping: Sendable, Hashable {
 struct Samples {
   let width: Int
   let height: Int
-  /// Premultiplied red, green, blue (0–255 scale) and alpha (0–1), per grid unit.
-  var r: [Float]
-  var g: [Float]
-  var b: [Float]
-  var a: [Float]
+  /// Per grid unit, four floats: premultiplied red, green, blue (0–255 scale) and alpha (0–1).
+  var values: [Float]
+
+  @inline(__always) func r(_ i: Int) -> Float { values[4 * i] }
+  @inline(__always) func g(_ i: Int) -> Float { values[4 * i + 1] }
+  @inline(__always) func b(_ i: Int) -> Float { values[4 * i + 2] }
+  @inline(__always) func a(_ i: Int) -> Float { values[4 * i + 3] }
 
   /// One axis of the box filter: for each destination unit, the pixels it covers and how much.
   struct Taps {
@@ -96,13 +98,10 @@ struct Samples {
   ) {
     width = max(columns, 0)
     height = max(rows, 0)
-    let n = width * height
-    r = [Float](repeating: 0, count: n)
-    g = r
-    b = r
-    a = r
-    guard n > 0, image.width > 0, image.height > 0, unitsWide > 0, unitsHigh > 0 else { return }
-    // Per-unit scale stays that of the mapping; the grid starts `skip` units in.
+    values = [Float](repeating: 0, count: 4 * width * height)
+    guard width > 0, height > 0, image.width > 0, image.height > 0, unitsWide > 0,
+      unitsHigh > 0
+    else { return }
     let colTaps = Samples.shiftedTaps(
       origin: m.sourceX, scale: m.sourceWidth / Double(unitsWide), first: skipX, count: columns,
       pixels: image.width)
@@ -110,48 +109,41 @@ struct Samples {
       origin: m.sourceY, scale: m.sourceHeight / Double(unitsHigh), first: skipY, count: rows,
       pixels: image.height)
     let w = image.width
+    let width = self.width
+    let height = self.height
     image.pixels.withUnsafeBufferPointer { px in
-      var rowR = [Float](repeating: 0, count: width)
-      var rowG = rowR
-      var rowB = rowR
-      var rowA = rowR
-      for j in 0..<height {
-        for i in 0..<width {
-          rowR[i] = 0
-          rowG[i] = 0
-          rowB[i] = 0
-          rowA[i] = 0
-        }
-        for ty in Int(rowTaps.start[j])..<Int(rowTaps.start[j + 1]) {
-          let py = Int(rowTaps.pixels[ty])
-          let wy = rowTaps.weights[ty]
-          let base = py * w
-          for i in 0..<width {
-            var sr: Float = 0
-            var sg: Float = 0
-            var sb: Float = 0
-            var sa: Float = 0
-            for tx in Int(colTaps.start[i])..<Int(colTaps.start[i + 1]) {
-              let o = (base + Int(colTaps.pixels[tx])) * 4
-              let alpha = Float(px[o + 3]) * (1 / 255)
-              let wa = colTaps.weights[tx] * alpha
-              sr += wa * Float(px[o])
-              sg += wa * Float(px[o + 1])
-              sb += wa * Float(px[o + 2])
-              sa += wa
+      colTaps.start.withUnsafeBufferPointer { cStart in
+        colTaps.pixels.withUnsafeBufferPointer { cPixel in
+          colTaps.weights.withUnsafeBufferPointer { cWeight in
+            values.withUnsafeMutableBufferPointer { out in
+              for j in 0..<height {
+                let row = j * width * 4
+                for ty in Int(rowTaps.start[j])..<Int(rowTaps.start[j + 1]) {
+                  let base = Int(rowTaps.pixels[ty]) * w
+                  let wy = rowTaps.weights[ty] * (1 / 255)
+                  for i in 0..<width {
+                    var sr: Float = 0
+                    var sg: Float = 0
+                    var sb: Float = 0
+                    var sa: Float = 0
+                    for tx in Int(cStart[i])..<Int(cStart[i + 1]) {
+                      let o = (base + Int(cPixel[tx])) * 4
+                      let wa = cWeight[tx] * Float(px[o + 3])
+                      sr += wa * Float(px[o])
+                      sg += wa * Float(px[o + 1])
+                      sb += wa * Float(px[o + 2])
+                      sa += wa
+                    }
+                    let k = row + 4 * i
+                    out[k] += wy * sr
+                    out[k + 1] += wy * sg
+                    out[k + 2] += wy * sb
+                    out[k + 3] += wy * sa
+                  }
+                }
+              }
             }
-            rowR[i] += wy * sr
-            rowG[i] += wy * sg
-            rowB[i] += wy * sb
-            rowA[i] += wy * sa
           }
-        }
-        let o = j * width
-        for i in 0..<width {
-          r[o + i] = rowR[i]
-          g[o + i] = rowG[i]
-          b[o + i] = rowB[i]
-          a[o + i] = rowA[i]
         }
       }
     }
@@ -167,9 +159,9 @@ struct Samples {
 
   /// Luminance (Rec. 709 weights on the encoded values) of the colour under the alpha, 0–1;
   /// for a transparent unit, 1 (paper).
-  func luminance(_ i: Int) -> Float {
-    let alpha = a[i]
+  @inline(__always) func luminance(_ i: Int) -> Float {
+    let alpha = a(i)
     guard alpha > 0.001 else { return 1 }
-    return (0.2126 * r[i] + 0.7152 * g[i] + 0.0722 * b[i]) / (255 * alpha)
+    return (0.2126 * r(i) + 0.7152 * g(i) + 0.0722 * b(i)) / (255 * alpha)
   }
 }
