@@ -3,10 +3,14 @@ import Foundation
 import RasterTiles
 import Testing
 
-/// Prints figures for the report and docs/raster.md; asserts nothing about time. Run alone,
-/// in release for meaningful numbers:
-/// `swift test -c release -Xswiftc -enable-testing --filter RasterTilesTests.TimingTests`.
-@Suite("Timing (prints figures)")
+/// Prints figures for docs/raster.md; asserts nothing about time. Runs only with
+/// `TERMMAP_TIMING=1` (in debug builds it would only slow the suite down), alone and in
+/// release for meaningful numbers:
+/// `TERMMAP_TIMING=1 swift test -c release -Xswiftc -enable-testing --filter
+/// RasterTilesTests.TimingTests`.
+@Suite(
+  "Timing (prints figures)",
+  .enabled(if: ProcessInfo.processInfo.environment["TERMMAP_TIMING"] == "1"))
 struct TimingTests {
   /// The best of `rounds` runs of `body`, in milliseconds.
   static func best(_ rounds: Int = 20, _ body: () throws -> Void) rethrows -> Double {
