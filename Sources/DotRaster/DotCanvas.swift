@@ -7,7 +7,8 @@ public struct DotCanvas: Sendable, Equatable {
   /// Entry `i` is `UInt64(ink.raw) << 32 | color.raw` for the ink that dot `i` had when it got
   /// its colour, so the colour holds only while that dot keeps that ink: whatever overwrites
   /// the dot, by any drawing path, makes the entry stale and the dot shows its ink's palette
-  /// colour again.
+  /// colour again. (Only the very same ink, same layer and same palette index, keeps it: then
+  /// the two colours agree to within the palette anyway.)
   private var trueColors: [UInt64] = []
 
   public init(width: Int, height: Int) {

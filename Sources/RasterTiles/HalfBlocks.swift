@@ -17,6 +17,7 @@ extension RasterImage {
     into buffer: inout CellBuffer, mapping m: RasterMapping, charset: Charset = .braille,
     trueColor: Bool = true, paperLevel: Float = 0.92, inkLevel: Float = 0.35
   ) {
+    guard m.isDrawable else { return }
     let vx0 = max(m.x, 0)
     let vy0 = max(m.y, 0)
     let vx1 = min(m.x + m.width, buffer.columns)

@@ -59,6 +59,7 @@ extension RasterImage {
   public func drawDots(
     into canvas: inout DotCanvas, mapping m: RasterMapping, options: RasterDotOptions = .init()
   ) {
+    guard m.isDrawable else { return }
     let vx0 = max(m.x, 0)
     let vy0 = max(m.y, 0)
     let vx1 = min(m.x + m.width, canvas.width)

@@ -27,8 +27,17 @@ public struct RasterMapping: Sendable, Hashable {
     self.height = height
   }
 
-  /// The whole image onto a square of `size × size` grid units at (x, y). A 256-px tile of
-  /// zoom z drawn at map zoom `zoom` covers 256·2^(zoom−z) dots: `size` is that.
+  /// True when the destination rectangle is non-empty and within ±2^40 grid units (far
+  /// beyond any canvas), so that its arithmetic cannot overflow; others draw nothing.
+  var isDrawable: Bool {
+    let bound = 1 << 40
+    return width > 0 && height > 0 && width < bound && height < bound && x > -bound
+      && x < bound && y > -bound && y < bound
+  }
+
+  /// The whole image onto `width × height` grid units with its top-left at (x, y). A tile of
+  /// zoom z drawn at map zoom `zoom` covers 256·2^(zoom−z) dots each way, whatever its pixel
+  /// size (256, or 512 for @2x): that is `width` and `height` for `drawDots`.
   public static func whole(_ image: RasterImage, x: Int, y: Int, width: Int, height: Int)
     -> RasterMapping
   {
@@ -99,8 +108,12 @@ struct Samples {
     width = max(columns, 0)
     height = max(rows, 0)
     values = [Float](repeating: 0, count: 4 * width * height)
+    // A source rectangle that is not finite, or absurdly far out, draws nothing (transparent)
+    // rather than trapping when pixel positions are turned into integers.
+    let limit = 1e9
     guard width > 0, height > 0, image.width > 0, image.height > 0, unitsWide > 0,
-      unitsHigh > 0
+      unitsHigh > 0, unitsWide < 1 << 24, unitsHigh < 1 << 24,
+      [m.sourceX, m.sourceY, m.sourceWidth, m.sourceHeight].allSatisfy({ abs($0) < limit })
     else { return }
     let colTaps = Samples.shiftedTaps(
       origin: m.sourceX, scale: m.sourceWidth / Double(unitsWide), first: skipX, count: columns,

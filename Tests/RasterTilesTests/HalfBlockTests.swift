@@ -97,6 +97,38 @@ struct HalfBlockTests {
     #expect(none.isBlank)
   }
 
+  @Test("Degenerate mappings (NaN, infinite, zero-sized, huge) draw nothing and never trap")
+  func degenerate() throws {
+    let im = try Fixture.image("geometry.png")
+    let bad: [RasterMapping] = [
+      RasterMapping(
+        sourceX: .nan, sourceY: 0, sourceWidth: 256, sourceHeight: 256, x: 0, y: 0, width: 16,
+        height: 16),
+      RasterMapping(
+        sourceX: 0, sourceY: 0, sourceWidth: .infinity, sourceHeight: 256, x: 0, y: 0,
+        width: 16, height: 16),
+      RasterMapping(
+        sourceX: 1e300, sourceY: 0, sourceWidth: 256, sourceHeight: 256, x: 0, y: 0,
+        width: 16, height: 16),
+      RasterMapping(
+        sourceX: 0, sourceY: 0, sourceWidth: 0, sourceHeight: -5, x: 0, y: 0, width: 16,
+        height: 16),
+      RasterMapping(
+        sourceX: 0, sourceY: 0, sourceWidth: 256, sourceHeight: 256, x: -(1 << 40), y: 0,
+        width: 1 << 41, height: 16),
+      RasterMapping(
+        sourceX: 0, sourceY: 0, sourceWidth: 256, sourceHeight: 256, x: Int.max - 1, y: Int.min,
+        width: Int.max, height: 16),
+    ]
+    for m in bad {
+      var c = DotCanvas(width: 16, height: 16)
+      im.drawDots(into: &c, mapping: m)
+      var b = CellBuffer(columns: 8, rows: 4)
+      im.drawHalfBlocks(into: &b, mapping: m)
+      #expect(c.isBlank)
+    }
+  }
+
   @Test("A quarter of a tile overzoomed 4×: each pixel becomes a 4 × 4 block of dots")
   func overzoom() throws {
     let im = try Fixture.image("geometry.png")
