@@ -35,6 +35,10 @@ let package = Package(
     .target(
       name: "TileData", dependencies: ["MapGeometry", "CZlib", "CSQLite"], swiftSettings: strict),
     .systemLibrary(name: "CNcursesw"),
+    .systemLibrary(name: "CPNG"),
+    .systemLibrary(name: "CJPEG"),
+    .target(
+      name: "RasterTiles", dependencies: ["DotRaster", "CPNG", "CJPEG"], swiftSettings: strict),
     .target(
       name: "TerminalUI",
       dependencies: [
@@ -67,6 +71,9 @@ let package = Package(
       name: "TileDataTests",
       dependencies: ["TileData", "MapGeometry", "CSQLite", "LoopbackHTTPServer"],
       swiftSettings: strict),
+    .testTarget(
+      name: "RasterTilesTests", dependencies: ["RasterTiles", "DotRaster"],
+      exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
     .testTarget(
       name: "CLITests", dependencies: ["termmap", "LoopbackHTTPServer"], exclude: ["Snapshots"],
       swiftSettings: strict),

@@ -1,29 +1,78 @@
 /// One terminal cell: a character, its colours and its emphasis.
+///
+/// Packed into 12 bytes, as when colours were palette indices only: a frame is diffed and
+/// written cell by cell, so its size is frame time. The glyph's scalar value (21 bits) shares
+/// a word with the emphasis bits, and each colour is its `TermColor.raw` with one value that
+/// no colour has standing for "none".
 public struct Cell: Hashable, Sendable {
-  public var glyph: Unicode.Scalar
-  public var foreground: TermColor?
-  public var background: TermColor?
-  public var bold: Bool
-  public var reverse: Bool
+  /// The glyph's scalar value (bits 0–20), bold (bit 21), reverse (bit 22).
+  @usableFromInline var glyphAndFlags: UInt32
+  /// `TermColor.raw`, or `Cell.noColor`.
+  @usableFromInline var foregroundRaw: UInt32
+  @usableFromInline var backgroundRaw: UInt32
+
+  /// No `TermColor` has this raw value: it would be RGB white with palette index 255, and a
+  /// 24-bit colour's index is always its nearest palette colour (231 for white).
+  @usableFromInline static let noColor = UInt32.max
+  @usableFromInline static let scalarMask: UInt32 = 0x1F_FFFF
+  @usableFromInline static let boldBit: UInt32 = 1 << 21
+  @usableFromInline static let reverseBit: UInt32 = 1 << 22
 
   public init(
     glyph: Unicode.Scalar, foreground: TermColor? = nil, background: TermColor? = nil,
     bold: Bool = false, reverse: Bool = false
   ) {
-    self.glyph = glyph
-    self.foreground = foreground
-    self.background = background
-    self.bold = bold
-    self.reverse = reverse
+    glyphAndFlags =
+      glyph.value | (bold ? Cell.boldBit : 0) | (reverse ? Cell.reverseBit : 0)
+    foregroundRaw = foreground?.raw ?? Cell.noColor
+    backgroundRaw = background?.raw ?? Cell.noColor
+  }
+
+  @inlinable public var glyph: Unicode.Scalar {
+    get {
+      // Only valid scalars are ever stored (from a Unicode.Scalar), so no check is needed.
+      unsafeBitCast(glyphAndFlags & Cell.scalarMask, to: Unicode.Scalar.self)
+    }
+    set { glyphAndFlags = (glyphAndFlags & ~Cell.scalarMask) | newValue.value }
+  }
+
+  @inlinable public var foreground: TermColor? {
+    get { foregroundRaw == Cell.noColor ? nil : TermColor(raw: foregroundRaw) }
+    set { foregroundRaw = newValue?.raw ?? Cell.noColor }
+  }
+
+  @inlinable public var background: TermColor? {
+    get { backgroundRaw == Cell.noColor ? nil : TermColor(raw: backgroundRaw) }
+    set { backgroundRaw = newValue?.raw ?? Cell.noColor }
+  }
+
+  @inlinable public var bold: Bool {
+    get { glyphAndFlags & Cell.boldBit != 0 }
+    set { glyphAndFlags = newValue ? glyphAndFlags | Cell.boldBit : glyphAndFlags & ~Cell.boldBit }
+  }
+
+  @inlinable public var reverse: Bool {
+    get { glyphAndFlags & Cell.reverseBit != 0 }
+    set {
+      glyphAndFlags = newValue ? glyphAndFlags | Cell.reverseBit : glyphAndFlags & ~Cell.reverseBit
+    }
   }
 
   /// An empty cell.
   public static let blank = Cell(glyph: " ")
 
+  /// The same cell with 24-bit colours replaced by their nearest palette colours.
+  @inlinable public var paletteOnly: Cell {
+    var c = self
+    if foregroundRaw != Cell.noColor && foregroundRaw > 0xFF { c.foregroundRaw &= 0xFF }
+    if backgroundRaw != Cell.noColor && backgroundRaw > 0xFF { c.backgroundRaw &= 0xFF }
+    return c
+  }
+
   /// The same styling, for run-length grouping.
   @inlinable public func sameStyle(as other: Cell) -> Bool {
-    foreground == other.foreground && background == other.background && bold == other.bold
-      && reverse == other.reverse
+    foregroundRaw == other.foregroundRaw && backgroundRaw == other.backgroundRaw
+      && glyphAndFlags & ~Cell.scalarMask == other.glyphAndFlags & ~Cell.scalarMask
   }
 }
 
@@ -94,14 +143,15 @@ public struct CellBuffer: Sendable, Equatable {
     }
   }
 
-  /// The frame as text with ANSI SGR colour sequences (256 or 16 colours), each line reset at
-  /// its end.
+  /// The frame as text with ANSI SGR colour sequences (24-bit, 256 or 16 colours), each line
+  /// reset at its end.
   public func ansiLines(colors: ColorDepth) -> [String] {
     (0..<rows).map { row in
       var out = ""
       var current: Cell? = nil
       for column in 0..<columns where !self[column, row].isContinuation {
-        let cell = self[column, row]
+        // Below 24 bits, colours that differ only in RGB look the same: one run.
+        let cell = colors == .truecolor ? self[column, row] : self[column, row].paletteOnly
         if current == nil || !cell.sameStyle(as: current!) {
           out += Self.sgr(for: cell, colors: colors)
           current = cell
@@ -159,10 +209,25 @@ public enum ColorDepth: Sendable {
   case none
   case basic16
   case palette256
+  /// 24-bit colour: a `TermColor` that holds RGB is sent as `38;2;r;g;b` / `48;2;r;g;b`;
+  /// palette colours are still sent as `38;5;n`, so themes keep their say over them.
+  case truecolor
+
+  /// True when the environment says the terminal shows 24-bit colour
+  /// (`COLORTERM=truecolor` or `COLORTERM=24bit`, the convention most terminals follow).
+  public static func announcesTrueColor(_ environment: [String: String]) -> Bool {
+    switch environment["COLORTERM"]?.lowercased() {
+    case "truecolor", "24bit": return true
+    default: return false
+    }
+  }
 
   func foregroundCode(_ c: TermColor) -> String {
     switch self {
-    case .palette256: return "38;5;\(c.index)"
+    case .truecolor where c.isTrueColor:
+      let (r, g, b) = c.rgb
+      return "38;2;\(r);\(g);\(b)"
+    case .palette256, .truecolor: return "38;5;\(c.index)"
     case .basic16, .none:
       let b = Int(c.basic16.index)
       return b < 8 ? "\(30 + b)" : "\(90 + b - 8)"
@@ -171,7 +236,10 @@ public enum ColorDepth: Sendable {
 
   func backgroundCode(_ c: TermColor) -> String {
     switch self {
-    case .palette256: return "48;5;\(c.index)"
+    case .truecolor where c.isTrueColor:
+      let (r, g, b) = c.rgb
+      return "48;2;\(r);\(g);\(b)"
+    case .palette256, .truecolor: return "48;5;\(c.index)"
     case .basic16, .none:
       let b = Int(c.basic16.index)
       return b < 8 ? "\(40 + b)" : "\(100 + b - 8)"

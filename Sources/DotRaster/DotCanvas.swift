@@ -3,6 +3,13 @@ public struct DotCanvas: Sendable, Equatable {
   public let width: Int
   public let height: Int
   public private(set) var dots: [Ink]
+  /// 24-bit colours of dots, for raster tiles; empty (and free) on canvases that have none.
+  /// Entry `i` is `UInt64(ink.raw) << 32 | color.raw` for the ink that dot `i` had when it got
+  /// its colour, so the colour holds only while that dot keeps that ink: whatever overwrites
+  /// the dot, by any drawing path, makes the entry stale and the dot shows its ink's palette
+  /// colour again. (Only the very same ink, same layer and same palette index, keeps it: then
+  /// the two colours agree to within the palette anyway.)
+  private var trueColors: [UInt64] = []
 
   public init(width: Int, height: Int) {
     self.width = max(width, 0)
@@ -23,6 +30,40 @@ public struct DotCanvas: Sendable, Equatable {
   /// Sets one dot if it lies on the canvas.
   public mutating func plot(x: Int, y: Int, ink: Ink) {
     if x >= 0 && y >= 0 && x < width && y < height { dots[y * width + x] = ink }
+  }
+
+  /// Sets one dot (if it lies on the canvas) to a colour on a layer. A 24-bit colour is kept in
+  /// the canvas's colour plane and shows when the cell is turned into a glyph; its ink has the
+  /// nearest palette colour, for everything that reads only inks.
+  public mutating func plot(x: Int, y: Int, layer: UInt32, color: TermColor) {
+    guard x >= 0 && y >= 0 && x < width && y < height else { return }
+    let ink = Ink(layer: layer, color: color)
+    let i = y * width + x
+    dots[i] = ink
+    if color.isTrueColor {
+      if trueColors.isEmpty { trueColors = Array(repeating: 0, count: dots.count) }
+      trueColors[i] = UInt64(ink.raw) << 32 | UInt64(color.raw)
+    } else if !trueColors.isEmpty {
+      trueColors[i] = 0
+    }
+  }
+
+  /// True when some dot has (or had) a 24-bit colour.
+  public var hasTrueColor: Bool { !trueColors.isEmpty }
+
+  /// The colour the dot at (x, y) shows: its 24-bit colour while it has one, else its ink's
+  /// palette colour; nil for an empty dot.
+  public func color(x: Int, y: Int) -> TermColor? {
+    let i = y * width + x
+    let ink = dots[i]
+    if ink.isEmpty { return nil }
+    if !trueColors.isEmpty {
+      let t = trueColors[i]
+      if UInt32(truncatingIfNeeded: t >> 32) == ink.raw && t != 0 {
+        return TermColor(raw: UInt32(truncatingIfNeeded: t))
+      }
+    }
+    return ink.color
   }
 
   /// Inks a run of dots on one row (clipped to the canvas).
@@ -49,6 +90,7 @@ public struct DotCanvas: Sendable, Equatable {
     dots.withUnsafeMutableBufferPointer { buf in
       buf.update(repeating: .none)
     }
+    trueColors.removeAll()
   }
 
   /// True when no dot is inked.
@@ -56,6 +98,7 @@ public struct DotCanvas: Sendable, Equatable {
 
   /// Copies the inked dots of `source` onto this canvas with its top-left at (dx, dy),
   /// moving their ink onto `layerBase + ink.layer` so later layers stack above earlier ones.
+  /// 24-bit colours go with their dots.
   public mutating func composite(_ source: DotCanvas, atX dx: Int, y dy: Int, layerBase: UInt32) {
     composite(
       source, atX: dx, y: dy, layerBase: layerBase,
@@ -71,6 +114,11 @@ public struct DotCanvas: Sendable, Equatable {
     let y0 = max(0, -dy, area.minY - dy)
     let y1 = min(source.height, height - dy, area.maxY - dy)
     guard x0 < x1 && y0 < y1 else { return }
+    // The colour plane first (it reads only the source's inks), so that the loop below stays
+    // the plain one canvases without 24-bit colour always had.
+    if !source.trueColors.isEmpty || !trueColors.isEmpty {
+      compositeTrueColors(source, x0, x1, y0, y1, dx, dy, layerBase)
+    }
     let shift = layerBase << 8
     let w = width
     let sw = source.width
@@ -106,6 +154,33 @@ public struct DotCanvas: Sendable, Equatable {
     return out
   }
 
+  /// The colour-plane part of `composite` (only when either canvas has 24-bit colours, so
+  /// canvases without them pay nothing): the source's entries follow their dots onto the new
+  /// layer; dots the source inks without a 24-bit colour lose this canvas's.
+  @inline(never)
+  private mutating func compositeTrueColors(
+    _ source: DotCanvas, _ x0: Int, _ x1: Int, _ y0: Int, _ y1: Int, _ dx: Int, _ dy: Int,
+    _ layerBase: UInt32
+  ) {
+    if trueColors.isEmpty { trueColors = Array(repeating: 0, count: dots.count) }
+    let shift = UInt64(layerBase) << 40
+    let w = width
+    let sw = source.width
+    let srcColors = source.trueColors
+    source.dots.withUnsafeBufferPointer { src in
+      trueColors.withUnsafeMutableBufferPointer { dst in
+        for sy in y0..<y1 {
+          let srow = sy * sw
+          let drow = (sy + dy) * w + dx
+          for sx in x0..<x1 where src[srow + sx].raw != 0 {
+            let t = srcColors.isEmpty ? 0 : srcColors[srow + sx]
+            dst[drow + sx] = t == 0 ? 0 : t &+ shift
+          }
+        }
+      }
+    }
+  }
+
   /// The cells of this canvas as glyphs in a charset, each with the colour of its highest-layer dot.
   public func cells(charset: Charset) -> CellBuffer {
     let columns = width / CellGeometry.dotsWide
@@ -117,6 +192,10 @@ public struct DotCanvas: Sendable, Equatable {
 
   /// Writes the inked cells of this canvas over `buffer` (blank cells are left as they are).
   public func paint(into buffer: inout CellBuffer, charset: Charset) {
+    if !trueColors.isEmpty {
+      paintWithTrueColors(into: &buffer, charset: charset)
+      return
+    }
     let columns = min(width / CellGeometry.dotsWide, buffer.columns)
     let rows = min(height / CellGeometry.dotsHigh, buffer.rows)
     let w = width
@@ -141,6 +220,41 @@ public struct DotCanvas: Sendable, Equatable {
             buffer[column, row] = Cell(
               glyph: charset.glyph(forDots: bits), foreground: Ink(raw: top).color)
           }
+        }
+      }
+    }
+  }
+
+  /// `paint` for a canvas with a colour plane: the cell shows its highest-layer dot's colour,
+  /// 24-bit when that dot has one.
+  @inline(never)
+  private func paintWithTrueColors(into buffer: inout CellBuffer, charset: Charset) {
+    let columns = min(width / CellGeometry.dotsWide, buffer.columns)
+    let rows = min(height / CellGeometry.dotsHigh, buffer.rows)
+    for row in 0..<rows {
+      for column in 0..<columns {
+        var bits: UInt8 = 0
+        var top: UInt32 = 0
+        var topX = 0
+        var topY = 0
+        let x = column * CellGeometry.dotsWide
+        let y = row * CellGeometry.dotsHigh
+        for dy in 0..<CellGeometry.dotsHigh {
+          for dx in 0..<CellGeometry.dotsWide {
+            let ink = dots[(y + dy) * width + x + dx].raw
+            if ink != 0 {
+              bits |= CellGeometry.brailleBit(dx: dx, dy: dy)
+              if ink >= top {
+                top = ink
+                topX = x + dx
+                topY = y + dy
+              }
+            }
+          }
+        }
+        if bits != 0 {
+          buffer[column, row] = Cell(
+            glyph: charset.glyph(forDots: bits), foreground: color(x: topX, y: topY))
         }
       }
     }

@@ -1,9 +1,43 @@
-/// A colour of the xterm 256-colour palette, with its nearest of the 16 basic colours.
+/// A colour of the xterm 256-colour palette, with its nearest of the 16 basic colours; or a
+/// 24-bit colour (from a raster tile) that also knows its nearest palette colour.
+///
+/// Stored in 32 bits: the palette index in the low byte, and for a 24-bit colour its RGB
+/// value above it. A palette colour has zero there, so it costs what it always did. (The
+/// 24-bit colour #000000 is palette colour 16, which is exactly that black.)
 public struct TermColor: Hashable, Sendable, CustomStringConvertible {
-  /// The palette index (0–15 basic, 16–231 the 6×6×6 cube, 232–255 greys).
-  public var index: UInt8
+  /// `rgb << 8 | index` for a 24-bit colour, `index` for a palette colour. Only this file's
+  /// initialisers and `index` set it, so a 24-bit colour's index is always its nearest
+  /// palette colour (`Cell` relies on that for its packing).
+  @usableFromInline var storage: UInt32
 
-  public init(_ index: UInt8) { self.index = index }
+  /// `rgb << 8 | index` for a 24-bit colour, `index` for a palette colour.
+  @inlinable public var raw: UInt32 { storage }
+
+  /// The palette index (0–15 basic, 16–231 the 6×6×6 cube, 232–255 greys); for a 24-bit
+  /// colour, the nearest palette colour (never one of the 16 basic ones). Setting it makes
+  /// the colour a palette colour.
+  @inlinable public var index: UInt8 {
+    get { UInt8(truncatingIfNeeded: storage) }
+    set { storage = UInt32(newValue) }
+  }
+
+  @inlinable public init(_ index: UInt8) { storage = UInt32(index) }
+
+  /// A colour from a `raw` value that a `TermColor` had.
+  @usableFromInline init(raw: UInt32) { storage = raw }
+
+  /// A 24-bit colour (components 0–255, clamped), with its nearest palette colour for
+  /// terminals that have only 256.
+  public init(red: Int, green: Int, blue: Int) {
+    let r = min(max(red, 0), 255)
+    let g = min(max(green, 0), 255)
+    let b = min(max(blue, 0), 255)
+    let nearest = TermColor.nearestIndex(r: r, g: g, b: b)
+    storage = UInt32(r << 16 | g << 8 | b) << 8 | UInt32(nearest)
+  }
+
+  /// True for a 24-bit colour (sent as `38;2;r;g;b` to a truecolor terminal).
+  @inlinable public var isTrueColor: Bool { raw > 0xFF }
 
   /// A colour of the 6×6×6 cube from components 0…5.
   public static func cube(_ r: Int, _ g: Int, _ b: Int) -> TermColor {
@@ -30,8 +64,9 @@ public struct TermColor: Hashable, Sendable, CustomStringConvertible {
   public static let brightCyan = TermColor(14)
   public static let brightWhite = TermColor(15)
 
-  /// The RGB value xterm shows for this index.
+  /// The RGB value of a 24-bit colour, or the one xterm shows for a palette index.
   public var rgb: (r: Int, g: Int, b: Int) {
+    if raw > 0xFF { return (Int(raw >> 24), Int((raw >> 16) & 0xFF), Int((raw >> 8) & 0xFF)) }
     let i = Int(index)
     if i < 16 {
       let basic: [(Int, Int, Int)] = [
@@ -52,7 +87,7 @@ public struct TermColor: Hashable, Sendable, CustomStringConvertible {
 
   /// The nearest of the 16 basic colours, for terminals that have no more.
   public var basic16: TermColor {
-    if index < 16 { return self }
+    if raw < 16 { return self }
     let (r, g, b) = rgb
     var best = 0
     var bestDistance = Int.max
@@ -67,5 +102,9 @@ public struct TermColor: Hashable, Sendable, CustomStringConvertible {
     return TermColor(UInt8(best))
   }
 
-  public var description: String { "colour \(index)" }
+  public var description: String {
+    guard isTrueColor else { return "colour \(index)" }
+    let hex = String(raw >> 8, radix: 16)
+    return "#" + String(repeating: "0", count: 6 - hex.count) + hex + " (colour \(index))"
+  }
 }
