@@ -26,7 +26,7 @@ let package = Package(
     .target(
       name: "MapTiles",
       dependencies: [
-        "MapGeometry", "DotRaster", "TermMapKit", "TileData",
+        "MapGeometry", "DotRaster", "TermMapKit", "TileData", "RasterTiles",
         .product(name: "TOMLKit", package: "TOMLKit"),
       ],
       swiftSettings: strict),

@@ -190,7 +190,8 @@ public struct DotCanvas: Sendable, Equatable {
     return buffer
   }
 
-  /// Writes the inked cells of this canvas over `buffer` (blank cells are left as they are).
+  /// Writes the inked cells of this canvas over `buffer` (blank cells are left as they are; an
+  /// inked cell keeps the background colour the buffer had there).
   public func paint(into buffer: inout CellBuffer, charset: Charset) {
     if !trueColors.isEmpty {
       paintWithTrueColors(into: &buffer, charset: charset)
@@ -217,8 +218,10 @@ public struct DotCanvas: Sendable, Equatable {
             }
           }
           if bits != 0 {
+            // A background already there (a half-block picture beneath) stays.
             buffer[column, row] = Cell(
-              glyph: charset.glyph(forDots: bits), foreground: Ink(raw: top).color)
+              glyph: charset.glyph(forDots: bits), foreground: Ink(raw: top).color,
+              background: buffer[column, row].background)
           }
         }
       }
@@ -254,7 +257,8 @@ public struct DotCanvas: Sendable, Equatable {
         }
         if bits != 0 {
           buffer[column, row] = Cell(
-            glyph: charset.glyph(forDots: bits), foreground: color(x: topX, y: topY))
+            glyph: charset.glyph(forDots: bits), foreground: color(x: topX, y: topY),
+            background: buffer[column, row].background)
         }
       }
     }

@@ -46,6 +46,11 @@ public final class DrawingContext {
     state = State(clip: DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
   }
 
+  /// Lets a renderer set dots directly (a raster picture); it must keep to `clipBounds`.
+  public func withCanvas<R>(_ body: (inout DotCanvas) throws -> R) rethrows -> R {
+    try body(&canvas)
+  }
+
   /// Hands the canvas out (the context keeps drawing on its own copy).
   public func takeCanvas() -> DotCanvas { canvas }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import Synchronization
 import TermMapKit
 import TileData
 
@@ -8,7 +9,8 @@ import TileData
 /// source's, `loadTile(at:result:)` asks the source without blocking, and network sources hear
 /// where the map is looking (nearest tiles first, the rest cancelled).
 ///
-/// Vector sources are drawn by a `VectorTileRenderer` with `style` (the renderer made by
+/// Raster sources (PNG, JPEG) are drawn by a `RasterTileRenderer` (`rasterMode`); vector
+/// sources by a `VectorTileRenderer` with `style` (the renderer made by
 /// `makeDefaultRenderer()`); a source's own TMS rows are the source's business, so paths are
 /// always XYZ here.
 public final class SourceTileOverlay: TileOverlay, @unchecked Sendable {
@@ -23,6 +25,18 @@ public final class SourceTileOverlay: TileOverlay, @unchecked Sendable {
   public let schema: VectorSchema?
   /// Dark or light, when the style follows the tiles' schema; nil for a fixed style.
   public let variant: BasemapStyle.Variant?
+  /// How raster tiles (PNG, JPEG) are shown: braille dots or half blocks.
+  public var rasterMode: RasterMode {
+    get { raster.withLock { $0.mode } }
+    set { raster.withLock { $0.mode = newValue } }
+  }
+  /// Whether raster colours go out as 24-bit (the terminal announced truecolor) or as the
+  /// nearest of the 256-colour palette.
+  public var rasterTrueColor: Bool {
+    get { raster.withLock { $0.trueColor } }
+    set { raster.withLock { $0.trueColor = newValue } }
+  }
+  private let raster = Mutex((mode: RasterMode.dots, trueColor: false))
 
   /// - Parameters:
   ///   - source: where the tiles come from.
@@ -101,6 +115,9 @@ public final class SourceTileOverlay: TileOverlay, @unchecked Sendable {
   }
 
   public override func makeDefaultRenderer() -> OverlayRenderer {
+    if !source.format.isVector {
+      return RasterTileRenderer(overlay: self, mode: rasterMode, trueColor: rasterTrueColor)
+    }
     if let variant, schema == nil {
       return VectorTileRenderer(overlay: self, detectingSchema: variant)
     }

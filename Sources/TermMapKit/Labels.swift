@@ -100,3 +100,11 @@ public struct LabelPlacer {
     return placed
   }
 }
+
+/// A renderer that draws cells rather than dots (a picture in half blocks, each cell two
+/// colours). The map calls it once per frame in the cell stage, in stack order, before any dots
+/// are turned into glyphs, so dots of every layer are drawn over it (keeping its background).
+public protocol CellLayerRendering: AnyObject {
+  /// Draws the renderer's cells for the viewport into `cells` (blank before the first layer).
+  func drawCells(into cells: inout CellBuffer, viewport: Viewport)
+}

@@ -275,12 +275,17 @@ extension MapView {
 
   // MARK: Stage 4: cell content
 
-  /// Stage 4: the canvas as glyphs, then labels from the renderers that have them (never over
+  /// Stage 4: cell layers (`CellLayerRendering`, e.g. half-block pictures), the canvas as
+  /// glyphs over them, then labels from the renderers that have them (never over
   /// a marker, the callout, or ink of an `.aboveLabels` overlay), markers, and the callout.
   func placeCellContent(_ canvas: DotCanvas, _ plan: inout FramePlan, _ vp: Viewport)
     -> CellBuffer
   {
-    var cells = canvas.cells(charset: charset)
+    var cells = CellBuffer(columns: vp.columns, rows: vp.rows)
+    for layer in plan.layers {
+      (layer.renderer as? CellLayerRendering)?.drawCells(into: &cells, viewport: vp)
+    }
+    canvas.paint(into: &cells, charset: charset)
     let callout = calloutLayout(vp)
     let markers = markerPlacements(vp)
     let providers = plan.layers.compactMap { layer -> (LabelProviding, FrameLayer)? in

@@ -21,6 +21,7 @@ struct RenderCommand {
   var basemap = true
   var tiles: [String] = []
   var style = BasemapStyle.dark
+  var rasterMode = RasterMode.dots
   var status = false
   var files: [String] = []
   /// Viewer-only settings (accepted when `viewer` is true).
@@ -73,6 +74,12 @@ struct RenderCommand {
         charset = c
       case "--no-basemap": basemap = false
       case "--tiles": tiles.append(try r.value(for: a))
+      case "--raster":
+        let v = try r.value(for: a)
+        guard let m = RasterMode(rawValue: v) else {
+          throw UsageError("--raster: expected dots or blocks, found \"\(v)\"")
+        }
+        rasterMode = m
       case "--style":
         let v = try r.value(for: a)
         guard let st = BasemapStyle.named(v) else {
@@ -113,7 +120,9 @@ struct RenderCommand {
     }
     let map = MapView(columns: columns, rows: rows)
     map.charset = charset
-    map.addOverlays(try makeMapLayers(), level: .aboveRoads)
+    // 24-bit colour when the terminal says so (COLORTERM); raster tiles then keep theirs.
+    let trueColor = ColorDepth.announcesTrueColor(ProcessInfo.processInfo.environment)
+    map.addOverlays(try makeMapLayers(rasterTrueColor: trueColor), level: .aboveRoads)
     let style = ContentStyle()
     map.delegate = style
     for c in contents {
@@ -141,11 +150,11 @@ struct RenderCommand {
     let colors: ColorDepth
     switch colorMode {
     case .never: colors = .none
-    case .always: colors = .palette256
+    case .always: colors = trueColor ? .truecolor : .palette256
     case .auto:
       colors =
         isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        ? .palette256 : .none
+        ? (trueColor ? .truecolor : .palette256) : .none
     }
     var out = colors == .none ? frame.lines : frame.ansiLines(colors: colors)
     if status {
@@ -170,7 +179,7 @@ extension RenderCommand {
   /// $XDG_CACHE_HOME/termmap/tiles, an http(s) .pmtiles URL, a TileJSON file or URL — see
   /// `TileSourceSpec` — or a source name from the presets or the config file), each an
   /// overlay of map content, so a source hides what is below it where it has tiles.
-  func makeMapLayers() throws -> [TileOverlay] {
+  func makeMapLayers(rasterTrueColor: Bool = false) throws -> [TileOverlay] {
     var layers: [TileOverlay] = []
     if basemap {
       if let dir = DataDirectory.locate() {
@@ -206,14 +215,15 @@ extension RenderCommand {
         location = d.location
       }
       let source = try openTileSource(location, definition: definition)
-      guard source.format.isVector else {
-        throw UsageError(
-          "--tiles: \(source.name): \(source.format.rawValue) tiles are not drawn yet")
+      guard source.format != .webp else {
+        throw UsageError("--tiles: \(source.name): WebP tiles are not supported")
       }
       // The style of the source's schema (OpenMapTiles, Shortbread, Protomaps: from its
       // metadata or first tile) in the --style variant.
       let variant: BasemapStyle.Variant = style.name == "light" ? .light : .dark
       let overlay = SourceTileOverlay(source: source, variant: variant)
+      overlay.rasterMode = rasterMode
+      overlay.rasterTrueColor = rasterTrueColor
       if let d = definition {
         if let a = d.attribution { overlay.attribution = a }
         if let z = d.minZoom { overlay.minimumZ = z }

@@ -13,17 +13,21 @@ enum Usage {
 
     usage:
       termmap [--center LAT,LON --zoom Z | --bbox W,S,E,N] [--charset braille|block|ascii]
-              [--style dark|light] [--tiles SOURCE]... [--no-basemap] [--keep-routes]
-              [--settle MS] [FILE...]                    the interactive viewer (? for keys)
+              [--style dark|light] [--tiles SOURCE]... [--raster dots|blocks] [--no-basemap]
+              [--keep-routes] [--settle MS] [FILE...]    the interactive viewer (? for keys)
       termmap render [--center LAT,LON --zoom Z | --bbox W,S,E,N] [--size COLSxROWS]
                      [--color auto|always|never] [--charset braille|block|ascii]
-                     [--style dark|light] [--tiles SOURCE]... [--no-basemap] [--status] FILE...
+                     [--style dark|light] [--tiles SOURCE]... [--raster dots|blocks]
+                     [--no-basemap] [--status] FILE...
       termmap info [--json] FILE...
       termmap bench [--json] [--size COLSxROWS] [--quick] [--only PREFIX]
 
     FILE is GPX 1.0/1.1, GeoJSON, KML 2.2 or a route CSV, recognised by its contents.
-    SOURCE is an .mbtiles file, a z/x/y tile directory or an http(s) URL template with
-    {z}/{x}/{y} (vector tiles: OpenMapTiles, Shortbread or Protomaps layers).
+    SOURCE is an .mbtiles or .pmtiles file, a z/x/y tile directory, an http(s) URL template
+    with {z}/{x}/{y}, an http(s) .pmtiles or TileJSON URL, or a source name (osm, osm-vector,
+    openfreemap, or one from $XDG_CONFIG_HOME/termmap/config.toml). Vector tiles
+    (OpenMapTiles, Shortbread or Protomaps layers) are drawn with their schema's style; raster
+    tiles (PNG, JPEG) as braille dots or, with --raster blocks, as half blocks.
     render prints exactly ROWS lines of COLS cells (one more with --status) and fits all
     loaded data unless a position is given. Bad input: one line on stderr, exit status 2.
     """

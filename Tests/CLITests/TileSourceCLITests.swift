@@ -47,4 +47,35 @@ struct TileSourceCLITests {
     #expect(bad.stderr.hasPrefix("termmap: config: \(home.path)/termmap/config.toml:2: "))
     #expect(bad.stderr.filter { $0 == "\n" }.count == 1)
   }
+
+  @Test("raster tiles render as braille dots or half blocks; a bad --raster is one line, exit 2")
+  func rasterModes() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-raster-cli-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    try FileManager.default.createDirectory(
+      at: root.appendingPathComponent("15/17059"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: repositoryRoot.appendingPathComponent(
+        "Tests/RasterTilesTests/Fixtures/monaco-z15-17059-11948.png"),
+      to: root.appendingPathComponent("15/17059/11948.png"))
+    let common = [
+      "render", "--no-basemap", "--size", "40x8", "--center", "43.73538,7.42126", "--zoom", "15",
+      "--tiles", root.path,
+    ]
+    let dots = try termmap(common + ["--color", "never"])
+    #expect(dots.status == 0)
+    #expect(dots.stderr.isEmpty)
+    #expect(dots.stdout.unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }.count > 100)
+    let blocks = try termmap(common + ["--color", "always", "--raster", "blocks"])
+    #expect(blocks.status == 0)
+    #expect(blocks.stdout.contains("48;5;"))
+    #expect(blocks.stdout.filter { $0 == "▀" }.count == 40 * 8)
+    let truecolor = try termmap(
+      common + ["--color", "always", "--raster", "blocks"], environment: ["COLORTERM": "truecolor"])
+    #expect(truecolor.stdout.contains("48;2;"))
+    let bad = try termmap(common + ["--raster", "sixel"])
+    #expect(bad.status == 2)
+    #expect(bad.stderr == "termmap: --raster: expected dots or blocks, found \"sixel\"\n")
+  }
 }

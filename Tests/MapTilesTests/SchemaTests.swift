@@ -34,9 +34,16 @@ final class NoLayerList: TileSource {
 func checkSnapshot(
   _ frame: CellBuffer, named name: String, sourceLocation: SourceLocation = #_sourceLocation
 ) {
+  checkSnapshot(
+    text: frame.lines.joined(separator: "\n") + "\n", named: name, sourceLocation: sourceLocation)
+}
+
+/// `checkSnapshot` for any text (e.g. a frame's ANSI lines, where colours are what matters).
+func checkSnapshot(
+  text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
   let directory = fixtures.appendingPathComponent("snapshots")
   let url = directory.appendingPathComponent(name + ".txt")
-  let text = frame.lines.joined(separator: "\n") + "\n"
   if ProcessInfo.processInfo.environment["TERMMAP_RECORD_SNAPSHOTS"] == "1" {
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

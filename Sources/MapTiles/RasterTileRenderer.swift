@@ -1,0 +1,128 @@
+import DotRaster
+import Foundation
+import MapGeometry
+import RasterTiles
+import TermMapKit
+
+/// A decoded raster tile (PNG or JPEG), as a tile overlay renderer caches it.
+public struct RasterTileContent: TileContent {
+  public let image: RasterImage
+  public init(_ image: RasterImage) { self.image = image }
+  public var byteCount: Int { image.pixels.count }
+}
+
+/// How a raster tile is shown in a terminal.
+public enum RasterMode: String, Sendable, CaseIterable {
+  /// Braille dots: dark pixels (lines, labels, shapes) become dots, each cell in the mean colour
+  /// of its pixels. Keeps the picture's lines; the default (docs/raster.md says why).
+  case dots
+  /// Half blocks: each cell two colour samples (`▀`, foreground above, background below);
+  /// a picture rather than a drawing, for photos and shaded maps.
+  case blocks
+}
+
+/// Draws a tile overlay of raster tiles (PNG or JPEG, e.g. OpenStreetMap's): one tile pixel
+/// per dot (a 512-pixel "@2x" tile one zoom down), as braille dots or as half-block cells.
+///
+/// Loading, caching, stand-ins and loading events are `TileOverlayRenderer`'s.
+///
+/// `@unchecked Sendable`: `mode` and `options` are immutable; the rest is the superclass's.
+public final class RasterTileRenderer: TileOverlayRenderer, CellLayerRendering,
+  @unchecked Sendable
+{
+  public let mode: RasterMode
+  public let options: RasterDotOptions
+
+  public init(
+    overlay: TileOverlay, mode: RasterMode = .dots, trueColor: Bool = false,
+    retryInterval: TimeInterval = 30
+  ) {
+    self.mode = mode
+    options = RasterDotOptions(trueColor: trueColor)
+    super.init(tileOverlay: overlay, retryInterval: retryInterval)
+  }
+
+  public override func decodeTile(_ data: Data, at path: TileOverlayPath) throws -> any TileContent
+  {
+    RasterTileContent(try RasterImage.decode(data))
+  }
+
+  /// Where a tile's image goes on a grid (dots, or cells when `unit` is a cell), clipped to
+  /// `clip`: the mapping of the visible part of the image, or nil when none is visible.
+  /// `origin` is the grid position of map point (0, 0) in units; `perMapPoint` units per map
+  /// point across and down.
+  static func mapping(
+    image: RasterImage, tile: MapRect, originX: Double, originY: Double, perMapPointX: Double,
+    perMapPointY: Double, clip: DotRect
+  ) -> RasterMapping? {
+    let x0 = originX + tile.minX * perMapPointX
+    let y0 = originY + tile.minY * perMapPointY
+    let w = tile.width * perMapPointX
+    let h = tile.height * perMapPointY
+    guard w > 0, h > 0 else { return nil }
+    let cx0 = max(Int(x0.rounded(.down)), clip.minX)
+    let cy0 = max(Int(y0.rounded(.down)), clip.minY)
+    let cx1 = min(Int((x0 + w).rounded(.up)), clip.maxX)
+    let cy1 = min(Int((y0 + h).rounded(.up)), clip.maxY)
+    guard cx0 < cx1, cy0 < cy1 else { return nil }
+    let sx = Double(image.width) / w
+    let sy = Double(image.height) / h
+    // The source rect of those units, kept inside the image.
+    let sx0 = max(0, (Double(cx0) - x0) * sx)
+    let sy0 = max(0, (Double(cy0) - y0) * sy)
+    let sx1 = min(Double(image.width), (Double(cx1) - x0) * sx)
+    let sy1 = min(Double(image.height), (Double(cy1) - y0) * sy)
+    guard sx1 > sx0, sy1 > sy0 else { return nil }
+    return RasterMapping(
+      sourceX: sx0, sourceY: sy0, sourceWidth: sx1 - sx0, sourceHeight: sy1 - sy0, x: cx0,
+      y: cy0, width: cx1 - cx0, height: cy1 - cy0)
+  }
+
+  public override func drawTile(
+    _ content: any TileContent, at path: TileOverlayPath, in mapRect: MapRect, zoomScale: Double,
+    context: DrawingContext
+  ) {
+    guard mode == .dots, let r = content as? RasterTileContent else { return }
+    let m = context.transform
+    let origin = tileOverlay.boundingMapRect.origin
+    guard
+      let mapping = Self.mapping(
+        image: r.image, tile: path.mapRect, originX: m.translateX - origin.x * m.scaleX,
+        originY: m.translateY - origin.y * m.scaleY, perMapPointX: m.scaleX,
+        perMapPointY: m.scaleY, clip: context.clipBounds)
+    else { return }
+    let options = options
+    context.withCanvas { canvas in
+      r.image.drawDots(into: &canvas, mapping: mapping, options: options)
+    }
+  }
+
+  /// Half blocks: the cached tiles (or stand-ins) that cover the viewport, as cells.
+  public func drawCells(into cells: inout CellBuffer, viewport vp: Viewport) {
+    guard mode == .blocks else { return }
+    let tz = tileZoom(forZoomScale: vp.zoomScale)
+    let bounds = tileOverlay.boundingMapRect
+    let cw = Double(CellGeometry.dotsWide)
+    let ch = Double(CellGeometry.dotsHigh)
+    let screen = DotRect(minX: 0, minY: 0, maxX: vp.columns, maxY: vp.rows)
+    for shift in vp.worldCopies {
+      let visible = vp.mapRect.offsetBy(dx: -shift, dy: 0)
+      var drawn = Set<TileOverlayPath>()
+      for path in TileOverlayPath.tiles(covering: visible.intersection(bounds), zoom: tz) {
+        guard let t = bestCachedTile(for: path), drawn.insert(t.path).inserted,
+          let r = t.content as? RasterTileContent
+        else { continue }
+        // Cells of the screen per map point, and where map point (0, 0) falls.
+        guard
+          let mapping = Self.mapping(
+            image: r.image, tile: t.path.mapRect,
+            originX: ((shift * vp.zoomScale) - Double(vp.originX)) / cw,
+            originY: -Double(vp.originY) / ch, perMapPointX: vp.zoomScale / cw,
+            perMapPointY: vp.zoomScale / ch, clip: screen)
+        else { continue }
+        r.image.drawHalfBlocks(
+          into: &cells, mapping: mapping, charset: .braille, trueColor: options.trueColor)
+      }
+    }
+  }
+}
