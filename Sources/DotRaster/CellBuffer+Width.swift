@@ -46,6 +46,18 @@ extension CellBuffer {
     return out
   }
 
+  /// Copies `source` onto this buffer with its top-left cell at (column, row), clipped.
+  public mutating func copy(_ source: CellBuffer, toColumn column: Int, row: Int) {
+    let c0 = max(0, -column)
+    let c1 = min(source.columns, columns - column)
+    let r0 = max(0, -row)
+    let r1 = min(source.rows, rows - row)
+    guard c0 < c1, r0 < r1 else { return }
+    for r in r0..<r1 {
+      for c in c0..<c1 { self[column + c, row + r] = source[c, r] }
+    }
+  }
+
   /// `text` fitted into `width` columns: whole when it fits, else cut at the last word break
   /// that keeps at least half of it (or mid-word when none does) and ended with "…".
   public static func truncated(_ text: String, width: Int) -> String {

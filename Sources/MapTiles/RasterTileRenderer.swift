@@ -2,6 +2,7 @@ import DotRaster
 import Foundation
 import MapGeometry
 import RasterTiles
+import Synchronization
 import TermMapKit
 
 /// A decoded raster tile (PNG or JPEG), as a tile overlay renderer caches it.
@@ -97,31 +98,79 @@ public final class RasterTileRenderer: TileOverlayRenderer, CellLayerRendering,
     }
   }
 
+  /// A raster tile drawn as half blocks at one zoom scale: its cells on the world's cell grid
+  /// (a frame's cells line up with that grid, so a tile's cells are the same in every frame at
+  /// that zoom and are drawn once, then copied).
+  struct CellTile {
+    let column: Int
+    let row: Int
+    let cells: CellBuffer
+  }
+
+  struct CellTileKey: Hashable {
+    let path: TileOverlayPath
+    let scaleBits: UInt64
+  }
+
+  let cellTiles = Mutex<[CellTileKey: CellTile]>([:])
+
+  /// The half-block cells of a tile's image at a zoom scale, made once and kept (the tiles of
+  /// the last zoom scale only).
+  func cellTile(_ path: TileOverlayPath, _ image: RasterImage, zoomScale: Double) -> CellTile? {
+    let key = CellTileKey(path: path, scaleBits: zoomScale.bitPattern)
+    if let t = cellTiles.withLock({ $0[key] }) { return t }
+    let cw = Double(CellGeometry.dotsWide)
+    let ch = Double(CellGeometry.dotsHigh)
+    let r = path.mapRect
+    let c0 = Int((r.minX * zoomScale / cw).rounded(.down))
+    let r0 = Int((r.minY * zoomScale / ch).rounded(.down))
+    let c1 = Int((r.maxX * zoomScale / cw).rounded(.up))
+    let r1 = Int((r.maxY * zoomScale / ch).rounded(.up))
+    guard c1 > c0, r1 > r0, (c1 - c0) * (r1 - r0) <= 1 << 22 else { return nil }
+    var cells = CellBuffer(columns: c1 - c0, rows: r1 - r0)
+    guard
+      let mapping = Self.mapping(
+        image: image, tile: r, originX: -Double(c0), originY: -Double(r0),
+        perMapPointX: zoomScale / cw, perMapPointY: zoomScale / ch,
+        clip: DotRect(minX: 0, minY: 0, maxX: c1 - c0, maxY: r1 - r0))
+    else { return nil }
+    image.drawHalfBlocks(
+      into: &cells, mapping: mapping, charset: .braille, trueColor: options.trueColor)
+    let tile = CellTile(column: c0, row: r0, cells: cells)
+    cellTiles.withLock { tiles in
+      if tiles.keys.contains(where: { $0.scaleBits != key.scaleBits }) || tiles.count > 512 {
+        tiles.removeAll()
+      }
+      tiles[key] = tile
+    }
+    return tile
+  }
+
   /// Half blocks: the cached tiles (or stand-ins) that cover the viewport, as cells.
   public func drawCells(into cells: inout CellBuffer, viewport vp: Viewport) {
     guard mode == .blocks else { return }
     let tz = tileZoom(forZoomScale: vp.zoomScale)
     let bounds = tileOverlay.boundingMapRect
-    let cw = Double(CellGeometry.dotsWide)
-    let ch = Double(CellGeometry.dotsHigh)
-    let screen = DotRect(minX: 0, minY: 0, maxX: vp.columns, maxY: vp.rows)
+    let cw = CellGeometry.dotsWide
+    let ch = CellGeometry.dotsHigh
     for shift in vp.worldCopies {
       let visible = vp.mapRect.offsetBy(dx: -shift, dy: 0)
+      // This copy of the world's cell (0, 0) on the screen.
+      let copyColumn = (Int((shift * vp.zoomScale).rounded()) - vp.originX) / cw
+      let copyRow = -vp.originY / ch
       var drawn = Set<TileOverlayPath>()
+      // Ancestors (stand-ins, overzoom) first, so more detailed tiles are copied over them.
+      var tiles: [(path: TileOverlayPath, image: RasterImage)] = []
       for path in TileOverlayPath.tiles(covering: visible.intersection(bounds), zoom: tz) {
         guard let t = bestCachedTile(for: path), drawn.insert(t.path).inserted,
           let r = t.content as? RasterTileContent
         else { continue }
-        // Cells of the screen per map point, and where map point (0, 0) falls.
-        guard
-          let mapping = Self.mapping(
-            image: r.image, tile: t.path.mapRect,
-            originX: ((shift * vp.zoomScale) - Double(vp.originX)) / cw,
-            originY: -Double(vp.originY) / ch, perMapPointX: vp.zoomScale / cw,
-            perMapPointY: vp.zoomScale / ch, clip: screen)
-        else { continue }
-        r.image.drawHalfBlocks(
-          into: &cells, mapping: mapping, charset: .braille, trueColor: options.trueColor)
+        tiles.append((t.path, r.image))
+      }
+      tiles.sort { $0.path.z < $1.path.z }
+      for (path, image) in tiles {
+        guard let t = cellTile(path, image, zoomScale: vp.zoomScale) else { continue }
+        cells.copy(t.cells, toColumn: copyColumn + t.column, row: copyRow + t.row)
       }
     }
   }

@@ -5,6 +5,7 @@ import MapGeometry
 import MapTiles
 import TermMapKit
 import TerminalUI
+import TileData
 
 /// `termmap bench`: frame-time scenarios measured inside the process.
 @MainActor
@@ -187,6 +188,74 @@ struct BenchCommand {
       }
     }
 
+    // Other tile formats: the offline world as a PMTiles archive, and raster tiles (a Mapnik
+    // PNG of Monaco served for every tile) as braille dots and as half blocks. "first-frame"
+    // opens the source and draws a complete frame from cold; "cached" reuses drawn tiles;
+    // "redraw" draws every map tile again from decoded tiles.
+    if wants("pmtiles"), let dir = DataDirectory.locate() {
+      let path = dir.appendingPathComponent("world.pmtiles").path
+      let clock = ContinuousClock()
+      Memory.resetPeak()
+      let start = clock.now
+      let cold = MapView(columns: columns, rows: rows)
+      cold.addOverlay(SourceTileOverlay(source: try PMTilesSource(path: path)), level: .aboveRoads)
+      cold.setVisibleMapRect(.world, animated: false)
+      _ = cold.renderCompleteFrame(timeout: 15).frame
+      let first = Self.milliseconds(clock.now - start)
+      report(
+        Result(
+          name: "pmtiles-first-frame", frames: 1, median: first, p95: first,
+          peakRSS: Double(Memory.peakResidentBytes()) / 1_048_576,
+          note: "open world.pmtiles, load, decode, draw"))
+      for (w, h) in [(160, 48), (300, 100)] {
+        for (name, centre, zoom) in [
+          ("world", Coordinate(latitude: 20, longitude: 0), 0.3),
+          ("europe", Coordinate(latitude: 48, longitude: 10), 4.0),
+        ] {
+          let map = MapView(columns: w, rows: h)
+          map.addOverlay(
+            SourceTileOverlay(source: try PMTilesSource(path: path)), level: .aboveRoads)
+          map.setCenter(centre, animated: false)
+          map.setZoomLevel(zoom, animated: false)
+          report(
+            measure("pmtiles-\(name)-\(w)x\(h)-cached", map, frames: frames, freshTiles: false))
+          report(measure("pmtiles-\(name)-\(w)x\(h)-redraw", map, frames: frames))
+        }
+      }
+    }
+    if wants("raster"), let dir = DataDirectory.locate(),
+      let png = FileManager.default.contents(
+        atPath: dir.deletingLastPathComponent().appendingPathComponent(
+          "Tests/RasterTilesTests/Fixtures/monaco-z15-17059-11948.png"
+        ).path)
+    {
+      for mode in RasterMode.allCases {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let cold = MapView(columns: columns, rows: rows)
+        cold.addOverlay(RepeatingRasterTiles(png, mode: mode), level: .aboveRoads)
+        cold.setCenter(Coordinate(latitude: 43.7354, longitude: 7.4213), animated: false)
+        cold.setZoomLevel(15, animated: false)
+        _ = cold.renderCompleteFrame(timeout: 15).frame
+        let first = Self.milliseconds(clock.now - start)
+        report(
+          Result(
+            name: "raster-\(mode.rawValue)-first-frame", frames: 1, median: first, p95: first,
+            peakRSS: Double(Memory.peakResidentBytes()) / 1_048_576,
+            note: "decode and draw every tile of a z15 view"))
+        for (w, h) in [(160, 48), (300, 100)] {
+          let map = MapView(columns: w, rows: h)
+          map.addOverlay(RepeatingRasterTiles(png, mode: mode), level: .aboveRoads)
+          map.setCenter(Coordinate(latitude: 43.7354, longitude: 7.4213), animated: false)
+          map.setZoomLevel(15, animated: false)
+          report(
+            measure(
+              "raster-\(mode.rawValue)-\(w)x\(h)-cached", map, frames: frames, freshTiles: false))
+          report(measure("raster-\(mode.rawValue)-\(w)x\(h)-redraw", map, frames: frames))
+        }
+      }
+    }
+
     // Place search: loading the gazetteer once, then searching as the user types.
     if wants("gazetteer"), let dir = DataDirectory.locate() {
       let clock = ContinuousClock()
@@ -300,5 +369,30 @@ enum Memory {
       h.write(Data("5".utf8))
       try? h.close()
     }
+  }
+}
+
+/// Raster tiles for the benchmark: the same PNG for every tile, loaded in the background.
+final class RepeatingRasterTiles: TileOverlay, @unchecked Sendable {
+  // `@unchecked Sendable`: `png` and `mode` are immutable; the rest is TileOverlay's.
+  let png: Data
+  let mode: RasterMode
+
+  init(_ png: Data, mode: RasterMode) {
+    self.png = png
+    self.mode = mode
+    super.init(urlTemplate: nil)
+    canReplaceMapContent = true
+  }
+
+  override func loadTile(
+    at path: TileOverlayPath, result: @escaping @Sendable (Data?, (any Error)?) -> Void
+  ) {
+    let png = png
+    DispatchQueue.global().async { result(png, nil) }
+  }
+
+  override func makeDefaultRenderer() -> OverlayRenderer {
+    RasterTileRenderer(overlay: self, mode: mode)
   }
 }
