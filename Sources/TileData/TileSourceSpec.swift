@@ -47,14 +47,12 @@ public enum TileSourceSpec: Equatable, Sendable {
       var path = argument
       if let q = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<q]) }
       path = path.lowercased()
-      if path.hasSuffix(".pmtiles") || path.hasSuffix(".json") {
-        guard let url = URL(string: argument), url.host != nil else {
-          throw TileSourceError.readFailed(path: argument, message: "not a valid URL")
-        }
-        return path.hasSuffix(".pmtiles") ? .pmtilesURL(url) : .tileJSONURL(url)
+      // Without {z}/{x}/{y} it is not a template: a PMTiles archive, or else a TileJSON
+      // document (services name those with or without ".json", e.g. OpenFreeMap's /planet).
+      guard let url = URL(string: argument), url.host != nil else {
+        throw TileSourceError.readFailed(path: argument, message: "not a valid URL")
       }
-      // Left to HTTPTileSource, which names the placeholders missing.
-      return .urlTemplate(argument)
+      return path.hasSuffix(".pmtiles") ? .pmtilesURL(url) : .tileJSONURL(url)
     }
     return try classifyFile(argument)
   }

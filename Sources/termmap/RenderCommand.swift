@@ -244,7 +244,8 @@ extension RenderCommand {
       if let d, HTTPTileSource.isTemplate(t) {
         return try HTTPTileSource(
           template: t, minZoom: d.minZoom ?? 0, maxZoom: d.maxZoom ?? 14,
-          attribution: d.attribution ?? "", maxConcurrentRequests: d.maxConnections ?? 6)
+          attribution: d.attribution ?? "", maxConcurrentRequests: d.maxConnections ?? 6,
+          userAgent: "termmap/\(Usage.version) (terminal map viewer)")
       }
       return try TileSourceSpec.open(t)
     } catch {

@@ -63,8 +63,11 @@ import Testing
     #expect(
       try TileSourceSpec.classify("https://example.com/v3/tiles.json?key=k")
         == .tileJSONURL(URL(string: "https://example.com/v3/tiles.json?key=k")!))
+    // A URL without placeholders that is not an archive is a TileJSON document (OpenFreeMap's
+    // is https://tiles.openfreemap.org/planet).
     #expect(
-      try TileSourceSpec.classify("https://example.com/") == .urlTemplate("https://example.com/"))
+      try TileSourceSpec.classify("https://tiles.example.com/planet")
+        == .tileJSONURL(URL(string: "https://tiles.example.com/planet")!))
   }
 
   @Test("one-line errors for everything else")
@@ -83,8 +86,8 @@ import Testing
       errorText { _ = try TileSourceSpec.open("https://example.com/{z}/{x}.pbf") }
         == "https://example.com/{z}/{x}.pbf: not a tile URL template: {y} missing")
     #expect(
-      errorText { _ = try TileSourceSpec.open("https://example.com/") }
-        == "https://example.com/: not a tile URL template: {z}, {x}, {y} missing")
+      errorText { _ = try TileSourceSpec.open("https://exa mple.com/planet") }
+        == "https://exa mple.com/planet: not a valid URL")
     #expect(errorText { _ = try TileSourceSpec.open("") } == "\"\": empty tile source")
     let f = try Fixture()
     defer { f.dir.cleanUp() }
