@@ -13,8 +13,10 @@ import Synchronization
 /// - Template: `{z}`, `{x}`, `{y}` (required), `{-y}` (TMS row), `{s}` (one of `subdomains`,
 ///   chosen by the tile so a tile always has the same URL), `{r}` (a retina suffix; removed).
 /// - Disk cache: `<cache home>/termmap/tiles/<hash of the template>/z/x/y` holds the body and
-///   `y.meta` its ETag, Last-Modified and fetch time. A cached tile younger than `maxAge` is
-///   used without asking; an older one is revalidated with `If-None-Match` /
+///   `y.meta` its ETag, Last-Modified, fetch time and freshness. A cached tile is used without
+///   asking while it is fresh: for as long as the server's `Cache-Control: max-age` (or
+///   `Expires`) said, else `maxAge`; `no-store` responses are not written to disk. An older one
+///   is revalidated with `If-None-Match` /
 ///   `If-Modified-Since` (304 refreshes its time). A 404 is cached too (as no tile). The cache
 ///   is bounded by `maxCacheBytes` (least recently used entries go first) and written through
 ///   temporary files that never stay behind (`TileDiskCache`).
@@ -331,7 +333,7 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
     }
     diskQueue.async { [self] in
       let cached = readCache(id)
-      if let cached, cached.age < maxAge {
+      if let cached, cached.age < (cached.meta.freshFor ?? maxAge) {
         state.withLock { $0.statistics.diskHits += 1 }
         completion(.success(cached.body))
         return
@@ -467,11 +469,12 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
         if let cached { return .success(cached.body) }
         return .failure(readError(id, "HTTP \(http.statusCode) but \(problem); not cached"))
       }
+      let policy = Self.cachePolicy(http)
       let meta = CacheMeta(
         status: 200, etag: http.value(forHTTPHeaderField: "ETag"),
         lastModified: http.value(forHTTPHeaderField: "Last-Modified"),
-        fetched: Date().timeIntervalSince1970)
-      writeCache(id, body: body, meta: meta)
+        fetched: Date().timeIntervalSince1970, freshFor: policy.freshFor)
+      if policy.store { writeCache(id, body: body, meta: meta) }
       return .success(body)
     case 204, 404, 410:
       writeCache(
@@ -485,6 +488,8 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
       var meta = cached.meta
       meta.fetched = Date().timeIntervalSince1970
       if let etag = http.value(forHTTPHeaderField: "ETag") { meta.etag = etag }
+      let policy = Self.cachePolicy(http)
+      if policy.freshFor != nil || !policy.store { meta.freshFor = policy.freshFor }
       writeCache(id, body: nil, meta: meta, keepBody: true)
       return .success(cached.body)
     default:
@@ -544,6 +549,48 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
     var lastModified: String?
     /// Seconds since 1970 when the server last confirmed the tile.
     var fetched: Double
+    /// How long the server said the tile stays fresh (Cache-Control max-age, Expires); nil
+    /// when it did not say (then `maxAge` applies).
+    var freshFor: Double? = nil
+  }
+
+  /// What a response's caching headers allow (RFC 9111, for a private cache): `store` is false
+  /// for `Cache-Control: no-store`; `freshFor` is `max-age` (or `Expires` less `Date`), 0 for
+  /// `no-cache` (use the copy only after asking again), nil when the server says nothing.
+  static func cachePolicy(_ http: HTTPURLResponse) -> (store: Bool, freshFor: Double?) {
+    var store = true
+    var freshFor: Double?
+    if let cc = http.value(forHTTPHeaderField: "Cache-Control") {
+      for part in cc.split(separator: ",") {
+        let d = part.trimmingCharacters(in: .whitespaces).lowercased()
+        if d == "no-store" {
+          store = false
+        } else if d == "no-cache" {
+          freshFor = 0
+        } else if d.hasPrefix("max-age="), freshFor != 0,
+          let n = Double(
+            d.dropFirst("max-age=".count).trimmingCharacters(in: .init(charactersIn: "\""))),
+          n.isFinite
+        {
+          freshFor = max(0, n)
+        }
+      }
+    }
+    if freshFor == nil, let expires = http.value(forHTTPHeaderField: "Expires") {
+      let date = http.value(forHTTPHeaderField: "Date").flatMap(httpDate) ?? Date()
+      // An invalid Expires (e.g. "0") means already expired.
+      freshFor = httpDate(expires).map { max(0, $0.timeIntervalSince(date)) } ?? 0
+    }
+    return (store, freshFor)
+  }
+
+  /// An HTTP date (IMF-fixdate, e.g. "Sun, 06 Nov 1994 08:49:37 GMT").
+  static func httpDate(_ s: String) -> Date? {
+    let f = DateFormatter()
+    f.locale = Locale(identifier: "en_US_POSIX")
+    f.timeZone = TimeZone(identifier: "GMT")
+    f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+    return f.date(from: s.trimmingCharacters(in: .whitespaces))
   }
 
   struct CachedTile {
