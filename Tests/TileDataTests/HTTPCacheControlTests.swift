@@ -1,14 +1,14 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 import LoopbackHTTPServer
 import MapGeometry
 import Synchronization
 import Testing
 
 @testable import TileData
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 @Suite("HTTP tile source: the server's caching headers")
 struct HTTPCacheControlTests {
