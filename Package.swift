@@ -78,7 +78,8 @@ let package = Package(
       name: "CLITests", dependencies: ["termmap", "LoopbackHTTPServer"], exclude: ["Snapshots"],
       swiftSettings: strict),
     .testTarget(
-      name: "TerminalUITests", dependencies: ["TerminalUI", "CNcursesw", "TermMapKit", "MapGeometry"],
+      name: "TerminalUITests",
+      dependencies: ["TerminalUI", "CNcursesw", "TermMapKit", "MapGeometry"],
       swiftSettings: strict),
   ]
 )

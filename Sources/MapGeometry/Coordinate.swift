@@ -52,7 +52,8 @@ public struct CoordinateRegion: Hashable, Sendable {
     let latDelta = latitudinalMeters / meridional * 180 / .pi
     let parallel = max(normal * cos(phi), 1e-9)
     let lonDelta = min(longitudinalMeters / parallel * 180 / .pi, 360)
-    self.init(center: center, span: CoordinateSpan(latitudeDelta: latDelta, longitudeDelta: lonDelta))
+    self.init(
+      center: center, span: CoordinateSpan(latitudeDelta: latDelta, longitudeDelta: lonDelta))
   }
 
   /// The region of a map rect: centre at the rect's Mercator midpoint, spans from its edges.
@@ -71,8 +72,10 @@ public struct CoordinateRegion: Hashable, Sendable {
   public var mapRect: MapRect {
     let north = min(center.latitude + span.latitudeDelta / 2, Mercator.maxLatitude)
     let south = max(center.latitude - span.latitudeDelta / 2, -Mercator.maxLatitude)
-    let nw = MapPoint(Coordinate(latitude: north, longitude: center.longitude - span.longitudeDelta / 2))
-    let se = MapPoint(Coordinate(latitude: south, longitude: center.longitude + span.longitudeDelta / 2))
+    let nw = MapPoint(
+      Coordinate(latitude: north, longitude: center.longitude - span.longitudeDelta / 2))
+    let se = MapPoint(
+      Coordinate(latitude: south, longitude: center.longitude + span.longitudeDelta / 2))
     var westX = nw.x
     var eastX = se.x
     // A longitude outside ±180 is not folded by the projection, so compare spans, not signs.

@@ -60,7 +60,8 @@ public struct MapRect: Hashable, Sendable, CustomStringConvertible {
     if other.isNull { return self }
     let x0 = min(minX, other.minX)
     let y0 = min(minY, other.minY)
-    return MapRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+    return MapRect(
+      x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
   }
 
   /// The overlap of both, or null when they do not overlap.
@@ -113,7 +114,9 @@ public struct MapRect: Hashable, Sendable, CustomStringConvertible {
   public enum Edge: Sendable { case minX, minY, maxX, maxY }
 
   /// Splits off a slice of `amount` from an edge (as MKMapRectDivide; negative amounts are 0).
-  public func divided(atDistance amount: Double, from edge: Edge) -> (slice: MapRect, remainder: MapRect) {
+  public func divided(atDistance amount: Double, from edge: Edge) -> (
+    slice: MapRect, remainder: MapRect
+  ) {
     if isNull { return (.null, .null) }
     let d = max(amount, 0)
     switch edge {
