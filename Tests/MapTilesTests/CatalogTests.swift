@@ -63,6 +63,9 @@ struct CatalogTests {
       ),
       ("[tiles]\nx = 1\n", "config.toml: unknown section \"tiles\""),
       ("sources = 1\n", "config.toml: \"sources\" must be a table"),
+      // Found by fuzzing: control characters reached the parser's assertions.
+      ("[\r\0\0\0\0\0\0\0\0t\rn]", "config.toml:1: control character U+000D is not allowed"),
+      ("[sources.a]\nurl = \"x\u{1B}]0;t\u{7}\"\n", "config.toml:2: control character U+001B"),
       ("[sources]\na = 1\n", "config.toml: sources.a must be a table"),
     ])
   func badConfig(text: String, expected: String) {

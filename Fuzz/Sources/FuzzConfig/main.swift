@@ -9,6 +9,6 @@ exit(
     do {
       _ = try TileSourceCatalog.parse(text, path: "config.toml")
     } catch {
-      precondition(!error.description.contains("\n"))
+      precondition(!"\(error)".contains("\n"))
     }
   })

@@ -10,6 +10,6 @@ exit(
       let content = try MapContentLoader.load(data: data, path: "shapes.geojson")
       _ = content.pointCount
     } catch {
-      _ = error.description
+      _ = "\(error)"
     }
   })
