@@ -15,7 +15,7 @@ WORK=${TERMMAP_FUZZ_WORK:-/tmp/termmap-fuzz}
 for t in "${TARGETS[@]}"; do
   mkdir -p "findings/$t" "$WORK/$t"
   echo "== $t ($RUNS runs)"
-  ASAN_OPTIONS=detect_leaks=0 ".build-fuzz/release/$t" "$WORK/$t" "Corpus/$t" \
+  ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no ".build-fuzz/release/$t" "$WORK/$t" "Corpus/$t" \
     -runs="$RUNS" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="findings/$t/" 2>&1 | grep -E "^(#[0-9]+ +DONE|stat::|==[0-9]+==ERROR|SUMMARY|Done)" || true
 done
