@@ -11,10 +11,6 @@ let package = Package(
       name: "TermMap",
       targets: ["MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles"]),
   ],
-  dependencies: [
-    // The config file (TOML).
-    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0")
-  ],
   targets: [
     .target(name: "MapGeometry", swiftSettings: strict),
     .target(name: "DotRaster", swiftSettings: strict),
@@ -27,7 +23,6 @@ let package = Package(
       name: "MapTiles",
       dependencies: [
         "MapGeometry", "DotRaster", "TermMapKit", "TileData", "RasterTiles",
-        .product(name: "TOMLKit", package: "TOMLKit"),
       ],
       swiftSettings: strict),
     .systemLibrary(name: "CZlib"),

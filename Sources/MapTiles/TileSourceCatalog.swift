@@ -1,5 +1,4 @@
 import Foundation
-import TOMLKit
 
 /// A tile source by name: a preset for a public service, or one the user defined in the
 /// config file. `location` is what `--tiles` takes (an http(s) URL template or TileJSON URL, or
@@ -122,43 +121,53 @@ public struct TileSourceCatalog: Sendable {
           message: String(format: "control character U+%04X is not allowed", v))
       }
     }
-    let table: TOMLTable
+    let root: ConfigTOML.Table
     do {
-      table = try TOMLTable(string: text)
-    } catch let e as TOMLParseError {
-      throw ConfigError(path: path, line: e.source.begin.line, message: e.description)
+      root = try ConfigTOML.parse(text)
     } catch {
-      throw ConfigError(path: path, line: nil, message: "\(error)")
+      throw ConfigError(path: path, line: error.line, message: error.message)
     }
-    for key in table.keys where key != "sources" {
-      throw ConfigError(path: path, line: nil, message: "unknown section \"\(key)\"")
+    for key in root.values.keys.sorted() {
+      throw ConfigError(
+        path: path, line: root.lines[key], message: "\"\(key)\" must be in a [section]")
     }
-    guard let sources = table["sources"] else { return [] }
-    guard let list = sources.table else {
-      throw ConfigError(path: path, line: nil, message: "\"sources\" must be a table")
+    for key in root.tables.keys.sorted() where key != "sources" {
+      throw ConfigError(path: path, line: root.lines[key], message: "unknown section \"\(key)\"")
+    }
+    guard let list = root.tables["sources"] else { return [] }
+    for key in list.values.keys.sorted() {
+      throw ConfigError(
+        path: path, line: list.lines[key], message: "sources.\(key) must be a table")
     }
     var out: [TileSourceDefinition] = []
-    for name in list.keys.sorted() {
+    for name in list.tables.keys.sorted() {
       let at = "sources.\(name)"
-      guard let t = list[name]?.table else {
-        throw ConfigError(path: path, line: nil, message: "\(at) must be a table")
+      guard let t = list.tables[name] else { continue }
+      let line = list.lines[name]
+      guard TileSourceCatalog.isName(name) else {
+        throw ConfigError(
+          path: path, line: line,
+          message: "\(at): a source name is letters, digits, - and _ (at most 64)")
+      }
+      for k in t.tables.keys.sorted() {
+        throw ConfigError(path: path, line: t.lines[k], message: "\(at): unknown key \"\(k)\"")
       }
       let known: Set = ["url", "path", "attribution", "minzoom", "maxzoom", "max_connections"]
-      for k in t.keys where !known.contains(k) {
-        throw ConfigError(path: path, line: nil, message: "\(at): unknown key \"\(k)\"")
+      for k in t.values.keys.sorted() where !known.contains(k) {
+        throw ConfigError(path: path, line: t.lines[k], message: "\(at): unknown key \"\(k)\"")
       }
       func string(_ k: String) throws(ConfigError) -> String? {
-        guard let v = t[k] else { return nil }
-        guard let s = v.string else {
-          throw ConfigError(path: path, line: nil, message: "\(at).\(k) must be a string")
+        guard let v = t.values[k] else { return nil }
+        guard case .string(let s) = v else {
+          throw ConfigError(path: path, line: t.lines[k], message: "\(at).\(k) must be a string")
         }
         return s
       }
       func integer(_ k: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int? {
-        guard let v = t[k] else { return nil }
-        guard let n = v.int, range.contains(n) else {
+        guard let v = t.values[k] else { return nil }
+        guard case .integer(let n) = v, range.contains(n) else {
           throw ConfigError(
-            path: path, line: nil,
+            path: path, line: t.lines[k],
             message:
               "\(at).\(k) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
@@ -170,12 +179,12 @@ public struct TileSourceCatalog: Sendable {
         file = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + f.dropFirst()
       }
       guard let location = url ?? file, (url == nil) != (file == nil) else {
-        throw ConfigError(path: path, line: nil, message: "\(at) needs one of url or path")
+        throw ConfigError(path: path, line: line, message: "\(at) needs one of url or path")
       }
       let minZoom = try integer("minzoom", 0...30)
       let maxZoom = try integer("maxzoom", 0...30)
       if let a = minZoom, let b = maxZoom, a > b {
-        throw ConfigError(path: path, line: nil, message: "\(at): minzoom is above maxzoom")
+        throw ConfigError(path: path, line: line, message: "\(at): minzoom is above maxzoom")
       }
       out.append(
         TileSourceDefinition(

@@ -194,32 +194,19 @@ struct BenchCommand {
     // "redraw" draws every map tile again from decoded tiles.
     if wants("pmtiles"), let dir = DataDirectory.locate() {
       let path = dir.appendingPathComponent("world.pmtiles").path
-      let clock = ContinuousClock()
-      Memory.resetPeak()
-      let start = clock.now
-      let cold = MapView(columns: columns, rows: rows)
-      cold.addOverlay(SourceTileOverlay(source: try PMTilesSource(path: path)), level: .aboveRoads)
-      cold.setVisibleMapRect(.world, animated: false)
-      _ = cold.renderCompleteFrame(timeout: 15).frame
-      let first = Self.milliseconds(clock.now - start)
+      let layer = { () throws -> TileOverlay in
+        SourceTileOverlay(source: try PMTilesSource(path: path))
+      }
       report(
-        Result(
-          name: "pmtiles-first-frame", frames: 1, median: first, p95: first,
-          peakRSS: Double(Memory.peakResidentBytes()) / 1_048_576,
-          note: "open world.pmtiles, load, decode, draw"))
-      for (w, h) in [(160, 48), (300, 100)] {
-        for (name, centre, zoom) in [
-          ("world", Coordinate(latitude: 20, longitude: 0), 0.3),
-          ("europe", Coordinate(latitude: 48, longitude: 10), 4.0),
-        ] {
-          let map = MapView(columns: w, rows: h)
-          map.addOverlay(
-            SourceTileOverlay(source: try PMTilesSource(path: path)), level: .aboveRoads)
-          map.setCenter(centre, animated: false)
-          map.setZoomLevel(zoom, animated: false)
-          report(
-            measure("pmtiles-\(name)-\(w)x\(h)-cached", map, frames: frames, freshTiles: false))
-          report(measure("pmtiles-\(name)-\(w)x\(h)-redraw", map, frames: frames))
+        try firstFrame(
+          "pmtiles-first-frame", note: "open world.pmtiles, load, decode, draw", layer,
+          at: nil, zoom: 0))
+      for (name, centre, zoom) in [
+        ("world", Coordinate(latitude: 20, longitude: 0), 0.3),
+        ("europe", Coordinate(latitude: 48, longitude: 10), 4.0),
+      ] {
+        for r in try layerFrames("pmtiles-\(name)", layer, at: centre, zoom: zoom, frames: frames) {
+          report(r)
         }
       }
     }
@@ -229,29 +216,17 @@ struct BenchCommand {
           "Tests/RasterTilesTests/Fixtures/monaco-z15-17059-11948.png"
         ).path)
     {
+      let monaco = Coordinate(latitude: 43.7354, longitude: 7.4213)
       for mode in RasterMode.allCases {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let cold = MapView(columns: columns, rows: rows)
-        cold.addOverlay(RepeatingRasterTiles(png, mode: mode), level: .aboveRoads)
-        cold.setCenter(Coordinate(latitude: 43.7354, longitude: 7.4213), animated: false)
-        cold.setZoomLevel(15, animated: false)
-        _ = cold.renderCompleteFrame(timeout: 15).frame
-        let first = Self.milliseconds(clock.now - start)
+        let layer = { () throws -> TileOverlay in RepeatingRasterTiles(png, mode: mode) }
         report(
-          Result(
-            name: "raster-\(mode.rawValue)-first-frame", frames: 1, median: first, p95: first,
-            peakRSS: Double(Memory.peakResidentBytes()) / 1_048_576,
-            note: "decode and draw every tile of a z15 view"))
-        for (w, h) in [(160, 48), (300, 100)] {
-          let map = MapView(columns: w, rows: h)
-          map.addOverlay(RepeatingRasterTiles(png, mode: mode), level: .aboveRoads)
-          map.setCenter(Coordinate(latitude: 43.7354, longitude: 7.4213), animated: false)
-          map.setZoomLevel(15, animated: false)
-          report(
-            measure(
-              "raster-\(mode.rawValue)-\(w)x\(h)-cached", map, frames: frames, freshTiles: false))
-          report(measure("raster-\(mode.rawValue)-\(w)x\(h)-redraw", map, frames: frames))
+          try firstFrame(
+            "raster-\(mode.rawValue)-first-frame", note: "decode and draw every tile of a z15 view",
+            layer, at: monaco, zoom: 15))
+        for r in try layerFrames(
+          "raster-\(mode.rawValue)", layer, at: monaco, zoom: 15, frames: frames)
+        {
+          report(r)
         }
       }
     }
@@ -297,6 +272,47 @@ struct BenchCommand {
           + items.joined(separator: ",\n  ") + "\n]}\n")
     }
     return 0
+  }
+
+  /// A complete first frame from cold with one tile layer: made, loaded, decoded and drawn
+  /// (the world fitted when `centre` is nil).
+  func firstFrame(
+    _ name: String, note: String, _ layer: () throws -> TileOverlay, at centre: Coordinate?,
+    zoom: Double
+  ) throws -> Result {
+    let clock = ContinuousClock()
+    Memory.resetPeak()
+    let start = clock.now
+    let cold = MapView(columns: columns, rows: rows)
+    cold.addOverlay(try layer(), level: .aboveRoads)
+    if let centre {
+      cold.setCenter(centre, animated: false)
+      cold.setZoomLevel(zoom, animated: false)
+    } else {
+      cold.setVisibleMapRect(.world, animated: false)
+    }
+    _ = cold.renderCompleteFrame(timeout: 15).frame
+    let first = Self.milliseconds(clock.now - start)
+    return Result(
+      name: name, frames: 1, median: first, p95: first,
+      peakRSS: Double(Memory.peakResidentBytes()) / 1_048_576, note: note)
+  }
+
+  /// Cached and redrawn frames of one tile layer at 160x48 and 300x100.
+  func layerFrames(
+    _ prefix: String, _ layer: () throws -> TileOverlay, at centre: Coordinate, zoom: Double,
+    frames: Int
+  ) throws -> [Result] {
+    var out: [Result] = []
+    for (w, h) in [(160, 48), (300, 100)] {
+      let map = MapView(columns: w, rows: h)
+      map.addOverlay(try layer(), level: .aboveRoads)
+      map.setCenter(centre, animated: false)
+      map.setZoomLevel(zoom, animated: false)
+      out.append(measure("\(prefix)-\(w)x\(h)-cached", map, frames: frames, freshTiles: false))
+      out.append(measure("\(prefix)-\(w)x\(h)-redraw", map, frames: frames))
+    }
+    return out
   }
 
   func makeMap(_ overlays: [any Overlay]) -> MapView {

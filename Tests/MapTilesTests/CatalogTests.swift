@@ -45,28 +45,34 @@ struct CatalogTests {
   @Test(
     "a bad config is one line naming the file (and the line where TOML says)",
     arguments: [
-      ("[sources.a]\nurl = \"x\n", "config.toml:2: "),
-      ("[sources.a]\nurll = \"x\"\n", "config.toml: sources.a: unknown key \"urll\""),
-      ("[sources.a]\nurl = 3\n", "config.toml: sources.a.url must be a string"),
+      ("[sources.a]\nurl = \"x\n", "config.toml:2: unterminated string"),
+      ("[sources.a]\nurll = \"x\"\n", "config.toml:2: sources.a: unknown key \"urll\""),
+      ("[sources.a]\nurl = 3\n", "config.toml:2: sources.a.url must be a string"),
       (
         "[sources.a]\nurl = \"x\"\npath = \"y\"\n",
-        "config.toml: sources.a needs one of url or path"
+        "config.toml:1: sources.a needs one of url or path"
       ),
-      ("[sources.a]\nattribution = \"x\"\n", "config.toml: sources.a needs one of url or path"),
+      ("[sources.a]\nattribution = \"x\"\n", "config.toml:1: sources.a needs one of url or path"),
       (
         "[sources.a]\nurl = \"x\"\nmaxzoom = 99\n",
-        "config.toml: sources.a.maxzoom must be a whole number from 0 to 30"
+        "config.toml:3: sources.a.maxzoom must be a whole number from 0 to 30"
       ),
       (
         "[sources.a]\nurl = \"x\"\nminzoom = 9\nmaxzoom = 3\n",
-        "config.toml: sources.a: minzoom is above maxzoom"
+        "config.toml:1: sources.a: minzoom is above maxzoom"
       ),
-      ("[tiles]\nx = 1\n", "config.toml: unknown section \"tiles\""),
-      ("sources = 1\n", "config.toml: \"sources\" must be a table"),
-      // Found by fuzzing: control characters reached the parser's assertions.
+      ("[tiles]\nx = 1\n", "config.toml:1: unknown section \"tiles\""),
+      ("sources = 1\n", "config.toml:1: \"sources\" must be in a [section]"),
+      ("[sources]\na = 1\n", "config.toml:2: sources.a must be a table"),
+      // Found by fuzzing: inputs that tripped the assertions of toml++ (through TOMLKit).
       ("[\r\0\0\0\0\0\0\0\0t\rn]", "config.toml:1: control character U+000D is not allowed"),
+      ("[[!s", "config.toml:1: arrays of tables are not supported"),
       ("[sources.a]\nurl = \"x\u{1B}]0;t\u{7}\"\n", "config.toml:2: control character U+001B"),
-      ("[sources]\na = 1\n", "config.toml: sources.a must be a table"),
+      ("[sources.a]\nurl = [\"x\"]\n", "config.toml:2: arrays are not supported"),
+      ("[sources.a]\nmaxzoom = 1.5\n", "config.toml:2: \"1.5\": only whole numbers"),
+      ("[sources.a]\n[sources.a]\n", "config.toml:2: table [sources.a] defined twice"),
+      ("[sources.a]\nurl = \"x\"\nurl = \"y\"\n", "config.toml:3: \"url\" defined twice"),
+      ("[sources.\"a b\"]\nurl = \"x\"\n", "config.toml:1: sources.a b: a source name is"),
     ])
   func badConfig(text: String, expected: String) {
     do {
@@ -76,6 +82,26 @@ struct CatalogTests {
       #expect(error.description.hasPrefix(expected), "\(error.description)")
       #expect(!error.description.contains("\n"))
     }
+  }
+
+  @Test("the TOML subset: comments, quoted keys, escapes, literal strings, integers, booleans")
+  func tomlSubset() throws {
+    let t = try ConfigTOML.parse(
+      """
+      # comment
+      top = true   # trailing comment
+      [sources."my-maps"]
+      url = "https://x.example/{z}/{x}/{y}.png?k=\\u00e9\\t#"
+      path = 'C:\\maps\\a.mbtiles'
+      maxzoom = +1_4
+      minzoom = -0
+      """)
+    #expect(t.values["top"] == .boolean(true))
+    let s = try #require(t.tables["sources"]?.tables["my-maps"])
+    #expect(s.values["url"] == .string("https://x.example/{z}/{x}/{y}.png?k=é\t#"))
+    #expect(s.values["path"] == .string("C:\\maps\\a.mbtiles"))
+    #expect(s.values["maxzoom"] == .integer(14))
+    #expect(s.values["minzoom"] == .integer(0))
   }
 
   @Test("the config file lives under XDG_CONFIG_HOME, else ~/.config; a missing one is no error")
