@@ -18,10 +18,34 @@ func processBytesWritten() -> Int {
   return 0
 }
 
+/// Whether the locale asks for UTF-8: the first of LC_ALL, LC_CTYPE and LANG that is set and not
+/// empty decides (as setlocale does); its codeset (after the ".") must be UTF-8.
+public func localeIsUTF8(environment: [String: String]) -> Bool {
+  let name = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first {
+    !$0.isEmpty
+  }
+  guard let name, let dot = name.firstIndex(of: ".") else { return false }
+  let codeset = name[name.index(after: dot)...].prefix { $0 != "@" }.lowercased()
+  return codeset == "utf-8" || codeset == "utf8"
+}
+
+/// Sets the program's locale from the environment; true when it is a UTF-8 one. When the
+/// environment asks for UTF-8 but that locale is not installed, the C library's C.UTF-8 stands
+/// in for character handling (the terminal still expects UTF-8).
+@discardableResult
+public func adoptLocale(environment: [String: String] = ProcessInfo.processInfo.environment)
+  -> Bool
+{
+  setlocale(LC_ALL, "")
+  guard localeIsUTF8(environment: environment) else { return false }
+  if String(cString: termmap_codeset()) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
+  return true
+}
+
 /// The ncursesw screen: draws frames by their difference from the last one, reads keys and the
 /// mouse. All calls happen on the main actor (ncurses is not thread-safe).
 @MainActor
-public final class Screen {
+public final class Screen: TerminalBackend {
   let screen: OpaquePointer
   let window: UnsafeMutablePointer<WINDOW>
   public private(set) var columns: Int
@@ -41,12 +65,7 @@ public final class Screen {
     guard isatty(0) == 1, isatty(1) == 1 else {
       throw TerminalError("the viewer needs a terminal; use `termmap render` to print a frame")
     }
-    setlocale(LC_ALL, "")
-    var utf8 = String(cString: termmap_codeset()) == "UTF-8"
-    if !utf8, setlocale(LC_CTYPE, "C.UTF-8") != nil {
-      utf8 = String(cString: termmap_codeset()) == "UTF-8"
-    }
-    unicode = utf8
+    unicode = adoptLocale()
     guard let out = fdopen(1, "w") else {
       throw TerminalError("cannot open the terminal for writing")
     }
@@ -130,6 +149,7 @@ public final class Screen {
   public func draw(_ original: CellBuffer) {
     var frame = original
     frame.repairWideGlyphs()
+    if !unicode { frame = asciiOnly(frame) }
     let before = measuresBytes ? processBytesWritten() : 0
     defer { if measuresBytes { lastFrameBytes = processBytesWritten() - before } }
     let changes = frame.changes(from: previous)
@@ -164,6 +184,36 @@ public final class Screen {
     previous = frame
   }
 
+  /// Without a UTF-8 locale the terminal cannot show other characters: accents are dropped
+  /// ("Malmö" becomes "Malmo"), anything else becomes "?" (a wide glyph "??").
+  private func asciiOnly(_ original: CellBuffer) -> CellBuffer {
+    var frame = original
+    for r in 0..<frame.rows {
+      for c in 0..<frame.columns {
+        let g = frame[c, r].glyph
+        guard g.value >= 0x80 else { continue }
+        if let a = asciiCache[g] {
+          frame[c, r].glyph = a
+          continue
+        }
+        let folded = String(g).folding(options: .diacriticInsensitive, locale: nil)
+        let a: Unicode.Scalar =
+          folded.unicodeScalars.count == 1 && folded.unicodeScalars.first!.value < 0x80
+          ? folded.unicodeScalars.first! : "?"
+        asciiCache[g] = a
+        frame[c, r].glyph = a
+      }
+    }
+    // Continuation cells of wide glyphs become a second "?".
+    for r in 0..<frame.rows {
+      for c in 0..<frame.columns where frame[c, r].isContinuation {
+        frame[c, r].glyph = "?"
+      }
+    }
+    return frame
+  }
+  private var asciiCache: [Unicode.Scalar: Unicode.Scalar] = [:]
+
   /// Forgets the last frame, so the next one is drawn whole.
   public func invalidate() {
     previous = nil
@@ -182,9 +232,9 @@ public final class Screen {
       if code == KEY_MOUSE {
         var ev = MEVENT()
         guard getmouse(&ev) == OK else { return nil }
-        return .mouse(MouseEvent(column: Int(ev.x), row: Int(ev.y), state: ev.bstate))
+        return .mouse(MouseEvent(column: Int(ev.x), row: Int(ev.y), action: action(ev.bstate)))
       }
-      return .key(code)
+      return Screen.key(code).map { .key($0) }
     }
     guard let scalar = Unicode.Scalar(UInt32(ch)) else { return nil }
     return .character(Character(scalar))
@@ -202,17 +252,32 @@ public final class Screen {
   }
 }
 
-/// What the terminal sent.
-public enum InputEvent: Equatable, Sendable {
-  case character(Character)
-  case key(Int32)
-  case mouse(MouseEvent)
-  case resize
-}
+extension Screen {
+  /// The viewer's key for an ncurses key code (nil for keys it does not use).
+  static func key(_ code: Int32) -> Key? {
+    switch code {
+    case KEY_LEFT: .left
+    case KEY_RIGHT: .right
+    case KEY_UP: .up
+    case KEY_DOWN: .down
+    case KEY_SLEFT: .shiftLeft
+    case KEY_SRIGHT: .shiftRight
+    case KEY_SR: .shiftUp
+    case KEY_SF: .shiftDown
+    case KEY_BTAB: .backTab
+    case KEY_ENTER: .enter
+    case KEY_BACKSPACE: .backspace
+    default: nil
+    }
+  }
 
-/// A mouse report: where, and which buttons (ncurses `bstate` bits).
-public struct MouseEvent: Equatable, Sendable {
-  public let column: Int
-  public let row: Int
-  public let state: mmask_t
+  /// What an ncurses mouse report means (1002 mode reports motion without button bits).
+  func action(_ s: mmask_t) -> MouseEvent.Action {
+    if s & termmap_button4_pressed() != 0 { return .wheelUp }
+    if s & termmap_button5_pressed() != 0 { return .wheelDown }
+    if s & termmap_button1_pressed() != 0 { return .press }
+    if s & termmap_button1_released() != 0 { return .release }
+    if s & termmap_button1_clicked() != 0 { return .click }
+    return .motion
+  }
 }

@@ -23,6 +23,13 @@ public struct ViewerOptions: Sendable {
   public init() {}
 }
 
+/// A line for the status line, shown until a time or until the situation it describes ends.
+struct StatusMessage {
+  let text: String
+  let until: Date
+  let ends: (@MainActor () -> Bool)?
+}
+
 /// A file's contents handed from the loading thread to the main loop; built on one thread and
 /// passed over whole, never shared.
 struct Handoff<T>: @unchecked Sendable {
@@ -71,7 +78,7 @@ final class ProgressBoard: Sendable {
 final class LoadInbox: Sendable {
   enum Item {
     case loaded(MapContent)
-    case failed(String)
+    case failed(path: String, error: String)
   }
   private let items = Mutex<[Handoff<Item>]>([])
   func post(_ item: Item) { items.withLock { $0.append(Handoff(value: item)) } }
@@ -87,7 +94,13 @@ final class LoadInbox: Sendable {
 @MainActor
 public final class Viewer: MapViewDelegate {
   let options: ViewerOptions
-  let screen: Screen
+  let screen: any TerminalBackend
+  /// The time, for settling gestures and expiring messages (tests set their own).
+  var clock: () -> Date = { Date() }
+  var lastFrame = Date.distantPast
+  var dirty = true
+  /// When the event log is on: when the input being answered arrived, for latency figures.
+  var inputArrived: DispatchTime?
   public let map: MapView
   /// Overlays from data files (the routes that hide during region changes).
   var routes: [any Overlay] = []
@@ -99,7 +112,12 @@ public final class Viewer: MapViewDelegate {
   var loadProgressBoard: ProgressBoard?
   let inbox = LoadInbox()
   var fittedOnce = false
-  var message: (text: String, until: Date)?
+  var message: StatusMessage?
+  /// Region changes so far (messages about a view end when it changes).
+  var regionChanges = 0
+  /// Files that could not be read, each as its one-line error, in the order given.
+  var loadErrors: [String] = []
+  var loadErrorPaths: [String] = []
   var helpVisible = false
   var prompt: PromptState?
   var calloutOpen = false
@@ -114,9 +132,15 @@ public final class Viewer: MapViewDelegate {
   let gazetteerInbox = Slot<Result<Gazetteer, any Error>>()
   let displayRequested = Flag()
 
-  public init(options: ViewerOptions) throws {
+  /// A viewer in the terminal (ncurses). Throws when there is no usable terminal.
+  public convenience init(options: ViewerOptions) throws {
+    self.init(options: options, backend: try Screen())
+  }
+
+  /// A viewer drawing on any backend (a `TestBackend` in tests).
+  public init(options: ViewerOptions, backend: any TerminalBackend) {
     self.options = options
-    screen = try Screen()
+    screen = backend
     map = MapView(columns: max(screen.columns, 1), rows: max(screen.rows - 1, 1))
     if let c = options.charset {
       map.charset = c
@@ -143,59 +167,63 @@ public final class Viewer: MapViewDelegate {
   /// Runs until `q` or a stop signal; returns the exit status.
   public func run() -> Int32 {
     defer { screen.end() }
-    placeInitially()
-    startLoading()
-    startLoadingGazetteer()
-    var lastFrame = Date.distantPast
-    var dirty = true
-    // When the event log is on: when the input being answered arrived, for latency figures.
-    var inputArrived: DispatchTime?
-    screen.measuresBytes = eventLog != nil
+    start()
     while running {
       if let s = TerminalGuard.pendingStop {
         exitStatus = 128 + s
         break
       }
       // Wait briefly for input; while animating, come back in time for the next frame.
-      let timeout: Int32 = map.isAnimating ? 16 : 30
-      if let event = screen.nextEvent(timeout: timeout) {
-        if inputArrived == nil { inputArrived = .now() }
-        handle(event)
-        dirty = true
-        // Take everything already queued (held keys) before drawing, so repeats stay smooth.
-        while running, let more = screen.nextEvent(timeout: 0) { handle(more) }
-      }
-      if receiveLoads() { dirty = true }
-      if receiveGazetteer() { dirty = true }
-      if map.isInteracting
-        && Date().timeIntervalSince(lastMove) * 1000 >= Double(options.settleMilliseconds)
-        && drag == nil
-      {
-        map.endUserInteraction()
-        dirty = true
-      }
-      if map.isAnimating && Date().timeIntervalSince(lastFrame) >= 0.016 {
-        map.advanceAnimation()
-        dirty = true
-      }
-      if displayRequested.take() { dirty = true }
-      map.processLoadingEvents()
-      if let m = message, m.until < Date() {
-        message = nil
-        dirty = true
-      }
-      if dirty || map.needsDisplay {
-        draw()
-        lastFrame = Date()
-        dirty = false
-        if let t = inputArrived {
-          let ms = Double(DispatchTime.now().uptimeNanoseconds - t.uptimeNanoseconds) / 1e6
-          log(String(format: "latency ms=%.3f bytes=%d", ms, screen.lastFrameBytes))
-          inputArrived = nil
-        }
-      }
+      step(timeout: map.isAnimating ? 16 : 30)
     }
     return exitStatus
+  }
+
+  /// Places the first view and starts reading the files and the place names.
+  func start() {
+    placeInitially()
+    startLoading()
+    if gazetteer == nil { startLoadingGazetteer() }
+    screen.measuresBytes = eventLog != nil
+  }
+
+  /// One turn of the main loop: waits up to `timeout` ms for input, handles it and everything
+  /// already queued, takes what background work delivered, and draws when anything changed.
+  func step(timeout: Int32) {
+    if let event = screen.nextEvent(timeout: timeout) {
+      if inputArrived == nil { inputArrived = .now() }
+      handle(event)
+      dirty = true
+      // Take everything already queued (held keys) before drawing, so repeats stay smooth.
+      while running, let more = screen.nextEvent(timeout: 0) { handle(more) }
+    }
+    if receiveLoads() { dirty = true }
+    if receiveGazetteer() { dirty = true }
+    let now = clock()
+    if map.isInteracting
+      && now.timeIntervalSince(lastMove) * 1000 >= Double(options.settleMilliseconds)
+      && drag == nil
+    {
+      map.endUserInteraction()
+      dirty = true
+    }
+    if map.isAnimating && now.timeIntervalSince(lastFrame) >= 0.016 {
+      map.advanceAnimation()
+      dirty = true
+    }
+    if displayRequested.take() { dirty = true }
+    map.processLoadingEvents()
+    if expireMessage(now: now) { dirty = true }
+    if dirty || map.needsDisplay {
+      draw()
+      lastFrame = now
+      dirty = false
+      if let t = inputArrived {
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - t.uptimeNanoseconds) / 1e6
+        log(String(format: "latency ms=%.3f bytes=%d", ms, screen.lastFrameBytes))
+        inputArrived = nil
+      }
+    }
   }
 
   /// The first view: the given position, or the world until files arrive and are fitted.
@@ -228,9 +256,11 @@ public final class Viewer: MapViewDelegate {
           progress.finish(path)
           inbox.post(.loaded(content))
         } catch let e as DataFileError {
-          inbox.post(.failed(e.description))
+          progress.finish(path)
+          inbox.post(.failed(path: path, error: e.description))
         } catch {
-          inbox.post(.failed("\(path): \(error)"))
+          progress.finish(path)
+          inbox.post(.failed(path: path, error: "\(path): \(error)"))
         }
         flag.set()
       }
@@ -272,6 +302,7 @@ public final class Viewer: MapViewDelegate {
   func receiveLoads() -> Bool {
     let items = inbox.drain()
     guard !items.isEmpty else { return false }
+    var failed: [(path: String, error: String)] = []
     for item in items {
       pendingLoads -= 1
       switch item {
@@ -288,8 +319,25 @@ public final class Viewer: MapViewDelegate {
         }
         map.addAnnotations(content.annotations)
         loadedPoints += content.pointCount
-      case .failed(let text):
-        show(text, seconds: 8)
+      case .failed(let path, let text):
+        failed.append((path, text))
+      }
+    }
+    if !failed.isEmpty {
+      // Every failure is kept, in the order the files were given (they finish in any order).
+      loadErrors += failed.map(\.error)
+      let order = Dictionary(
+        options.files.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+      var all = Array(zip(loadErrorPaths + failed.map(\.path), loadErrors))
+      all.sort { (order[$0.0] ?? 0) < (order[$1.0] ?? 0) }
+      loadErrorPaths = all.map(\.0)
+      loadErrors = all.map(\.1)
+      if loadErrors.count == 1 {
+        show(loadErrors[0], seconds: 8)
+      } else {
+        show(
+          "\(loadErrors.count) files could not be read (? lists them): \(loadErrors[0])", seconds: 8
+        )
       }
     }
     if pendingLoads == 0 && !fittedOnce {
@@ -299,13 +347,29 @@ public final class Viewer: MapViewDelegate {
     return true
   }
 
-  func show(_ text: String, seconds: Double = 4) {
-    message = (text, Date().addingTimeInterval(seconds))
+  /// Shows a message on the status line for `seconds`, or less: until `ends` says the situation
+  /// it describes is over.
+  func show(_ text: String, seconds: Double = 4, endsWhen ends: (@MainActor () -> Bool)? = nil) {
+    message = StatusMessage(text: text, until: clock().addingTimeInterval(seconds), ends: ends)
+  }
+
+  /// Shows a message about the current view: it goes when the region next changes.
+  func showAboutView(_ text: String, seconds: Double = 4) {
+    let at = regionChanges
+    show(text, seconds: seconds) { [unowned self] in regionChanges != at }
+  }
+
+  /// Clears the message when its time is up or its situation has ended; true when it went.
+  func expireMessage(now: Date) -> Bool {
+    guard let m = message, m.until < now || m.ends?() == true else { return false }
+    message = nil
+    return true
   }
 
   // MARK: Delegate: the seed's route policy
 
   public func mapView(_ mapView: MapView, regionWillChangeAnimated animated: Bool) {
+    regionChanges += 1
     log("will animated=\(animated)")
     if options.hideRoutesDuringChanges { setRoutesShown(false) }
   }
@@ -366,9 +430,7 @@ public final class Viewer: MapViewDelegate {
     let rows = screen.rows
     var frame = CellBuffer(columns: columns, rows: rows)
     if columns < Viewer.minimumColumns || rows < Viewer.minimumRows {
-      frame.put(
-        "too small: need \(Viewer.minimumColumns)x\(Viewer.minimumRows) (is \(columns)x\(rows))",
-        column: 0, row: 0, bold: true)
+      drawTooSmall(into: &frame)
       screen.draw(frame)
       return
     }
