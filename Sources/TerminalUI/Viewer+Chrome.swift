@@ -65,9 +65,13 @@ extension Viewer {
     }
     let title = "termmap keys"
     let credits = map.visibleAttribution.map { "  " + $0 }
+    // Each error whole, over as many lines as it needs.
+    let room = max(frame.columns - 8, 10)
     let errors =
       loadErrors.isEmpty
-      ? [] : ["", "Files not read (\(loadErrors.count)):"] + loadErrors.map { "  " + $0 }
+      ? []
+      : ["", "Files not read (\(loadErrors.count)):"]
+        + loadErrors.flatMap { e in Viewer.chop(e, width: room).map { "  " + $0 } }
     drawBox(
       title: title,
       lines: lines + errors + (credits.isEmpty ? [] : ["", "Map data:"] + credits) + [
@@ -127,6 +131,30 @@ extension Viewer {
         return
       }
     }
+  }
+
+  /// Text in pieces of at most `width` columns (breaking after a space or "/" where it can).
+  nonisolated static func chop(_ text: String, width: Int) -> [String] {
+    var pieces: [String] = []
+    var rest = Substring(text)
+    while CellBuffer.displayWidth(of: String(rest)) > width {
+      var cut = rest.startIndex
+      var used = 0
+      var lastBreak: String.Index?
+      for i in rest.indices {
+        let w = CellBuffer.displayWidth(of: String(rest[i]))
+        if used + w > width { break }
+        used += w
+        cut = rest.index(after: i)
+        if rest[i] == " " || rest[i] == "/" { lastBreak = cut }
+      }
+      if let b = lastBreak, rest.distance(from: rest.startIndex, to: b) > width / 2 { cut = b }
+      if cut == rest.startIndex { break }
+      pieces.append(String(rest[..<cut]))
+      rest = rest[cut...]
+    }
+    pieces.append(String(rest))
+    return pieces
   }
 
   /// Words over lines of at most `width` columns; nil when a word is wider than that.

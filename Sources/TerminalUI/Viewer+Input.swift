@@ -297,7 +297,7 @@ extension Viewer {
       }
     }
     p.results = results(for: p.text)
-    p.problem = Viewer.coordinateProblem(p.text)
+    p.problem = problem(for: p.text)
     p.selected = min(p.selected, max(p.results.count - 1, 0))
     prompt = p
   }
@@ -321,23 +321,21 @@ extension Viewer {
   func results(for text: String) -> [PromptState.Result] {
     if let c = Coordinate(parsing: text) { return [.coordinate(c)] }
     if Viewer.coordinateProblem(text) != nil { return [] }
-    guard text.trimmingCharacters(in: .whitespaces).count >= 2, let g = loadGazetteer() else {
+    guard text.trimmingCharacters(in: .whitespaces).count >= 2, let g = gazetteer else {
       return []
     }
     return g.search(text, limit: 8).map { .place($0) }
   }
 
-  /// The gazetteer if it has loaded; says why not otherwise.
-  func loadGazetteer() -> Gazetteer? {
-    if let g = gazetteer { return g }
-    if let e = gazetteerError {
-      show(e, seconds: 6) { [unowned self] in prompt == nil }
-    } else {
-      show("loading place names…", seconds: 30) { [unowned self] in
-        gazetteer != nil || gazetteerError != nil || prompt == nil
-      }
-    }
-    return nil
+  /// What the prompt line says after the text when the text cannot be searched for yet (the
+  /// place names are loading or missing) or is a coordinate out of range. It is worked out
+  /// again when that changes, so it never outlives the situation.
+  func problem(for text: String) -> String? {
+    if let p = Viewer.coordinateProblem(text) { return p }
+    guard Coordinate(parsing: text) == nil, text.trimmingCharacters(in: .whitespaces).count >= 2,
+      gazetteer == nil
+    else { return nil }
+    return gazetteerError ?? "loading place names…"
   }
 
   func go(to p: PromptState) {

@@ -293,6 +293,7 @@ public final class Viewer: MapViewDelegate {
     }
     if var p = prompt {
       p.results = results(for: p.text)
+      p.problem = problem(for: p.text)
       prompt = p
     }
     return true
