@@ -228,16 +228,29 @@ public final class Viewer: MapViewDelegate {
 
   /// The first view: the given position, or the world until files arrive and are fitted.
   func placeInitially() {
+    if let b = options.bbox {
+      map.setVisibleMapRect(b, animated: false)
+      fittedOnce = true
+      return
+    }
+    map.setVisibleMapRect(.world, animated: false)
     if let c = options.center {
       map.setCenter(c, animated: false)
       map.setZoomLevel(options.zoom ?? 10, animated: false)
-      fittedOnce = true
-    } else if let b = options.bbox {
-      map.setVisibleMapRect(b, animated: false)
-      fittedOnce = true
-    } else {
-      map.setVisibleMapRect(.world, animated: false)
+    } else if let z = options.zoom {
+      map.setZoomLevel(z, animated: false)
     }
+    // With both given, or nothing to fit, this is the view; else the fit decides the rest.
+    fittedOnce = (options.center != nil && options.zoom != nil) || options.files.isEmpty
+  }
+
+  /// The view once the files have loaded: all of them, then --center or --zoom if given.
+  func fitLoaded() {
+    fittedOnce = true
+    guard !map.contentMapRect.isNull else { return }
+    map.showAllContent(animated: false)
+    if let c = options.center { map.setCenter(c, animated: false) }
+    if let z = options.zoom { map.setZoomLevel(z, animated: false) }
   }
 
   /// Reads every file on a background queue; results arrive through the inbox.
@@ -341,10 +354,7 @@ public final class Viewer: MapViewDelegate {
         )
       }
     }
-    if pendingLoads == 0 && !fittedOnce {
-      fittedOnce = true
-      if !map.contentMapRect.isNull { map.showAllContent(animated: false) }
-    }
+    if pendingLoads == 0 && !fittedOnce { fitLoaded() }
     return true
   }
 

@@ -160,13 +160,31 @@ struct ViewerBackendTests {
     #expect(h.text.contains("Rossio"))
   }
 
-  @Test("--center without --zoom: the centre given, at zoom 10")
+  @Test("--center without --zoom: that centre at the zoom the fit gives (10 with no files)")
   func centerWithoutZoom() throws {
-    let h = try Harness([walk]) { o in
-      o.center = .init(latitude: 48.8566, longitude: 2.3522)
-    }
-    #expect(h.status.hasPrefix("48.85"))
-    #expect(zoom(h.status) == 10)
+    let fitted = try #require(zoom(try Harness([walk]).status))
+    let h = try Harness([walk]) { o in o.center = .init(latitude: 48.8566, longitude: 2.3522) }
+    #expect(h.status.hasPrefix("48.85"), "\(h.status)")
+    #expect(zoom(h.status) == fitted)
+    let empty = try Harness { o in o.center = .init(latitude: 48.8566, longitude: 2.3522) }
+    #expect(empty.status.hasPrefix("48.85"))
+    #expect(zoom(empty.status) == 10)
+    // --zoom alone: the fit's centre at that zoom.
+    let zoomed = try Harness([walk]) { o in o.zoom = 12 }
+    #expect(zoomed.status.hasPrefix("38.7"))
+    #expect(zoom(zoomed.status) == 12)
+  }
+
+  @Test("w fits the whole world at 80 × 24, below zoom 0")
+  func wholeWorld() throws {
+    let h = try Harness([walk], columns: 80, rows: 24)
+    h.send(.character("w"))
+    let z = try #require(zoom(h.status))
+    #expect(z < 0, "\(h.status)")
+    // The world's width in dots fits the map's 160 × 92 dots: the whole of it is on screen.
+    let map = h.viewer.map
+    #expect(map.visibleMapRect.width >= 268_435_456 * 0.999, "\(map.visibleMapRect)")
+    #expect(map.visibleMapRect.height >= 268_435_456 * 0.999, "\(map.visibleMapRect)")
   }
 }
 
