@@ -331,6 +331,9 @@ public final class Viewer: MapViewDelegate {
             content.warnings.count == 1 ? w : "\(w) (and \(content.warnings.count - 1) more)",
             seconds: 8)
         }
+        for a in content.annotations {
+          a.detailLines = a.detailLines.map(Viewer.calloutLine)
+        }
         map.addAnnotations(content.annotations)
         loadedPoints += content.pointCount
       case .failed(let path, let text):
@@ -356,6 +359,15 @@ public final class Viewer: MapViewDelegate {
     }
     if pendingLoads == 0 && !fittedOnce { fitLoaded() }
     return true
+  }
+
+  /// A callout detail line as the viewer shows it: the height is "elevation" whatever the
+  /// format called it (KML says "altitude"), and never "-0 m".
+  nonisolated static func calloutLine(_ line: String) -> String {
+    var l = line
+    if l.hasPrefix("altitude ") { l = "elevation " + l.dropFirst("altitude ".count) }
+    if l == "elevation -0 m" { l = "elevation 0 m" }
+    return l
   }
 
   /// Shows a message on the status line for `seconds`, or less: until `ends` says the situation

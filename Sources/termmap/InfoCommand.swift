@@ -70,7 +70,8 @@ struct InfoCommand {
     }
     row("length", distance(s.length))
     if let e = s.elevationRange {
-      row("elevation", String(format: "%.1f to %.1f m", e.lowerBound, e.upperBound))
+      row(
+        "elevation", "\(InfoCommand.tenths(e.lowerBound)) to \(InfoCommand.tenths(e.upperBound)) m")
       row(
         "ascent", String(format: "%.1f m up, %.1f m down", s.ascent ?? 0, s.descent ?? 0))
     } else {
@@ -154,6 +155,12 @@ struct InfoCommand {
     }
     if files.isEmpty { return "{\"files\": []}" }
     return "{\"files\": [\n" + files.joined(separator: ",\n") + "\n]}"
+  }
+
+  /// One decimal, without a minus sign on a value that rounds to zero ("-0.0").
+  static func tenths(_ v: Double) -> String {
+    let s = String(format: "%.1f", v)
+    return s == "-0.0" ? "0.0" : s
   }
 
   static func number(_ v: Double) -> String {

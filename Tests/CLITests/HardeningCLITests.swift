@@ -75,3 +75,26 @@ struct HardeningCLITests {
     }
   }
 }
+
+@Suite("termmap info: elevations")
+struct InfoElevationTests {
+  @Test("an elevation that rounds to zero prints without a minus sign")
+  func noNegativeZero() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-info-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("low.gpx")
+    try """
+    <?xml version="1.0"?>
+    <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+    <trkpt lat="52.37" lon="4.89"><ele>-0.04</ele></trkpt>
+    <trkpt lat="52.38" lon="4.90"><ele>3.5</ele></trkpt>
+    </trkseg></trk></gpx>
+    """.write(to: file, atomically: true, encoding: .utf8)
+    let r = try termmap(["info", file.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("0.0 to 3.5 m"), "\(r.stdout)")
+    #expect(!r.stdout.contains("-0.0"))
+  }
+}

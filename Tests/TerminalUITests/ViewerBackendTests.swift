@@ -353,3 +353,55 @@ struct GazetteerTests {
     #expect(try search("St").count == 8)
   }
 }
+
+/// Callout details as a user reads them, whatever the file format.
+@MainActor
+@Suite("callout wording on a test backend")
+struct CalloutWordingTests {
+  func write(_ name: String, _ text: String) throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-callout-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let url = dir.appendingPathComponent(name)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+  }
+
+  /// Opens the callout of the only marker.
+  func callout(_ path: String) throws -> String {
+    let h = try Harness([path], columns: 120, rows: 30)
+    h.send(.character("\t"))
+    h.send(.character("\r"))
+    return h.text
+  }
+
+  @Test("GPX: a waypoint at −0.114 m reads 'elevation 0 m', not '-0 m'")
+  func negativeZero() throws {
+    let gpx = try write(
+      "low.gpx",
+      """
+      <?xml version="1.0"?>
+      <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+      <wpt lat="52.37" lon="4.89"><ele>-0.114</ele><name>Dam</name></wpt>
+      </gpx>
+      """)
+    let text = try callout(gpx)
+    #expect(text.contains("elevation 0 m"), "\(text)")
+    #expect(!text.contains("-0 m"))
+  }
+
+  @Test("KML: the height is 'elevation' too, as in GPX")
+  func kmlElevation() throws {
+    let kml = try write(
+      "peak.kml",
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+      <Placemark><name>Peak</name><Point><coordinates>13.83,46.38,733</coordinates></Point></Placemark>
+      </Document></kml>
+      """)
+    let text = try callout(kml)
+    #expect(text.contains("elevation 733 m"), "\(text)")
+    #expect(!text.contains("altitude"))
+  }
+}

@@ -27,7 +27,7 @@ final class Harness {
 
   /// A repository file's path.
   nonisolated static func path(_ relative: String) -> String {
-    Tmux.repositoryRoot.appendingPathComponent(relative).path
+    relative.hasPrefix("/") ? relative : Tmux.repositoryRoot.appendingPathComponent(relative).path
   }
 
   /// Starts a viewer on `files` (repository paths) and waits until they have loaded.
