@@ -257,6 +257,34 @@ struct ViewerMessageTests {
     #expect(!h.status.contains("no markers"))
   }
 
+  @Test("a typed coordinate is offered and Enter goes there")
+  func searchCoordinate() throws {
+    let h = try Harness([walk])
+    h.send(.character("/"))
+    h.type("48°51′N 2°21′E")
+    #expect(h.text.contains("go to 48.85000, 2.35000"))
+    h.send(.character("\r"))
+    #expect(h.status.hasPrefix("48.85000, 2.35000"), "\(h.status)")
+  }
+
+  @Test("↑ and ↓ choose among the matches; Esc closes the prompt without going")
+  func promptChoice() throws {
+    let h = try Harness([walk])
+    h.send(.character("/"))
+    h.type("St. Petersburg")
+    #expect(h.text.contains("› Saint Petersburg, Russia"), "\(h.text)")
+    h.send(.key(.down))
+    #expect(h.text.contains("› St. Petersburg, United States"), "\(h.text)")
+    h.send(.character("\r"))
+    #expect(h.status.contains("St. Petersburg, United States"))
+    #expect(h.viewer.map.centerCoordinate.longitude < -82)
+    h.send(.character("/"))
+    h.type("Tokyo")
+    h.send(.character("\u{1B}"))
+    #expect(!h.text.contains("Tokyo"))
+    #expect(h.viewer.map.centerCoordinate.longitude < -82)
+  }
+
   @Test("two numbers out of range say so, not 'nothing found'")
   func outOfRange() throws {
     let h = try Harness([walk])
