@@ -139,7 +139,8 @@ struct ViewerE2ETests {
     let tmux = try Tmux()
     let render = "\(Tmux.termmap) render --no-basemap --size 60x15 \(Self.route)"
     try tmux.start(
-      "LANG=C LC_ALL= LC_CTYPE= \(render); echo ASCII-DONE; \(render); echo \"EXITED $?\"; sleep 60")
+      "LANG=C LC_ALL= LC_CTYPE= \(render); echo ASCII-DONE; \(render); echo \"EXITED $?\"; sleep 60"
+    )
     let (ok, screen) = try tmux.waitFor(timeout: 30) { s in s.joined().contains("EXITED 0") }
     try #require(ok, "\(screen.joined(separator: "\n"))")
     let split = try #require(screen.firstIndex { $0.contains("ASCII-DONE") })
