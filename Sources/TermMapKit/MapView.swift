@@ -34,7 +34,7 @@ public final class MapView {
   public private(set) var zoomLevel: Double
 
   /// Zoom levels the camera may take.
-  public var zoomRange: ClosedRange<Double> = -4...22 {
+  public var zoomRange: ClosedRange<Double> = 0...22 {
     didSet { applyCamera(center: centerPoint, zoom: zoomLevel, notify: false) }
   }
   /// The area the centre must stay in (MKMapView.CameraBoundary); nil for anywhere.

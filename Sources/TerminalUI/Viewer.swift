@@ -142,6 +142,7 @@ public final class Viewer: MapViewDelegate {
     self.options = options
     screen = backend
     map = MapView(columns: max(screen.columns, 1), rows: max(screen.rows - 1, 1))
+    map.zoomRange = Viewer.zoomRange
     if let c = options.charset {
       map.charset = c
     } else {
@@ -470,6 +471,10 @@ public final class Viewer: MapViewDelegate {
     if prompt != nil { drawPrompt(into: &frame) }
     screen.draw(frame)
   }
+
+  /// Zoom levels the viewer (and render) allow: below 0, so the whole world fits a small
+  /// terminal (80 × 24 needs −1.5, the minimum 20 × 6 nearly −4).
+  public nonisolated static let zoomRange: ClosedRange<Double> = -4...22
 
   static let minimumColumns = 20
   static let minimumRows = 6

@@ -44,7 +44,7 @@ struct RenderCommand {
         center = c
       case "--zoom":
         let z = try ArgumentReader.number(try r.value(for: a), "--zoom")
-        let range = MapView(columns: 1, rows: 1).zoomRange
+        let range = Viewer.zoomRange
         guard range.contains(z) else {
           throw UsageError(
             "--zoom: \(z) is outside \(Int(range.lowerBound))...\(Int(range.upperBound))")
@@ -97,7 +97,7 @@ struct RenderCommand {
         files.append(a)
       }
     }
-    style = style.reachingBelowZoomZero(to: MapView(columns: 1, rows: 1).zoomRange.lowerBound)
+    style = style.reachingBelowZoomZero(to: Viewer.zoomRange.lowerBound)
     // --center alone keeps the zoom a fit gives (10 with nothing to fit); --zoom alone keeps
     // the fit's centre.
     if bbox != nil && (center != nil || zoom != nil) {
@@ -136,6 +136,7 @@ struct RenderCommand {
     var charset = charset
     if !charsetGiven && isatty(1) == 1 && !adoptLocale() { charset = .ascii }
     let map = MapView(columns: columns, rows: rows)
+    map.zoomRange = Viewer.zoomRange
     map.charset = charset
     map.addOverlays(try makeMapLayers(), level: .aboveRoads)
     let style = ContentStyle()
