@@ -61,11 +61,17 @@ public final class Screen: TerminalBackend {
   private var ended = false
 
   /// Takes over the terminal. Throws when stdin or stdout is not a terminal or TERM is unknown.
-  public init(noColor: Bool = ProcessInfo.processInfo.environment["NO_COLOR"] != nil) throws {
+  /// `unicode`: draw Unicode (braille, block) even when the locale is not UTF-8, because the
+  /// user asked for it (`--charset`).
+  public init(
+    noColor: Bool = ProcessInfo.processInfo.environment["NO_COLOR"] != nil, unicode: Bool = false
+  ) throws {
     guard isatty(0) == 1, isatty(1) == 1 else {
       throw TerminalError("the viewer needs a terminal; use `termmap render` to print a frame")
     }
-    unicode = adoptLocale()
+    var utf8 = adoptLocale()
+    if !utf8 && unicode { utf8 = setlocale(LC_CTYPE, "C.UTF-8") != nil }
+    self.unicode = utf8
     guard let out = fdopen(1, "w") else {
       throw TerminalError("cannot open the terminal for writing")
     }

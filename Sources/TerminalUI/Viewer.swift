@@ -134,7 +134,9 @@ public final class Viewer: MapViewDelegate {
 
   /// A viewer in the terminal (ncurses). Throws when there is no usable terminal.
   public convenience init(options: ViewerOptions) throws {
-    self.init(options: options, backend: try Screen())
+    // An explicit --charset braille or block is drawn whatever the locale says.
+    let unicode = options.charset.map { $0 != .ascii } ?? false
+    self.init(options: options, backend: try Screen(unicode: unicode))
   }
 
   /// A viewer drawing on any backend (a `TestBackend` in tests).
@@ -399,7 +401,8 @@ public final class Viewer: MapViewDelegate {
   }
 
   public func mapViewDidFailLoadingMap(_ mapView: MapView, withError error: any Error) {
-    show("tiles: \(error)", seconds: 8)
+    // About the tiles of this view: it goes when the view changes.
+    showAboutView("tiles: \(error)", seconds: 8)
   }
 
   public func mapViewDidChangeVisibleRegion(_ mapView: MapView) {

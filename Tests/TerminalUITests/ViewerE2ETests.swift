@@ -132,6 +132,11 @@ struct ViewerE2ETests {
     #expect(text.contains("Cais do Sodre"), "\(text)")
     #expect(text.unicodeScalars.allSatisfy { $0.isASCII }, "\(text)")
     #expect(text.contains(" | 20 pts"))
+    // --charset braille is drawn anyway: the user knows the terminal.
+    let forced = try Tmux()
+    _ = try startViewer(
+      forced, extra: "--no-basemap --charset braille", environment: "LANG=C LC_ALL= LC_CTYPE=")
+    #expect(brailleCount(try forced.capture()) > 40)
   }
 
   @Test("LANG=C: render on a terminal prints ASCII; with UTF-8, braille")
