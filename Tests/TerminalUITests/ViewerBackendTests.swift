@@ -433,3 +433,61 @@ struct CalloutWordingTests {
     #expect(!text.contains("altitude"))
   }
 }
+
+/// Whole frames, every cell, as text (as ratatui's TestBackend asserts them).
+@MainActor
+@Suite("whole frames on a test backend")
+struct WholeFrameTests {
+  /// An empty map (no files, no basemap): only the chrome is drawn.
+  func empty() throws -> Harness { try Harness(columns: 60, rows: 16) }
+
+  static let blank = String(repeating: " ", count: 60)
+  static let status = "0.00000, 0.00000 · z-2.1 · ├──────┤ 10000 km          ? help"
+
+  @Test("the world fitted at start: an empty map and the status line")
+  func start() throws {
+    let h = try empty()
+    #expect(h.screen == Array(repeating: Self.blank, count: 15) + [Self.status])
+  }
+
+  @Test("? draws the key list over the map, centred; q closes it and the map is back")
+  func help() throws {
+    let h = try empty()
+    h.send(.character("?"))
+    let expected = [
+      " ┌─ termmap keys ────────────────────────────────────────┐  ",
+      " │ ←↓↑→  h j k l   pan (Shift or H J K L: further)       │  ",
+      " │ + = a  /  - z   zoom in / out                         │  ",
+      " │ 0  /  w         fit all data / whole world            │  ",
+      " │ Tab  Shift-Tab  next / previous marker                │  ",
+      " │ Enter           open callout; again: zoom to it       │  ",
+      " │ Esc             close callout, prompt or help         │  ",
+      " │ /               search a place or go to lat, lon      │  ",
+      " │ r               show / hide routes                    │  ",
+      " │ c               braille / ASCII                       │  ",
+      " │ mouse           drag pans, wheel zooms, click selects │  ",
+      " │ ?               this help                             │  ",
+      " │ q               quit                                  │  ",
+      " │                                                       │  ",
+      " └───────────────────────────────────────────────────────┘  ",
+      Self.status,
+    ]
+    #expect(h.screen == expected, "\n\(h.text)")
+    h.send(.character("q"))
+    #expect(h.screen == Array(repeating: Self.blank, count: 15) + [Self.status])
+  }
+
+  @Test("/ Tokyo: the prompt line with its cursor and the matches above it")
+  func prompt() throws {
+    let h = try empty()
+    h.send(.character("/"))
+    h.type("Tokyo")
+    let expected =
+      Array(repeating: Self.blank, count: 13) + [
+        " › Tokyo, Japan (9.7 M)                                     ",
+        "   Nishi-Tokyo-shi, Japan (207 k)                           ",
+        "/ Tokyo▏                                                    ",
+      ]
+    #expect(h.screen == expected, "\n\(h.text)")
+  }
+}
