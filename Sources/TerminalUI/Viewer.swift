@@ -115,9 +115,9 @@ public final class Viewer: MapViewDelegate {
   var message: StatusMessage?
   /// Region changes so far (messages about a view end when it changes).
   var regionChanges = 0
-  /// Files that could not be read, each as its one-line error, in the order given.
-  var loadErrors: [String] = []
-  var loadErrorPaths: [String] = []
+  /// Files that could not be read, with their one-line errors, in the order the files were given.
+  var loadFailures: [(path: String, error: String)] = []
+  var loadErrors: [String] { loadFailures.map(\.error) }
   var helpVisible = false
   var prompt: PromptState?
   var calloutOpen = false
@@ -345,20 +345,16 @@ public final class Viewer: MapViewDelegate {
     }
     if !failed.isEmpty {
       // Every failure is kept, in the order the files were given (they finish in any order).
-      loadErrors += failed.map(\.error)
       let order = Dictionary(
         options.files.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-      var all = Array(zip(loadErrorPaths + failed.map(\.path), loadErrors))
-      all.sort { (order[$0.0] ?? 0) < (order[$1.0] ?? 0) }
-      loadErrorPaths = all.map(\.0)
-      loadErrors = all.map(\.1)
-      if loadErrors.count == 1 {
-        show(loadErrors[0], seconds: 8)
-      } else {
-        show(
-          "\(loadErrors.count) files could not be read (? lists them): \(loadErrors[0])", seconds: 8
-        )
-      }
+      loadFailures = (loadFailures + failed).enumerated().sorted {
+        (order[$0.element.path] ?? 0, $0.offset) < (order[$1.element.path] ?? 0, $1.offset)
+      }.map(\.element)
+      let errors = loadErrors
+      show(
+        errors.count == 1
+          ? errors[0] : "\(errors.count) files could not be read (? lists them): \(errors[0])",
+        seconds: 8)
     }
     if pendingLoads == 0 && !fittedOnce { fitLoaded() }
     return true
