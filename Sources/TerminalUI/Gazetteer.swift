@@ -114,33 +114,59 @@ public final class Gazetteer: Sendable {
   }
 
   /// The edit distance (insertions, deletions, substitutions and swaps of neighbours) between
-  /// two byte strings, or nil when it is more than `limit`.
+  /// two byte strings, or nil when it is more than `limit`. What the two share at the start and
+  /// the end is set aside, and only the band of the table within `limit` of its diagonal is
+  /// filled, row by row until a row has nothing within `limit`: most names are turned down
+  /// after a few bytes.
   static func distance(
     _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int
   ) -> Int? {
-    let n = a.count
-    let m = b.count
+    var n = a.count
+    var m = b.count
     if abs(n - m) > limit { return nil }
-    guard n > 0, m > 0 else { return max(n, m) }
-    var previous2 = [Int](repeating: 0, count: m + 1)
-    var previous = Array(0...m)
-    var current = [Int](repeating: 0, count: m + 1)
-    for i in 1...n {
-      current[0] = i
-      var rowBest = i
-      for j in 1...m {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        var d = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-        if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-          d = min(d, previous2[j - 2] + 1)
-        }
-        current[j] = d
-        rowBest = min(rowBest, d)
-      }
-      if rowBest > limit { return nil }
-      (previous2, previous, current) = (previous, current, previous2)
+    var start = 0
+    while start < n && start < m && a[start] == b[start] { start += 1 }
+    while n > start && m > start && a[n - 1] == b[m - 1] {
+      n -= 1
+      m -= 1
     }
-    return previous[m] <= limit ? previous[m] : nil
+    let ra = n - start
+    let rb = m - start
+    if ra == 0 || rb == 0 { return max(ra, rb) <= limit ? max(ra, rb) : nil }
+    let far = limit + 1  // "more than the limit", for cells outside the band
+    return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * (rb + 1)) { rows in
+      var previous2 = rows.baseAddress!
+      var previous = previous2 + (rb + 1)
+      var current = previous + (rb + 1)
+      for j in 0...rb {
+        previous[j] = min(j, far)
+        previous2[j] = far
+      }
+      for i in 1...ra {
+        let low = max(1, i - limit)
+        let high = min(rb, i + limit)
+        current[0] = min(i, far)
+        if low > 1 { current[low - 1] = far }
+        var rowBest = far
+        if low <= high {
+          for j in low...high {
+            let x = a[start + i - 1]
+            let y = b[start + j - 1]
+            var d = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x == y ? 0 : 1))
+            if i > 1 && j > 1 && x == b[start + j - 2] && a[start + i - 2] == y {
+              d = min(d, previous2[j - 2] + 1)
+            }
+            d = min(d, far)
+            current[j] = d
+            rowBest = min(rowBest, d)
+          }
+        }
+        if high < rb { current[high + 1] = far }
+        if rowBest > limit { return nil }
+        (previous2, previous, current) = (previous, current, previous2)
+      }
+      return previous[rb] <= limit ? previous[rb] : nil
+    }
   }
 
   /// The best matches for a query: exact names, then names that start with it, then names with

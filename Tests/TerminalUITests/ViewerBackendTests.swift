@@ -491,3 +491,28 @@ struct WholeFrameTests {
     #expect(h.screen == expected, "\n\(h.text)")
   }
 }
+
+@Suite("edit distance")
+struct EditDistanceTests {
+  func d(_ a: String, _ b: String, _ limit: Int) -> Int? {
+    Array(a.utf8).withUnsafeBufferPointer { x in
+      Array(b.utf8).withUnsafeBufferPointer { y in Gazetteer.distance(x, y, limit: limit) }
+    }
+  }
+
+  @Test("insertions, deletions, substitutions and swaps, bounded")
+  func cases() {
+    #expect(d("paris", "paris", 1) == 0)
+    #expect(d("pariss", "paris", 1) == 1)
+    #expect(d("prais", "paris", 1) == 1)
+    #expect(d("oaris", "paris", 1) == 1)
+    #expect(d("londno", "london", 1) == 1)
+    #expect(d("barcelnoa", "barcelona", 2) == 1)
+    #expect(d("barcleona", "barcelona", 2) == 1)
+    #expect(d("brcelnoa", "barcelona", 2) == 2)
+    #expect(d("brcelnoa", "barcelona", 1) == nil)
+    #expect(d("lisbon", "london", 1) == nil)
+    #expect(d("", "ab", 2) == 2)
+    #expect(d("abcdef", "badcfe", 3) == 3)
+  }
+}
