@@ -18,6 +18,55 @@ func processBytesWritten() -> Int {
   return 0
 }
 
+/// Text for a terminal without a UTF-8 locale: accents are dropped ("Malmö" becomes "Malmo"),
+/// anything else that is not ASCII becomes "?" (a wide glyph "??").
+public enum ASCIIFolding {
+  /// The ASCII stand-in for one character.
+  public static func fold(_ g: Unicode.Scalar) -> Unicode.Scalar {
+    if g.isASCII { return g }
+    let folded = String(g).folding(options: .diacriticInsensitive, locale: nil).unicodeScalars
+    return folded.count == 1 && folded.first!.isASCII ? folded.first! : "?"
+  }
+
+  /// A line of text folded to ASCII.
+  public static func fold(_ text: String) -> String {
+    var out = String.UnicodeScalarView()
+    for g in text.unicodeScalars {
+      let w = CellBuffer.displayWidth(of: g)
+      if w == 0 && !g.isASCII { continue }
+      let a = fold(g)
+      out.append(a)
+      if w == 2 { out.append(a) }
+    }
+    return String(out)
+  }
+
+  /// A frame folded to ASCII, cell by cell (a wide glyph's second cell too).
+  public static func fold(
+    _ original: CellBuffer, cache: inout [Unicode.Scalar: Unicode.Scalar]
+  ) -> CellBuffer {
+    var frame = original
+    for r in 0..<frame.rows {
+      for c in 0..<frame.columns {
+        let g = frame[c, r].glyph
+        if frame[c, r].isContinuation {
+          frame[c, r].glyph = "?"
+          continue
+        }
+        guard !g.isASCII else { continue }
+        if let a = cache[g] {
+          frame[c, r].glyph = a
+        } else {
+          let a = fold(g)
+          cache[g] = a
+          frame[c, r].glyph = a
+        }
+      }
+    }
+    return frame
+  }
+}
+
 /// Whether the locale asks for UTF-8: the first of LC_ALL, LC_CTYPE and LANG that is set and not
 /// empty decides (as setlocale does); its codeset (after the ".") must be UTF-8.
 public func localeIsUTF8(environment: [String: String]) -> Bool {
@@ -190,33 +239,9 @@ public final class Screen: TerminalBackend {
     previous = frame
   }
 
-  /// Without a UTF-8 locale the terminal cannot show other characters: accents are dropped
-  /// ("Malmö" becomes "Malmo"), anything else becomes "?" (a wide glyph "??").
+  /// Without a UTF-8 locale the terminal cannot show other characters.
   private func asciiOnly(_ original: CellBuffer) -> CellBuffer {
-    var frame = original
-    for r in 0..<frame.rows {
-      for c in 0..<frame.columns {
-        let g = frame[c, r].glyph
-        guard g.value >= 0x80 else { continue }
-        if let a = asciiCache[g] {
-          frame[c, r].glyph = a
-          continue
-        }
-        let folded = String(g).folding(options: .diacriticInsensitive, locale: nil)
-        let a: Unicode.Scalar =
-          folded.unicodeScalars.count == 1 && folded.unicodeScalars.first!.value < 0x80
-          ? folded.unicodeScalars.first! : "?"
-        asciiCache[g] = a
-        frame[c, r].glyph = a
-      }
-    }
-    // Continuation cells of wide glyphs become a second "?".
-    for r in 0..<frame.rows {
-      for c in 0..<frame.columns where frame[c, r].isContinuation {
-        frame[c, r].glyph = "?"
-      }
-    }
-    return frame
+    ASCIIFolding.fold(original, cache: &asciiCache)
   }
   private var asciiCache: [Unicode.Scalar: Unicode.Scalar] = [:]
 

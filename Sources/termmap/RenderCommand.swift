@@ -134,7 +134,8 @@ struct RenderCommand {
     if failed { return 2 }
     // Without a UTF-8 locale a terminal cannot show braille: ASCII, unless --charset says.
     var charset = charset
-    if !charsetGiven && isatty(1) == 1 && !adoptLocale() { charset = .ascii }
+    let asciiTerminal = !charsetGiven && isatty(1) == 1 && !adoptLocale()
+    if asciiTerminal { charset = .ascii }
     let map = MapView(columns: columns, rows: rows)
     map.zoomRange = Viewer.zoomRange
     map.charset = charset
@@ -164,7 +165,12 @@ struct RenderCommand {
     }
     // Tiles load in the background: draw until the frame is complete (a failed tile counts as
     // done, and its error was printed by the delegate), or 15 s have passed.
-    let frame = map.renderCompleteFrame(timeout: 15).frame
+    var frame = map.renderCompleteFrame(timeout: 15).frame
+    if asciiTerminal {
+      // Names and credits too: accents dropped, other characters "?".
+      var cache: [Unicode.Scalar: Unicode.Scalar] = [:]
+      frame = ASCIIFolding.fold(frame, cache: &cache)
+    }
     let colors: ColorDepth
     switch colorMode {
     case .never: colors = .none
@@ -183,7 +189,7 @@ struct RenderCommand {
           !$0.isEmpty
         },
         columns: columns, ascii: charset == .ascii)
-      out.append(line)
+      out.append(asciiTerminal ? ASCIIFolding.fold(line) : line)
     }
     Output.write(out.joined(separator: "\n") + "\n")
     return 0

@@ -142,7 +142,7 @@ struct ViewerE2ETests {
   @Test("LANG=C: render on a terminal prints ASCII; with UTF-8, braille")
   func renderLocale() throws {
     let tmux = try Tmux()
-    let render = "\(Tmux.termmap) render --no-basemap --size 60x15 \(Self.route)"
+    let render = "\(Tmux.termmap) render --no-basemap --status --size 60x15 \(Self.route)"
     try tmux.start(
       "LANG=C LC_ALL= LC_CTYPE= \(render); echo ASCII-DONE; \(render); echo \"EXITED $?\"; sleep 60"
     )
@@ -153,6 +153,8 @@ struct ViewerE2ETests {
     let utf8 = Array(screen[split...])
     #expect(brailleCount(ascii) == 0, "\(ascii.joined(separator: "\n"))")
     #expect(ascii.joined().contains("Rossio"))
+    #expect(ascii.joined().contains("Cais do Sodre"))
+    #expect(ascii.joined().unicodeScalars.allSatisfy { $0.isASCII })
     #expect(brailleCount(utf8) > 20)
   }
 
