@@ -45,14 +45,16 @@ extension Viewer {
     var text = parts.joined(separator: ascii ? " | " : " · ")
     // The credits always stay (shortened when narrow); "? help" only when there is room.
     let credits = Attribution.fit(map.visibleAttribution, width: max(frame.columns / 2, 16))
+    // Widths in terminal columns: a selected marker's name may be wide (CJK).
+    let width = { (s: String) in CellBuffer.displayWidth(of: s) }
     var right = credits
-    if frame.columns - text.count - credits.count >= 12 {
+    if frame.columns - width(text) - width(credits) >= 12 {
       right = (credits.isEmpty ? "" : credits + "  ") + "? help"
     }
-    let limit = max(frame.columns - right.count - 2, 0)
-    if text.count > limit { text = String(text.prefix(max(limit - 1, 0))) + "…" }
+    let limit = max(frame.columns - width(right) - 2, 0)
+    if width(text) > limit { text = CellBuffer.prefix(of: text, width: max(limit - 1, 0)) + "…" }
     frame.put(text, column: 0, row: row, foreground: .brightWhite, background: .brightBlack)
-    let start = frame.columns - right.count
+    let start = frame.columns - width(right)
     if start >= 0 {
       frame.put(right, column: start, row: row, foreground: .white, background: .brightBlack)
     }

@@ -418,6 +418,19 @@ struct CalloutWordingTests {
     #expect(!text.contains("-0 m"))
   }
 
+  @Test("a selected marker with a wide (CJK) name: the status line still fits its columns")
+  func wideTitle() throws {
+    let csv = try write(
+      "wide.csv",
+      "latitude,longitude,name\n39.9042,116.4074,"
+        + String(repeating: "北京站", count: 12) + "\n")
+    let h = try Harness([csv], columns: 100, rows: 20)
+    h.send(.character("\t"))
+    #expect(h.status.contains("▸ 北京站"), "\(h.status)")
+    // Cut to the line, in columns, and said to be cut.
+    #expect(h.status.hasSuffix("…  "), "\(h.status)")
+  }
+
   @Test("KML: the height is 'elevation' too, as in GPX")
   func kmlElevation() throws {
     let kml = try write(
