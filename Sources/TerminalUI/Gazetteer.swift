@@ -106,11 +106,34 @@ public final class Gazetteer: Sendable {
   }
 
   static func appendFolded(_ s: Substring, to out: inout [UInt8]) {
-    if s.utf8.allSatisfy({ $0 < 0x80 }) && !s.contains(" ") {
-      for b in s.utf8 { out.append(b >= 65 && b <= 90 ? b + 32 : b) }
-    } else {
+    guard s.utf8.allSatisfy({ $0 < 0x80 }) else {
       out.append(contentsOf: expandAbbreviations(fold(String(s))).utf8)
+      return
     }
+    // ASCII: lower case byte by byte; words are written out only when one is an abbreviation.
+    let start = out.count
+    var wordStart = start
+    var abbreviated = false
+    for b in s.utf8 {
+      if b == 32 {
+        abbreviated = abbreviated || isAbbreviation(out[wordStart...])
+        wordStart = out.count + 1
+      }
+      out.append(b >= 65 && b <= 90 ? b + 32 : b)
+    }
+    // A name's last word counts only after another ("Mt" alone is a name, not an abbreviation).
+    if wordStart > start { abbreviated = abbreviated || isAbbreviation(out[wordStart...]) }
+    if abbreviated {
+      let expanded = expandAbbreviations(String(decoding: out[start...], as: UTF8.self))
+      out.removeSubrange(start...)
+      out.append(contentsOf: expanded.utf8)
+    }
+  }
+
+  /// Whether folded bytes are one of the abbreviations ("st", "st.", "mt", …).
+  static func isAbbreviation(_ word: ArraySlice<UInt8>) -> Bool {
+    guard (2...4).contains(word.count) else { return false }
+    return abbreviations[String(decoding: word, as: UTF8.self)] != nil
   }
 
   /// The edit distance (insertions, deletions, substitutions and swaps of neighbours) between
