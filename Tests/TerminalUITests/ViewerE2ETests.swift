@@ -165,7 +165,7 @@ struct ViewerE2ETests {
     try tmux.sendKeys("w")
     let (ok, screen) = try tmux.waitFor(timeout: 30) { s in
       let t = s.joined()
-      return ["Canada", "China", "Australia", "Antarctica"].allSatisfy { t.contains($0) }
+      return ["Canada", "Russia", "China", "Australia", "Antarctica"].allSatisfy { t.contains($0) }
         && (s.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "").contains("z-")
     }
     #expect(ok, "\(screen.joined(separator: "\n"))")
