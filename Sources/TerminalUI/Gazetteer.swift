@@ -15,8 +15,10 @@ public struct Place: Sendable, Equatable {
   public var label: String { countryName.isEmpty ? name : "\(name), \(countryName)" }
 }
 
-/// Place-name search over `Data/places.tsv.gz`, matching names and alternate names without
-/// regard to case or accents; more populous places rank first among equal matches.
+/// Place-name search over `Data/places.tsv.gz`, matching names and alternate names (in Latin
+/// and other scripts) without regard to case, accents or abbreviations ("St." is "Saint");
+/// more populous places rank first among equal matches; when nothing matches, names within a
+/// typo or two of the query.
 ///
 /// Every folded name lives in one byte buffer, so a keystroke's search is a pass of `memcmp`
 /// and `memmem` over it, with no string allocated per name.
@@ -65,8 +67,9 @@ public final class Gazetteer: Sendable {
       folded.append((Array(Gazetteer.fold(cc).utf8), Array(Gazetteer.fold(countryName).utf8)))
       add(f[0], place: index, main: true)
       if !f[1].isEmpty { add(f[1], place: index, main: false) }
-      if f.count > 7 {
-        for alt in f[7].split(separator: "|") { add(alt, place: index, main: false) }
+      // Latin alternate names, then names in other scripts ("Москва", "北京").
+      for column in 7..<min(f.count, 9) {
+        for alt in f[column].split(separator: "|") { add(alt, place: index, main: false) }
       }
     }
     self.places = places
@@ -81,11 +84,111 @@ public final class Gazetteer: Sendable {
     return s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
   }
 
+  /// Abbreviations written out, so "St. Petersburg", "St Petersburg" and "Saint Petersburg"
+  /// are one name.
+  static let abbreviations: [String: String] = [
+    "st": "saint", "st.": "saint", "ste": "sainte", "ste.": "sainte", "mt": "mount",
+    "mt.": "mount", "ft": "fort", "ft.": "fort", "pt": "port", "pt.": "port",
+  ]
+
+  /// A folded name with its abbreviations written out. In a query still being typed, the last
+  /// word is written out only when it ends with "." ("st" may be the start of "Stockholm").
+  static func expandAbbreviations(_ folded: String, typing: Bool = false) -> String {
+    guard folded.contains("t") else { return folded }
+    var words = folded.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+    for i in words.indices {
+      let last = i == words.count - 1
+      if let long = abbreviations[words[i]], !(typing && last && !words[i].hasSuffix(".")) {
+        words[i] = long
+      }
+    }
+    return words.joined(separator: " ")
+  }
+
   static func appendFolded(_ s: Substring, to out: inout [UInt8]) {
-    if s.utf8.allSatisfy({ $0 < 0x80 }) {
-      for b in s.utf8 { out.append(b >= 65 && b <= 90 ? b + 32 : b) }
-    } else {
-      out.append(contentsOf: fold(String(s)).utf8)
+    guard s.utf8.allSatisfy({ $0 < 0x80 }) else {
+      out.append(contentsOf: expandAbbreviations(fold(String(s))).utf8)
+      return
+    }
+    // ASCII: lower case byte by byte; words are written out only when one is an abbreviation.
+    let start = out.count
+    var wordStart = start
+    var abbreviated = false
+    for b in s.utf8 {
+      if b == 32 {
+        abbreviated = abbreviated || isAbbreviation(out[wordStart...])
+        wordStart = out.count + 1
+      }
+      out.append(b >= 65 && b <= 90 ? b + 32 : b)
+    }
+    // A name's last word counts only after another ("Mt" alone is a name, not an abbreviation).
+    if wordStart > start { abbreviated = abbreviated || isAbbreviation(out[wordStart...]) }
+    if abbreviated {
+      let expanded = expandAbbreviations(String(decoding: out[start...], as: UTF8.self))
+      out.removeSubrange(start...)
+      out.append(contentsOf: expanded.utf8)
+    }
+  }
+
+  /// Whether folded bytes are one of the abbreviations ("st", "st.", "mt", …).
+  static func isAbbreviation(_ word: ArraySlice<UInt8>) -> Bool {
+    guard (2...4).contains(word.count) else { return false }
+    return abbreviations[String(decoding: word, as: UTF8.self)] != nil
+  }
+
+  /// The edit distance (insertions, deletions, substitutions and swaps of neighbours) between
+  /// two byte strings, or nil when it is more than `limit`. What the two share at the start and
+  /// the end is set aside, and only the band of the table within `limit` of its diagonal is
+  /// filled, row by row until a row has nothing within `limit`: most names are turned down
+  /// after a few bytes.
+  static func distance(
+    _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int
+  ) -> Int? {
+    var n = a.count
+    var m = b.count
+    if abs(n - m) > limit { return nil }
+    var start = 0
+    while start < n && start < m && a[start] == b[start] { start += 1 }
+    while n > start && m > start && a[n - 1] == b[m - 1] {
+      n -= 1
+      m -= 1
+    }
+    let ra = n - start
+    let rb = m - start
+    if ra == 0 || rb == 0 { return max(ra, rb) <= limit ? max(ra, rb) : nil }
+    let far = limit + 1  // "more than the limit", for cells outside the band
+    return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * (rb + 1)) { rows in
+      var previous2 = rows.baseAddress!
+      var previous = previous2 + (rb + 1)
+      var current = previous + (rb + 1)
+      for j in 0...rb {
+        previous[j] = min(j, far)
+        previous2[j] = far
+      }
+      for i in 1...ra {
+        let low = max(1, i - limit)
+        let high = min(rb, i + limit)
+        current[0] = min(i, far)
+        if low > 1 { current[low - 1] = far }
+        var rowBest = far
+        if low <= high {
+          for j in low...high {
+            let x = a[start + i - 1]
+            let y = b[start + j - 1]
+            var d = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x == y ? 0 : 1))
+            if i > 1 && j > 1 && x == b[start + j - 2] && a[start + i - 2] == y {
+              d = min(d, previous2[j - 2] + 1)
+            }
+            d = min(d, far)
+            current[j] = d
+            rowBest = min(rowBest, d)
+          }
+        }
+        if high < rb { current[high + 1] = far }
+        if rowBest > limit { return nil }
+        (previous2, previous, current) = (previous, current, previous2)
+      }
+      return previous[rb] <= limit ? previous[rb] : nil
     }
   }
 
@@ -101,7 +204,8 @@ public final class Gazetteer: Sendable {
           .utf8)
       q = String(q[..<comma])
     }
-    let needle = Array(Gazetteer.fold(q).utf8)
+    let needle = Array(
+      Gazetteer.expandAbbreviations(Gazetteer.fold(q), typing: countryFilter == nil).utf8)
     guard !needle.isEmpty else { return [] }
     var best = [UInt8](repeating: .max, count: places.count)
     let n = needle.count
@@ -132,6 +236,35 @@ public final class Gazetteer: Sendable {
         }
       }
     }
+    var scored = ranked(best, countryFilter: countryFilter)
+    if scored.isEmpty && n >= 5 {
+      // Nothing starts with or contains the query: names within one typo (two for long
+      // queries) of it, nearest first ("Pariss" finds Paris).
+      let limit = n >= 9 ? 2 : 1
+      best = [UInt8](repeating: .max, count: places.count)
+      blob.withUnsafeBufferPointer { b in
+        needle.withUnsafeBufferPointer { nd in
+          for name in names where abs(Int(name.length) - n) <= limit {
+            let candidate = UnsafeBufferPointer(
+              rebasing: b[Int(name.start)..<Int(name.start + name.length)])
+            guard let d = Gazetteer.distance(nd, candidate, limit: limit) else { continue }
+            let score = UInt8(d * 2) + (name.main ? 0 : 1)
+            let place = Int(name.place)
+            if score < best[place] { best[place] = score }
+          }
+        }
+      }
+      scored = ranked(best, countryFilter: countryFilter)
+    }
+    scored.sort {
+      $0.score != $1.score
+        ? $0.score < $1.score : places[$0.index].population > places[$1.index].population
+    }
+    return scored.prefix(limit).map { places[$0.index] }
+  }
+
+  /// The places that have a score, narrowed by country.
+  private func ranked(_ best: [UInt8], countryFilter: [UInt8]?) -> [(score: UInt8, index: Int)] {
     var scored: [(score: UInt8, index: Int)] = []
     for (i, s) in best.enumerated() where s != .max {
       if let cf = countryFilter, !cf.isEmpty {
@@ -140,10 +273,6 @@ public final class Gazetteer: Sendable {
       }
       scored.append((s, i))
     }
-    scored.sort {
-      $0.score != $1.score
-        ? $0.score < $1.score : places[$0.index].population > places[$1.index].population
-    }
-    return scored.prefix(limit).map { places[$0.index] }
+    return scored
   }
 }

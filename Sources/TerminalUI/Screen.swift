@@ -18,10 +18,83 @@ func processBytesWritten() -> Int {
   return 0
 }
 
+/// Text for a terminal without a UTF-8 locale: accents are dropped ("Malmö" becomes "Malmo"),
+/// anything else that is not ASCII becomes "?" (a wide glyph "??").
+public enum ASCIIFolding {
+  /// The ASCII stand-in for one character.
+  public static func fold(_ g: Unicode.Scalar) -> Unicode.Scalar {
+    if g.isASCII { return g }
+    let folded = String(g).folding(options: .diacriticInsensitive, locale: nil).unicodeScalars
+    return folded.count == 1 && folded.first!.isASCII ? folded.first! : "?"
+  }
+
+  /// A line of text folded to ASCII.
+  public static func fold(_ text: String) -> String {
+    var out = String.UnicodeScalarView()
+    for g in text.unicodeScalars {
+      let w = CellBuffer.displayWidth(of: g)
+      if w == 0 && !g.isASCII { continue }
+      let a = fold(g)
+      out.append(a)
+      if w == 2 { out.append(a) }
+    }
+    return String(out)
+  }
+
+  /// A frame folded to ASCII, cell by cell (a wide glyph's second cell too).
+  public static func fold(
+    _ original: CellBuffer, cache: inout [Unicode.Scalar: Unicode.Scalar]
+  ) -> CellBuffer {
+    var frame = original
+    for r in 0..<frame.rows {
+      for c in 0..<frame.columns {
+        let g = frame[c, r].glyph
+        if frame[c, r].isContinuation {
+          frame[c, r].glyph = "?"
+          continue
+        }
+        guard !g.isASCII else { continue }
+        if let a = cache[g] {
+          frame[c, r].glyph = a
+        } else {
+          let a = fold(g)
+          cache[g] = a
+          frame[c, r].glyph = a
+        }
+      }
+    }
+    return frame
+  }
+}
+
+/// Whether the locale asks for UTF-8: the first of LC_ALL, LC_CTYPE and LANG that is set and not
+/// empty decides (as setlocale does); its codeset (after the ".") must be UTF-8.
+public func localeIsUTF8(environment: [String: String]) -> Bool {
+  let name = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first {
+    !$0.isEmpty
+  }
+  guard let name, let dot = name.firstIndex(of: ".") else { return false }
+  let codeset = name[name.index(after: dot)...].prefix { $0 != "@" }.lowercased()
+  return codeset == "utf-8" || codeset == "utf8"
+}
+
+/// Sets the program's locale from the environment; true when it is a UTF-8 one. When the
+/// environment asks for UTF-8 but that locale is not installed, the C library's C.UTF-8 stands
+/// in for character handling (the terminal still expects UTF-8).
+@discardableResult
+public func adoptLocale(environment: [String: String] = ProcessInfo.processInfo.environment)
+  -> Bool
+{
+  setlocale(LC_ALL, "")
+  guard localeIsUTF8(environment: environment) else { return false }
+  if String(cString: termmap_codeset()) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
+  return true
+}
+
 /// The ncursesw screen: draws frames by their difference from the last one, reads keys and the
 /// mouse. All calls happen on the main actor (ncurses is not thread-safe).
 @MainActor
-public final class Screen {
+public final class Screen: TerminalBackend {
   let screen: OpaquePointer
   let window: UnsafeMutablePointer<WINDOW>
   public private(set) var columns: Int
@@ -37,16 +110,17 @@ public final class Screen {
   private var ended = false
 
   /// Takes over the terminal. Throws when stdin or stdout is not a terminal or TERM is unknown.
-  public init(noColor: Bool = ProcessInfo.processInfo.environment["NO_COLOR"] != nil) throws {
+  /// `unicode`: draw Unicode (braille, block) even when the locale is not UTF-8, because the
+  /// user asked for it (`--charset`).
+  public init(
+    noColor: Bool = ProcessInfo.processInfo.environment["NO_COLOR"] != nil, unicode: Bool = false
+  ) throws {
     guard isatty(0) == 1, isatty(1) == 1 else {
       throw TerminalError("the viewer needs a terminal; use `termmap render` to print a frame")
     }
-    setlocale(LC_ALL, "")
-    var utf8 = String(cString: termmap_codeset()) == "UTF-8"
-    if !utf8, setlocale(LC_CTYPE, "C.UTF-8") != nil {
-      utf8 = String(cString: termmap_codeset()) == "UTF-8"
-    }
-    unicode = utf8
+    var utf8 = adoptLocale()
+    if !utf8 && unicode { utf8 = setlocale(LC_CTYPE, "C.UTF-8") != nil }
+    self.unicode = utf8
     guard let out = fdopen(1, "w") else {
       throw TerminalError("cannot open the terminal for writing")
     }
@@ -130,6 +204,7 @@ public final class Screen {
   public func draw(_ original: CellBuffer) {
     var frame = original
     frame.repairWideGlyphs()
+    if !unicode { frame = asciiOnly(frame) }
     let before = measuresBytes ? processBytesWritten() : 0
     defer { if measuresBytes { lastFrameBytes = processBytesWritten() - before } }
     let changes = frame.changes(from: previous)
@@ -164,6 +239,12 @@ public final class Screen {
     previous = frame
   }
 
+  /// Without a UTF-8 locale the terminal cannot show other characters.
+  private func asciiOnly(_ original: CellBuffer) -> CellBuffer {
+    ASCIIFolding.fold(original, cache: &asciiCache)
+  }
+  private var asciiCache: [Unicode.Scalar: Unicode.Scalar] = [:]
+
   /// Forgets the last frame, so the next one is drawn whole.
   public func invalidate() {
     previous = nil
@@ -182,9 +263,9 @@ public final class Screen {
       if code == KEY_MOUSE {
         var ev = MEVENT()
         guard getmouse(&ev) == OK else { return nil }
-        return .mouse(MouseEvent(column: Int(ev.x), row: Int(ev.y), state: ev.bstate))
+        return .mouse(MouseEvent(column: Int(ev.x), row: Int(ev.y), action: action(ev.bstate)))
       }
-      return .key(code)
+      return Screen.key(code).map { .key($0) }
     }
     guard let scalar = Unicode.Scalar(UInt32(ch)) else { return nil }
     return .character(Character(scalar))
@@ -202,17 +283,32 @@ public final class Screen {
   }
 }
 
-/// What the terminal sent.
-public enum InputEvent: Equatable, Sendable {
-  case character(Character)
-  case key(Int32)
-  case mouse(MouseEvent)
-  case resize
-}
+extension Screen {
+  /// The viewer's key for an ncurses key code (nil for keys it does not use).
+  static func key(_ code: Int32) -> Key? {
+    switch code {
+    case KEY_LEFT: .left
+    case KEY_RIGHT: .right
+    case KEY_UP: .up
+    case KEY_DOWN: .down
+    case KEY_SLEFT: .shiftLeft
+    case KEY_SRIGHT: .shiftRight
+    case KEY_SR: .shiftUp
+    case KEY_SF: .shiftDown
+    case KEY_BTAB: .backTab
+    case KEY_ENTER: .enter
+    case KEY_BACKSPACE: .backspace
+    default: nil
+    }
+  }
 
-/// A mouse report: where, and which buttons (ncurses `bstate` bits).
-public struct MouseEvent: Equatable, Sendable {
-  public let column: Int
-  public let row: Int
-  public let state: mmask_t
+  /// What an ncurses mouse report means (1002 mode reports motion without button bits).
+  func action(_ s: mmask_t) -> MouseEvent.Action {
+    if s & termmap_button4_pressed() != 0 { return .wheelUp }
+    if s & termmap_button5_pressed() != 0 { return .wheelDown }
+    if s & termmap_button1_pressed() != 0 { return .press }
+    if s & termmap_button1_released() != 0 { return .release }
+    if s & termmap_button1_clicked() != 0 { return .click }
+    return .motion
+  }
 }

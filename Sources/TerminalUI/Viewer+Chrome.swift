@@ -39,17 +39,22 @@ extension Viewer {
       parts.append("loading \(pendingLoads) file\(pendingLoads == 1 ? "" : "s")\(percent)…")
     }
     if !routesEnabled { parts.append("routes off") }
+    if !loadErrors.isEmpty {
+      parts.append("\(loadErrors.count) file\(loadErrors.count == 1 ? "" : "s") not read")
+    }
     var text = parts.joined(separator: ascii ? " | " : " · ")
     // The credits always stay (shortened when narrow); "? help" only when there is room.
     let credits = Attribution.fit(map.visibleAttribution, width: max(frame.columns / 2, 16))
+    // Widths in terminal columns: a selected marker's name may be wide (CJK).
+    let width = { (s: String) in CellBuffer.displayWidth(of: s) }
     var right = credits
-    if frame.columns - text.count - credits.count >= 12 {
+    if frame.columns - width(text) - width(credits) >= 12 {
       right = (credits.isEmpty ? "" : credits + "  ") + "? help"
     }
-    let limit = max(frame.columns - right.count - 2, 0)
-    if text.count > limit { text = String(text.prefix(max(limit - 1, 0))) + "…" }
+    let limit = max(frame.columns - width(right) - 2, 0)
+    if width(text) > limit { text = CellBuffer.prefix(of: text, width: max(limit - 1, 0)) + "…" }
     frame.put(text, column: 0, row: row, foreground: .brightWhite, background: .brightBlack)
-    let start = frame.columns - right.count
+    let start = frame.columns - width(right)
     if start >= 0 {
       frame.put(right, column: start, row: row, foreground: .white, background: .brightBlack)
     }
@@ -62,30 +67,46 @@ extension Viewer {
     }
     let title = "termmap keys"
     let credits = map.visibleAttribution.map { "  " + $0 }
+    // Each error whole, over as many lines as it needs.
+    let room = max(frame.columns - 8, 10)
+    let errors =
+      loadErrors.isEmpty
+      ? []
+      : ["", "Files not read (\(loadErrors.count)):"]
+        + loadErrors.flatMap { e in Viewer.chop(e, width: room).map { "  " + $0 } }
     drawBox(
       title: title,
-      lines: lines + (credits.isEmpty ? [] : ["", "Map data:"] + credits) + [
+      lines: lines + errors + (credits.isEmpty ? [] : ["", "Map data:"] + credits) + [
         "", "Esc or any key closes this",
       ],
       into: &frame,
       anchorBottom: false)
   }
 
-  /// The prompt line with its matches above it.
+  /// The prompt line with its matches above it. Widths are in terminal columns (a CJK
+  /// character takes two); when the text is wider than the line, its end shows.
   func drawPrompt(into frame: inout CellBuffer) {
     guard let p = prompt else { return }
     let row = frame.rows - 1
     for c in 0..<frame.columns { frame[c, row] = Cell(glyph: " ", background: .black) }
-    let hint = p.text.isEmpty ? "  place name, or lat, lon" : ""
+    var shown = p.text
+    // Room for "/ ", the text and the cursor.
+    while CellBuffer.displayWidth(of: shown) > frame.columns - 3, !shown.isEmpty {
+      shown.removeFirst()
+    }
+    let textWidth = CellBuffer.displayWidth(of: shown)
     frame.put(
-      "/ " + p.text, column: 0, row: row, foreground: .brightWhite, background: .black, bold: true)
-    frame.put("▏", column: 2 + p.text.count, row: row, foreground: .brightCyan, background: .black)
+      "/ " + shown, column: 0, row: row, foreground: .brightWhite, background: .black, bold: true)
+    frame.put("▏", column: 2 + textWidth, row: row, foreground: .brightCyan, background: .black)
+    let hint = p.text.isEmpty ? "  place name, or lat, lon" : p.problem.map { "  " + $0 } ?? ""
     if !hint.isEmpty {
       frame.put(
-        hint, column: 3 + p.text.count, row: row, foreground: .brightBlack, background: .black)
+        hint, column: 3 + textWidth, row: row,
+        foreground: p.problem == nil ? .brightBlack : .brightYellow, background: .black)
     }
     guard !p.results.isEmpty else { return }
-    let width = min(max(p.results.map { $0.label.count }.max() ?? 0, 20) + 4, frame.columns)
+    let labelWidth = p.results.map { CellBuffer.displayWidth(of: $0.label) }.max() ?? 0
+    let width = min(max(labelWidth, 20) + 4, frame.columns)
     let top = max(row - p.results.count, 0)
     for (i, r) in p.results.enumerated() where top + i < row {
       let selected = i == p.selected
@@ -98,9 +119,69 @@ extension Viewer {
     }
   }
 
+  /// The message for a terminal below the minimum size, broken into words over the rows there
+  /// are, so it is never cut in the middle ("too small:" alone says nothing).
+  func drawTooSmall(into frame: inout CellBuffer) {
+    let need = "\(Viewer.minimumColumns)x\(Viewer.minimumRows)"
+    let candidates = [
+      "too small: need \(need) (is \(frame.columns)x\(frame.rows))",
+      "too small: need \(need)", "need \(need)", need,
+    ]
+    for text in candidates {
+      if let lines = Viewer.wrap(text, width: frame.columns), lines.count <= frame.rows {
+        for (i, line) in lines.enumerated() { frame.put(line, column: 0, row: i, bold: true) }
+        return
+      }
+    }
+  }
+
+  /// Text in pieces of at most `width` columns (breaking after a space or "/" where it can).
+  nonisolated static func chop(_ text: String, width: Int) -> [String] {
+    var pieces: [String] = []
+    var rest = Substring(text)
+    while CellBuffer.displayWidth(of: String(rest)) > width {
+      var cut = rest.startIndex
+      var used = 0
+      var lastBreak: String.Index?
+      for i in rest.indices {
+        let w = CellBuffer.displayWidth(of: String(rest[i]))
+        if used + w > width { break }
+        used += w
+        cut = rest.index(after: i)
+        if rest[i] == " " || rest[i] == "/" { lastBreak = cut }
+      }
+      if let b = lastBreak, rest.distance(from: rest.startIndex, to: b) > width / 2 { cut = b }
+      if cut == rest.startIndex { break }
+      pieces.append(String(rest[..<cut]))
+      rest = rest[cut...]
+    }
+    pieces.append(String(rest))
+    return pieces
+  }
+
+  /// Words over lines of at most `width` columns; nil when a word is wider than that.
+  nonisolated static func wrap(_ text: String, width: Int) -> [String]? {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      guard word.count <= width else { return nil }
+      if line.isEmpty {
+        line = String(word)
+      } else if line.count + 1 + word.count <= width {
+        line += " " + word
+      } else {
+        lines.append(line)
+        line = String(word)
+      }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
+  }
+
   func drawBox(title: String, lines: [String], into frame: inout CellBuffer, anchorBottom: Bool) {
     let ascii = map.charset == .ascii
-    let inner = min((lines.map(\.count).max() ?? 0) + 2, frame.columns - 2)
+    let inner = min(
+      (lines.map { CellBuffer.displayWidth(of: $0) }.max() ?? 0) + 2, frame.columns - 2)
     let width = inner + 2
     let height = min(lines.count + 2, frame.rows - 1)
     let left = max((frame.columns - width) / 2, 0)

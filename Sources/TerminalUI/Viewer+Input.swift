@@ -1,4 +1,3 @@
-import CNcursesw
 import DotRaster
 import Foundation
 import MapGeometry
@@ -21,6 +20,8 @@ struct PromptState {
   var text = ""
   var results: [Result] = []
   var selected = 0
+  /// Why the text finds nothing, when it is not a matter of no such place.
+  var problem: String?
 }
 
 extension Viewer {
@@ -46,41 +47,47 @@ extension Viewer {
       screen.refreshSize()
     case .mouse(let m):
       handleMouse(m)
-    case .key(let code):
+    case .key(let key):
       if prompt != nil {
-        handlePromptKey(code: code, character: nil)
+        handlePromptKey(key: key, character: nil)
       } else {
-        handleKey(code)
+        handleKey(key)
       }
     case .character(let ch):
       if prompt != nil {
-        handlePromptKey(code: nil, character: ch)
+        handlePromptKey(key: nil, character: ch)
       } else {
         handleCharacter(ch)
       }
     }
   }
 
-  func handleKey(_ code: Int32) {
-    switch code {
-    case KEY_LEFT: pan(-1, 0, far: false)
-    case KEY_RIGHT: pan(1, 0, far: false)
-    case KEY_UP: pan(0, -1, far: false)
-    case KEY_DOWN: pan(0, 1, far: false)
-    case KEY_SLEFT: pan(-1, 0, far: true)
-    case KEY_SRIGHT: pan(1, 0, far: true)
-    case KEY_SR: pan(0, -1, far: true)
-    case KEY_SF: pan(0, 1, far: true)
-    case KEY_BTAB: cycleMarkers(by: -1)
-    case KEY_ENTER: enter()
-    default: break
+  func handleKey(_ key: Key) {
+    if helpVisible {
+      // Any key closes the help, and does nothing else.
+      helpVisible = false
+      return
+    }
+    switch key {
+    case .left: pan(-1, 0, far: false)
+    case .right: pan(1, 0, far: false)
+    case .up: pan(0, -1, far: false)
+    case .down: pan(0, 1, far: false)
+    case .shiftLeft: pan(-1, 0, far: true)
+    case .shiftRight: pan(1, 0, far: true)
+    case .shiftUp: pan(0, -1, far: true)
+    case .shiftDown: pan(0, 1, far: true)
+    case .backTab: cycleMarkers(by: -1)
+    case .enter: enter()
+    case .backspace: break
     }
   }
 
   func handleCharacter(_ ch: Character) {
-    if helpVisible && ch != "?" {
+    if helpVisible {
+      // Any key closes the help (q too: it does not quit from here), and does nothing else.
       helpVisible = false
-      if ch == "\u{1B}" { return }
+      return
     }
     switch ch {
     case "h": pan(-1, 0, far: false)
@@ -116,7 +123,10 @@ extension Viewer {
       map.discardTileCache()
       screen.invalidate()
       if !screen.unicode && map.charset == .ascii {
-        show("this terminal's locale is not UTF-8: ASCII only")
+        let charset = map.charset
+        show("this terminal's locale is not UTF-8: ASCII only") { [unowned self] in
+          map.charset != charset
+        }
       }
     case "q", "Q":
       running = false
@@ -131,7 +141,7 @@ extension Viewer {
     let dy = Double(y) * max((map.heightInDots * fraction).rounded(), Double(CellGeometry.dotsHigh))
     map.beginUserInteraction()
     map.pan(byDotsX: dx, y: dy)
-    lastMove = Date()
+    lastMove = clock()
   }
 
   /// Visible, shown markers nearest the centre first.
@@ -159,7 +169,7 @@ extension Viewer {
   func cycleMarkers(by step: Int) {
     let views = markersByDistance()
     guard !views.isEmpty else {
-      show("no markers on screen")
+      showAboutView("no markers on screen")
       return
     }
     var index = step > 0 ? 0 : views.count - 1
@@ -201,32 +211,27 @@ extension Viewer {
 
   func handleMouse(_ m: MouseEvent) {
     pointer = (m.column, m.row)
-    let s = m.state
-    if s & termmap_button4_pressed() != 0 || s & termmap_button5_pressed() != 0 {
-      let levels = s & termmap_button4_pressed() != 0 ? 0.5 : -0.5
+    switch m.action {
+    case .wheelUp, .wheelDown:
       map.beginUserInteraction()
-      map.zoom(byLevels: levels, aboutDot: dot(atColumn: m.column, row: m.row))
-      lastMove = Date()
-      return
-    }
-    if s & termmap_button1_pressed() != 0 {
+      map.zoom(
+        byLevels: m.action == .wheelUp ? 0.5 : -0.5, aboutDot: dot(atColumn: m.column, row: m.row))
+      lastMove = clock()
+    case .press:
       drag = (m.column, m.row, false)
-      return
-    }
-    if let d = drag, s & termmap_button1_released() == 0 {
-      // Motion with the button held (1002 mode reports it without button bits).
+    case .motion:
+      // Motion with the button held drags (1002 mode reports it without button bits).
+      guard let d = drag else { return }
       let dc = m.column - d.column
       let dr = m.row - d.row
       if dc != 0 || dr != 0 {
         map.beginUserInteraction()
         map.pan(
           byDotsX: Double(-dc * CellGeometry.dotsWide), y: Double(-dr * CellGeometry.dotsHigh))
-        lastMove = Date()
+        lastMove = clock()
         drag = (m.column, m.row, true)
       }
-      return
-    }
-    if s & termmap_button1_released() != 0 || s & termmap_button1_clicked() != 0 {
+    case .release, .click:
       let moved = drag?.moved ?? false
       drag = nil
       if moved {
@@ -263,14 +268,14 @@ extension Viewer {
 
   // MARK: Prompt
 
-  func handlePromptKey(code: Int32?, character: Character?) {
+  func handlePromptKey(key: Key?, character: Character?) {
     guard var p = prompt else { return }
-    if let code {
-      switch code {
-      case KEY_BACKSPACE: if !p.text.isEmpty { p.text.removeLast() }
-      case KEY_UP: p.selected = max(p.selected - 1, 0)
-      case KEY_DOWN: p.selected = min(p.selected + 1, max(p.results.count - 1, 0))
-      case KEY_ENTER:
+    if let key {
+      switch key {
+      case .backspace: if !p.text.isEmpty { p.text.removeLast() }
+      case .up: p.selected = max(p.selected - 1, 0)
+      case .down: p.selected = min(p.selected + 1, max(p.results.count - 1, 0))
+      case .enter:
         go(to: p)
         return
       default: break
@@ -292,29 +297,55 @@ extension Viewer {
       }
     }
     p.results = results(for: p.text)
+    p.problem = problem(for: p.text)
     p.selected = min(p.selected, max(p.results.count - 1, 0))
     prompt = p
   }
 
+  /// For two numbers that are not a coordinate ("95, 200"): what is wrong with them.
+  nonisolated static func coordinateProblem(_ text: String) -> String? {
+    guard Coordinate(parsing: text) == nil else { return nil }
+    let parts = text.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == " " })
+    guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else {
+      return nil
+    }
+    if abs(lat) > 90 {
+      return "out of range: latitude \(parts[0]) is not within ±90"
+    }
+    if abs(lon) > 180 {
+      return "out of range: longitude \(parts[1]) is not within ±180"
+    }
+    return nil
+  }
+
   func results(for text: String) -> [PromptState.Result] {
     if let c = Coordinate(parsing: text) { return [.coordinate(c)] }
-    guard text.trimmingCharacters(in: .whitespaces).count >= 2, let g = loadGazetteer() else {
+    if Viewer.coordinateProblem(text) != nil { return [] }
+    guard text.trimmingCharacters(in: .whitespaces).count >= 2, let g = gazetteer else {
       return []
     }
     return g.search(text, limit: 8).map { .place($0) }
   }
 
-  /// The gazetteer if it has loaded; says why not otherwise.
-  func loadGazetteer() -> Gazetteer? {
-    if let g = gazetteer { return g }
-    show(gazetteerError ?? "loading place names…", seconds: gazetteerError == nil ? 1 : 6)
-    return nil
+  /// What the prompt line says after the text when the text cannot be searched for yet (the
+  /// place names are loading or missing) or is a coordinate out of range. It is worked out
+  /// again when that changes, so it never outlives the situation.
+  func problem(for text: String) -> String? {
+    if let p = Viewer.coordinateProblem(text) { return p }
+    guard Coordinate(parsing: text) == nil, text.trimmingCharacters(in: .whitespaces).count >= 2,
+      gazetteer == nil
+    else { return nil }
+    return gazetteerError ?? "loading place names…"
   }
 
   func go(to p: PromptState) {
     prompt = nil
     guard p.results.indices.contains(p.selected) else {
-      if !p.text.isEmpty { show("nothing found for \"\(p.text)\"") }
+      if let problem = p.problem {
+        show(problem) { [unowned self] in prompt != nil }
+      } else if !p.text.isEmpty {
+        show("nothing found for \"\(p.text)\"") { [unowned self] in prompt != nil }
+      }
       return
     }
     switch p.results[p.selected] {
@@ -325,7 +356,8 @@ extension Viewer {
       let zoom: Double = place.population >= 1_000_000 ? 10 : place.population >= 100_000 ? 11 : 12
       map.setCenter(place.coordinate, animated: true)
       map.setZoomLevel(zoom, animated: true)
-      show(place.label)
+      // The place's name stays while the view is on it: until the user moves the map.
+      show(place.label) { [unowned self] in map.isInteracting || prompt != nil }
     }
   }
 

@@ -23,6 +23,13 @@ public struct ViewerOptions: Sendable {
   public init() {}
 }
 
+/// A line for the status line, shown until a time or until the situation it describes ends.
+struct StatusMessage {
+  let text: String
+  let until: Date
+  let ends: (@MainActor () -> Bool)?
+}
+
 /// A file's contents handed from the loading thread to the main loop; built on one thread and
 /// passed over whole, never shared.
 struct Handoff<T>: @unchecked Sendable {
@@ -71,7 +78,7 @@ final class ProgressBoard: Sendable {
 final class LoadInbox: Sendable {
   enum Item {
     case loaded(MapContent)
-    case failed(String)
+    case failed(path: String, error: String)
   }
   private let items = Mutex<[Handoff<Item>]>([])
   func post(_ item: Item) { items.withLock { $0.append(Handoff(value: item)) } }
@@ -87,7 +94,13 @@ final class LoadInbox: Sendable {
 @MainActor
 public final class Viewer: MapViewDelegate {
   let options: ViewerOptions
-  let screen: Screen
+  let screen: any TerminalBackend
+  /// The time, for settling gestures and expiring messages (tests set their own).
+  var clock: () -> Date = { Date() }
+  var lastFrame = Date.distantPast
+  var dirty = true
+  /// When the event log is on: when the input being answered arrived, for latency figures.
+  var inputArrived: DispatchTime?
   public let map: MapView
   /// Overlays from data files (the routes that hide during region changes).
   var routes: [any Overlay] = []
@@ -99,7 +112,12 @@ public final class Viewer: MapViewDelegate {
   var loadProgressBoard: ProgressBoard?
   let inbox = LoadInbox()
   var fittedOnce = false
-  var message: (text: String, until: Date)?
+  var message: StatusMessage?
+  /// Region changes so far (messages about a view end when it changes).
+  var regionChanges = 0
+  /// Files that could not be read, with their one-line errors, in the order the files were given.
+  var loadFailures: [(path: String, error: String)] = []
+  var loadErrors: [String] { loadFailures.map(\.error) }
   var helpVisible = false
   var prompt: PromptState?
   var calloutOpen = false
@@ -114,10 +132,19 @@ public final class Viewer: MapViewDelegate {
   let gazetteerInbox = Slot<Result<Gazetteer, any Error>>()
   let displayRequested = Flag()
 
-  public init(options: ViewerOptions) throws {
+  /// A viewer in the terminal (ncurses). Throws when there is no usable terminal.
+  public convenience init(options: ViewerOptions) throws {
+    // An explicit --charset braille or block is drawn whatever the locale says.
+    let unicode = options.charset.map { $0 != .ascii } ?? false
+    self.init(options: options, backend: try Screen(unicode: unicode))
+  }
+
+  /// A viewer drawing on any backend (a `TestBackend` in tests).
+  public init(options: ViewerOptions, backend: any TerminalBackend) {
     self.options = options
-    screen = try Screen()
+    screen = backend
     map = MapView(columns: max(screen.columns, 1), rows: max(screen.rows - 1, 1))
+    map.zoomRange = Viewer.zoomRange
     if let c = options.charset {
       map.charset = c
     } else {
@@ -143,73 +170,90 @@ public final class Viewer: MapViewDelegate {
   /// Runs until `q` or a stop signal; returns the exit status.
   public func run() -> Int32 {
     defer { screen.end() }
-    placeInitially()
-    startLoading()
-    startLoadingGazetteer()
-    var lastFrame = Date.distantPast
-    var dirty = true
-    // When the event log is on: when the input being answered arrived, for latency figures.
-    var inputArrived: DispatchTime?
-    screen.measuresBytes = eventLog != nil
+    start()
     while running {
       if let s = TerminalGuard.pendingStop {
         exitStatus = 128 + s
         break
       }
       // Wait briefly for input; while animating, come back in time for the next frame.
-      let timeout: Int32 = map.isAnimating ? 16 : 30
-      if let event = screen.nextEvent(timeout: timeout) {
-        if inputArrived == nil { inputArrived = .now() }
-        handle(event)
-        dirty = true
-        // Take everything already queued (held keys) before drawing, so repeats stay smooth.
-        while running, let more = screen.nextEvent(timeout: 0) { handle(more) }
-      }
-      if receiveLoads() { dirty = true }
-      if receiveGazetteer() { dirty = true }
-      if map.isInteracting
-        && Date().timeIntervalSince(lastMove) * 1000 >= Double(options.settleMilliseconds)
-        && drag == nil
-      {
-        map.endUserInteraction()
-        dirty = true
-      }
-      if map.isAnimating && Date().timeIntervalSince(lastFrame) >= 0.016 {
-        map.advanceAnimation()
-        dirty = true
-      }
-      if displayRequested.take() { dirty = true }
-      map.processLoadingEvents()
-      if let m = message, m.until < Date() {
-        message = nil
-        dirty = true
-      }
-      if dirty || map.needsDisplay {
-        draw()
-        lastFrame = Date()
-        dirty = false
-        if let t = inputArrived {
-          let ms = Double(DispatchTime.now().uptimeNanoseconds - t.uptimeNanoseconds) / 1e6
-          log(String(format: "latency ms=%.3f bytes=%d", ms, screen.lastFrameBytes))
-          inputArrived = nil
-        }
-      }
+      step(timeout: map.isAnimating ? 16 : 30)
     }
     return exitStatus
   }
 
+  /// Places the first view and starts reading the files and the place names.
+  func start() {
+    placeInitially()
+    startLoading()
+    if gazetteer == nil { startLoadingGazetteer() }
+    screen.measuresBytes = eventLog != nil
+  }
+
+  /// One turn of the main loop: waits up to `timeout` ms for input, handles it and everything
+  /// already queued, takes what background work delivered, and draws when anything changed.
+  func step(timeout: Int32) {
+    if let event = screen.nextEvent(timeout: timeout) {
+      if inputArrived == nil { inputArrived = .now() }
+      handle(event)
+      dirty = true
+      // Take everything already queued (held keys) before drawing, so repeats stay smooth.
+      while running, let more = screen.nextEvent(timeout: 0) { handle(more) }
+    }
+    if receiveLoads() { dirty = true }
+    if receiveGazetteer() { dirty = true }
+    let now = clock()
+    if map.isInteracting
+      && now.timeIntervalSince(lastMove) * 1000 >= Double(options.settleMilliseconds)
+      && drag == nil
+    {
+      map.endUserInteraction()
+      dirty = true
+    }
+    if map.isAnimating && now.timeIntervalSince(lastFrame) >= 0.016 {
+      map.advanceAnimation()
+      dirty = true
+    }
+    if displayRequested.take() { dirty = true }
+    map.processLoadingEvents()
+    if expireMessage(now: now) { dirty = true }
+    if dirty || map.needsDisplay {
+      draw()
+      lastFrame = now
+      dirty = false
+      if let t = inputArrived {
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - t.uptimeNanoseconds) / 1e6
+        log(String(format: "latency ms=%.3f bytes=%d", ms, screen.lastFrameBytes))
+        inputArrived = nil
+      }
+    }
+  }
+
   /// The first view: the given position, or the world until files arrive and are fitted.
   func placeInitially() {
+    if let b = options.bbox {
+      map.setVisibleMapRect(b, animated: false)
+      fittedOnce = true
+      return
+    }
+    map.setVisibleMapRect(.world, animated: false)
     if let c = options.center {
       map.setCenter(c, animated: false)
       map.setZoomLevel(options.zoom ?? 10, animated: false)
-      fittedOnce = true
-    } else if let b = options.bbox {
-      map.setVisibleMapRect(b, animated: false)
-      fittedOnce = true
-    } else {
-      map.setVisibleMapRect(.world, animated: false)
+    } else if let z = options.zoom {
+      map.setZoomLevel(z, animated: false)
     }
+    // With both given, or nothing to fit, this is the view; else the fit decides the rest.
+    fittedOnce = (options.center != nil && options.zoom != nil) || options.files.isEmpty
+  }
+
+  /// The view once the files have loaded: all of them, then --center or --zoom if given.
+  func fitLoaded() {
+    fittedOnce = true
+    guard !map.contentMapRect.isNull else { return }
+    map.showAllContent(animated: false)
+    if let c = options.center { map.setCenter(c, animated: false) }
+    if let z = options.zoom { map.setZoomLevel(z, animated: false) }
   }
 
   /// Reads every file on a background queue; results arrive through the inbox.
@@ -228,9 +272,11 @@ public final class Viewer: MapViewDelegate {
           progress.finish(path)
           inbox.post(.loaded(content))
         } catch let e as DataFileError {
-          inbox.post(.failed(e.description))
+          progress.finish(path)
+          inbox.post(.failed(path: path, error: e.description))
         } catch {
-          inbox.post(.failed("\(path): \(error)"))
+          progress.finish(path)
+          inbox.post(.failed(path: path, error: "\(path): \(error)"))
         }
         flag.set()
       }
@@ -263,6 +309,7 @@ public final class Viewer: MapViewDelegate {
     }
     if var p = prompt {
       p.results = results(for: p.text)
+      p.problem = problem(for: p.text)
       prompt = p
     }
     return true
@@ -272,6 +319,7 @@ public final class Viewer: MapViewDelegate {
   func receiveLoads() -> Bool {
     let items = inbox.drain()
     guard !items.isEmpty else { return false }
+    var failed: [(path: String, error: String)] = []
     for item in items {
       pendingLoads -= 1
       switch item {
@@ -286,32 +334,71 @@ public final class Viewer: MapViewDelegate {
             content.warnings.count == 1 ? w : "\(w) (and \(content.warnings.count - 1) more)",
             seconds: 8)
         }
+        for a in content.annotations {
+          a.detailLines = a.detailLines.map(Viewer.calloutLine)
+        }
         map.addAnnotations(content.annotations)
         loadedPoints += content.pointCount
-      case .failed(let text):
-        show(text, seconds: 8)
+      case .failed(let path, let text):
+        failed.append((path, text))
       }
     }
-    if pendingLoads == 0 && !fittedOnce {
-      fittedOnce = true
-      if !map.contentMapRect.isNull { map.showAllContent(animated: false) }
+    if !failed.isEmpty {
+      // Every failure is kept, in the order the files were given (they finish in any order).
+      let order = Dictionary(
+        options.files.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+      loadFailures = (loadFailures + failed).enumerated().sorted {
+        (order[$0.element.path] ?? 0, $0.offset) < (order[$1.element.path] ?? 0, $1.offset)
+      }.map(\.element)
+      let errors = loadErrors
+      show(
+        errors.count == 1
+          ? errors[0] : "\(errors.count) files could not be read (? lists them): \(errors[0])",
+        seconds: 8)
     }
+    if pendingLoads == 0 && !fittedOnce { fitLoaded() }
     return true
   }
 
-  func show(_ text: String, seconds: Double = 4) {
-    message = (text, Date().addingTimeInterval(seconds))
+  /// A callout detail line as the viewer shows it: the height is "elevation" whatever the
+  /// format called it (KML says "altitude"), and never "-0 m".
+  nonisolated static func calloutLine(_ line: String) -> String {
+    var l = line
+    if l.hasPrefix("altitude ") { l = "elevation " + l.dropFirst("altitude ".count) }
+    if l == "elevation -0 m" { l = "elevation 0 m" }
+    return l
+  }
+
+  /// Shows a message on the status line for `seconds`, or less: until `ends` says the situation
+  /// it describes is over.
+  func show(_ text: String, seconds: Double = 4, endsWhen ends: (@MainActor () -> Bool)? = nil) {
+    message = StatusMessage(text: text, until: clock().addingTimeInterval(seconds), ends: ends)
+  }
+
+  /// Shows a message about the current view: it goes when the region next changes.
+  func showAboutView(_ text: String, seconds: Double = 4) {
+    let at = regionChanges
+    show(text, seconds: seconds) { [unowned self] in regionChanges != at }
+  }
+
+  /// Clears the message when its time is up or its situation has ended; true when it went.
+  func expireMessage(now: Date) -> Bool {
+    guard let m = message, m.until < now || m.ends?() == true else { return false }
+    message = nil
+    return true
   }
 
   // MARK: Delegate: the seed's route policy
 
   public func mapView(_ mapView: MapView, regionWillChangeAnimated animated: Bool) {
+    regionChanges += 1
     log("will animated=\(animated)")
     if options.hideRoutesDuringChanges { setRoutesShown(false) }
   }
 
   public func mapViewDidFailLoadingMap(_ mapView: MapView, withError error: any Error) {
-    show("tiles: \(error)", seconds: 8)
+    // About the tiles of this view: it goes when the view changes.
+    showAboutView("tiles: \(error)", seconds: 8)
   }
 
   public func mapViewDidChangeVisibleRegion(_ mapView: MapView) {
@@ -366,9 +453,7 @@ public final class Viewer: MapViewDelegate {
     let rows = screen.rows
     var frame = CellBuffer(columns: columns, rows: rows)
     if columns < Viewer.minimumColumns || rows < Viewer.minimumRows {
-      frame.put(
-        "too small: need \(Viewer.minimumColumns)x\(Viewer.minimumRows) (is \(columns)x\(rows))",
-        column: 0, row: 0, bold: true)
+      drawTooSmall(into: &frame)
       screen.draw(frame)
       return
     }
@@ -385,6 +470,10 @@ public final class Viewer: MapViewDelegate {
     if prompt != nil { drawPrompt(into: &frame) }
     screen.draw(frame)
   }
+
+  /// Zoom levels the viewer (and render) allow: below 0, so the whole world fits a small
+  /// terminal (80 × 24 needs −1.5, the minimum 20 × 6 nearly −4).
+  public nonisolated static let zoomRange: ClosedRange<Double> = -4...22
 
   static let minimumColumns = 20
   static let minimumRows = 6

@@ -70,7 +70,8 @@ struct InfoCommand {
     }
     row("length", distance(s.length))
     if let e = s.elevationRange {
-      row("elevation", String(format: "%.1f to %.1f m", e.lowerBound, e.upperBound))
+      row(
+        "elevation", "\(InfoCommand.tenths(e.lowerBound)) to \(InfoCommand.tenths(e.upperBound)) m")
       row("ascent", "\(metres(s.ascent)) up, \(metres(s.descent)) down")
     } else {
       row("elevation", "none")
@@ -166,6 +167,12 @@ struct InfoCommand {
   static func fixed3(_ v: Double?) -> String {
     guard let v, v.isFinite else { return "null" }
     return String(format: "%.3f", v)
+  }
+
+  /// One decimal, without a minus sign on a value that rounds to zero ("-0.0").
+  static func tenths(_ v: Double) -> String {
+    let s = String(format: "%.1f", v)
+    return s == "-0.0" ? "0.0" : s
   }
 
   static func number(_ v: Double) -> String {

@@ -4,6 +4,7 @@ import MapData
 import MapGeometry
 import MapTiles
 import TermMapKit
+import TerminalUI
 import TileData
 
 /// `termmap render`: one frame to stdout, for scripts and tests.
@@ -18,6 +19,7 @@ struct RenderCommand {
   var rows = 24
   var colorMode = ColorMode.auto
   var charset = Charset.braille
+  var charsetGiven = false
   var basemap = true
   var tiles: [String] = []
   var style = BasemapStyle.dark
@@ -43,7 +45,11 @@ struct RenderCommand {
         center = c
       case "--zoom":
         let z = try ArgumentReader.number(try r.value(for: a), "--zoom")
-        guard (0...22).contains(z) else { throw UsageError("--zoom: \(z) is outside 0...22") }
+        let range = Viewer.zoomRange
+        guard range.contains(z) else {
+          throw UsageError(
+            "--zoom: \(z) is outside \(Int(range.lowerBound))...\(Int(range.upperBound))")
+        }
         zoom = z
       case "--bbox":
         let v = try ArgumentReader.numbers(try r.value(for: a), count: 4, "--bbox")
@@ -72,8 +78,12 @@ struct RenderCommand {
           throw UsageError("--charset: expected braille, block or ascii, found \"\(v)\"")
         }
         charset = c
+        charsetGiven = true
       case "--no-basemap": basemap = false
-      case "--tiles": tiles.append(try r.value(for: a))
+      case "--tiles":
+        let t = try r.value(for: a)
+        try RenderCommand.checkScheme(t)
+        tiles.append(t)
       case "--raster":
         let v = try r.value(for: a)
         guard let m = RasterMode(rawValue: v) else {
@@ -100,14 +110,30 @@ struct RenderCommand {
         files.append(a)
       }
     }
-    if (center == nil) != (zoom == nil) { throw UsageError("--center and --zoom go together") }
-    if bbox != nil && center != nil {
+    style = style.reachingBelowZoomZero(to: Viewer.zoomRange.lowerBound)
+    // --center alone keeps the zoom a fit gives (10 with nothing to fit); --zoom alone keeps
+    // the fit's centre.
+    if bbox != nil && (center != nil || zoom != nil) {
       throw UsageError("--bbox cannot be combined with --center/--zoom")
     }
   }
 
+  /// A --tiles value that is a URL of another scheme than http(s) ("ftp://…") is refused here,
+  /// with its scheme named, instead of being looked for as a file.
+  static func checkScheme(_ t: String) throws {
+    guard let r = t.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*://"#, options: .regularExpression)
+    else { return }
+    let scheme = t[r].dropLast(3).lowercased()
+    guard scheme != "http" && scheme != "https" else { return }
+    throw UsageError(
+      "--tiles: \(t): unsupported URL scheme \"\(scheme)\" (expected http:// or https://, a file or a source name)"
+    )
+  }
+
   func run() throws -> Int32 {
     var contents: [MapContent] = []
+    var failed = false
+    // Every file is tried: each one that fails is one line on stderr.
     for f in files {
       do {
         contents.append(try MapContentLoader.load(path: f, progress: LoadProgress.reporter(for: f)))
@@ -115,10 +141,16 @@ struct RenderCommand {
       } catch {
         LoadProgress.clear()
         FileHandle.standardError.write(Data("\(error.description)\n".utf8))
-        return 2
+        failed = true
       }
     }
+    if failed { return 2 }
+    // Without a UTF-8 locale a terminal cannot show braille: ASCII, unless --charset says.
+    var charset = charset
+    let asciiTerminal = !charsetGiven && isatty(1) == 1 && !adoptLocale()
+    if asciiTerminal { charset = .ascii }
     let map = MapView(columns: columns, rows: rows)
+    map.zoomRange = Viewer.zoomRange
     map.charset = charset
     // 24-bit colour when the terminal says so (COLORTERM); raster tiles then keep theirs.
     let trueColor = ColorDepth.announcesTrueColor(ProcessInfo.processInfo.environment)
@@ -131,9 +163,11 @@ struct RenderCommand {
       map.addOverlays(c.overlays)
       map.addAnnotations(c.annotations)
     }
-    if let center, let zoom {
-      map.setCenter(center, animated: false)
-      map.setZoomLevel(zoom, animated: false)
+    if center != nil || zoom != nil {
+      if files.isEmpty { map.setZoomLevel(10, animated: false) }
+      map.showAllContent(animated: false)
+      if let center { map.setCenter(center, animated: false) }
+      if let zoom { map.setZoomLevel(zoom, animated: false) }
     } else if let b = bbox {
       let nw = MapPoint(Coordinate(latitude: b[3], longitude: b[0]))
       let se = MapPoint(Coordinate(latitude: b[1], longitude: b[2]))
@@ -146,7 +180,12 @@ struct RenderCommand {
     }
     // Tiles load in the background: draw until the frame is complete (a failed tile counts as
     // done, and its error was printed by the delegate), or 15 s have passed.
-    let frame = map.renderCompleteFrame(timeout: 15).frame
+    var frame = map.renderCompleteFrame(timeout: 15).frame
+    if asciiTerminal {
+      // Names and credits too: accents dropped, other characters "?".
+      var cache: [Unicode.Scalar: Unicode.Scalar] = [:]
+      frame = ASCIIFolding.fold(frame, cache: &cache)
+    }
     let colors: ColorDepth
     switch colorMode {
     case .never: colors = .none
@@ -165,7 +204,7 @@ struct RenderCommand {
           !$0.isEmpty
         },
         columns: columns, ascii: charset == .ascii)
-      out.append(line)
+      out.append(asciiTerminal ? ASCIIFolding.fold(line) : line)
     }
     Output.write(out.joined(separator: "\n") + "\n")
     return 0

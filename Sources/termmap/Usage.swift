@@ -12,10 +12,10 @@ enum Usage {
     termmap — an offline map in the terminal
 
     usage:
-      termmap [--center LAT,LON --zoom Z | --bbox W,S,E,N] [--charset braille|block|ascii]
+      termmap [--center LAT,LON] [--zoom Z] [--bbox W,S,E,N] [--charset braille|block|ascii]
               [--style dark|light] [--tiles SOURCE]... [--raster dots|blocks] [--no-basemap]
               [--keep-routes] [--settle MS] [FILE...]    the interactive viewer (? for keys)
-      termmap render [--center LAT,LON --zoom Z | --bbox W,S,E,N] [--size COLSxROWS]
+      termmap render [--center LAT,LON] [--zoom Z] [--bbox W,S,E,N] [--size COLSxROWS]
                      [--color auto|always|never] [--charset braille|block|ascii]
                      [--style dark|light] [--tiles SOURCE]... [--raster dots|blocks]
                      [--no-basemap] [--status] FILE...
@@ -29,7 +29,8 @@ enum Usage {
     (OpenMapTiles, Shortbread or Protomaps layers) are drawn with their schema's style; raster
     tiles (PNG, JPEG) as braille dots or, with --raster blocks, as half blocks.
     render prints exactly ROWS lines of COLS cells (one more with --status) and fits all
-    loaded data unless a position is given. Bad input: one line on stderr, exit status 2.
+    loaded data; --center or --zoom alone changes only that of the fit; --bbox goes alone.
+    Bad input: one line on stderr (one per file that fails), exit status 2.
     """
 }
 
@@ -62,12 +63,16 @@ struct ArgumentReader {
     return try parts.map { try number($0, what) }
   }
 
+  static let maxColumns = 2000
+  static let maxRows = 1000
+
   static func size(_ s: String) throws -> (Int, Int) {
     let parts = s.lowercased().split(separator: "x").map(String.init)
-    guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), c >= 1, r >= 1, c <= 2000,
-      r <= 1000
-    else {
+    guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), c >= 1, r >= 1 else {
       throw UsageError("--size: expected COLSxROWS such as 80x24, found \"\(s)\"")
+    }
+    guard c <= maxColumns, r <= maxRows else {
+      throw UsageError("--size: \(s) is too large (at most \(maxColumns)x\(maxRows))")
     }
     return (c, r)
   }

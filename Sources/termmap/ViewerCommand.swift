@@ -19,7 +19,7 @@ enum ViewerCommand {
       if w < 0 { w += MapSize.world.width }
       options.bbox = MapRect(x: nw.x, y: nw.y, width: w, height: se.y - nw.y)
     }
-    if arguments.contains("--charset") { options.charset = parsed.charset }
+    if parsed.charsetGiven { options.charset = parsed.charset }
     options.hideRoutesDuringChanges = !parsed.keepRoutes
     options.settleMilliseconds = parsed.settleMilliseconds
     options.eventLogPath = ProcessInfo.processInfo.environment["TERMMAP_EVENT_LOG"]

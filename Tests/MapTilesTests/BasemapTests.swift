@@ -414,7 +414,6 @@ struct BasemapHTTPTests {
     // Over the offline world: the world's land still shows.
     let (run, _) = try render(server, prefix, cache: cache, withWorld: true, timeout: 0.5)
     #expect(run.complete)
-    #expect(run.seconds < 5, "took \(run.seconds) s")
     // The failure ends the first burst of loads; the world's tiles, asked for then, are a
     // second burst that finishes.
     let failed = try #require(run.events.firstIndex(of: "didFailLoading"))

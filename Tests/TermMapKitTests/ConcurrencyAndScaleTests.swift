@@ -1,37 +1,111 @@
 import DotRaster
 import Foundation
 import MapGeometry
+import Synchronization
 import Testing
 
 @testable import TermMapKit
 
-/// Compiles only for Sendable types: renderers and overlays are drawn on several threads.
-func requireSendable<T: Sendable>(_: T.Type) {}
-
 @MainActor
 @Suite("Concurrent tile drawing")
 struct ConcurrentDrawingTests {
-  @Test("Renderers, overlays and drawing values are Sendable (checked at compile time)")
-  func sendable() {
-    requireSendable(OverlayRenderer.self)
-    requireSendable(OverlayPathRenderer.self)
-    requireSendable(PolylineRenderer.self)
-    requireSendable(PolygonRenderer.self)
-    requireSendable(CircleRenderer.self)
-    requireSendable(MultiPolylineRenderer.self)
-    requireSendable(MultiPolygonRenderer.self)
-    requireSendable(RecordingRenderer.self)
-    requireSendable(Polyline.self)
-    requireSendable(Polygon.self)
-    requireSendable(Circle.self)
-    requireSendable(GeodesicPolyline.self)
-    requireSendable(MultiPolyline.self)
-    requireSendable(MultiPolygon.self)
-    requireSendable(PointRun.self)
-    requireSendable(ShapeIndex.self)
-    requireSendable(PathStyle.self)
-    requireSendable(DotCanvas.self)
-    requireSendable(TileJob.self)
+  /// Every tile job of the map's current frame, in overlay order.
+  func jobs(_ map: MapView) -> [TileJob] {
+    let vp = map.viewport
+    let size = TileGrid.size
+    var jobs: [TileJob] = []
+    for overlay in map.overlays {
+      guard let renderer = map.renderer(for: overlay) else { continue }
+      let iRange = (vp.originX / size)...((vp.originX + vp.widthInDots - 1) / size)
+      let jRange = (vp.originY / size)...((vp.originY + vp.heightInDots - 1) / size)
+      for j in jRange {
+        for i in iRange {
+          let rect = TileGrid.mapRect(i: i, j: j, zoomScale: vp.zoomScale)
+          let margin = renderer.tileMargin(zoomScale: vp.zoomScale)
+          guard overlay.intersects(rect.insetBy(dx: -margin, dy: -margin)) else { continue }
+          jobs.append(
+            TileJob(
+              key: TileKey(
+                overlay: ObjectIdentifier(overlay), scaleBits: vp.zoomScale.bitPattern,
+                i: Int32(i), j: Int32(j)),
+              renderer: renderer, rect: rect, zoomScale: vp.zoomScale, i: i, j: j))
+        }
+      }
+    }
+    return jobs
+  }
+
+  @Test("The same renderers drawing on eight threads at once give the tiles one thread gives")
+  func sharedRenderersOnManyThreads() {
+    let (map, _) = busyMap()
+    _ = map.renderFrame()  // makes the renderers
+    let all = jobs(map)
+    #expect(all.count > 20)
+    let reference = all.map { $0.draw() }
+    #expect(reference.compactMap { $0 }.count > 20)
+    let rounds = 6
+    let results = Mutex([DotCanvas?](repeating: nil, count: all.count * rounds))
+    // Each tile drawn `rounds` times, interleaved, every renderer shared by all threads.
+    DispatchQueue.concurrentPerform(iterations: all.count * rounds) { k in
+      let tile = all[k % all.count].draw()
+      results.withLock { $0[k] = tile }
+    }
+    let drawn = results.withLock { $0 }
+    var differing = 0
+    for k in drawn.indices where drawn[k] != reference[k % all.count] { differing += 1 }
+    #expect(differing == 0, "\(differing) of \(drawn.count) concurrent tiles differ")
+  }
+
+  @Test("A style changed while tiles draw on other threads: each tile is all old or all new")
+  func styleChangeDuringDrawing() throws {
+    let map = MapView(columns: 120, rows: 40)
+    var wave: [MapPoint] = []
+    let base = MapPoint(Coordinate(latitude: 48, longitude: 2))
+    for k in 0..<5000 {
+      let t = Double(k) / 5000
+      wave.append(MapPoint(x: base.x + t * 160_000, y: base.y + sin(t * 40) * 30_000))
+    }
+    let line = Polyline(points: wave)
+    map.addOverlay(line)
+    map.showAllContent(animated: false)
+    _ = map.renderFrame()  // makes the renderer
+    let renderer = try #require(map.renderer(for: line) as? PolylineRenderer)
+    renderer.lineWidth = 2
+    renderer.strokeColor = .brightRed
+    let all = jobs(map)
+    #expect(all.count > 4)
+    let red = all.map { $0.draw() }
+    renderer.strokeColor = .brightBlue
+    renderer.lineWidth = 1
+    let blue = all.map { $0.draw() }
+    #expect(red != blue)
+    var thick = PathStyle()
+    thick.strokeColor = .brightRed
+    thick.lineWidth = 2
+    var thin = PathStyle()
+    thin.strokeColor = .brightBlue
+    thin.lineWidth = 1
+    let styles = [thick, thin]
+    let rounds = 20
+    let results = Mutex([DotCanvas?](repeating: nil, count: all.count * rounds))
+    // One more iteration than tiles: it flips the style back and forth meanwhile.
+    DispatchQueue.concurrentPerform(iterations: all.count * rounds + 1) { k in
+      if k == all.count * rounds {
+        for n in 0..<200 {
+          renderer.style = styles[n % 2]
+        }
+        return
+      }
+      let tile = all[k % all.count].draw()
+      results.withLock { $0[k] = tile }
+    }
+    let drawn = results.withLock { $0 }
+    var mixed = 0
+    for k in drawn.indices {
+      let i = k % all.count
+      if drawn[k] != red[i] && drawn[k] != blue[i] { mixed += 1 }
+    }
+    #expect(mixed == 0, "\(mixed) tiles mix the two styles")
   }
 
   /// A map of 200 × 60 cells with a multipolygon of many holed squares and a long wavy line

@@ -81,10 +81,18 @@ final class Tmux {
     return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
   }
 
+  /// The screen with its colours, as escape sequences (capture-pane -e).
+  func captureWithColours() throws -> String {
+    let out = directory.appendingPathComponent("capture-e.txt").path
+    _ = try Tmux.spawn(
+      ["tmux", "-S", socket, "capture-pane", "-p", "-e", "-t", "main"], stdout: out)
+    return (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+  }
+
   /// Polls the screen until `condition` holds; returns the last screen either way.
   @discardableResult
   func waitFor(
-    timeout: Double = 10, _ condition: ([String]) -> Bool
+    timeout: Double = 30, _ condition: ([String]) -> Bool
   ) throws -> (ok: Bool, screen: [String]) {
     let end = Date().addingTimeInterval(timeout)
     var screen: [String] = []

@@ -1,23 +1,43 @@
 import Foundation
 import Testing
 
-/// The real binary in a real terminal (tmux), driven by keys and read back from the screen.
+/// The real binary in a real terminal (tmux), for what only a terminal shows: start-up, the
+/// locale, quitting and signals. Keys, prompt, help and callouts are tested on the in-memory
+/// backend (ViewerBackendTests), in milliseconds.
 @Suite("viewer in tmux", .serialized)
 struct ViewerE2ETests {
   static let route = "Data/samples/lisbon-walk.csv"
 
   /// Starts the viewer on the Lisbon walk inside a shell that records `stty -a` before and
-  /// after, and the exit status.
-  func startViewer(_ tmux: Tmux, extra: String = "") throws -> String {
+  /// after (each file appears whole, by a rename), and the exit status. Stops the test when
+  /// the viewer does not come up, rather than letting every later wait time out.
+  func startViewer(_ tmux: Tmux, extra: String = "", environment: String = "") throws -> String {
     let log = tmux.file("events.log")
+    let before = tmux.file("stty.before")
+    let after = tmux.file("stty.after")
     try tmux.start(
-      "stty -a > \(tmux.file("stty.before")); TERMMAP_EVENT_LOG=\(log) \(Tmux.termmap) \(extra) \(Self.route);"
-        + " echo \"EXITED $?\"; stty -a > \(tmux.file("stty.after")); sleep 60")
-    let (ok, screen) = try tmux.waitFor { s in
+      "stty -a > \(before).tmp; mv \(before).tmp \(before);"
+        + " \(environment) TERMMAP_EVENT_LOG=\(log) \(Tmux.termmap) \(extra) \(Self.route);"
+        + " echo \"EXITED $?\"; stty -a > \(after).tmp; mv \(after).tmp \(after); sleep 60")
+    let (ok, screen) = try tmux.waitFor(timeout: 60) { s in
       s.joined().contains("Rossio") && s.joined().contains("pts")
     }
-    #expect(ok, "the viewer did not show the route's markers:\n\(screen.joined(separator: "\n"))")
+    try #require(
+      ok, "the viewer did not show the route's markers:\n\(screen.joined(separator: "\n"))")
     return log
+  }
+
+  /// Waits for the shell to have written the settings after the viewer (a whole file).
+  func settingsAfter(_ tmux: Tmux) throws -> (before: String, after: String) {
+    let path = tmux.file("stty.after")
+    let (written, _) = try tmux.waitFor(timeout: 30) { _ in
+      FileManager.default.fileExists(atPath: path)
+    }
+    try #require(written, "the shell did not record the settings after the viewer")
+    return (
+      try String(contentsOfFile: tmux.file("stty.before"), encoding: .utf8),
+      try String(contentsOfFile: path, encoding: .utf8)
+    )
   }
 
   func events(_ path: String) -> [String] {
@@ -25,138 +45,130 @@ struct ViewerE2ETests {
       String.init)
   }
 
+  /// Braille cells drawn with foreground SGR `colour` (e.g. "91") in a `capture-pane -e` text.
+  func brailleCells(inColour colour: String, _ captured: String) -> Int {
+    var count = 0
+    var foreground = ""
+    var scalars = captured.unicodeScalars[...]
+    while let c = scalars.first {
+      scalars = scalars.dropFirst()
+      if c == "\u{1B}", scalars.first == "[" {
+        let body = scalars.dropFirst().prefix { $0 != "m" }
+        scalars = scalars.dropFirst(body.count + 2)
+        for code in String(String.UnicodeScalarView(body)).split(separator: ";") {
+          if code == "0" || code == "39" { foreground = "" }
+          if (30...37).contains(Int(code) ?? 0) || (90...97).contains(Int(code) ?? 0) {
+            foreground = String(code)
+          }
+        }
+        if body.starts(with: "38;5;".unicodeScalars) {
+          foreground = String(String.UnicodeScalarView(body))
+        }
+      } else if (0x2801...0x28FF).contains(c.value) && foreground == colour {
+        count += 1
+      }
+    }
+    return count
+  }
+
   func brailleCount(_ screen: [String]) -> Int {
     screen.joined().unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }.count
   }
 
-  @Test("starts with the route fitted and its markers shown")
+  @Test("starts with the route fitted, its markers, its own line and the status line")
   func startsFitted() throws {
     let tmux = try Tmux()
-    _ = try startViewer(tmux)
+    _ = try startViewer(tmux, extra: "--no-basemap")
     let screen = try tmux.capture()
     let text = screen.joined(separator: "\n")
     #expect(text.contains("Rossio"))
     #expect(text.contains("A Brasileira"))
     #expect(text.contains("Cais do Sodré"))
-    #expect(brailleCount(screen) > 40)
+    // No basemap: every braille cell is the route's own line.
+    #expect(brailleCount(screen) > 40, "\(text)")
     // The status line (last row) gives the centre, near Lisbon, and the loaded points.
     let status = screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
     #expect(status.contains("38.7"))
     #expect(status.contains("20 pts"))
   }
 
-  @Test("a burst of five arrow presses is one change: one will, one did, routes hidden between")
+  @Test("with the map: the route's own cells are drawn in its colour over the basemap")
+  func routeOverBasemap() throws {
+    let tmux = try Tmux()
+    // In colour, whatever the test runner's environment says.
+    _ = try startViewer(tmux, environment: "unset NO_COLOR;")
+    // The walk's line is bright red (SGR 91); the basemap has none of it.
+    let (ok, screen) = try tmux.waitFor(timeout: 30) { _ in
+      brailleCells(inColour: "91", (try? tmux.captureWithColours()) ?? "") > 40
+    }
+    #expect(ok, "\(screen.joined(separator: "\n"))")
+  }
+
+  @Test("a panned view and a burst of keys: the event log has one change per burst")
   func arrowBurst() throws {
     let tmux = try Tmux()
-    let log = try startViewer(tmux)
-    let before = try tmux.capture()
+    let log = try startViewer(tmux, extra: "--no-basemap")
     let start = events(log).count
     try tmux.sendKeys("Right", "Right", "Right", "Right", "Right")
-    let (settled, after) = try tmux.waitFor {
-      _ in events(log).dropFirst(start).contains { $0.hasPrefix("did") }
+    // The frame after the change settled.
+    let (settled, _) = try tmux.waitFor(timeout: 30) { _ in
+      let e = events(log).dropFirst(start)
+      return e.contains { $0.hasPrefix("did") } && e.last == "frame routes=shown"
     }
-    #expect(settled)
-    #expect(after != before)
-    // Wait for the frame after the change settled, then read the delegate sequence.
-    _ = try tmux.waitFor { _ in events(log).dropFirst(start).last == "frame routes=shown" }
-    // From the change's start (a frame may come before it, e.g. when place names finish loading).
-    let all = Array(events(log).dropFirst(start))
-    let burst = Array(all.drop { !$0.hasPrefix("will") })
+    try #require(settled, "\(events(log).dropFirst(start))")
+    let burst = Array(events(log).dropFirst(start).drop { !$0.hasPrefix("will") })
     #expect(burst.filter { $0.hasPrefix("will") }.count == 1, "\(burst)")
     #expect(burst.filter { $0.hasPrefix("did") }.count == 1, "\(burst)")
-    #expect(burst.first == "will animated=false")
-    let did = burst.firstIndex { $0.hasPrefix("did") }!
-    let framesDuring = burst[..<did].filter { $0.hasPrefix("frame") }
-    #expect(framesDuring.allSatisfy { $0 == "frame routes=hidden" }, "\(burst)")
-    #expect(burst[did...].contains("frame routes=shown"))
-    #expect(burst.filter { $0 == "visible" }.count == 5)
+    #expect(burst.filter { $0 == "visible" }.count == 5, "\(burst)")
   }
 
-  @Test("panning moves the map and the route is drawn again once the change settles")
-  func panRedraws() throws {
+  @Test("LANG=C: the viewer draws ASCII, accents dropped, no braille")
+  func asciiLocale() throws {
     let tmux = try Tmux()
-    _ = try startViewer(tmux)
-    let before = try tmux.capture()
-    try tmux.sendKeys("Left")
-    let (moved, after) = try tmux.waitFor { s in s != before && brailleCount(s) > 40 }
-    #expect(moved)
-    // The marker moved right by an eighth of the screen.
-    let col = { (s: [String]) -> Int? in
-      for line in s {
-        if let r = line.range(of: "Rossio") {
-          return line.distance(from: line.startIndex, to: r.lowerBound)
-        }
-      }
-      return nil
-    }
-    if let a = col(before), let b = col(after) { #expect(b > a) }
-  }
-
-  @Test("Tab then Enter opens the nearest marker's callout with its details")
-  func tabEnterCallout() throws {
-    let tmux = try Tmux()
-    _ = try startViewer(tmux)
-    try tmux.sendKeys("Tab")
-    _ = try tmux.waitFor { s in s.joined().contains("▸") }
-    try tmux.sendKeys("Enter")
-    let (ok, screen) = try tmux.waitFor { s in s.joined().contains("┌") && s.joined().contains("┘")
-    }
-    #expect(ok)
+    _ = try startViewer(tmux, extra: "--no-basemap", environment: "LANG=C LC_ALL= LC_CTYPE=")
+    let screen = try tmux.capture()
     let text = screen.joined(separator: "\n")
-    // A Brasileira sits nearest the centre of the fitted walk.
-    #expect(text.contains("Café on Rua Garrett, open since 1905"))
-    #expect(text.contains("38.71070, -9.14210"))
-    #expect(text.contains("▸ A Brasileira"))
-    try tmux.sendKeys("Escape")
-    let (closed, _) = try tmux.waitFor { s in !s.joined().contains("┌") }
-    #expect(closed)
+    #expect(brailleCount(screen) == 0, "\(text)")
+    #expect(text.contains("Cais do Sodre"), "\(text)")
+    #expect(text.unicodeScalars.allSatisfy { $0.isASCII }, "\(text)")
+    #expect(text.contains(" | 20 pts"))
+    // --charset braille is drawn anyway: the user knows the terminal.
+    let forced = try Tmux()
+    _ = try startViewer(
+      forced, extra: "--no-basemap --charset braille", environment: "LANG=C LC_ALL= LC_CTYPE=")
+    #expect(brailleCount(try forced.capture()) > 40)
   }
 
-  @Test("/ with a city name and Enter goes to that city")
-  func searchCity() throws {
+  @Test("LANG=C: render on a terminal prints ASCII; with UTF-8, braille")
+  func renderLocale() throws {
     let tmux = try Tmux()
-    _ = try startViewer(tmux)
-    try tmux.sendKeys("/")
-    try tmux.type("Tokyo")
-    let (listed, _) = try tmux.waitFor(timeout: 20) { s in s.joined().contains("Tokyo, Japan") }
-    #expect(listed)
-    try tmux.sendKeys("Enter")
-    let (arrived, screen) = try tmux.waitFor(timeout: 10) { s in
-      (s.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "").contains("35.6")
-    }
-    #expect(arrived, "\(screen.suffix(2))")
-    let status = screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
-    #expect(status.contains("139.") || status.contains("Tokyo"))
+    let render = "\(Tmux.termmap) render --no-basemap --status --size 60x15 \(Self.route)"
+    try tmux.start(
+      "LANG=C LC_ALL= LC_CTYPE= \(render); echo ASCII-DONE; \(render); echo \"EXITED $?\"; sleep 60"
+    )
+    let (ok, screen) = try tmux.waitFor(timeout: 30) { s in s.joined().contains("EXITED 0") }
+    try #require(ok, "\(screen.joined(separator: "\n"))")
+    let split = try #require(screen.firstIndex { $0.contains("ASCII-DONE") })
+    let ascii = Array(screen[..<split])
+    let utf8 = Array(screen[split...])
+    #expect(brailleCount(ascii) == 0, "\(ascii.joined(separator: "\n"))")
+    #expect(ascii.joined().contains("Rossio"))
+    #expect(ascii.joined().contains("Cais do Sodre"))
+    #expect(ascii.joined().unicodeScalars.allSatisfy { $0.isASCII })
+    #expect(brailleCount(utf8) > 20)
   }
 
-  @Test("a typed coordinate goes there")
-  func searchCoordinate() throws {
-    let tmux = try Tmux()
+  @Test("w at 80 × 24 shows the whole world with the big countries named")
+  func wholeWorld() throws {
+    let tmux = try Tmux(width: 80, height: 24)
     _ = try startViewer(tmux)
-    try tmux.sendKeys("/")
-    try tmux.type("48°51′N 2°21′E")
-    _ = try tmux.waitFor { s in s.joined().contains("go to 48.85") }
-    try tmux.sendKeys("Enter")
-    let (ok, screen) = try tmux.waitFor { s in
-      (s.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "").contains("48.85")
+    try tmux.sendKeys("w")
+    let (ok, screen) = try tmux.waitFor(timeout: 30) { s in
+      let t = s.joined()
+      return ["Canada", "Russia", "China", "Australia", "Antarctica"].allSatisfy { t.contains($0) }
+        && (s.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "").contains("z-")
     }
-    #expect(ok, "\(screen.suffix(1))")
-  }
-
-  @Test("? shows the keys")
-  func help() throws {
-    let tmux = try Tmux()
-    _ = try startViewer(tmux)
-    try tmux.sendKeys("?")
-    let keys = ["zoom in / out", "search a place", "quit", "next / previous marker"]
-    let (ok, screen) = try tmux.waitFor { s in
-      s.joined().contains("termmap keys") && keys.allSatisfy { s.joined().contains($0) }
-    }
-    #expect(ok)
-    let text = screen.joined(separator: "\n")
-    for key in keys {
-      #expect(text.contains(key))
-    }
+    #expect(ok, "\(screen.joined(separator: "\n"))")
   }
 
   @Test("q gives the shell back with the terminal settings as before")
@@ -164,15 +176,12 @@ struct ViewerE2ETests {
     let tmux = try Tmux()
     _ = try startViewer(tmux)
     try tmux.sendKeys("q")
-    let (ok, screen) = try tmux.waitFor { s in s.joined().contains("EXITED 0") }
-    #expect(ok)
+    let (ok, screen) = try tmux.waitFor(timeout: 30) { s in s.joined().contains("EXITED 0") }
+    try #require(ok, "\(screen.joined(separator: "\n"))")
     // No residue of the map: the screen holds only the shell's line.
     #expect(brailleCount(screen) == 0)
-    _ = try tmux.waitFor { _ in FileManager.default.fileExists(atPath: tmux.file("stty.after")) }
-    usleep(200_000)
-    let before = try String(contentsOfFile: tmux.file("stty.before"), encoding: .utf8)
-    let after = try String(contentsOfFile: tmux.file("stty.after"), encoding: .utf8)
-    #expect(before == after)
+    let settings = try settingsAfter(tmux)
+    #expect(settings.before == settings.after)
   }
 
   @Test("kill -TERM (and -HUP) leave the terminal sane", arguments: [SIGTERM, SIGHUP])
@@ -181,15 +190,14 @@ struct ViewerE2ETests {
     let log = try startViewer(tmux)
     let pidLine = events(log).first { $0.hasPrefix("pid ") } ?? ""
     let pid = pid_t(pidLine.dropFirst(4)) ?? 0
-    #expect(pid > 0)
+    try #require(pid > 0)
     kill(pid, signal)
-    let (ok, screen) = try tmux.waitFor { s in s.joined().contains("EXITED \(128 + signal)") }
-    #expect(ok, "\(screen.joined(separator: "\n"))")
+    let (ok, screen) = try tmux.waitFor(timeout: 30) { s in
+      s.joined().contains("EXITED \(128 + signal)")
+    }
+    try #require(ok, "\(screen.joined(separator: "\n"))")
     #expect(brailleCount(screen) == 0)
-    _ = try tmux.waitFor { _ in FileManager.default.fileExists(atPath: tmux.file("stty.after")) }
-    usleep(200_000)
-    let before = try String(contentsOfFile: tmux.file("stty.before"), encoding: .utf8)
-    let after = try String(contentsOfFile: tmux.file("stty.after"), encoding: .utf8)
-    #expect(before == after)
+    let settings = try settingsAfter(tmux)
+    #expect(settings.before == settings.after)
   }
 }

@@ -8,8 +8,8 @@ struct ViewerMouseE2ETests {
     let log = tmux.file("events.log")
     try tmux.start(
       "TERMMAP_EVENT_LOG=\(log) \(Tmux.termmap) \(arguments); echo \"EXITED $?\"; sleep 60")
-    let (ok, screen) = try tmux.waitFor { s in s.joined().contains("pts") }
-    #expect(ok, "\(screen.joined(separator: "\n"))")
+    let (ok, screen) = try tmux.waitFor(timeout: 60) { s in s.joined().contains("pts") }
+    try #require(ok, "\(screen.joined(separator: "\n"))")
     return log
   }
 
@@ -78,19 +78,24 @@ struct ViewerMouseE2ETests {
     let before = try tmux.capture()
     let rossio = try #require(find("Rossio", in: before))
     let n = events(log).count
+    // Each report waits for the screen to show the last one: ncurses folds a run of reports
+    // that arrive together into one gesture (a click), as a hand never sends them.
     try tmux.mouse(0, column: 40, row: 15)
+    let (pressed, _) = try tmux.waitFor { s in status(s).hasPrefix("⌖") }
+    try #require(pressed, "the press did not arrive")
     for dx in 1...6 {
-      usleep(20_000)
       try tmux.mouse(32, column: 40 - dx, row: 15)
+      let (moved, after) = try tmux.waitFor { s in
+        find("Rossio", in: s)?.column == rossio.column - dx
+      }
+      try #require(
+        moved, "after \(dx): Rossio at \(find("Rossio", in: after)?.column ?? -1)")
     }
-    usleep(20_000)
     try tmux.mouse(0, column: 34, row: 15, press: false)
-    let (moved, after) = try tmux.waitFor { s in
-      find("Rossio", in: s).map { $0.column < rossio.column } ?? false
+    let (did, _) = try tmux.waitFor(timeout: 30) { _ in
+      events(log).dropFirst(n).contains { $0.hasPrefix("did") }
     }
-    #expect(moved)
-    #expect(find("Rossio", in: after)?.column == rossio.column - 6)
-    _ = try tmux.waitFor { _ in events(log).dropFirst(n).contains { $0.hasPrefix("did") } }
+    try #require(did)
     let drag = events(log).dropFirst(n)
     #expect(drag.filter { $0.hasPrefix("will") }.count == 1, "\(drag)")
     #expect(drag.filter { $0.hasPrefix("did") }.count == 1, "\(drag)")
@@ -107,8 +112,10 @@ struct ViewerMouseE2ETests {
     }
     #expect(ok, "\(screen.joined(separator: "\n"))")
     try tmux.resize(width: 15, height: 4)
-    let (small, _) = try tmux.waitFor { s in s.joined().contains("too small") }
-    #expect(small)
+    let (small, tiny) = try tmux.waitFor { s in
+      s.joined(separator: " ").contains("too small: need") && s.joined().contains("20x6 (is 15x4)")
+    }
+    #expect(small, "\(tiny.joined(separator: "\n"))")
     try tmux.resize(width: tmux.width, height: tmux.height)
     let (back, _) = try tmux.waitFor { s in
       status(s).contains("? help") && s.joined().contains("Rossio")
@@ -116,7 +123,7 @@ struct ViewerMouseE2ETests {
     #expect(back)
   }
 
-  @Test("options before files: --center and --zoom place the first view")
+  @Test("options before files: --center and --zoom place the first view; --center alone too")
   func options() throws {
     let tmux = try Tmux()
     _ = try start(
@@ -124,19 +131,28 @@ struct ViewerMouseE2ETests {
     let screen = try tmux.capture()
     #expect(status(screen).hasPrefix("48.85"), "\(status(screen))")
     #expect(status(screen).contains("z12.0"))
+    let alone = try Tmux()
+    _ = try start(alone, "--no-basemap --center 48.8566,2.3522 Data/samples/lisbon-walk.csv")
+    let (ok, s) = try alone.waitFor { s in status(s).hasPrefix("48.85") }
+    #expect(ok, "\(status(s))")
   }
 
-  @Test("a file that fails to load is named in the status line and the others still open")
+  @Test("files that fail to load are all reported and the others still open")
   func badFileReported() throws {
-    let tmux = try Tmux()
+    let tmux = try Tmux(width: 160, height: 40)
     try tmux.start(
-      "\(Tmux.termmap) --no-basemap Tests/MapDataTests/Fixtures/invalid/latitude-text.csv"
-        + " Data/samples/lisbon-walk.csv; echo \"EXITED $?\"; sleep 60")
-    let (ok, screen) = try tmux.waitFor { s in
-      s.joined().contains("latitude-text.csv:3:1: expected a number for latitude")
-        && s.joined().contains("Rossio")
+      "\(Tmux.termmap) --no-basemap missing.gpx Data/samples/lisbon-walk.csv"
+        + " Tests/MapDataTests/Fixtures/invalid/latitude-text.csv; echo \"EXITED $?\"; sleep 60")
+    let (ok, screen) = try tmux.waitFor(timeout: 60) { s in
+      s.joined().contains("2 files could not be read") && s.joined().contains("Rossio")
     }
-    #expect(ok, "\(screen.joined(separator: "\n"))")
+    try #require(ok, "\(screen.joined(separator: "\n"))")
+    try tmux.sendKeys("?")
+    let (listed, help) = try tmux.waitFor { s in
+      s.joined().contains("missing.gpx: file not found")
+        && s.joined().contains("latitude-text.csv:3:1: expected a number for latitude")
+    }
+    #expect(listed, "\(help.joined(separator: "\n"))")
   }
 
   @Test("an unknown option is one line on stderr with status 2, before the screen is touched")
