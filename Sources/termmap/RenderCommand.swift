@@ -200,7 +200,11 @@ struct RenderCommand {
       let points = contents.reduce(0) { $0 + $1.pointCount }
       let line = StatusLine.text(
         for: map, loadedPoints: points,
-        attribution: [Attribution.fit(map.visibleAttribution, width: max(columns / 2, 16))].filter {
+        attribution: [
+          Attribution.fit(
+            map.visibleAttribution,
+            width: StatusLine.creditWidth(map, columns: columns, ascii: charset == .ascii))
+        ].filter {
           !$0.isEmpty
         },
         columns: columns, ascii: charset == .ascii)

@@ -5,6 +5,17 @@ import TermMapKit
 /// The line under the map: centre, zoom, scale bar, selection, loaded points, attribution.
 @MainActor
 enum StatusLine {
+  /// Columns left for the credits after the position, zoom and scale bar (at least 16, what
+  /// "© OpenStreetMap" needs).
+  static func creditWidth(_ map: MapView, columns: Int, ascii: Bool) -> Int {
+    let c = map.centerCoordinate
+    let essential = [
+      String(format: "%.5f, %.5f", c.latitude, c.longitude), String(format: "z%.1f", map.zoomLevel),
+      ScaleBar(latitude: c.latitude, zoomScale: map.zoomScale).text(ascii: ascii),
+    ].joined(separator: ascii ? " | " : " · ")
+    return max(columns - essential.count - 3, 16)
+  }
+
   static func text(
     for map: MapView, loadedPoints: Int, attribution: [String], columns: Int, ascii: Bool
   ) -> String {
