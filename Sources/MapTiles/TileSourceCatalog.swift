@@ -54,8 +54,11 @@ public struct TileSourceCatalog: Sendable {
   /// Every source by name, presets first, config sources after (a config source named like a
   /// preset replaces it).
   public private(set) var sources: [TileSourceDefinition]
+  /// The disk cache's bound for tiles from the network, in MiB (`[cache] size_mb`), if set.
+  public var cacheMegabytes: Int?
 
-  public init(config: [TileSourceDefinition] = []) {
+  public init(config: [TileSourceDefinition] = [], cacheMegabytes: Int? = nil) {
+    self.cacheMegabytes = cacheMegabytes
     var all = Self.presets
     for s in config {
       if let i = all.firstIndex(where: { $0.name == s.name }) { all[i] = s } else { all.append(s) }
@@ -100,12 +103,20 @@ public struct TileSourceCatalog: Sendable {
     guard let text = String(data: data, encoding: .utf8) else {
       throw ConfigError(path: path, line: nil, message: "not UTF-8 text")
     }
-    return TileSourceCatalog(config: try parse(text, path: path))
+    let config = try parseConfig(text, path: path)
+    return TileSourceCatalog(config: config.sources, cacheMegabytes: config.cacheMegabytes)
   }
 
   /// The `[sources.NAME]` tables of a config file's text.
   public static func parse(_ text: String, path: String) throws(ConfigError)
     -> [TileSourceDefinition]
+  {
+    try parseConfig(text, path: path).sources
+  }
+
+  /// A config file's text: its `[sources.NAME]` tables and `[cache] size_mb`.
+  public static func parseConfig(_ text: String, path: String) throws(ConfigError)
+    -> (sources: [TileSourceDefinition], cacheMegabytes: Int?)
   {
     // TOML allows no control character but tab and line breaks (LF, CRLF) anywhere; checking
     // first keeps such bytes away from the parser (whose assertions they can trip).
@@ -131,10 +142,27 @@ public struct TileSourceCatalog: Sendable {
       throw ConfigError(
         path: path, line: root.lines[key], message: "\"\(key)\" must be in a [section]")
     }
-    for key in root.tables.keys.sorted() where key != "sources" {
+    for key in root.tables.keys.sorted() where key != "sources" && key != "cache" {
       throw ConfigError(path: path, line: root.lines[key], message: "unknown section \"\(key)\"")
     }
-    guard let list = root.tables["sources"] else { return [] }
+    var cacheMegabytes: Int?
+    if let cache = root.tables["cache"] {
+      for k in cache.tables.keys.sorted() {
+        throw ConfigError(path: path, line: cache.lines[k], message: "cache: unknown key \"\(k)\"")
+      }
+      for k in cache.values.keys.sorted() where k != "size_mb" {
+        throw ConfigError(path: path, line: cache.lines[k], message: "cache: unknown key \"\(k)\"")
+      }
+      if let v = cache.values["size_mb"] {
+        guard case .integer(let n) = v, (0...1_048_576).contains(n) else {
+          throw ConfigError(
+            path: path, line: cache.lines["size_mb"],
+            message: "cache.size_mb must be a whole number from 0 to 1048576")
+        }
+        cacheMegabytes = n
+      }
+    }
+    guard let list = root.tables["sources"] else { return ([], cacheMegabytes) }
     for key in list.values.keys.sorted() {
       throw ConfigError(
         path: path, line: list.lines[key], message: "sources.\(key) must be a table")
@@ -192,7 +220,7 @@ public struct TileSourceCatalog: Sendable {
           minZoom: minZoom, maxZoom: maxZoom, maxConnections: try integer("max_connections", 1...16)
         ))
     }
-    return out
+    return (out, cacheMegabytes)
   }
 }
 

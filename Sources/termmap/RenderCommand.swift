@@ -236,18 +236,23 @@ extension RenderCommand {
           Data("termmap: no basemap: Data/world.mbtiles not found (set TERMMAP_DATA)\n".utf8))
       }
     }
+    // The config file names sources and bounds the tile cache; read it when tiles are asked
+    // for. TERMMAP_TILE_CACHE_MB, when set, wins over its [cache] size_mb.
     var catalog: TileSourceCatalog?
+    if !tiles.isEmpty {
+      do {
+        catalog = try TileSourceCatalog.load(configPath: TileSourceCatalog.defaultConfigPath())
+      } catch {
+        throw UsageError("config: \(error)")
+      }
+      if let mb = catalog?.cacheMegabytes {
+        setenv("TERMMAP_TILE_CACHE_MB", String(mb), 0)
+      }
+    }
     for t in tiles {
       var location = t
       var definition: TileSourceDefinition?
       if TileSourceCatalog.isName(t) && !FileManager.default.fileExists(atPath: t) {
-        if catalog == nil {
-          do {
-            catalog = try TileSourceCatalog.load(configPath: TileSourceCatalog.defaultConfigPath())
-          } catch {
-            throw UsageError("config: \(error)")
-          }
-        }
         guard let d = catalog?.source(named: t) else {
           let names = (catalog?.sources ?? TileSourceCatalog.presets).map(\.name)
           throw UsageError(

@@ -104,6 +104,25 @@ struct CatalogTests {
     #expect(s.values["minzoom"] == .integer(0))
   }
 
+  @Test("[cache] size_mb bounds the tile cache; other keys there are refused")
+  func cacheSection() throws {
+    let c = try TileSourceCatalog.parseConfig("[cache]\nsize_mb = 64\n", path: "config.toml")
+    #expect(c.cacheMegabytes == 64)
+    #expect(c.sources.isEmpty)
+    #expect(try TileSourceCatalog.parseConfig("", path: "c").cacheMegabytes == nil)
+    for (text, message) in [
+      ("[cache]\nsize = 1\n", "config.toml:2: cache: unknown key \"size\""),
+      ("[cache]\nsize_mb = -1\n", "config.toml:2: cache.size_mb must be a whole number"),
+    ] {
+      do {
+        _ = try TileSourceCatalog.parseConfig(text, path: "config.toml")
+        Issue.record("no error for \(text)")
+      } catch {
+        #expect(error.description.hasPrefix(message), "\(error.description)")
+      }
+    }
+  }
+
   @Test("the config file lives under XDG_CONFIG_HOME, else ~/.config; a missing one is no error")
   func location() throws {
     #expect(
