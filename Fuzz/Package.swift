@@ -4,14 +4,17 @@
 import PackageDescription
 
 let fuzzers = [
-  "FuzzGPX", "FuzzKML", "FuzzGeoJSON", "FuzzCSV", "FuzzMVT", "FuzzMBTiles", "FuzzConfig",
+  "FuzzGPX", "FuzzKML", "FuzzGeoJSON", "FuzzCSV", "FuzzMVT", "FuzzMBTiles", "FuzzPMTiles",
+  "FuzzTileJSON", "FuzzConfig",
 ]
 
 let package = Package(
   name: "termmap-fuzz",
   dependencies: [.package(name: "termmap", path: "..")],
   targets: [
-    .target(name: "FuzzSupport", swiftSettings: [.swiftLanguageMode(.v6)])
+    .target(
+      name: "FuzzSupport", dependencies: [.product(name: "TermMap", package: "termmap")],
+      swiftSettings: [.swiftLanguageMode(.v6)])
   ]
     + fuzzers.map { name in
       .executableTarget(

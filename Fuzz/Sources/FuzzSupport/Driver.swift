@@ -1,4 +1,5 @@
 import Foundation
+import MapData
 
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
@@ -34,3 +35,19 @@ public let scratchFile: String = {
   try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
   return dir.appendingPathComponent("input").path
 }()
+
+/// The fuzzer of a data file reader: any bytes, read as a file named `path` (detection goes by
+/// content; the seed corpus picks the format): a result or a located DataFileError, never a
+/// crash.
+public func runDataFileFuzzer(
+  _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, path: String
+) -> CInt {
+  runFuzzer(argc, argv) { data in
+    do {
+      let content = try MapContentLoader.load(data: data, path: path)
+      _ = content.pointCount
+    } catch {
+      _ = "\(error)"
+    }
+  }
+}
