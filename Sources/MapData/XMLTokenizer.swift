@@ -476,8 +476,11 @@ final class XMLTokenizer {
   }
 
   /// Drops bytes before `keep`, reads more; false at the end of the file with nothing read.
-  private func refill(keepingFrom keep: Int) throws(DataFileError) -> Bool {
+  private func refill(keepingFrom wanted: Int) throws(DataFileError) -> Bool {
     if eof { return false }
+    // Bytes not yet validated stay (a UTF-8 sequence cut by the last read is checked whole
+    // once the rest arrives; dropping its lead would leave `validated` before the buffer).
+    let keep = min(wanted, validated)
     if keep > 0 {
       // Remember the lines of open elements whose start is about to leave the buffer.
       for k in stack.indices where stack[k].line == 0 && stack[k].offset < base + keep {

@@ -287,6 +287,17 @@ import Testing
     #expect(s.length.isFinite && s.length > 0)
   }
 
+  // MARK: Found by fuzzing
+
+  /// FuzzKML: a UTF-8 lead byte cut by a read and dropped with the text before it left the
+  /// validator's mark before the buffer (AddressSanitizer: a read one byte before it).
+  @Test func utf8SequenceCutByAReadIsCheckedWhole() throws {
+    let message = try #require(failureOfFile(Self.hostile("kml-cut-utf8-at-end.kml")))
+    #expect(
+      message.hasSuffix(
+        "kml-cut-utf8-at-end.kml:8:1: invalid UTF-8 (byte 0xC2); the file must be UTF-8 text"))
+  }
+
   // MARK: 9. Wide encodings are named correctly
 
   @Test func utf32IsReportedAsUTF32() throws {
