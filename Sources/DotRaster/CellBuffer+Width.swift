@@ -13,6 +13,11 @@ extension CellBuffer {
   public static func displayWidth(of s: Unicode.Scalar) -> Int {
     let v = s.value
     if v < 0x300 { return 1 }
+    // Box drawing, blocks, shapes, symbols and braille (every map cell): one column, without the
+    // general-category lookup below (the frame's wide-glyph pass asks for each cell).
+    if v >= 0x2500 && v <= 0x28FF && v != 0x25FD && v != 0x25FE && v != 0x2614 && v != 0x2615 {
+      return 1
+    }
     switch s.properties.generalCategory {
     case .nonspacingMark, .enclosingMark, .format: return 0
     default: break

@@ -289,7 +289,6 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
 
   /// Names from the cached tiles that cover the viewport, as the style's label rules say.
   public func labels(for viewport: Viewport) -> [MapLabel] {
-    let style = self.style
     let zoom = ZoomMath.zoomLevel(forZoomScale: viewport.zoomScale)
     let tz = Self.tileZoom(forLevel: zoom)
     let visible = viewport.mapRect
@@ -304,17 +303,56 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
         guard let t = bestCachedTile(for: path), seen.insert(t.path).inserted,
           let v = t.content as? VectorTileContent
         else { continue }
-        collect(
-          from: v.tile, id: TileID(z: t.path.z, x: t.path.x, y: t.path.y), zoom: zoom,
-          style: style, shift: shift, names: &names, into: &out)
+        for (key, candidate) in tileLabels(v.tile, at: t.path, zoom: zoom) {
+          var label = candidate
+          label.point.x += shift
+          if let i = names[key] {
+            if label.priority > out[i].priority { out[i] = label }
+          } else {
+            names[key] = out.count
+            out.append(label)
+          }
+        }
       }
     }
     return out
   }
 
+  struct LabelKey: Hashable {
+    let path: TileOverlayPath
+    let zoomBits: UInt64
+    let generation: Int
+    let style: String
+  }
+
+  /// Label candidates of tiles at the current zoom (a pan asks for the same tiles again), by
+  /// tile; all of another zoom go when the zoom changes.
+  let labelCache = Mutex<[LabelKey: [(key: String, label: MapLabel)]]>([:])
+
+  /// A tile's labels (with their layer/name keys), made once per tile and zoom.
+  func tileLabels(_ tile: DecodedTile, at path: TileOverlayPath, zoom: Double) -> [(
+    key: String, label: MapLabel
+  )] {
+    let style = self.style
+    let key = LabelKey(
+      path: path, zoomBits: zoom.bitPattern, generation: contentGeneration, style: style.name)
+    if let cached = labelCache.withLock({ $0[key] }) { return cached }
+    var out: [(key: String, label: MapLabel)] = []
+    collect(
+      from: tile, id: TileID(z: path.z, x: path.x, y: path.y), zoom: zoom, style: style,
+      into: &out)
+    labelCache.withLock { cache in
+      if cache.count > 256 || cache.keys.contains(where: { $0.zoomBits != key.zoomBits }) {
+        cache.removeAll()
+      }
+      cache[key] = out
+    }
+    return out
+  }
+
   private func collect(
-    from tile: DecodedTile, id: TileID, zoom: Double, style: BasemapStyle, shift: Double,
-    names: inout [String: Int], into out: inout [MapLabel]
+    from tile: DecodedTile, id: TileID, zoom: Double, style: BasemapStyle,
+    into out: inout [(key: String, label: MapLabel)]
   ) {
     let bounds = tileOverlay.boundingMapRect
     for rule in style.labels where zoom >= rule.minZoom {
@@ -348,17 +386,10 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
         }
         guard let p = Self.anchor(feature, transform), bounds.contains(p) else { continue }
         let label = MapLabel(
-          text: name, point: MapPoint(x: p.x + shift, y: p.y), priority: priority,
-          color: rule.color, bold: rule.bold,
+          text: name, point: p, priority: priority, color: rule.color, bold: rule.bold,
           marker: rule.populationScale > 0
             ? (style.placeDot.unicodeScalars.first!, style.placeDotColor) : nil)
-        let key = rule.layer + "/" + name
-        if let i = names[key] {
-          if priority > out[i].priority { out[i] = label }
-        } else {
-          names[key] = out.count
-          out.append(label)
-        }
+        out.append((rule.layer + "/" + name, label))
       }
     }
   }

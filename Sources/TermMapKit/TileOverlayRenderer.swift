@@ -126,6 +126,10 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
   /// Tiles being loaded now.
   public var tilesInFlight: Set<TileOverlayPath> { store.withLock { $0.inFlight } }
 
+  /// Counts `reloadData()` calls: content cached by a subclass (e.g. labels per tile) is stale
+  /// when this has moved on.
+  public var contentGeneration: Int { store.withLock { $0.generation } }
+
   /// Decoded bytes held in the cache.
   public var cachedBytes: Int { store.withLock { $0.bytes } }
 
