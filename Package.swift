@@ -49,7 +49,8 @@ let package = Package(
     .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),
     .testTarget(name: "DotRasterTests", dependencies: ["DotRaster"], swiftSettings: strict),
     .testTarget(
-      name: "TermMapKitTests", dependencies: ["TermMapKit", "MapGeometry", "DotRaster"],
+      name: "TermMapKitTests",
+      dependencies: ["TermMapKit", "MapGeometry", "DotRaster", "TextSnapshots"],
       exclude: ["Snapshots"], swiftSettings: strict),
     // A loopback HTTP server for the tile tests (not a product).
     .target(
@@ -58,9 +59,11 @@ let package = Package(
     .testTarget(
       name: "MapDataTests", dependencies: ["MapData", "TermMapKit"],
       exclude: ["Fixtures"], swiftSettings: strict),
+    // Frames as text, stored and compared (test support, not a product).
+    .target(name: "TextSnapshots", path: "Tests/TextSnapshots", swiftSettings: strict),
     .testTarget(
       name: "MapTilesTests",
-      dependencies: ["MapTiles", "TermMapKit", "TileData", "LoopbackHTTPServer"],
+      dependencies: ["MapTiles", "TermMapKit", "TileData", "LoopbackHTTPServer", "TextSnapshots"],
       exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "TileDataTests",
@@ -70,7 +73,8 @@ let package = Package(
       name: "RasterTilesTests", dependencies: ["RasterTiles", "DotRaster"],
       exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
     .testTarget(
-      name: "CLITests", dependencies: ["termmap", "LoopbackHTTPServer"], exclude: ["Snapshots"],
+      name: "CLITests", dependencies: ["termmap", "LoopbackHTTPServer", "TextSnapshots"],
+      exclude: ["Snapshots"],
       swiftSettings: strict),
     .testTarget(
       name: "TerminalUITests",

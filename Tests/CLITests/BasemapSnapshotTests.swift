@@ -1,42 +1,16 @@
 import Foundation
 import LoopbackHTTPServer
 import Testing
+import TextSnapshots
 
-/// Frames of `termmap render` stored as text in Tests/CLITests/Snapshots/NAME.txt and compared
-/// exactly. Run with TERMMAP_RECORD_SNAPSHOTS=1 to write them afresh (the test then fails,
-/// saying so); look at every recorded frame before committing it.
+/// Frames of `termmap render` stored as text in Tests/CLITests/Snapshots/NAME.txt.
 private func checkSnapshot(
   _ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation
 ) {
-  let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("Snapshots")
-  let url = directory.appendingPathComponent(name + ".txt")
-  if ProcessInfo.processInfo.environment["TERMMAP_RECORD_SNAPSHOTS"] == "1" {
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      try text.write(to: url, atomically: true, encoding: .utf8)
-      Issue.record(
-        "Recorded snapshot Snapshots/\(name).txt (TERMMAP_RECORD_SNAPSHOTS=1); check it and run again without the variable",
-        sourceLocation: sourceLocation)
-    } catch {
-      Issue.record("Could not record \(url.path): \(error)", sourceLocation: sourceLocation)
-    }
-    return
-  }
-  guard let stored = try? String(contentsOf: url, encoding: .utf8) else {
-    Issue.record(
-      "No snapshot at \(url.path); run with TERMMAP_RECORD_SNAPSHOTS=1 to record it",
-      sourceLocation: sourceLocation)
-    return
-  }
-  if stored != text {
-    let a = stored.split(separator: "\n", omittingEmptySubsequences: false)
-    let b = text.split(separator: "\n", omittingEmptySubsequences: false)
-    let row = Array(zip(a, b)).firstIndex { $0.0 != $0.1 } ?? min(a.count, b.count)
-    Issue.record(
-      "Snapshot \(name) differs first at row \(row) (\(a.count) stored rows, \(b.count) now)",
-      sourceLocation: sourceLocation)
-  }
+  checkTextSnapshot(
+    text,
+    in: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+      "Snapshots"), named: name, sourceLocation: sourceLocation)
 }
 
 @Suite("termmap render: the offline basemap")

@@ -2,6 +2,7 @@ import DotRaster
 import Foundation
 import MapGeometry
 import Testing
+import TextSnapshots
 
 @testable import MapTiles
 @testable import TermMapKit
@@ -42,34 +43,9 @@ func checkSnapshot(
 func checkSnapshot(
   text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation
 ) {
-  let directory = fixtures.appendingPathComponent("snapshots")
-  let url = directory.appendingPathComponent(name + ".txt")
-  if ProcessInfo.processInfo.environment["TERMMAP_RECORD_SNAPSHOTS"] == "1" {
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      try text.write(to: url, atomically: true, encoding: .utf8)
-      Issue.record(
-        "Recorded snapshot Fixtures/snapshots/\(name).txt; check it and run again without TERMMAP_RECORD_SNAPSHOTS",
-        sourceLocation: sourceLocation)
-    } catch {
-      Issue.record("Could not record \(url.path): \(error)", sourceLocation: sourceLocation)
-    }
-    return
-  }
-  guard let stored = try? String(contentsOf: url, encoding: .utf8) else {
-    Issue.record(
-      "No snapshot at \(url.path); run with TERMMAP_RECORD_SNAPSHOTS=1 to record it",
-      sourceLocation: sourceLocation)
-    return
-  }
-  if stored != text {
-    let a = stored.split(separator: "\n", omittingEmptySubsequences: false)
-    let b = text.split(separator: "\n", omittingEmptySubsequences: false)
-    let first = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? 0
-    Issue.record(
-      "Frame differs from Fixtures/snapshots/\(name).txt (first at line \(first + 1)); got:\n\(text)",
-      sourceLocation: sourceLocation)
-  }
+  checkTextSnapshot(
+    text, in: fixtures.appendingPathComponent("snapshots"), named: name,
+    sourceLocation: sourceLocation)
 }
 
 /// Cells drawn in one of `colors`.

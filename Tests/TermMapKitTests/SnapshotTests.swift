@@ -2,55 +2,21 @@ import DotRaster
 import Foundation
 import MapGeometry
 import Testing
+import TextSnapshots
 
 @testable import TermMapKit
 
-/// Frames stored as text in Tests/TermMapKitTests/Snapshots/NAME.txt. Run with
-/// TERMMAP_RECORD_SNAPSHOTS=1 to write them afresh (the test then fails, saying so); look at
-/// every recorded frame before committing it.
+/// Frames stored as text in Tests/TermMapKitTests/Snapshots/NAME.txt.
 enum Snapshot {
   static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Snapshots")
 
-  static var recording: Bool {
-    ProcessInfo.processInfo.environment["TERMMAP_RECORD_SNAPSHOTS"] == "1"
-  }
-
   static func check(
     _ frame: CellBuffer, named name: String, sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    let lines = frame.lines
-    let url = directory.appendingPathComponent(name + ".txt")
-    if recording {
-      do {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
-        Issue.record(
-          "Recorded snapshot Snapshots/\(name).txt (TERMMAP_RECORD_SNAPSHOTS=1); check it and run again without the variable",
-          sourceLocation: sourceLocation)
-      } catch {
-        Issue.record("Could not record \(url.path): \(error)", sourceLocation: sourceLocation)
-      }
-      return
-    }
-    guard let stored = try? String(contentsOf: url, encoding: .utf8) else {
-      Issue.record(
-        "No snapshot at \(url.path); run with TERMMAP_RECORD_SNAPSHOTS=1 to record it",
-        sourceLocation: sourceLocation)
-      return
-    }
-    var expected = stored.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    if expected.last == "" { expected.removeLast() }
-    if expected != lines {
-      let first =
-        zip(expected, lines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        ?? min(expected.count, lines.count)
-      Issue.record(
-        """
-        Frame differs from Snapshots/\(name).txt (first at line \(first + 1)); got:
-        \(lines.joined(separator: "\n"))
-        """, sourceLocation: sourceLocation)
-    }
+    checkTextSnapshot(
+      frame.lines.joined(separator: "\n") + "\n", in: directory, named: name,
+      sourceLocation: sourceLocation)
   }
 }
 
