@@ -335,12 +335,18 @@ extension MapView {
   /// Credit lines of the tile overlays drawn in the last frame (each once, in stack order).
   public var visibleAttribution: [String] { frameAttribution }
 
-  /// The credit lines of the tile overlays with tiles in a plan.
+  /// The credit lines of the tile overlays that drew something in a plan.
   func attribution(of plan: FramePlan) -> [String] {
     var lines: [String] = []
     var seen = Set<Int>()
-    for p in plan.placements where seen.insert(p.layer).inserted {
-      guard let t = plan.layers[p.layer].overlay as? TileOverlay else { continue }
+    for p in plan.placements where !seen.contains(p.layer) {
+      // Only what shows: a tile that drew dots (or a layer drawn in cells).
+      let layer = plan.layers[p.layer]
+      if layer.renderer as? CellLayerRendering == nil {
+        guard case .drawn(_?)? = tileCache.lookup(p.key) else { continue }
+      }
+      seen.insert(p.layer)
+      guard let t = layer.overlay as? TileOverlay else { continue }
       for part in t.attribution.split(separator: ";") {
         let line = part.trimmingCharacters(in: .whitespaces)
         if !line.isEmpty && !lines.contains(line) { lines.append(line) }
