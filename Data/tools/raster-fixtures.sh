@@ -30,3 +30,25 @@ PBF="$WORK/src/quackosm-0.19.0/tests/test_files/monaco.osm.pbf"
 cp "$PBF" "$WORK/monaco.osm.pbf"
 cd "$WORK"
 /usr/bin/python3 "$TOOLS/raster-fixtures.py" "$WORK/monaco.osm.pbf" "$OUT"
+
+# The two map tiles again as a raster MBTiles file (format png, TMS rows), for the test that
+# raster MBTiles draw as the same tiles in a directory do.
+python3 - "$OUT" "$REPO/Tests/MapTilesTests/Fixtures/monaco-raster.mbtiles" <<'PY'
+import os, sqlite3, sys
+src, dst = sys.argv[1], sys.argv[2]
+if os.path.exists(dst):
+    os.remove(dst)
+db = sqlite3.connect(dst)
+db.execute("CREATE TABLE metadata (name text, value text)")
+db.execute("CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob)")
+for k, v in [("name", "monaco raster"), ("format", "png"), ("minzoom", "15"), ("maxzoom", "16"),
+             ("bounds", "7.40,43.72,7.44,43.75"),
+             ("attribution", "© OpenStreetMap contributors")]:
+    db.execute("INSERT INTO metadata VALUES (?, ?)", (k, v))
+for z, x, y in [(15, 17059, 11948), (16, 34119, 23895)]:
+    data = open(os.path.join(src, "monaco-z%d-%d-%d.png" % (z, x, y)), "rb").read()
+    db.execute("INSERT INTO tiles VALUES (?, ?, ?, ?)", (z, x, (1 << z) - 1 - y, data))
+db.commit()
+db.execute("VACUUM")
+db.close()
+PY

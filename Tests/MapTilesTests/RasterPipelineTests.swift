@@ -86,6 +86,33 @@ struct RasterPipelineTests {
     #expect(frame.cells.filter { (0x2801...0x28FF).contains($0.glyph.value) }.count > 200)
   }
 
+  @Test("raster MBTiles (PNG, TMS rows) draw as the same tiles in a z/x/y folder do")
+  @MainActor func rasterMBTiles() throws {
+    let folder = try RasterTileFolder([
+      ("monaco-z15-17059-11948.png", 15, 17059, 11948),
+      ("monaco-z16-34119-23895.png", 16, 34119, 23895),
+    ])
+    defer { folder.remove() }
+    let mbtiles = try MBTilesSource(
+      path: fixtures.appendingPathComponent("monaco-raster.mbtiles").path)
+    #expect(mbtiles.format == .png)
+    var frames: [[String]] = []
+    for source in [mbtiles as any TileSource, try DirectoryTileSource(root: folder.root.path)] {
+      let overlay = SourceTileOverlay(source: source)
+      // The folder has no bounds or zooms of its own: the same as the MBTiles file.
+      overlay.minimumZ = 15
+      overlay.maximumZ = 16
+      let map = MapView(columns: 64, rows: 16)
+      map.addOverlay(overlay, level: .aboveRoads)
+      map.setCenter(Coordinate(latitude: 43.73538, longitude: 7.42126), animated: false)
+      map.setZoomLevel(15.5, animated: false)
+      frames.append(map.renderCompleteFrame(timeout: 10).frame.lines)
+    }
+    #expect(frames[0] == frames[1])
+    #expect(
+      frames[0].joined().unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }.count > 300)
+  }
+
   @Test("Mapnik tiles in braille dots and in half blocks (snapshots)")
   @MainActor func snapshots() throws {
     let folder = try RasterTileFolder([
