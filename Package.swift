@@ -7,11 +7,18 @@ let package = Package(
   name: "termmap",
   products: [
     .executable(name: "termmap", targets: ["termmap"]),
-    .library(
-      name: "TermMap",
-      targets: ["MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles"]),
+    // `import TermMap`: the whole library.
+    .library(name: "TermMap", targets: ["TermMap"]),
+    // The map model and its renderers alone (no SQLite, zlib, image libraries or networking).
+    .library(name: "TermMapCore", targets: ["MapGeometry", "DotRaster", "TermMapKit"]),
   ],
   targets: [
+    .target(
+      name: "TermMap",
+      dependencies: [
+        "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles", "RasterTiles",
+      ],
+      swiftSettings: strict),
     .target(name: "MapGeometry", swiftSettings: strict),
     .target(name: "DotRaster", swiftSettings: strict),
     .target(name: "TermMapKit", dependencies: ["MapGeometry", "DotRaster"], swiftSettings: strict),
@@ -47,6 +54,7 @@ let package = Package(
       ],
       swiftSettings: strict),
     .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),
+    .testTarget(name: "TermMapTests", dependencies: ["TermMap"], swiftSettings: strict),
     .testTarget(name: "DotRasterTests", dependencies: ["DotRaster"], swiftSettings: strict),
     .testTarget(
       name: "TermMapKitTests",

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import MapTiles
+import TermMap
 
 /// Any bytes as the config file: sources, or one ConfigError line.
 exit(

@@ -1,7 +1,6 @@
 import Foundation
 import FuzzSupport
-import MapGeometry
-import TileData
+import TermMap
 
 /// Any bytes as an MBTiles file (SQLite database): opened, its metadata read and a tile asked
 /// for, or a TileSourceError; never a crash or a hang.

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import TileData
+import TermMap
 
 /// Any bytes as a stored vector tile (gzip or raw): a decoded tile walked completely, or a
 /// VectorTileError.

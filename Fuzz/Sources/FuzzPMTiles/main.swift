@@ -1,7 +1,6 @@
 import Foundation
 import FuzzSupport
-import MapGeometry
-import TileData
+import TermMap
 
 /// Any bytes as a PMTiles archive: opened (header, root directory, metadata) and a few tiles
 /// read through the directories, or a TileSourceError; never a crash or a hang.

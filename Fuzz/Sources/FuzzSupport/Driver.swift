@@ -1,5 +1,5 @@
 import Foundation
-import MapData
+import TermMap
 
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import TileData
+import TermMap
 
 /// Any bytes as a TileJSON document: its fields, or one error.
 exit(

@@ -1,0 +1,10 @@
+// The whole library under one name: `import TermMap` gives the map model and its renderers
+// (MapGeometry, DotRaster, TermMapKit), the file readers (MapData), tile sources (TileData),
+// tile overlays and styles (MapTiles) and raster tiles (RasterTiles).
+@_exported import DotRaster
+@_exported import MapData
+@_exported import MapGeometry
+@_exported import MapTiles
+@_exported import RasterTiles
+@_exported import TermMapKit
+@_exported import TileData
