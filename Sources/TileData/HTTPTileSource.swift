@@ -39,9 +39,11 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   public let maxZoom: Int
   public let bounds: MapRect?
   public let attribution: String
-  public let vectorLayers: [String] = []
+  public let vectorLayers: [String]
   public let format: TileFormat
-  public var name: String { template }
+  /// The source's name (a TileJSON `name`), else its template.
+  public var name: String { displayName ?? template }
+  private let displayName: String?
   /// Where this template's tiles are cached (nil: no disk cache).
   public let cacheDirectory: URL?
   /// How long a cached tile is used without asking the server.
@@ -117,15 +119,20 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   ///   - maxResponseBytes: the largest body accepted (default 8 MiB).
   ///   - maxCacheBytes: the disk cache's bound (default: `TERMMAP_TILE_CACHE_MB` mebibytes
   ///     when set to a whole number, else 512 MiB).
+  ///   - vectorLayers: the layer names the tiles hold, when known (a TileJSON's).
+  ///   - name: a name for messages and lists (default: the template).
   public init(
     template: String, subdomains: [String]? = nil, minZoom: Int = 0, maxZoom: Int = 14,
     format: TileFormat? = nil, bounds: MapRect? = nil, attribution: String = "",
     cacheHome: URL? = nil, diskCache: Bool = true, maxAge: TimeInterval = 7 * 86_400,
     timeout: TimeInterval = 10, maxConcurrentRequests: Int = 6,
     userAgent: String = "termmap (terminal map viewer)",
-    maxResponseBytes: Int = HTTPTileSource.defaultMaxResponseBytes, maxCacheBytes: Int? = nil
+    maxResponseBytes: Int = HTTPTileSource.defaultMaxResponseBytes, maxCacheBytes: Int? = nil,
+    vectorLayers: [String] = [], name: String? = nil
   ) throws {
     try Self.validate(template)
+    self.vectorLayers = vectorLayers.map(SafeText.clean)
+    self.displayName = name.map(SafeText.clean).flatMap { $0.isEmpty ? nil : $0 }
     self.template = template
     if let subdomains, !subdomains.isEmpty {
       self.subdomains = subdomains

@@ -193,10 +193,10 @@ public struct TileJSON: Sendable, Equatable {
   }
 
   /// An `HTTPTileSource` for the document's first template, with its zoom range, bounds,
-  /// attribution and format. Without `maxzoom` it takes `HTTPTileSource`'s default (14), not
-  /// the spec's 30: asking a server for zoom 30 tiles it does not have would cost a request
-  /// per missing level. (`vectorLayers` and `name` stay on this value: `HTTPTileSource` has no
-  /// parameter for them.)
+  /// attribution, format, vector layers (so the schema's style is known before any tile
+  /// arrives) and name. Without `maxzoom` it takes `HTTPTileSource`'s default (14), not the
+  /// spec's 30: asking a server for zoom 30 tiles it does not have would cost a request per
+  /// missing level.
   public func makeSource(
     cacheHome: URL? = nil, diskCache: Bool = true, timeout: TimeInterval = 10,
     maxConcurrentRequests: Int = 6
@@ -210,7 +210,7 @@ public struct TileJSON: Sendable, Equatable {
       template: t, minZoom: minZoom ?? 0, maxZoom: maxZoom ?? 14, format: format,
       bounds: mapBounds, attribution: attribution, cacheHome: cacheHome, diskCache: diskCache,
       timeout: timeout,
-      maxConcurrentRequests: maxConcurrentRequests)
+      maxConcurrentRequests: maxConcurrentRequests, vectorLayers: vectorLayers, name: name)
   }
 
   /// Loads a TileJSON document (file or URL) and makes its `HTTPTileSource`.

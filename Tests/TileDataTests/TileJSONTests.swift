@@ -154,6 +154,8 @@ func tileJSONServer() throws -> LoopbackHTTPServer {
       server.baseURL + "/tiles.json", cacheHome: cache.url, timeout: 5)
     #expect(s.template == server.baseURL + "/xyz/{z}/{x}/{y}.pbf")
     #expect(s.maxZoom == 5 && s.attribution == "Made with Natural Earth" && s.format == .pbf)
+    // The layer names and the name reach the source (a style is picked from the layers).
+    #expect(s.vectorLayers == ["water", "place"] && s.name == "loopback world")
     let id = TileID(z: 5, x: 16, y: 11)
     #expect(try s.tile(id) == (try world.tile(id)))
 
