@@ -15,6 +15,10 @@ struct BenchCommand {
   var rows = 48
   var quick = false
   var only: String?
+  /// `--tiles SOURCE --center LAT,LON --zoom Z`: scenarios on any tile source.
+  var tiles: String?
+  var center: Coordinate?
+  var zoom: Double?
 
   init(arguments: [String]) throws {
     var r = ArgumentReader(arguments)
@@ -24,6 +28,14 @@ struct BenchCommand {
       case "--size": (columns, rows) = try ArgumentReader.size(try r.value(for: a))
       case "--quick": quick = true
       case "--only": only = try r.value(for: a)
+      case "--tiles": tiles = try r.value(for: a)
+      case "--center":
+        let v = try ArgumentReader.numbers(try r.value(for: a), count: 2, "--center")
+        guard (-90...90).contains(v[0]), (-180...180).contains(v[1]) else {
+          throw UsageError("--center: latitude or longitude out of range")
+        }
+        center = Coordinate(latitude: v[0], longitude: v[1])
+      case "--zoom": zoom = try ArgumentReader.number(try r.value(for: a), "--zoom")
       default: throw UsageError("bench: unknown argument \(a)")
       }
     }
@@ -39,6 +51,9 @@ struct BenchCommand {
   }
 
   func run() throws -> Int32 {
+    if tiles != nil, center == nil || zoom == nil {
+      throw UsageError("bench: --tiles needs --center LAT,LON and --zoom Z")
+    }
     var results: [Result] = []
     let report = { (r: Result) in
       if let only, !r.name.hasPrefix(only) { return }
@@ -51,6 +66,26 @@ struct BenchCommand {
       }
     }
     let frames = quick ? 10 : 60
+
+    // Any tile source at a given view (`--tiles SOURCE --center LAT,LON --zoom Z`): the first
+    // complete frame from cold, then cached and redrawn frames at 160x48 and 300x100.
+    if let tiles, let center, let zoom {
+      let layer = { () throws -> TileOverlay in
+        do {
+          return SourceTileOverlay(source: try TileSourceSpec.open(tiles), variant: .dark)
+        } catch {
+          throw UsageError("--tiles: \(error)")
+        }
+      }
+      report(
+        try firstFrame(
+          "tiles-first-frame", note: "open the source, load, decode, draw", layer, at: center,
+          zoom: zoom))
+      for r in try layerFrames("tiles", layer, at: center, zoom: zoom, frames: frames) {
+        report(r)
+      }
+      return finish(results)
+    }
 
     func wants(_ prefix: String) -> Bool {
       only.map { $0.hasPrefix(prefix) || prefix.hasPrefix($0) } ?? true
@@ -260,6 +295,11 @@ struct BenchCommand {
       }
     }
 
+    return finish(results, routeBytesPerPoint: perPoint)
+  }
+
+  /// Prints the results as JSON when asked (they went to stderr as lines already).
+  func finish(_ results: [Result], routeBytesPerPoint perPoint: Double = 0) -> Int32 {
     if json {
       let items = results.map {
         String(

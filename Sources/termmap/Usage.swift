@@ -21,6 +21,7 @@ enum Usage {
                      [--no-basemap] [--status] FILE...
       termmap info [--json] FILE...
       termmap bench [--json] [--size COLSxROWS] [--quick] [--only PREFIX]
+                    [--tiles SOURCE --center LAT,LON --zoom Z]
 
     FILE is GPX 1.0/1.1, GeoJSON, KML 2.2 or a route CSV, recognised by its contents.
     SOURCE is an .mbtiles or .pmtiles file, a z/x/y tile directory, an http(s) URL template

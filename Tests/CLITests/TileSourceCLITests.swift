@@ -79,3 +79,24 @@ struct TileSourceCLITests {
     #expect(bad.stderr == "termmap: --raster: expected dots or blocks, found \"sixel\"\n")
   }
 }
+
+@Suite("termmap bench --tiles")
+struct BenchTilesCLITests {
+  @Test("scenarios on any tile source at a view; --tiles without a view is one line, exit 2")
+  func benchTiles() throws {
+    let r = try termmap([
+      "bench", "--quick", "--json", "--tiles", "Data/world.pmtiles", "--center", "20,0", "--zoom",
+      "1",
+    ])
+    #expect(r.status == 0)
+    for name in [
+      "tiles-first-frame", "tiles-160x48-cached", "tiles-160x48-redraw", "tiles-300x100-cached",
+      "tiles-300x100-redraw",
+    ] {
+      #expect(r.stdout.contains("\"name\": \"\(name)\""), "\(name)")
+    }
+    let bad = try termmap(["bench", "--tiles", "Data/world.pmtiles"])
+    #expect(bad.status == 2)
+    #expect(bad.stderr == "termmap: bench: --tiles needs --center LAT,LON and --zoom Z\n")
+  }
+}
