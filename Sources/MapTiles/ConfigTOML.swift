@@ -5,7 +5,8 @@ import Foundation
 /// `key = value` lines whose value is a basic string ("…", with TOML's escapes), a literal
 /// string ('…'), an integer (decimal, `_` between digits) or a boolean. Anything else TOML has
 /// (arrays, inline tables, floats, dates, multi-line strings, dotted keys in assignments) is
-/// refused by name, and every error is one line with its line number.
+/// refused by name, and so is any control character but tab; every error is one line with its
+/// line number.
 ///
 /// Written here rather than taken from TOMLKit: fuzzing found toml++ (which TOMLKit wraps)
 /// aborting on a four-byte file (`[[!s`), an internal assertion; a config file must never
@@ -37,11 +38,20 @@ public enum ConfigTOML {
     var current: [String] = []
     var defined = Set<[String]>()
     var lineNumber = 0
-    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    // Split on scalars: in Swift "\r\n" is one Character, which a split on "\n" never finds.
+    for rawLine in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
       lineNumber += 1
-      var line = Substring(rawLine)
+      var line = rawLine
       if line.last == "\r" { line = line.dropLast() }
-      var p = Cursor(line.unicodeScalars, line: lineNumber)
+      // No control character but tab, anywhere (line breaks are LF or CRLF).
+      if let c = line.first(where: {
+        ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F
+      }) {
+        throw ParseError(
+          line: lineNumber,
+          message: String(format: "control character U+%04X is not allowed", c.value))
+      }
+      var p = Cursor(line, line: lineNumber)
       p.skipSpace()
       if p.atEnd || p.peek == "#" { continue }
       if p.peek == "[" {

@@ -32,6 +32,9 @@ public enum OfflineMap {
 
 /// Credit lines for data on screen.
 public enum Attribution {
+  /// The fewest columns credits get on a status line: "© OpenStreetMap" and a "…".
+  public static let minimumWidth = 16
+
   /// A credit shortened for a status line ("© OpenStreetMap" for the long ODbL line, and so
   /// on); the full lines are in the help and docs.
   public static func short(_ line: String) -> String {

@@ -118,20 +118,6 @@ public struct TileSourceCatalog: Sendable {
   public static func parseConfig(_ text: String, path: String) throws(ConfigError)
     -> (sources: [TileSourceDefinition], cacheMegabytes: Int?)
   {
-    // TOML allows no control character but tab and line breaks (LF, CRLF) anywhere; checking
-    // first keeps such bytes away from the parser (whose assertions they can trip).
-    var line = 1
-    let scalars = Array(text.unicodeScalars)
-    for (i, c) in scalars.enumerated() {
-      let v = c.value
-      if v == 0x0A { line += 1 }
-      let lineBreak = v == 0x0A || (v == 0x0D && i + 1 < scalars.count && scalars[i + 1] == "\n")
-      if (v < 0x20 && v != 0x09 && !lineBreak) || v == 0x7F {
-        throw ConfigError(
-          path: path, line: line,
-          message: String(format: "control character U+%04X is not allowed", v))
-      }
-    }
     let root: ConfigTOML.Table
     do {
       root = try ConfigTOML.parse(text)

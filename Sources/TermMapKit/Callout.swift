@@ -165,8 +165,12 @@ extension MapView {
     return out
   }
 
-  /// Draws markers and their labels; returns how many markers were drawn.
-  func drawMarkers(_ markers: [MarkerPlacement], into cells: inout CellBuffer) -> Int {
+  /// Draws markers and their labels (as `markerLabels` placed them); returns how many markers
+  /// were drawn.
+  func drawMarkers(
+    _ markers: [MarkerPlacement], labels: [(row: Int, column: Int, text: String, selected: Bool)],
+    into cells: inout CellBuffer
+  ) -> Int {
     for m in markers {
       let v = m.view
       let glyph = charset == .ascii ? v.asciiGlyph : v.glyph
@@ -176,7 +180,7 @@ extension MapView {
       cells[m.column, m.row] = Cell(
         glyph: scalar, foreground: v.color, bold: true, reverse: v.isSelected)
     }
-    for l in markerLabels(markers, columns: cells.columns) {
+    for l in labels {
       // The cell between a marker and its label is the label's: a space, not map dots.
       cells[l.column - 1, l.row] = Cell(glyph: " ")
       cells.put(

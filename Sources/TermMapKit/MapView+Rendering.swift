@@ -150,13 +150,12 @@ extension MapView {
       let margin = r.tileMargin(zoomScale: vp.zoomScale)
       guard jMin <= jMax else { continue }
       for shift in vp.worldCopies {
-        // This copy of the world starts at dot `copyX` on the screen.
-        let copyX = Int((shift * vp.zoomScale).rounded()) - vp.originX
-        let iMin = max(0, (-copyX) / TileGrid.size - 1)
-        let iMax = min(tilesAcross - 1, (vp.widthInDots - copyX) / TileGrid.size)
-        guard iMin <= iMax else { continue }
+        let copyX = Self.copyX(shift, vp)
+        guard let columns = Self.tileColumns(copyX: copyX, vp, across: tilesAcross) else {
+          continue
+        }
         for j in jMin...jMax {
-          for i in iMin...iMax {
+          for i in columns {
             let x = copyX + i * TileGrid.size
             let y = j * TileGrid.size - vp.originY
             if x >= vp.widthInDots || x + TileGrid.size <= 0 { continue }
@@ -204,19 +203,21 @@ extension MapView {
   func hideMapContent(
     _ layers: inout [FrameLayer], _ vp: Viewport, rows: ClosedRange<Int>, across: Int
   ) {
-    guard layers.contains(where: { $0.overlay.canReplaceMapContent }) else { return }
+    // Only map content with more map content beneath it needs to know what it covers.
+    guard let lowest = layers.firstIndex(where: { $0.overlay.canReplaceMapContent }) else {
+      return
+    }
     var columns = Set<Int>()
     for shift in vp.worldCopies {
-      let copyX = Int((shift * vp.zoomScale).rounded()) - vp.originX
-      let iMin = max(0, (-copyX) / TileGrid.size - 1)
-      let iMax = min(across - 1, (vp.widthInDots - copyX) / TileGrid.size)
-      if iMin <= iMax { columns.formUnion(iMin...iMax) }
+      if let c = Self.tileColumns(copyX: Self.copyX(shift, vp), vp, across: across) {
+        columns.formUnion(c)
+      }
     }
     var covers: [TilePosition: [MapRect]] = [:]
     for n in layers.indices.reversed() where layers[n].overlay.canReplaceMapContent {
       let (overlay, r) = (layers[n].overlay, layers[n].renderer)
       layers[n].hidden = covers
-      guard r.replacesMapContent(zoomScale: vp.zoomScale) else { continue }
+      guard n > lowest, r.replacesMapContent(zoomScale: vp.zoomScale) else { continue }
       let bounds = overlay.boundingMapRect
       for j in rows {
         for i in columns {
@@ -229,6 +230,19 @@ extension MapView {
         }
       }
     }
+  }
+
+  /// The screen dot where a copy of the world (shifted by `shift` map points) starts.
+  static func copyX(_ shift: Double, _ vp: Viewport) -> Int {
+    Int((shift * vp.zoomScale).rounded()) - vp.originX
+  }
+
+  /// The map tile columns of a copy of the world starting at screen dot `copyX` that may
+  /// show (one spare on the left, for strokes reaching in), or nil.
+  static func tileColumns(copyX: Int, _ vp: Viewport, across: Int) -> ClosedRange<Int>? {
+    let iMin = max(0, (-copyX) / TileGrid.size - 1)
+    let iMax = min(across - 1, (vp.widthInDots - copyX) / TileGrid.size)
+    return iMin <= iMax ? iMin...iMax : nil
   }
 
   // MARK: Stage 2: drawing tiles
@@ -288,6 +302,7 @@ extension MapView {
     canvas.paint(into: &cells, charset: charset)
     let callout = calloutLayout(vp)
     let markers = markerPlacements(vp)
+    let markerText = markerLabels(markers, columns: vp.columns)
     let providers = plan.layers.compactMap { layer -> (LabelProviding, FrameLayer)? in
       guard let p = layer.renderer as? LabelProviding else { return nil }
       return (p, layer)
@@ -304,7 +319,7 @@ extension MapView {
       }
       // Names keep off markers and their labels.
       for m in markers { taken[m.row * vp.columns + m.column] = true }
-      for l in markerLabels(markers, columns: vp.columns) {
+      for l in markerText {
         let first = l.row * vp.columns + l.column - 1
         for k in first..<(first + 1 + CellBuffer.displayWidth(of: l.text)) where k < taken.count {
           taken[k] = true
@@ -327,7 +342,7 @@ extension MapView {
       var placer = LabelPlacer(viewport: vp, taken: taken)
       placer.place(labels, into: &cells)
     }
-    plan.statistics.markersShown = drawMarkers(markers, into: &cells)
+    plan.statistics.markersShown = drawMarkers(markers, labels: markerText, into: &cells)
     if let c = callout { c.draw(into: &cells, charset: charset) }
     return cells
   }

@@ -87,8 +87,6 @@ public enum TileOverlayError: Error, CustomStringConvertible, Equatable {
   case noTemplate
   /// No loader for the URL's scheme (set `TileOverlay.loader`).
   case unsupportedScheme(String)
-  /// A tile file larger than the limit.
-  case tileTooLarge(path: String, bytes: Int)
   /// A tile file could not be read.
   case readFailed(path: String, message: String)
 
@@ -96,7 +94,6 @@ public enum TileOverlayError: Error, CustomStringConvertible, Equatable {
     switch self {
     case .noTemplate: return "tile overlay has no URL template"
     case .unsupportedScheme(let s): return "no loader for \(s): URLs"
-    case .tileTooLarge(let p, let n): return "\(p): tile too large (\(n) bytes)"
     case .readFailed(let p, let m): return "\(p): \(m)"
     }
   }
@@ -237,32 +234,14 @@ open class TileOverlay: Overlay, DefaultRendering, @unchecked Sendable {
   /// rest; the default does nothing.
   open func loadingDidChange(focus: MapPoint, wanted: Set<TileOverlayPath>) {}
 
-  /// Reads a tile file: a regular file no larger than `maximumTileBytes`; nil when it is absent.
+  /// Reads a tile file: a regular file no larger than `maximumTileBytes` (`BoundedFile`); nil
+  /// when it is absent.
   static func readTileFile(_ path: String) throws -> Data? {
-    let fd = open(path, O_RDONLY | O_NONBLOCK)
-    guard fd >= 0 else {
-      if errno == ENOENT || errno == ENOTDIR { return nil }
-      throw TileOverlayError.readFailed(path: path, message: String(cString: strerror(errno)))
+    do {
+      return try BoundedFile.read(path, limit: maximumTileBytes)
+    } catch {
+      throw TileOverlayError.readFailed(path: error.path, message: error.message)
     }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-      throw TileOverlayError.readFailed(path: path, message: "not a regular file")
-    }
-    let size = Int(st.st_size)
-    guard size <= maximumTileBytes else {
-      throw TileOverlayError.tileTooLarge(path: path, bytes: size)
-    }
-    var data = Data(count: size)
-    var done = 0
-    while done < size {
-      let n = data.withUnsafeMutableBytes { buf in
-        read(fd, buf.baseAddress! + done, size - done)
-      }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { break }
-      done += n
-    }
-    return data.prefix(done)
   }
+
 }

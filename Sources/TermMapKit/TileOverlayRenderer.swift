@@ -182,7 +182,6 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
     let (minZ, maxZ) = (tileOverlay.minimumZ, tileOverlay.maximumZ)
     guard path.isValid, path.z >= minZ else { return Resolution(drawn: nil, complete: true) }
     let bounds = tileOverlay.boundingMapRect
-    let failed = store.withLock { $0.failedAt }
     var load: TileOverlayPath?
     var blocked = false
     var z = min(path.z, maxZ)
@@ -199,7 +198,9 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
         blocked = true
       case nil:
         if load != nil || blocked { continue }
-        if let at = failed[candidate], now.timeIntervalSince(at) < retryInterval {
+        if let at = store.withLock({ $0.failedAt[candidate] }),
+          now.timeIntervalSince(at) < retryInterval
+        {
           blocked = true
           continue
         }

@@ -45,11 +45,11 @@ extension Viewer {
     var text = parts.joined(separator: ascii ? " | " : " · ")
     // The credits always stay (shortened when narrow); "? help" only when there is room.
     // The position, zoom and scale bar come first; the credits get what is left of the line
-    // (at least the 16 columns "© OpenStreetMap" needs).
+    // (at least `Attribution.minimumWidth`).
     let separator = ascii ? " | " : " · "
     let essential = CellBuffer.displayWidth(of: parts.prefix(3).joined(separator: separator))
     let credits = Attribution.fit(
-      map.visibleAttribution, width: max(frame.columns - essential - 3, 16))
+      map.visibleAttribution, width: max(frame.columns - essential - 3, Attribution.minimumWidth))
     // Widths in terminal columns: a selected marker's name may be wide (CJK).
     let width = { (s: String) in CellBuffer.displayWidth(of: s) }
     var right = credits

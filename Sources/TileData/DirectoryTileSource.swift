@@ -52,7 +52,7 @@ public struct DirectoryTileSource: TileSource {
 
     var meta = [String: Any]()
     let metaURL = rootURL.appendingPathComponent("metadata.json")
-    if let data = try BoundedFile.read(metaURL.path, limit: maxFileBytes) {
+    if let data = try TileSourceError.reading(metaURL.path, limit: maxFileBytes) {
       do {
         meta = (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
       } catch {
@@ -160,6 +160,6 @@ public struct DirectoryTileSource: TileSource {
     guard id.z >= 0, id.z <= 30 else { return nil }
     let n = 1 << id.z
     guard id.x >= 0, id.x < n, id.y >= 0, id.y < n else { return nil }
-    return try BoundedFile.read(path(for: id), limit: maxFileBytes)
+    return try TileSourceError.reading(path(for: id), limit: maxFileBytes)
   }
 }

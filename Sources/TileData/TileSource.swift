@@ -118,6 +118,17 @@ public enum TileSourceError: Error, CustomStringConvertible, Equatable {
   }
 }
 
+extension TileSourceError {
+  /// `BoundedFile.read`, its refusals as `readFailed`.
+  static func reading(_ path: String, limit: Int) throws -> Data? {
+    do {
+      return try BoundedFile.read(path, limit: limit)
+    } catch {
+      throw TileSourceError.readFailed(path: error.path, message: error.message)
+    }
+  }
+}
+
 /// Parses an MBTiles/TileJSON `bounds` string "west,south,east,north" (degrees) to map points.
 func parseBounds(_ text: String) -> MapRect? {
   let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }

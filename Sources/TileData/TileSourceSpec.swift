@@ -25,6 +25,14 @@ public enum TileSourceSpec: Equatable, Sendable {
 
   /// Tells what `argument` names. Throws for a missing file, an unsupported URL scheme or an
   /// invalid URL (`TileSourceError`, one line).
+  /// The URL scheme of `argument` when it is one no source reads (not http, https or file),
+  /// else nil (a supported URL, or a path).
+  public static func unsupportedScheme(_ argument: String) -> String? {
+    guard let separator = argument.range(of: "://") else { return nil }
+    let scheme = argument[..<separator.lowerBound].lowercased()
+    return ["http", "https", "file"].contains(scheme) ? nil : scheme
+  }
+
   public static func classify(_ argument: String) throws -> TileSourceSpec {
     guard !argument.isEmpty else {
       throw TileSourceError.readFailed(path: "\"\"", message: "empty tile source")
@@ -36,10 +44,10 @@ public enum TileSourceSpec: Equatable, Sendable {
         if rest.lowercased().hasPrefix("localhost/") { rest.removeFirst("localhost".count) }
         return try classifyFile(rest.removingPercentEncoding ?? rest)
       }
-      guard scheme == "http" || scheme == "https" else {
+      if let unsupported = unsupportedScheme(argument) {
         throw TileSourceError.readFailed(
           path: argument,
-          message: "unsupported URL scheme \"\(scheme)\" (expected http, https or a file)")
+          message: "unsupported URL scheme \"\(unsupported)\" (expected http, https or a file)")
       }
       if ["{z}", "{x}", "{y}", "{-y}"].contains(where: { argument.contains($0) }) {
         return .urlTemplate(argument)

@@ -121,10 +121,7 @@ struct RenderCommand {
   /// A --tiles value that is a URL of another scheme than http(s) ("ftp://…") is refused here,
   /// with its scheme named, instead of being looked for as a file.
   static func checkScheme(_ t: String) throws {
-    guard let r = t.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*://"#, options: .regularExpression)
-    else { return }
-    let scheme = t[r].dropLast(3).lowercased()
-    guard scheme != "http" && scheme != "https" else { return }
+    guard let scheme = TileSourceSpec.unsupportedScheme(t) else { return }
     throw UsageError(
       "--tiles: \(t): unsupported URL scheme \"\(scheme)\" (expected http:// or https://, a file or a source name)"
     )
@@ -200,13 +197,7 @@ struct RenderCommand {
       let points = contents.reduce(0) { $0 + $1.pointCount }
       let line = StatusLine.text(
         for: map, loadedPoints: points,
-        attribution: [
-          Attribution.fit(
-            map.visibleAttribution,
-            width: StatusLine.creditWidth(map, columns: columns, ascii: charset == .ascii))
-        ].filter {
-          !$0.isEmpty
-        },
+        attribution: map.visibleAttribution,
         columns: columns, ascii: charset == .ascii)
       out.append(asciiTerminal ? ASCIIFolding.fold(line) : line)
     }

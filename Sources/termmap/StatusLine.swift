@@ -1,21 +1,14 @@
 import Foundation
 import MapGeometry
+import MapTiles
 import TermMapKit
 
 /// The line under the map: centre, zoom, scale bar, selection, loaded points, attribution.
 @MainActor
 enum StatusLine {
-  /// Columns left for the credits after the position, zoom and scale bar (at least 16, what
-  /// "© OpenStreetMap" needs).
-  static func creditWidth(_ map: MapView, columns: Int, ascii: Bool) -> Int {
-    let c = map.centerCoordinate
-    let essential = [
-      String(format: "%.5f, %.5f", c.latitude, c.longitude), String(format: "z%.1f", map.zoomLevel),
-      ScaleBar(latitude: c.latitude, zoomScale: map.zoomScale).text(ascii: ascii),
-    ].joined(separator: ascii ? " | " : " · ")
-    return max(columns - essential.count - 3, 16)
-  }
-
+  /// The line, `columns` wide. Position, zoom and scale bar come first; the credits (the
+  /// `attribution` lines, shortened by `Attribution.fit`) get the rest of the line, at least
+  /// `Attribution.minimumWidth`, and always stay: the other parts are cut instead.
   static func text(
     for map: MapView, loadedPoints: Int, attribution: [String], columns: Int, ascii: Bool
   ) -> String {
@@ -26,17 +19,13 @@ enum StatusLine {
       String(format: "z%.1f", map.zoomLevel),
       bar.text(ascii: ascii),
     ]
+    let separator = ascii ? " | " : " · "
+    let essential = parts.joined(separator: separator).count
     if let s = map.selectedAnnotations.first, let t = s.title { parts.append(t) }
     if loadedPoints > 0 { parts.append("\(loadedPoints) pts") }
-    let separator = ascii ? " | " : " · "
-    func clean(_ s: String) -> String {
-      String(
-        s.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.map(
-          Character.init))
-    }
-    // The credits always stay: the rest is cut to make room for them.
-    let credits = clean(attribution.joined(separator: separator))
-    var line = clean(parts.joined(separator: separator))
+    let credits = SafeText.clean(
+      Attribution.fit(attribution, width: max(columns - essential - 3, Attribution.minimumWidth)))
+    var line = SafeText.clean(parts.joined(separator: separator))
     let room = credits.isEmpty ? columns : columns - credits.count - separator.count
     if line.count > room { line = String(line.prefix(max(room - 1, 0))) + "…" }
     if !credits.isEmpty { line += separator + credits }

@@ -123,6 +123,14 @@ struct CatalogTests {
     }
   }
 
+  @Test("CRLF line breaks (a config written on Windows) read as LF ones")
+  func crlf() throws {
+    let defs = try TileSourceCatalog.parse(
+      "[sources.topo]\r\nurl = \"https://x/{z}/{x}/{y}.png\"\r\nmaxzoom = 12\r\n", path: "c")
+    #expect(defs.map(\.name) == ["topo"])
+    #expect(defs.first?.maxZoom == 12)
+  }
+
   @Test("the config file lives under XDG_CONFIG_HOME, else ~/.config; a missing one is no error")
   func location() throws {
     #expect(

@@ -12,30 +12,31 @@ import Foundation
 /// with `fstat` on the open descriptor (no race with a rename): only regular files are read
 /// (not devices such as `/dev/zero` behind a symlink, FIFOs, sockets or directories), and only
 /// when their size is within `limit` (a 3 GB sparse file is refused before a byte is read). At
-/// most `limit` bytes are ever read, even from a file that grows meanwhile.
-enum BoundedFile {
-  /// The file's bytes; nil when it does not exist. Throws `TileSourceError.readFailed` for
-  /// anything else that is not a regular file of at most `limit` bytes.
-  static func read(_ path: String, limit: Int) throws -> Data? {
+/// most `limit` bytes are ever read, even from a file that grows meanwhile. Tile directories,
+/// the tile disk cache and tile overlays' `file:` URLs read through it.
+public enum BoundedFile {
+  /// The file's bytes; nil when it does not exist. Throws `BoundedFileError` for anything
+  /// else that is not a regular file of at most `limit` bytes.
+  public static func read(_ path: String, limit: Int) throws(BoundedFileError) -> Data? {
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
     if fd < 0 {
       let code = errno
       if code == ENOENT || code == ENOTDIR { return nil }
-      throw TileSourceError.readFailed(path: path, message: "cannot open: \(describe(code))")
+      throw BoundedFileError(path: path, message: "cannot open: \(describe(code))")
     }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else {
-      throw TileSourceError.readFailed(path: path, message: "cannot read: \(describe(errno))")
+      throw BoundedFileError(path: path, message: "cannot read: \(describe(errno))")
     }
     let kind = info.st_mode & S_IFMT
     guard kind == S_IFREG else {
-      throw TileSourceError.readFailed(
+      throw BoundedFileError(
         path: path, message: "not a regular file (\(kindName(kind))); it is not read")
     }
     let size = Int(info.st_size)
     guard size <= limit else {
-      throw TileSourceError.readFailed(
+      throw BoundedFileError(
         path: path, message: "the file is \(size) bytes, over the limit of \(limit) bytes")
     }
     // One byte more than the limit tells a file that grew after fstat.
@@ -55,10 +56,10 @@ enum BoundedFile {
       return nil
     }
     if let failure {
-      throw TileSourceError.readFailed(path: path, message: "cannot read: \(describe(failure))")
+      throw BoundedFileError(path: path, message: "cannot read: \(describe(failure))")
     }
     guard total <= limit else {
-      throw TileSourceError.readFailed(
+      throw BoundedFileError(
         path: path, message: "the file grew past the limit of \(limit) bytes while being read")
     }
     data.count = total
@@ -79,4 +80,11 @@ enum BoundedFile {
     default: return "a special file"
     }
   }
+}
+
+/// A file `BoundedFile` would not read, or could not: its path and why, as one line.
+public struct BoundedFileError: Error, CustomStringConvertible, Equatable {
+  public let path: String
+  public let message: String
+  public var description: String { "\(path): \(message)" }
 }
