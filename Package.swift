@@ -11,14 +11,19 @@ let package = Package(
     .library(name: "TermMap", targets: ["TermMap"]),
     // The map model and its renderers alone (no SQLite, zlib, image libraries or networking).
     .library(name: "TermMapCore", targets: ["MapGeometry", "DotRaster", "TermMapKit"]),
+    // Location providers (gpsd, NMEA 0183, growing files) and the GPX recorder alone.
+    .library(name: "LiveLocation", targets: ["LiveLocation"]),
   ],
   targets: [
     .target(
       name: "TermMap",
       dependencies: [
         "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles", "RasterTiles",
+        "LiveLocation",
       ],
       swiftSettings: strict),
+    // Live position: gpsd, NMEA 0183 and growing files as location providers; the GPX recorder.
+    .target(name: "LiveLocation", dependencies: ["MapGeometry"], swiftSettings: strict),
     .target(name: "MapGeometry", swiftSettings: strict),
     .target(name: "DotRaster", swiftSettings: strict),
     .target(name: "TermMapKit", dependencies: ["MapGeometry", "DotRaster"], swiftSettings: strict),
@@ -45,12 +50,14 @@ let package = Package(
       name: "TerminalUI",
       dependencies: [
         "CNcursesw", "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles",
+        "LiveLocation",
       ],
       swiftSettings: strict),
     .executableTarget(
       name: "termmap",
       dependencies: [
         "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles", "TerminalUI",
+        "LiveLocation",
       ],
       swiftSettings: strict),
     .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),
@@ -84,6 +91,9 @@ let package = Package(
       name: "CLITests", dependencies: ["termmap", "LoopbackHTTPServer", "TextSnapshots"],
       exclude: ["Snapshots"],
       swiftSettings: strict),
+    .testTarget(
+      name: "LiveLocationTests", dependencies: ["LiveLocation", "MapGeometry"],
+      exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "TerminalUITests",
       dependencies: ["TerminalUI", "CNcursesw", "TermMapKit", "MapGeometry"],

@@ -1,7 +1,9 @@
 // The whole library under one name: `import TermMap` gives the map model and its renderers
 // (MapGeometry, DotRaster, TermMapKit), the file readers (MapData), tile sources (TileData),
-// tile overlays and styles (MapTiles) and raster tiles (RasterTiles).
+// tile overlays and styles (MapTiles), raster tiles (RasterTiles) and live location
+// providers (LiveLocation).
 @_exported import DotRaster
+@_exported import LiveLocation
 @_exported import MapData
 @_exported import MapGeometry
 @_exported import MapTiles
