@@ -134,6 +134,8 @@ extension MapView {
       v.annotation = a
       return v
     }
+    // The user's location has its own marker unless the delegate gives one.
+    if a is UserLocation { return UserLocationView(annotation: a, reuseIdentifier: nil) }
     let id = Self.defaultAnnotationViewReuseIdentifier
     if annotationViews.classes[id] == nil {
       annotationViews.classes[id] = MarkerAnnotationView.self

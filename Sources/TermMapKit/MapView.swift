@@ -58,6 +58,8 @@ public final class MapView {
   var annotationViews = AnnotationViewRegistry()
   var animation: RegionAnimation?
   var changeInProgress: (animated: Bool, byUser: Bool)?
+  /// The user's location and tracking mode (MapView+UserLocation).
+  var userLocationState = UserLocationState()
   /// Set by renderers that asked to redraw; cleared by `renderFrame`.
   public internal(set) var needsDisplay = true
   var layoutStale = true
@@ -245,7 +247,9 @@ public final class MapView {
   public var contentMapRect: MapRect {
     // Tile overlays are layers of the map, not content on it.
     var r = overlayStore.all.reduce(MapRect.null) {
-      $1 is TileOverlay ? $0 : $0.union($1.boundingMapRect)
+      // A breadcrumb's bounds are the world (they never change): what it covers counts.
+      if let crumb = $1 as? Breadcrumb { return $0.union(crumb.contentBounds) }
+      return $1 is TileOverlay || $1 is AccuracyCircle ? $0 : $0.union($1.boundingMapRect)
     }
     for p in annotationIndex.allPoints {
       r = r.union(MapRect(origin: p, size: MapSize(width: 0, height: 0)))

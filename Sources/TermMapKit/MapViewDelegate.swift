@@ -29,6 +29,18 @@ public protocol MapViewDelegate: AnyObject {
   /// The renderer for an overlay, asked when the overlay first meets the visible area.
   func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer
   func mapView(_ mapView: MapView, didAdd renderers: [OverlayRenderer])
+
+  // User location (MKMapViewDelegate's "Tracking the User Location").
+  /// `showsUserLocation` became true.
+  func mapViewWillStartLocatingUser(_ mapView: MapView)
+  /// `showsUserLocation` became false.
+  func mapViewDidStopLocatingUser(_ mapView: MapView)
+  /// A new location of the user arrived (before the map follows it).
+  func mapView(_ mapView: MapView, didUpdate userLocation: UserLocation)
+  /// Locating the user failed (the source is gone or has no fix).
+  func mapView(_ mapView: MapView, didFailToLocateUserWithError error: any Error)
+  /// The tracking mode changed (by the program, a key, or a pan by hand).
+  func mapView(_ mapView: MapView, didChange mode: UserTrackingMode, animated: Bool)
 }
 
 extension MapViewDelegate {
@@ -54,4 +66,9 @@ extension MapViewDelegate {
     MapView.defaultRenderer(for: overlay)
   }
   public func mapView(_ mapView: MapView, didAdd renderers: [OverlayRenderer]) {}
+  public func mapViewWillStartLocatingUser(_ mapView: MapView) {}
+  public func mapViewDidStopLocatingUser(_ mapView: MapView) {}
+  public func mapView(_ mapView: MapView, didUpdate userLocation: UserLocation) {}
+  public func mapView(_ mapView: MapView, didFailToLocateUserWithError error: any Error) {}
+  public func mapView(_ mapView: MapView, didChange mode: UserTrackingMode, animated: Bool) {}
 }

@@ -123,6 +123,8 @@ extension MapView {
     guard isScrollEnabled else { return }
     let opened = !isInteracting
     if opened { beginUserInteraction() }
+    // A pan by hand ends user tracking (MapView+UserLocation).
+    userPannedDuringTracking()
     applyCamera(
       center: MapPoint(x: centerPoint.x + dx / zoomScale, y: centerPoint.y + dy / zoomScale),
       zoom: zoomLevel, notify: true)

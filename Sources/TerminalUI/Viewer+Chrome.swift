@@ -32,6 +32,7 @@ extension Viewer {
       ScaleBar(latitude: map.centerCoordinate.latitude, zoomScale: map.zoomScale).text(
         ascii: ascii),
     ]
+    parts += locationStatusParts(now: clock())  // the live position (Viewer+Location)
     if let s = map.selectedAnnotations.first, let t = s.title { parts.append("▸ " + t) }
     if loadedPoints > 0 { parts.append("\(loadedPoints) pts") }
     if pendingLoads > 0 {

@@ -35,6 +35,7 @@ extension Viewer {
     ("Esc", "close callout, prompt or help"),
     ("/", "search a place or go to lat, lon"),
     ("r", "show / hide routes"),
+    ("f", "follow position: off / on / with heading"),
     ("c", "braille / ASCII"),
     ("mouse", "drag pans, wheel zooms, click selects"),
     ("?", "this help"),
@@ -128,6 +129,7 @@ extension Viewer {
           map.charset != charset
         }
       }
+    case "f": cycleTrackingMode()  // live position (Viewer+Location)
     case "q", "Q":
       running = false
     default: break

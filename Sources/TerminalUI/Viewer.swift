@@ -131,6 +131,8 @@ public final class Viewer: MapViewDelegate {
   var gazetteerError: String?
   let gazetteerInbox = Slot<Result<Gazetteer, any Error>>()
   let displayRequested = Flag()
+  /// The live position (`--follow`; Viewer+Location).
+  var live: LiveSession?
 
   /// A viewer in the terminal (ncurses). Throws when there is no usable terminal.
   public convenience init(options: ViewerOptions) throws {
@@ -169,7 +171,10 @@ public final class Viewer: MapViewDelegate {
 
   /// Runs until `q` or a stop signal; returns the exit status.
   public func run() -> Int32 {
-    defer { screen.end() }
+    defer {
+      stopLocation()
+      screen.end()
+    }
     start()
     while running {
       if let s = TerminalGuard.pendingStop {
@@ -187,6 +192,7 @@ public final class Viewer: MapViewDelegate {
     placeInitially()
     startLoading()
     if gazetteer == nil { startLoadingGazetteer() }
+    startLocation()
     screen.measuresBytes = eventLog != nil
   }
 
@@ -203,6 +209,7 @@ public final class Viewer: MapViewDelegate {
     if receiveLoads() { dirty = true }
     if receiveGazetteer() { dirty = true }
     let now = clock()
+    if receiveLocation(now: now) { dirty = true }
     if map.isInteracting
       && now.timeIntervalSince(lastMove) * 1000 >= Double(options.settleMilliseconds)
       && drag == nil
@@ -422,7 +429,8 @@ public final class Viewer: MapViewDelegate {
   }
 
   public func mapView(_ mapView: MapView, viewFor annotation: any Annotation) -> AnnotationView? {
-    styler.view(for: annotation, on: mapView)
+    if annotation is UserLocation { return nil }  // the map's own marker (Viewer+Location)
+    return styler.view(for: annotation, on: mapView)
   }
 
   public func mapView(_ mapView: MapView, didSelect view: AnnotationView) {

@@ -14,7 +14,8 @@ enum Usage {
     usage:
       termmap [--center LAT,LON] [--zoom Z] [--bbox W,S,E,N] [--charset braille|block|ascii]
               [--style dark|light] [--tiles SOURCE]... [--raster dots|blocks] [--no-basemap]
-              [--keep-routes] [--settle MS] [FILE...]    the interactive viewer (? for keys)
+              [--keep-routes] [--settle MS] [--follow SOURCE [--record OUT.gpx]] [FILE...]
+                                                         the interactive viewer (? for keys)
       termmap render [--center LAT,LON] [--zoom Z] [--bbox W,S,E,N] [--size COLSxROWS]
                      [--color auto|always|never] [--charset braille|block|ascii]
                      [--style dark|light] [--tiles SOURCE]... [--raster dots|blocks]

@@ -6,8 +6,12 @@ import TerminalUI
 /// `termmap [options] FILE...`: the interactive viewer.
 @MainActor
 enum ViewerCommand {
-  static func run(arguments: [String]) throws -> Int32 {
+  static func run(arguments all: [String]) throws -> Int32 {
+    // --follow and --record (FollowOptions.swift).
+    let (follow, arguments) = try FollowOptions.extract(all)
     let parsed = try RenderCommand(arguments: arguments, viewer: true)
+    let provider = try follow.source.map(FollowOptions.makeProvider)
+    let recorder = try FollowOptions.makeRecorder(follow.record)
     var options = ViewerOptions()
     options.files = parsed.files
     options.center = parsed.center
@@ -33,6 +37,7 @@ enum ViewerCommand {
       throw UsageError(e.description)
     }
     viewer.map.addOverlays(try parsed.makeMapLayers(), level: .aboveRoads)
+    if let p = provider { viewer.followLocation(p, recorder: recorder) }
     let status = viewer.run()
     TerminalGuard.restoreSettings()
     return status
