@@ -66,10 +66,9 @@ public enum GPSDReport: Sendable, Equatable {
       throw Malformed(description: "TPV: no mode")
     }
     guard mode >= 2 else { return .tpv(nil, mode: mode) }
+    // gpsd sends a mode without a position while it starts (only error estimates): no news.
     guard let lat = try number(o, "lat", -90...90), let lon = try number(o, "lon", -180...180)
-    else {
-      throw Malformed(description: "TPV: a fix without lat/lon")
-    }
+    else { return .other("TPV") }
     let status = int(o["status"]) ?? 1
     var quality: FixQuality = mode == 3 ? .fix3D : .fix2D
     switch status {
@@ -101,7 +100,7 @@ public enum GPSDReport: Sendable, Equatable {
   }
 
   static func int(_ v: Any?) -> Int? {
-    guard let n = v as? NSNumber, !(v is Bool) else { return nil }
+    guard let n = v as? NSNumber else { return nil }
     let d = n.doubleValue
     guard d.isFinite, d == d.rounded(), abs(d) < 1e9 else { return nil }
     return Int(d)
@@ -111,7 +110,7 @@ public enum GPSDReport: Sendable, Equatable {
     throws(Malformed) -> Double?
   {
     guard let v = o[key] else { return nil }
-    guard let n = v as? NSNumber, !(v is Bool) else {
+    guard let n = v as? NSNumber else {
       throw Malformed(description: "\(key) is not a number")
     }
     let d = n.doubleValue
