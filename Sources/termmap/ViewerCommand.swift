@@ -10,8 +10,6 @@ enum ViewerCommand {
     // --follow and --record (FollowOptions.swift).
     let (follow, arguments) = try FollowOptions.extract(all)
     let parsed = try RenderCommand(arguments: arguments, viewer: true)
-    let provider = try follow.source.map(FollowOptions.makeProvider)
-    let recorder = try FollowOptions.makeRecorder(follow.record)
     var options = ViewerOptions()
     options.files = parsed.files
     options.center = parsed.center
@@ -29,6 +27,9 @@ enum ViewerCommand {
     options.eventLogPath = ProcessInfo.processInfo.environment["TERMMAP_EVENT_LOG"]
     options.dataDirectory = DataDirectory.locate()
     TerminalGuard.ensureNonInteractiveBacktraces()
+    // After the re-execution above: standard input may be moved aside for `--follow -`.
+    let provider = try follow.source.map(FollowOptions.makeProvider)
+    let recorder = try FollowOptions.makeRecorder(follow.record)
     TerminalGuard.install()
     let viewer: Viewer
     do {
