@@ -147,6 +147,9 @@ struct BenchCommand {
         })
     }
 
+    // Live tracking: a fix appended to a 1M-point breadcrumb per frame (BenchLive.swift).
+    if wants("live") { for r in try liveTracking(frames: frames) { report(r) } }
+
     // One MultiPolygon of 100,000 polygons with holes, all in view.
     if wants("multipolygon") {
       Memory.resetPeak()
