@@ -90,7 +90,8 @@ public final class FileFollowProvider: LocationProvider {
       file = f
       if !core.sleep(pollInterval) { break }
       var now = stat()
-      if stat(path, &now) == 0 && (UInt64(now.st_ino) != f.inode || UInt64(now.st_dev) != f.device) {
+      if stat(path, &now) == 0 && (UInt64(now.st_ino) != f.inode || UInt64(now.st_dev) != f.device)
+      {
         // Rotated: finish the old file, then take the new one.
         var old = f
         _ = readNew(&old, &totals, handler)
@@ -114,13 +115,15 @@ public final class FileFollowProvider: LocationProvider {
 
   /// Reads from the consumed offset to the end; success(true) when anything was taken.
   private func readNew(
-    _ f: inout Opened, _ totals: inout SourceStatistics, _ handler: @Sendable (LocationEvent) -> Void
+    _ f: inout Opened, _ totals: inout SourceStatistics,
+    _ handler: @Sendable (LocationEvent) -> Void
   ) -> Result<Bool, FollowFailure> {
     var st = stat()
     fstat(f.fd, &st)
     let size = Int(st.st_size)
-    guard size != f.size || st.st_mtim.tv_sec != f.modified.tv_sec
-      || st.st_mtim.tv_nsec != f.modified.tv_nsec
+    guard
+      size != f.size || st.st_mtim.tv_sec != f.modified.tv_sec
+        || st.st_mtim.tv_nsec != f.modified.tv_nsec
     else { return .success(false) }
     var took = false
     while f.offset < size && !core.isStopped {
@@ -134,7 +137,8 @@ public final class FileFollowProvider: LocationProvider {
       if f.decoder == nil {
         switch TrackFileFormat.detect(bytes) {
         case nil: return .success(took)
-        case .some(nil): return .failure(FollowFailure(LocationSourceError.unknownFormat(path).description))
+        case .some(nil):
+          return .failure(FollowFailure(LocationSourceError.unknownFormat(path).description))
         case .some(.some(let format)):
           f.format = format
           switch format {
@@ -284,7 +288,8 @@ public final class NMEAStreamProvider: LocationProvider {
 /// Makes the provider a `--follow` argument names: `gpsd[://HOST:PORT]`, `-` (standard
 /// input), a character device or FIFO (NMEA as a stream), or a file (followed).
 public enum LocationSource {
-  public static func provider(for spec: String) throws(LocationSourceError) -> any LocationProvider {
+  public static func provider(for spec: String) throws(LocationSourceError) -> any LocationProvider
+  {
     if let (host, port) = try GPSDProvider.address(spec) {
       return GPSDProvider(host: host, port: port)
     }
@@ -292,7 +297,9 @@ public enum LocationSource {
     var st = stat()
     if stat(spec, &st) == 0 {
       let kind = st.st_mode & S_IFMT
-      if kind == S_IFCHR || kind == S_IFIFO || kind == S_IFSOCK { return NMEAStreamProvider(path: spec) }
+      if kind == S_IFCHR || kind == S_IFIFO || kind == S_IFSOCK {
+        return NMEAStreamProvider(path: spec)
+      }
       if kind == S_IFDIR { throw .cannotOpen(spec, "is a directory") }
     } else if spec.hasPrefix("/dev/") {
       throw .cannotOpen(spec, "no such device")

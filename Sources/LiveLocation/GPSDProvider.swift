@@ -164,7 +164,9 @@ public struct GPSDDecoder: Sendable {
         f.satellitesUsed = used
         f.satellitesInView = inView
         f.hdop = hdop
-        if f.horizontalAccuracy == nil { f.horizontalAccuracy = hdop.map { $0 * LocationFix.rangeError } }
+        if f.horizontalAccuracy == nil {
+          f.horizontalAccuracy = hdop.map { $0 * LocationFix.rangeError }
+        }
         statistics.fixes += 1
         events.append(.fix(f))
       case .tpv(nil, _):
@@ -252,7 +254,9 @@ enum TCPConnection {
     while offset < bytes.count {
       var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
       guard poll(&p, 1, 5000) == 1 else { return false }
-      let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+      let n = bytes.withUnsafeBytes {
+        send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+      }
       if n < 0 && errno == EINTR { continue }
       if n < 0 && errno == EAGAIN { continue }
       guard n > 0 else { return false }

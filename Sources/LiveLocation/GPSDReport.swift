@@ -53,7 +53,8 @@ public enum GPSDReport: Sendable, Equatable {
       if let n = inView, n < 0 || n > 1000 { throw Malformed(description: "SKY: bad nSat") }
       return .sky(used: used, inView: inView, hdop: try number(o, "hdop", 0...100_000))
     case "VERSION":
-      return .version(SafeText.clean((o["release"] as? String).map { String($0.prefix(40)) } ?? "?"))
+      return .version(
+        SafeText.clean((o["release"] as? String).map { String($0.prefix(40)) } ?? "?"))
     case "ERROR":
       return .error(SafeText.clean((o["message"] as? String).map { String($0.prefix(200)) } ?? "?"))
     default:

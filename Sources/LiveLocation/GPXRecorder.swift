@@ -14,7 +14,9 @@ public final class GPXRecorder {
   private var segmentOpen = true
 
   /// Creates (or replaces) the file and writes the header.
-  public init(path: String, name: String = "termmap track", now: Date = Date()) throws(LocationSourceError) {
+  public init(path: String, name: String = "termmap track", now: Date = Date())
+    throws(LocationSourceError)
+  {
     self.path = path
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw .cannotOpen(path, errnoText().lowercased()) }
@@ -76,7 +78,9 @@ public final class GPXRecorder {
   private func write(_ bytes: [UInt8], at offset: Int) -> Bool {
     var done = 0
     while done < bytes.count {
-      let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+      let n = bytes.withUnsafeBytes {
+        pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done))
+      }
       if n < 0 && errno == EINTR { continue }
       guard n > 0 else { return false }
       done += n

@@ -156,7 +156,9 @@ public struct NMEADecoder: Sendable {
       fixType = g.fixType
       if var e = epoch, !e.emitted {
         e.hdop = g.hdop ?? e.hdop
-        if e.satellitesUsed == nil && !g.satellites.isEmpty { e.satellitesUsed = g.satellites.count }
+        if e.satellitesUsed == nil && !g.satellites.isEmpty {
+          e.satellitesUsed = g.satellites.count
+        }
         epoch = e
       }
     case .gsv(let g):

@@ -176,7 +176,8 @@ public enum NMEASentence: Sendable, Equatable {
       let mode = f.count > 7 ? try r.letter(7, allowed: "ADEFMNPRS") : nil
       return .gll(
         GLL(
-          time: try r.time(5), valid: status == "A" && mode != "N", coordinate: try r.coordinate(1)))
+          time: try r.time(5), valid: status == "A" && mode != "N", coordinate: try r.coordinate(1))
+      )
     case "VTG":
       try r.require(9)
       let mode = f.count > 9 ? try r.letter(9, allowed: "ADEFMNPRS") : nil

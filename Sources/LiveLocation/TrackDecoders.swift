@@ -27,7 +27,9 @@ public enum TrackFileFormat: String, Sendable {
     case UInt8(ascii: "<"): return .some(.gpx)
     default:
       // A CSV header: wait for its whole first line.
-      guard let nl = bytes[i...].firstIndex(of: 10) else { return bytes.count > 4096 ? .some(nil) : nil }
+      guard let nl = bytes[i...].firstIndex(of: 10) else {
+        return bytes.count > 4096 ? .some(nil) : nil
+      }
       return CSVTrackDecoder.columns(of: bytes[i..<nl]) != nil ? .some(.csv) : .some(nil)
     }
   }
@@ -62,7 +64,9 @@ struct GPXTrackDecoder: TrackDecoder {
       var end: Int
       if bytes[gt - 1] == UInt8(ascii: "/") {
         end = gt + 1
-      } else if let close = Self.find(Array("</".utf8) + name + [UInt8(ascii: ">")], in: bytes, from: gt) {
+      } else if let close = Self.find(
+        Array("</".utf8) + name + [UInt8(ascii: ">")], in: bytes, from: gt)
+      {
         end = close + 8
       } else {
         if bytes.endIndex - start > Self.maximumPointLength {
@@ -80,13 +84,16 @@ struct GPXTrackDecoder: TrackDecoder {
       } else {
         statistics.malformed += 1
         statistics.lastProblem = SafeText.clean(
-          "\(sourceName): byte \(start - bytes.startIndex): a track point without valid lat and lon")
+          "\(sourceName): byte \(start - bytes.startIndex): a track point without valid lat and lon"
+        )
       }
       i = end
       consumed = end - bytes.startIndex
     }
     // With no point start in sight, text before the last few bytes is not needed again.
-    if consumed == 0, bytes.count > 16, Self.find(Array("<".utf8), in: bytes, from: bytes.startIndex) == nil {
+    if consumed == 0, bytes.count > 16,
+      Self.find(Array("<".utf8), in: bytes, from: bytes.startIndex) == nil
+    {
       consumed = bytes.count - 16
     }
     return (events, consumed)
@@ -111,7 +118,8 @@ struct GPXTrackDecoder: TrackDecoder {
 
   /// The fix of one point element.
   static func fix(_ e: String) -> LocationFix? {
-    guard let lat = attribute("lat", e).flatMap(Double.init), let lon = attribute("lon", e).flatMap(Double.init),
+    guard let lat = attribute("lat", e).flatMap(Double.init),
+      let lon = attribute("lon", e).flatMap(Double.init),
       lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180
     else { return nil }
     var f = LocationFix(coordinate: Coordinate(latitude: lat, longitude: lon), quality: .fix3D)
@@ -120,10 +128,14 @@ struct GPXTrackDecoder: TrackDecoder {
     let speed = child("speed", e) ?? child("gpxtpx:speed", e)
     f.speed = speed.flatMap(Double.init).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
     let course = child("course", e) ?? child("gpxtpx:course", e)
-    f.course = course.flatMap(Double.init).flatMap { $0.isFinite && $0 >= 0 && $0 <= 360 ? $0.truncatingRemainder(dividingBy: 360) : nil }
+    f.course = course.flatMap(Double.init).flatMap {
+      $0.isFinite && $0 >= 0 && $0 <= 360 ? $0.truncatingRemainder(dividingBy: 360) : nil
+    }
     f.hdop = child("hdop", e).flatMap(Double.init).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
     f.horizontalAccuracy = f.hdop.map { $0 * LocationFix.rangeError }
-    f.satellitesUsed = child("sat", e).flatMap { Int($0) }.flatMap { (0...1000).contains($0) ? $0 : nil }
+    f.satellitesUsed = child("sat", e).flatMap { Int($0) }.flatMap {
+      (0...1000).contains($0) ? $0 : nil
+    }
     switch child("fix", e) {
     case "2d"?: f.quality = .fix2D
     case "dgps"?: f.quality = .dgps
@@ -140,7 +152,9 @@ struct GPXTrackDecoder: TrackDecoder {
     var search = tag.startIndex
     while let r = tag.range(of: name, range: search..<tag.endIndex) {
       search = r.upperBound
-      guard r.lowerBound > tag.startIndex, tag[tag.index(before: r.lowerBound)].isWhitespace else { continue }
+      guard r.lowerBound > tag.startIndex, tag[tag.index(before: r.lowerBound)].isWhitespace else {
+        continue
+      }
       var rest = tag[r.upperBound...].drop { $0.isWhitespace }
       guard rest.first == "=" else { continue }
       rest = rest.dropFirst().drop { $0.isWhitespace }
@@ -152,7 +166,8 @@ struct GPXTrackDecoder: TrackDecoder {
   }
 
   static func child(_ name: String, _ e: String) -> String? {
-    guard let open = e.range(of: "<\(name)>"), let close = e.range(of: "</\(name)>", range: open.upperBound..<e.endIndex)
+    guard let open = e.range(of: "<\(name)>"),
+      let close = e.range(of: "</\(name)>", range: open.upperBound..<e.endIndex)
     else { return nil }
     return e[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
   }
@@ -192,7 +207,9 @@ struct CSVTrackDecoder: TrackDecoder {
   static func columns(of header: ArraySlice<UInt8>) -> Columns? {
     let f = split(header).fields
     func index(_ names: [String]) -> Int? { f.firstIndex { names.contains($0) } }
-    guard let lat = index(["lat", "latitude"]), let lon = index(["lon", "lng", "long", "longitude"]) else {
+    guard let lat = index(["lat", "latitude"]),
+      let lon = index(["lon", "lng", "long", "longitude"])
+    else {
       return nil
     }
     return Columns(
@@ -229,7 +246,9 @@ struct CSVTrackDecoder: TrackDecoder {
       var fix = LocationFix(coordinate: Coordinate(latitude: lat, longitude: lon), quality: .fix3D)
       fix.altitude = num(c.ele)
       fix.speed = num(c.speed).flatMap { $0 >= 0 ? $0 : nil }
-      fix.course = num(c.course).flatMap { $0 >= 0 && $0 <= 360 ? $0.truncatingRemainder(dividingBy: 360) : nil }
+      fix.course = num(c.course).flatMap {
+        $0 >= 0 && $0 <= 360 ? $0.truncatingRemainder(dividingBy: 360) : nil
+      }
       if let t = c.time, t < f.count { fix.timestamp = GPSDReport.parseTime(f[t].uppercased()) }
       if fix.altitude == nil { fix.quality = .fix2D }
       statistics.accepted += 1

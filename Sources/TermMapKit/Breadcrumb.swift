@@ -148,7 +148,8 @@ struct GrowingRun: Sendable {
     pendingBreak = false
     guard n > 0 else { return MapRect(origin: p, size: MapSize(width: 0, height: 0)) }
     let a = points[n - 1]
-    let box = Box(minX: min(a.x, p.x), minY: min(a.y, p.y), maxX: max(a.x, p.x), maxY: max(a.y, p.y))
+    let box = Box(
+      minX: min(a.x, p.x), minY: min(a.y, p.y), maxX: max(a.x, p.x), maxY: max(a.y, p.y))
     // The segment n-1 → n is in leaf (n-1) / leafSize.
     let leaf = (n - 1) / PointRun.leafSize
     if levels.isEmpty { levels.append([]) }
@@ -176,7 +177,8 @@ struct GrowingRun: Sendable {
       level += 1
     }
     if breaks.contains(n) { return MapRect(origin: p, size: MapSize(width: 0, height: 0)) }
-    return MapRect(x: box.minX, y: box.minY, width: box.maxX - box.minX, height: box.maxY - box.minY)
+    return MapRect(
+      x: box.minX, y: box.minY, width: box.maxX - box.minX, height: box.maxY - box.minY)
   }
 
   /// The points needed to draw inside `rect`: subtrees outside it are skipped, subtrees

@@ -53,7 +53,8 @@ struct LiveLocationCLITests {
     // move of the map a single will/did pair right after an update.
     let follows = try term.waitForLog(events, timeout: 60) { lines in
       lines.indices.contains { i in
-        i + 3 < lines.count && lines[i].hasPrefix("user-location") && lines[i + 1] == "will animated=false"
+        i + 3 < lines.count && lines[i].hasPrefix("user-location")
+          && lines[i + 1] == "will animated=false"
           && lines[i + 2] == "visible" && lines[i + 3] == "did animated=false"
       }
     }
@@ -63,7 +64,8 @@ struct LiveLocationCLITests {
     let mode = try #require(lines.firstIndex(of: "mode follow"))
     let update = try #require(lines.firstIndex { $0.hasPrefix("user-location") })
     #expect(start < mode && mode < update)
-    #expect(lines.filter { $0.hasPrefix("will") }.count == lines.filter { $0.hasPrefix("did") }.count)
+    #expect(
+      lines.filter { $0.hasPrefix("will") }.count == lines.filter { $0.hasPrefix("did") }.count)
     // f cycles: follow → follow with heading → none → follow.
     try term.type("f")
     #expect(try term.waitForLog(events, timeout: 30) { $0.contains("mode followWithHeading") }.ok)
@@ -71,13 +73,18 @@ struct LiveLocationCLITests {
     try term.type("f")
     #expect(try term.waitForLog(events, timeout: 30) { $0.contains("mode none") }.ok)
     try term.type("f")
-    #expect(try term.waitForLog(events, timeout: 30) { $0.filter { $0 == "mode follow" }.count == 2 }.ok)
+    #expect(
+      try term.waitForLog(events, timeout: 30) { $0.filter { $0 == "mode follow" }.count == 2 }.ok)
     // A pan by hand drops tracking to none, inside the gesture's will/did.
     try term.type("l")
-    let dropped = try term.waitForLog(events, timeout: 30) { $0.filter { $0 == "mode none" }.count == 2 }
+    let dropped = try term.waitForLog(events, timeout: 30) {
+      $0.filter { $0 == "mode none" }.count == 2
+    }
     #expect(dropped.ok)
     if let i = dropped.lines.lastIndex(of: "mode none") {
-      #expect(dropped.lines[..<i].last { $0.hasPrefix("will") || $0.hasPrefix("did") } == "will animated=false")
+      #expect(
+        dropped.lines[..<i].last { $0.hasPrefix("will") || $0.hasPrefix("did") }
+          == "will animated=false")
     }
     #expect(try term.waitFor(timeout: 30) { !($0.last?.contains("follow") ?? true) }.ok)
     try term.type("q")
@@ -187,7 +194,6 @@ enum LiveProcess {
     return UInt16(bigEndian: a.sin_port)
   }
 }
-
 
 func posix_spawnattr_setflags(attributes: inout posix_spawnattr_t) {
   posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))

@@ -157,7 +157,8 @@ struct NMEADecoderTests {
       case 1:  // truncated fields, with a right checksum
         noisy += Array(sentence("GPGGA,080000.00,4344.02,N").utf8) + [13, 10]
       case 2:  // binary noise
-        noisy += (0..<(20 + Int(rng.next() % 60))).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        noisy +=
+          (0..<(20 + Int(rng.next() % 60))).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
           .map { $0 == 10 ? 0 : $0 } + [10]
       default:  // a line cut in the middle
         noisy += Array(line.utf8.prefix(30)) + [13, 10]

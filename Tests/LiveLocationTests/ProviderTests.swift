@@ -1,11 +1,11 @@
 import Foundation
 import LiveLocation
+import MapGeometry
+import Testing
 
 #if canImport(FoundationXML)
   import FoundationXML
 #endif
-import MapGeometry
-import Testing
 
 @Suite("Location providers: gpsd, NMEA streams, growing files")
 struct ProviderTests {
@@ -151,7 +151,9 @@ struct ProviderTests {
     p.start(log.handler)
     defer { p.stop() }
     #expect(log.wait(timeout: 30) { !$0.failures.isEmpty })
-    #expect(log.failures.first?.hasSuffix("not NMEA 0183, GPX or CSV with latitude and longitude") == true)
+    #expect(
+      log.failures.first?.hasSuffix("not NMEA 0183, GPX or CSV with latitude and longitude") == true
+    )
   }
 
   @Test("--follow sources: gpsd addresses, devices, files")
@@ -193,7 +195,8 @@ struct GPSDReportTests {
       try parse(
         #"{"class":"SKY","hdop":1.2,"satellites":[{"PRN":2,"used":true},{"PRN":5,"used":false}]}"#)
         == .sky(used: 1, inView: 2, hdop: 1.2))
-    #expect(try parse(#"{"class":"SKY","nSat":11,"uSat":8}"#) == .sky(used: 8, inView: 11, hdop: nil))
+    #expect(
+      try parse(#"{"class":"SKY","nSat":11,"uSat":8}"#) == .sky(used: 8, inView: 11, hdop: nil))
   }
 
   @Test("malformed lines are refused, not fatal; the decoder counts them")

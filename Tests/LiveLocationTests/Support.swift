@@ -5,7 +5,9 @@ import Synchronization
 /// Collects a provider's events from its thread.
 final class EventLog: Sendable {
   private let events = Mutex<[LocationEvent]>([])
-  var handler: @Sendable (LocationEvent) -> Void { { [self] e in events.withLock { $0.append(e) } } }
+  var handler: @Sendable (LocationEvent) -> Void {
+    { [self] e in events.withLock { $0.append(e) } }
+  }
   var all: [LocationEvent] { events.withLock { $0 } }
   var fixes: [LocationFix] {
     all.compactMap { if case .fix(let f) = $0 { return f } else { return nil } }

@@ -126,7 +126,8 @@ struct UserLocationTests {
       let a = Double(k) * 0.01
       let r = 0.0005 + Double(k) * 0.000_002
       crumb.add(
-        Coordinate(latitude: helsinki.latitude + r * sin(a), longitude: helsinki.longitude + r * cos(a) * 2))
+        Coordinate(
+          latitude: helsinki.latitude + r * sin(a), longitude: helsinki.longitude + r * cos(a) * 2))
     }
     _ = m.renderFrameWithStatistics()
     let renderer = try #require(m.renderer(for: crumb) as? BreadcrumbRenderer)
@@ -160,9 +161,14 @@ struct UserLocationTests {
     crumb.add(Coordinate(latitude: 0, longitude: 1))
     crumb.add(Coordinate(latitude: 0, longitude: 10))
     m.setVisibleMapRect(
-      MapRect(bounding: [MapPoint(Coordinate(latitude: 1, longitude: -12)), MapPoint(Coordinate(latitude: -1, longitude: 12))]),
+      MapRect(bounding: [
+        MapPoint(Coordinate(latitude: 1, longitude: -12)),
+        MapPoint(Coordinate(latitude: -1, longitude: 12)),
+      ]),
       animated: false)
-    let row = m.renderFrame().text.split(separator: "\n").first { $0.contains("⠒") || $0.contains("⠉") || $0.contains("⣀") || $0.contains("⠤") }
+    let row = m.renderFrame().text.split(separator: "\n").first {
+      $0.contains("⠒") || $0.contains("⠉") || $0.contains("⣀") || $0.contains("⠤")
+    }
     let line = try #require(row)
     // A gap in the middle, where the pieces are apart.
     let middle = line.count / 2
