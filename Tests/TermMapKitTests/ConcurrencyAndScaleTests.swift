@@ -186,7 +186,8 @@ struct ConcurrentDrawingTests {
               renderer: renderer, rect: rect, zoomScale: vp.zoomScale, i: i, j: j)
             if let tile = job.draw() {
               canvas.composite(
-                tile.dots, atX: i * size - vp.originX, y: j * size - vp.originY, layerBase: layerBase)
+                tile.dots, atX: i * size - vp.originX, y: j * size - vp.originY,
+                layerBase: layerBase)
             }
           }
         }
