@@ -5,7 +5,8 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
   name: "termmap",
-  platforms: [.macOS(.v13)],
+  // Mutex and Atomic (Synchronization: TermMapKit, TileData, TerminalUI) need macOS 15.
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "termmap", targets: ["termmap"]),
     // `import TermMap`: the whole library.
