@@ -28,7 +28,7 @@ struct Termmap: ParsableCommand {
       Bad input: one line on stderr (one per file that fails), exit status 2.
       """,
     version: "termmap \(Usage.version)",
-    subcommands: [View.self, Render.self, Info.self, Bench.self],
+    subcommands: [View.self, Render.self, Info.self, Bench.self, GenerateManual.self],
     defaultSubcommand: View.self)
 }
 
@@ -37,7 +37,7 @@ struct PositionOptions: ParsableArguments {
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
-      "The centre of the view, in degrees (latitude within ±90, longitude within ±180).",
+      "The centre of the view, in degrees (latitude -90 to 90, longitude -180 to 180).",
       valueName: "LAT,LON"))
   var center: String?
 
