@@ -182,10 +182,9 @@ extension Termmap {
     @Flag(help: "Print JSON instead of text.") var json = false
 
     @Argument(
-      help: ArgumentHelp(
-        "GPX, GeoJSON, KML or route CSV files (at least one).", valueName: "FILE"),
+      help: ArgumentHelp("GPX, GeoJSON, KML or route CSV files.", valueName: "FILE"),
       completion: .file())
-    var files: [String] = []
+    var files: [String]
   }
 
   /// `termmap bench [options]`: frame-time scenarios (see docs/benchmarks.md).

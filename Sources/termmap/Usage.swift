@@ -31,6 +31,11 @@ enum Usage {
     if let name = quoted(first, after: "Missing value for '") {
       return "\(name.split(separator: " ").first.map(String.init) ?? name) needs a value"
     }
+    // "Missing expected argument '<FILE> ...'"
+    if let name = quoted(first, after: "Missing expected argument '") {
+      let value = name.split(separator: " ").first.map { $0.trimmingCharacters(in: ["<", ">"]) }
+      return "\(subcommand) needs at least one \(value ?? name)"
+    }
     // "Unexpected argument 'x'", "2 unexpected arguments: 'x', 'y'"
     if first.hasPrefix("Unexpected argument '") || first.contains("unexpected arguments:") {
       let values = first.split(separator: "'").enumerated().filter { $0.offset % 2 == 1 }

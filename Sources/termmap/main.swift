@@ -35,8 +35,9 @@ extension Termmap {
     case let c as Render: return try RenderCommand(c).run()
     case let c as Info: return try InfoCommand(c).run()
     case let c as Bench: return try BenchCommand(c).run()
-    case is GenerateManual:
-      Output.write(try Manual.page())
+    case let c as GenerateManual:
+      let dump = try Manual.dump()
+      Output.write(c.markdown ? Manual.markdown(dump) : Manual.page(dump))
       return 0
     default:
       // ArgumentParser's own commands (help): their run() throws what the caller prints.
