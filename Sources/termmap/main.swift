@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MapGeometry
 
 // termmap: a terminal map viewer. The command line is parsed by swift-argument-parser
 // (Commands.swift); `view` is the default subcommand. A command line it refuses is one line
@@ -11,7 +12,8 @@ let status = MainActor.assumeIsolated { () -> Int32 in
     let command = try Termmap.parseAsRoot(arguments)
     return try Termmap.execute(command)
   } catch let e as UsageError {
-    FileHandle.standardError.write(Data("termmap: \(e.message)\n".utf8))
+    // Messages quote what was typed: without its control characters (SafeText).
+    FileHandle.standardError.write(Data("termmap: \(SafeText.clean(e.message))\n".utf8))
     return 2
   } catch {
     if Termmap.exitCode(for: error) == .success {
@@ -19,7 +21,7 @@ let status = MainActor.assumeIsolated { () -> Int32 in
       Output.write(Termmap.fullMessage(for: error) + "\n")
       return 0
     }
-    let line = Usage.oneLine(Termmap.message(for: error), arguments: arguments)
+    let line = SafeText.clean(Usage.oneLine(Termmap.message(for: error), arguments: arguments))
     FileHandle.standardError.write(Data("termmap: \(line)\n".utf8))
     return 2
   }

@@ -119,4 +119,21 @@ struct CommandLineTests {
     #expect(dashed.status == 2)
     #expect(dashed.stderr.hasPrefix("-no-such.gpx: "), "\(dashed.stderr)")
   }
+
+  @Test("what was typed is quoted without its control characters")
+  func controlsInArguments() throws {
+    for arguments in [
+      ["render", "--\u{1B}]0;title\u{07}"], ["render", "--color", "\u{1B}[31mred"],
+      ["info", "--\u{1B}[2J"], ["bench", "\u{9B}31m"],
+    ] {
+      let r = try termmap(arguments)
+      #expect(r.status == 2)
+      #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+      #expect(
+        !r.stderr.unicodeScalars.contains {
+          $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value)
+        },
+        "\(arguments): \(r.stderr.debugDescription)")
+    }
+  }
 }
