@@ -54,11 +54,13 @@ public struct KeyBinding: Sendable {
   }
 }
 
-/// The viewer's keys: one table drives the key dispatch (`Viewer.handle`), the help overlay
-/// and the keys section of docs/usage.md and of the man page (a test compares them). To add a
-/// key: a `ViewerAction` case, a row here (rows show in this order), and the action's case in
-/// `Viewer.perform(_:)`; then regenerate docs/usage.md's table (`TERMMAP_RECORD_DOCS=1 swift
-/// test --filter KeyBindingTests`) and docs/termmap.1 (`termmap generate-manual`).
+/// The viewer's keys: one table drives the key dispatch (`Viewer.dispatch`), the help overlay
+/// and the keys sections of docs/usage.md and of the man page (tests compare them).
+///
+/// To add a key: a `ViewerAction` case, a row here (rows show in this order; a key may be bound
+/// once only, which a test checks), and the action's case in `Viewer.perform(_:)`, calling a
+/// method that can live in a file of its own. Then write the docs again:
+/// `TERMMAP_RECORD_DOCS=1 swift test --filter "KeyBindingTests|GeneratedDocsTests"`.
 public enum KeyBindings {
   private static func c(_ c: Character, _ a: ViewerAction) -> (
     press: KeyPress, action: ViewerAction
