@@ -158,3 +158,37 @@ extension GeneratedDocsTests {
     if Self.record { try usage.write(to: url, atomically: true, encoding: .utf8) }
   }
 }
+
+extension GeneratedDocsTests {
+  @Test(
+    "fish completes subcommands, options and their values from the committed script",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish")))
+  func fishCompletes() throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/fish")
+    p.arguments = [
+      "--no-config", "-c",
+      """
+      source docs/completions/termmap.fish
+      for line in 'termmap ren' 'termmap render --color ' 'termmap view --ch' 'termmap bench --q'
+        echo "$line=>" (complete -C "$line" | string replace -r '\\t.*' '')
+      end
+      """,
+    ]
+    p.currentDirectoryURL = repositoryRoot
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(
+      text.split(separator: "\n").map(String.init) == [
+        "termmap ren=> render",
+        "termmap render --color => auto always never",
+        "termmap view --ch=> --charset",
+        "termmap bench --q=> --quick",
+      ], "\(text)")
+  }
+}
