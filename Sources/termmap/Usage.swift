@@ -17,7 +17,9 @@ enum Usage {
   /// ("unknown option --frobnicate", "--zoom needs a value"). `arguments` tells which
   /// subcommand was meant, for the messages that name it.
   static func oneLine(_ message: String, arguments: [String]) -> String {
-    let subcommand = arguments.first { Termmap.subcommandNames.contains($0) } ?? "view"
+    let subcommand =
+      arguments.first.flatMap { Termmap.subcommandNames.contains($0) ? $0 : nil }
+      ?? "view"
     let prefix = subcommand == "info" || subcommand == "bench" ? "\(subcommand): " : ""
     let unknown = subcommand == "bench" ? "unknown argument" : "unknown option"
     let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
