@@ -5,6 +5,8 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
   name: "termmap",
+  // Mutex and Atomic (Synchronization: TermMapKit, TileData, TerminalUI) need macOS 15.
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "termmap", targets: ["termmap"]),
     // `import TermMap`: the whole library.
@@ -13,6 +15,10 @@ let package = Package(
     .library(name: "TermMapCore", targets: ["MapGeometry", "DotRaster", "TermMapKit"]),
     // Location providers (gpsd, NMEA 0183, growing files) and the GPX recorder alone.
     .library(name: "LiveLocation", targets: ["LiveLocation"]),
+  ],
+  dependencies: [
+    // The command line (the termmap executable only).
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
   ],
   targets: [
     .target(
@@ -57,7 +63,7 @@ let package = Package(
       name: "termmap",
       dependencies: [
         "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles", "TerminalUI",
-        "LiveLocation",
+        "LiveLocation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
     .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),

@@ -5,19 +5,26 @@ extension DrawingContext {
   func strokeCurrentPath(ink: Ink) {
     guard !xs.isEmpty else { return }
     var stroker = makeStroker(ink: ink)
-    for (index, sub) in subpaths.enumerated() {
-      let end = index + 1 < subpaths.count ? subpaths[index + 1].start : xs.count
-      let start = sub.start
-      stroker.dashDistance = sub.dashOffset
-      if end - start == 1 {
-        stroker.segment(xs[start], ys[start], xs[start], ys[start])
-        continue
-      }
-      for i in start..<(end - 1) {
-        stroker.segment(xs[i], ys[i], xs[i + 1], ys[i + 1])
-      }
-      if sub.closed && end - start > 2 {
-        stroker.segment(xs[end - 1], ys[end - 1], xs[start], ys[start])
+    // Local copies (no copying: the arrays are shared) so the loop reads plain values.
+    let (xs, ys, subpaths) = (self.xs, self.ys, self.subpaths)
+    xs.withUnsafeBufferPointer { xs in
+      ys.withUnsafeBufferPointer { ys in
+        for index in subpaths.indices {
+          let sub = subpaths[index]
+          let end = index + 1 < subpaths.count ? subpaths[index + 1].start : xs.count
+          let start = sub.start
+          stroker.dashDistance = sub.dashOffset
+          if end - start == 1 {
+            stroker.segment(xs[start], ys[start], xs[start], ys[start])
+            continue
+          }
+          for i in start..<(end - 1) {
+            stroker.segment(xs[i], ys[i], xs[i + 1], ys[i + 1])
+          }
+          if sub.closed && end - start > 2 {
+            stroker.segment(xs[end - 1], ys[end - 1], xs[start], ys[start])
+          }
+        }
       }
     }
     canvas = stroker.canvas
@@ -62,10 +69,12 @@ extension DrawingContext {
 struct Brush {
   let offsets: [(dx: Int, dy: Int)]
   let reach: Int
+  /// One dot (made once: most strokes are this thin).
+  static let dot: [(dx: Int, dy: Int)] = [(0, 0)]
 
   init(widthInDots w: Double) {
     if w < 1.75 {
-      offsets = [(0, 0)]
+      offsets = Brush.dot
       reach = 0
       return
     }
@@ -109,8 +118,11 @@ struct Stroker {
     -> Bool
   {
     if dashTotal <= 0 { return true }
-    var d = (distance + dashPhase).truncatingRemainder(dividingBy: dashTotal)
+    // (x − ⌊x / total⌋ · total: the remainder without a call to fmod, which is slow.)
+    let x = distance + dashPhase
+    var d = x - (x / dashTotal).rounded(.down) * dashTotal
     if d < 0 { d += dashTotal }
+    if d >= dashTotal { d -= dashTotal }
     for (i, length) in dashes.enumerated() {
       if d < length { return i % 2 == 0 }
       d -= length
@@ -132,20 +144,21 @@ struct Stroker {
     let dy = y1 - y0
     var t0 = 0.0
     var t1 = 1.0
-    for (p, q) in [(-dx, x0 - minX), (dx, maxX - x0), (-dy, y0 - minY), (dy, maxY - y0)] {
-      if p == 0 {
-        if q < 0 { return }
+    // The four edges, unrolled (no array per segment).
+    @inline(__always) func edge(_ p: Double, _ q: Double) -> Bool {
+      if p == 0 { return q >= 0 }
+      let r = q / p
+      if p < 0 {
+        if r > t1 { return false }
+        if r > t0 { t0 = r }
       } else {
-        let r = q / p
-        if p < 0 {
-          if r > t1 { return }
-          if r > t0 { t0 = r }
-        } else {
-          if r < t0 { return }
-          if r < t1 { t1 = r }
-        }
+        if r < t0 { return false }
+        if r < t1 { t1 = r }
       }
+      return true
     }
+    guard edge(-dx, x0 - minX), edge(dx, maxX - x0), edge(-dy, y0 - minY), edge(dy, maxY - y0)
+    else { return }
     // The dots are those of the whole segment, stepped from its own ends, and only the steps
     // inside the clip are visited: a segment cut by different clip rects (as by tiles) gives
     // the same dots, so lines join without a jog at tile edges. Ends too far out to step from
@@ -173,7 +186,9 @@ struct Stroker {
     let inkValue = ink
     let offsets = brush.offsets
     let (pattern, total, phase) = (dashes, dashTotal, dashPhase)
-    let on = { (k: Int) -> Bool in
+    // (A function, not a closure value: a closure kept in a constant would be allocated for
+    // every segment.)
+    @inline(__always) func on(_ k: Int) -> Bool {
       !dashed
         || Stroker.dashIsOn(
           at: startDistance + Double(k) * stepLength, dashes: pattern, dashTotal: total,
@@ -195,10 +210,10 @@ struct Stroker {
       let px0 = Double(ix0) + 0.5
       let py0 = Double(iy0) + 0.5
       for k in kFirst...kLast {
-        if on(k) {
+        if !dashed || on(k) {
           // Computed from k, not accumulated, so every clip gives the same position.
-          let x = Int((px0 + fx * Double(k)).rounded(.down))
-          let y = Int((py0 + fy * Double(k)).rounded(.down))
+          let x = floorToInt(px0 + fx * Double(k))
+          let y = floorToInt(py0 + fy * Double(k))
           if single {
             if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = inkValue }
           } else {
@@ -214,6 +229,12 @@ struct Stroker {
       }
     }
   }
+}
+
+/// ⌊v⌋ for a finite v well inside Int's range: truncation where that is the same (v ≥ 0,
+/// nearly every dot), so the step loop makes no call into libm.
+@inline(__always) func floorToInt(_ v: Double) -> Int {
+  v >= 0 ? Int(v) : Int(v.rounded(.down))
 }
 
 extension DotCanvas {

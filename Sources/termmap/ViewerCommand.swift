@@ -6,10 +6,8 @@ import TerminalUI
 /// `termmap [options] FILE...`: the interactive viewer.
 @MainActor
 enum ViewerCommand {
-  static func run(arguments all: [String]) throws -> Int32 {
-    // --follow and --record (FollowOptions.swift).
-    let (follow, arguments) = try FollowOptions.extract(all)
-    let parsed = try RenderCommand(arguments: arguments, viewer: true)
+  static func run(_ command: Termmap.View) throws -> Int32 {
+    let parsed = try RenderCommand(command)
     var options = ViewerOptions()
     options.files = parsed.files
     options.center = parsed.center
@@ -27,9 +25,9 @@ enum ViewerCommand {
     options.eventLogPath = ProcessInfo.processInfo.environment["TERMMAP_EVENT_LOG"]
     options.dataDirectory = DataDirectory.locate()
     TerminalGuard.ensureNonInteractiveBacktraces()
-    // After the re-execution above: standard input may be moved aside for `--follow -`.
-    let provider = try follow.source.map(FollowOptions.makeProvider)
-    let recorder = try FollowOptions.makeRecorder(follow.record)
+    // --follow and --record (FollowOptions.swift), after the re-execution above: standard
+    // input may be moved aside for `--follow -`.
+    let (provider, recorder) = try command.live.make()
     TerminalGuard.install()
     let viewer: Viewer
     do {
