@@ -111,6 +111,29 @@ struct LiveLocationCLITests {
     #expect(try term.waitFor(timeout: 30) { _ in !term.isRunning }.ok)
   }
 
+  @Test("--record survives kill -9: the GPX holds every fix so far and reads back")
+  func recordKilled() throws {
+    let term = try LiveTmux()
+    let events = term.file("events.log")
+    let gpx = term.file("killed.gpx")
+    try term.start(
+      "TERMMAP_EVENT_LOG='\(events)' '\(termmapBinary.path)' --follow '\(Self.log.path)' --record '\(gpx)'"
+    )
+    // The file is read at once: 1,130 fixes, then the viewer waits for more.
+    let read = try term.waitForLog(events, timeout: 60) { lines in
+      lines.filter { $0.hasPrefix("user-location") }.count == 1130
+    }
+    #expect(read.ok, "\(read.lines.filter { $0.hasPrefix("user-location") }.count) fixes")
+    let pid = try #require(
+      read.lines.first { $0.hasPrefix("pid ") }.flatMap { Int32($0.dropFirst(4)) })
+    #expect(kill(pid, SIGKILL) == 0)
+    #expect(try term.waitFor(timeout: 30) { _ in !term.isRunning }.ok)
+    let info = try termmap(["info", gpx])
+    #expect(info.status == 0, "\(info.stderr)")
+    #expect(info.stdout.contains("points      1130"), "\(info.stdout)")
+    #expect(info.stdout.contains("tracks      1 (2 segments)"), "\(info.stdout)")
+  }
+
   @Test("--follow errors are one line and exit status 2")
   func errors() throws {
     let r = try termmap(["--follow", "gpsd://host:http"])
