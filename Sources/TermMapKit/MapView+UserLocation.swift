@@ -112,7 +112,8 @@ extension MapView {
     guard let l = userLocation.location else { return }
     let p = MapPoint(l.coordinate)
     let v = visibleMapRect
-    let inner = v.insetBy(dx: v.width / 4, dy: v.height / 4)
+    let margin = MapView.followMargin
+    let inner = v.insetBy(dx: v.width * margin, dy: v.height * margin)
     let w = MapSize.world.width
     let inside = [0, -w, w].contains { inner.contains(MapPoint(x: p.x + $0, y: p.y)) }
     if inside && !always { return }
@@ -120,10 +121,14 @@ extension MapView {
     if userLocationState.mode == .followWithHeading, let h = userLocation.heading {
       let a = h * .pi / 180
       target = MapPoint(
-        x: p.x + sin(a) * v.width / 4, y: p.y - cos(a) * v.height / 4)
+        x: p.x + sin(a) * v.width * margin, y: p.y - cos(a) * v.height * margin)
     }
     change(to: target, zoom: zoomLevel, animated: animated)
   }
+
+  /// The share of the screen on each side outside the middle where a followed position may
+  /// go before the map moves (and how far ahead `.followWithHeading` looks).
+  static let followMargin = 0.25
 
   /// A pan by hand ends tracking (MapKit's behaviour); the delegate hears the mode change.
   func userPannedDuringTracking() {

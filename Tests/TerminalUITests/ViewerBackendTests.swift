@@ -479,10 +479,10 @@ struct WholeFrameTests {
       " │ /               search a place or go to lat, lon      │  ",
       " │ r               show / hide routes                    │  ",
       " │ c               braille / ASCII                       │  ",
+      " │ f               follow position: off / on / heading   │  ",
       " │ mouse           drag pans, wheel zooms, click selects │  ",
       " │ ?               this help                             │  ",
       " │ q               quit                                  │  ",
-      " │                                                       │  ",
       " └───────────────────────────────────────────────────────┘  ",
       Self.status,
     ]
