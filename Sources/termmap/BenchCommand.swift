@@ -155,6 +155,11 @@ struct BenchCommand {
 
     }
 
+    // Everything at once at 300 x 100 (BenchCombined.swift).
+    if wants("combined") {
+      try combinedScenarios(frames: frames, report: report)
+    }
+
     // Loading a 1,000,000-point GPX track (with elevation and time per point), streaming.
     if wants("gpx-load") {
       let r = try benchLoadGPX(points: quick ? 100_000 : 1_000_000)
