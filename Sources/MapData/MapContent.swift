@@ -3,7 +3,11 @@ import MapGeometry
 import TermMapKit
 
 /// What one data file puts on the map: overlays, annotations and a few counts.
-public struct MapContent {
+///
+/// `Sendable` (checked): overlays are immutable, annotations keep their fields behind a mutex,
+/// and the rest are values; a file can be loaded in one task and drawn in another (by a
+/// `MapView` on the main actor or a `MapSnapshotter` anywhere).
+public struct MapContent: Sendable {
   public var path: String
   public var overlays: [any Overlay]
   public var annotations: [PointAnnotation]

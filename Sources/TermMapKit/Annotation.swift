@@ -1,5 +1,6 @@
 import DotRaster
 import MapGeometry
+import Synchronization
 
 /// A point of interest shown as a marker (MKAnnotation).
 public protocol Annotation: AnyObject {
@@ -18,20 +19,46 @@ extension Annotation {
 
 /// A plain annotation with settable fields (MKPointAnnotation). After changing `coordinate` of
 /// an annotation on a map, call `MapView.annotationDidMove(_:)` so the map re-indexes it.
-public final class PointAnnotation: Annotation {
-  public var coordinate: Coordinate
-  public var title: String?
-  public var subtitle: String?
-  public var detailLines: [String]
+///
+/// It is `Sendable` (checked: its fields live in a `Mutex`), so content read from files can be
+/// handed between tasks and drawn by a `MapSnapshotter` off the main actor.
+public final class PointAnnotation: Annotation, Sendable {
+  private struct Fields: Sendable {
+    var coordinate: Coordinate
+    var title: String?
+    var subtitle: String?
+    var detailLines: [String]
+  }
+  private let fields: Mutex<Fields>
 
+  /// Where the marker stands.
+  public var coordinate: Coordinate {
+    get { fields.withLock { $0.coordinate } }
+    set { fields.withLock { $0.coordinate = newValue } }
+  }
+  /// The marker's label and the callout's first line.
+  public var title: String? {
+    get { fields.withLock { $0.title } }
+    set { fields.withLock { $0.title = newValue } }
+  }
+  /// The callout's second line.
+  public var subtitle: String? {
+    get { fields.withLock { $0.subtitle } }
+    set { fields.withLock { $0.subtitle = newValue } }
+  }
+  /// Further callout lines (description, elevation, time, properties).
+  public var detailLines: [String] {
+    get { fields.withLock { $0.detailLines } }
+    set { fields.withLock { $0.detailLines = newValue } }
+  }
+
+  /// An annotation at a coordinate, with optional callout text.
   public init(
     coordinate: Coordinate, title: String? = nil, subtitle: String? = nil,
     detailLines: [String] = []
   ) {
-    self.coordinate = coordinate
-    self.title = title
-    self.subtitle = subtitle
-    self.detailLines = detailLines
+    fields = Mutex(
+      Fields(coordinate: coordinate, title: title, subtitle: subtitle, detailLines: detailLines))
   }
 }
 
@@ -77,10 +104,11 @@ open class AnnotationView {
   public let reuseIdentifier: String?
 
   /// The marker character.
-  open var glyph: Character = "●"
+  open var glyph: Character = StandardMarker.glyph
   /// The marker character when the screen shows ASCII only.
-  open var asciiGlyph: Character = "@"
-  open var color: TermColor = .brightYellow
+  open var asciiGlyph: Character = StandardMarker.asciiGlyph
+  /// The marker's colour (and the callout title's).
+  open var color: TermColor = StandardMarker.color
   /// A short label drawn right of the marker.
   open var label: String?
   /// Cells to move the marker from the coordinate's cell (right and down positive).
@@ -90,7 +118,7 @@ open class AnnotationView {
   open var canShowCallout = true
   open var isEnabled = true
   open var displayPriority = DisplayPriority.required
-  open var zPriority: Float = 500
+  open var zPriority: Float = StandardMarker.zPriority
   open var selectedZPriority: Float = 1000
   open var collisionMode = CollisionMode.rectangle
   open var rightCalloutAccessory: CalloutAccessory?
@@ -136,6 +164,16 @@ open class AnnotationView {
   }
 }
 
+/// How the standard marker (`MarkerAnnotationView`) looks, for code that draws markers without
+/// views (`MapSnapshotter`).
+enum StandardMarker {
+  static let glyph: Character = "●"
+  static let asciiGlyph: Character = "@"
+  static let color = TermColor.brightYellow
+  static let zPriority: Float = 500
+  static let displayPriority = DisplayPriority.defaultLow
+}
+
 /// A marker that labels itself with its annotation's title (MKMarkerAnnotationView). Its
 /// default priority is low, so dense markers give way to each other.
 @MainActor
@@ -145,7 +183,7 @@ open class MarkerAnnotationView: AnnotationView {
 
   public required init(annotation: (any Annotation)?, reuseIdentifier: String?) {
     super.init(annotation: annotation, reuseIdentifier: reuseIdentifier)
-    displayPriority = .defaultLow
+    displayPriority = StandardMarker.displayPriority
     rightCalloutAccessory = .detailDisclosure
   }
 

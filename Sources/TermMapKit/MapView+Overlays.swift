@@ -106,11 +106,7 @@ extension MapView {
 
   /// Whether an overlay meets a rect, counting the world's repeats on either side.
   func meets(_ overlay: any Overlay, _ rect: MapRect) -> Bool {
-    let w = MapSize.world.width
-    for shift in [0, -w, w] where overlay.intersects(rect.offsetBy(dx: shift, dy: 0)) {
-      return true
-    }
-    return false
+    FrameComposer.meets(overlay, rect)
   }
 
   /// Makes renderers for overlays that now meet the visible area, and tells the delegate.

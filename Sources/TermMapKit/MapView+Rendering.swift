@@ -57,7 +57,7 @@ struct FramePlan {
 
 extension MapView {
   /// Ink layers between two overlays' bands, so an overlay may draw a little past its count.
-  static let bandGap: UInt32 = 1
+  nonisolated static let bandGap: UInt32 = 1
 
   /// Draws the current frame: overlays by level, labels, markers, the callout.
   public func renderFrame() -> CellBuffer {
@@ -93,7 +93,11 @@ extension MapView {
     }
     return (cells, plan.statistics)
   }
+}
 
+// The stages work on a `FrameComposer` (the layer stack and the tile cache, no actor), so a
+// `MapSnapshotter` runs the same pipeline off the main actor.
+extension FrameComposer {
   // MARK: Stage 1: the layer stack and its tiles
 
   /// The overlays drawn this frame, bottom first, with their ink bands (overlays with alpha 0
@@ -347,8 +351,14 @@ extension MapView {
     return cells
   }
 
+}
+
+extension MapView {
   /// Credit lines of the tile overlays drawn in the last frame (each once, in stack order).
   public var visibleAttribution: [String] { frameAttribution }
+}
+
+extension FrameComposer {
 
   /// The credit lines of the tile overlays that drew something in a plan.
   func attribution(of plan: FramePlan) -> [String] {
@@ -370,6 +380,9 @@ extension MapView {
     return lines
   }
 
+}
+
+extension MapView {
   /// Drops every drawn tile (the next frame draws all tiles afresh).
   public func discardTileCache() { tileCache.removeAll() }
 

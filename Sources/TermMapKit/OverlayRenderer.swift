@@ -116,8 +116,9 @@ open class OverlayRenderer: @unchecked Sendable {
   /// map content beneath shows through. True by default.
   open func coversMapContent(_ mapRect: MapRect, zoomScale: Double) -> Bool { true }
 
-  /// Called on the main actor once per frame with the visible rects (one per copy of the
-  /// world), before tiles are asked for; renderers that load data reorder or cancel loads here.
+  /// Called once per frame with the visible rects (one per copy of the world), before tiles
+  /// are asked for: on the main actor by a `MapView`, in its task by a `MapSnapshotter`.
+  /// Renderers that load data reorder or cancel loads here.
   open func visibleAreaDidChange(_ visible: [MapRect], zoomScale: Double, focus: MapPoint) {}
 
   // MARK: Coordinate conversions (safe inside draw)
