@@ -16,7 +16,7 @@ public struct MapContent: Sendable {
   /// The format the file was read as (detected from its contents).
   public var format: DataFormat = .csv
   /// Styles the file asks for, by `ObjectIdentifier` of an overlay or an annotation; only
-  /// objects with a style are present. See ``style(for:)-(any Overlay)``.
+  /// objects with a style are present. See `style(for:)`.
   public var styles: [ObjectIdentifier: FeatureStyle] = [:]
   /// Problems with single features that were skipped or values that were ignored, one line
   /// each (`path:line:column: …`), then a summary; empty when the whole file was read.

@@ -4,15 +4,20 @@ import Synchronization
 
 /// A point of interest shown as a marker (MKAnnotation).
 public protocol Annotation: AnyObject {
+  /// Where the annotation stands on the map.
   var coordinate: Coordinate { get }
+  /// The marker's label and the callout's first line (nil: no callout).
   var title: String? { get }
+  /// The callout's second line.
   var subtitle: String? { get }
   /// Further lines for the callout (description, elevation, time, properties).
   var detailLines: [String] { get }
 }
 
 extension Annotation {
+  /// No title.
   public var title: String? { nil }
+  /// No subtitle.
   public var subtitle: String? { nil }
   public var detailLines: [String] { [] }
 }
@@ -64,10 +69,15 @@ public final class PointAnnotation: Annotation, Sendable {
 
 /// How strongly a view claims its place when views collide (MKFeatureDisplayPriority).
 public struct DisplayPriority: Hashable, Comparable, Sendable {
+  /// The priority, 0 to 1000.
   public var rawValue: Float
+  /// A priority, clamped to 0...1000.
   public init(_ rawValue: Float) { self.rawValue = min(max(rawValue, 0), 1000) }
+  /// Always shown: never hidden by a collision.
   public static let required = DisplayPriority(1000)
+  /// Wins collisions against default-low views.
   public static let defaultHigh = DisplayPriority(750)
+  /// Gives way in collisions (the standard marker's priority).
   public static let defaultLow = DisplayPriority(250)
   public static func < (a: DisplayPriority, b: DisplayPriority) -> Bool { a.rawValue < b.rawValue }
 }
@@ -85,8 +95,11 @@ public enum CollisionMode: Sendable {
 /// A control or decoration at the side of a callout. Only controls send
 /// `calloutAccessoryControlTapped` to the delegate.
 public struct CalloutAccessory: Sendable, Equatable {
+  /// The character shown.
   public var symbol: String
+  /// Whether tapping it tells the delegate (a control) or it only decorates.
   public var isControl: Bool
+  /// An accessory showing a symbol.
   public init(symbol: String, isControl: Bool) {
     self.symbol = symbol
     self.isControl = isControl
@@ -101,6 +114,7 @@ public struct CalloutAccessory: Sendable, Equatable {
 open class AnnotationView {
   /// The annotation shown; nil while the view waits in the reuse queue.
   public internal(set) var annotation: (any Annotation)?
+  /// The reuse queue the view returns to (nil: not reused).
   public let reuseIdentifier: String?
 
   /// The marker character.
@@ -115,12 +129,19 @@ open class AnnotationView {
   open var centerOffset: (columns: Int, rows: Int) = (0, 0)
   /// Cells to move the callout from its place beside the marker.
   open var calloutOffset: (columns: Int, rows: Int) = (0, 0)
+  /// Whether selecting the view shows its annotation's callout.
   open var canShowCallout = true
+  /// Whether the view can be selected.
   open var isEnabled = true
+  /// How strongly the view keeps its place when views collide.
   open var displayPriority = DisplayPriority.required
+  /// The drawing order among markers (higher is drawn on top).
   open var zPriority: Float = StandardMarker.zPriority
+  /// The drawing order while the view is selected.
   open var selectedZPriority: Float = 1000
+  /// The cells the view claims when collisions are resolved.
   open var collisionMode = CollisionMode.rectangle
+  /// The accessory at the callout's right (a control reaches the delegate when tapped).
   open var rightCalloutAccessory: CalloutAccessory?
   /// How many annotations this view stands for (more than 1 when nearby ones share its cell).
   public internal(set) var representedCount = 1
@@ -135,12 +156,14 @@ open class AnnotationView {
     return base + (base.isEmpty ? "" : " ") + "+\(others)"
   }
 
+  /// Whether the view is selected (its marker reversed, its callout shown).
   public internal(set) var isSelected = false
   /// True when a view of higher priority took this view's place.
   public internal(set) var isHidden = false
   /// Count of `prepareForReuse` calls (useful to see reuse happen).
   public private(set) var reuseCount = 0
 
+  /// A view for an annotation (nil while queued for reuse) and its reuse identifier.
   public required init(annotation: (any Annotation)?, reuseIdentifier: String?) {
     self.annotation = annotation
     self.reuseIdentifier = reuseIdentifier
@@ -181,6 +204,7 @@ open class MarkerAnnotationView: AnnotationView {
   /// Whether the title shows as a label next to the marker.
   open var titleVisible = true
 
+  /// A standard marker for an annotation (low display priority, a detail button).
   public required init(annotation: (any Annotation)?, reuseIdentifier: String?) {
     super.init(annotation: annotation, reuseIdentifier: reuseIdentifier)
     displayPriority = StandardMarker.displayPriority

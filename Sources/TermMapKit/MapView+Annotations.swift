@@ -3,6 +3,7 @@ import MapGeometry
 
 /// Why a view could not be dequeued.
 public enum AnnotationViewError: Error, Equatable, CustomStringConvertible {
+  /// Nothing is registered for this reuse identifier.
   case unregisteredReuseIdentifier(String)
   public var description: String {
     switch self {
@@ -33,11 +34,13 @@ extension MapView {
   /// How many annotations are on the map.
   public var annotationCount: Int { annotationIndex.count }
 
+  /// Adds an annotation; its view is made when it comes on screen.
   public func addAnnotation(_ annotation: any Annotation) {
     annotationIndex.insert(annotation)
     setNeedsLayout()
   }
 
+  /// Adds annotations; their views are made when they come on screen.
   public func addAnnotations(_ annotations: [any Annotation]) {
     for a in annotations { annotationIndex.insert(a) }
     setNeedsLayout()
@@ -55,6 +58,7 @@ extension MapView {
     setNeedsLayout()
   }
 
+  /// Removes annotations; their views go to the reuse queue.
   public func removeAnnotations(_ annotations: [any Annotation]) {
     for a in annotations { removeAnnotation(a) }
   }

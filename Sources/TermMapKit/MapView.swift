@@ -4,16 +4,22 @@ import MapGeometry
 
 /// Padding in dots around a rect being fitted to the screen.
 public struct EdgeInsets: Sendable, Equatable {
+  /// Dots kept free at the top.
   public var top: Double
+  /// Dots kept free at the left.
   public var left: Double
+  /// Dots kept free at the bottom.
   public var bottom: Double
+  /// Dots kept free at the right.
   public var right: Double
+  /// Padding on each side, in dots.
   public init(top: Double, left: Double, bottom: Double, right: Double) {
     self.top = top
     self.left = left
     self.bottom = bottom
     self.right = right
   }
+  /// No padding.
   public static let zero = EdgeInsets(top: 0, left: 0, bottom: 0, right: 0)
 }
 
@@ -22,10 +28,13 @@ public struct EdgeInsets: Sendable, Equatable {
 /// annotations, tiles and animation live in their own types and extensions.
 @MainActor
 public final class MapView {
+  /// Told about region changes, loading and rendering, and asked for renderers and
+  /// annotation views (held weakly; called on the main actor).
   public weak var delegate: (any MapViewDelegate)?
 
   /// The screen size in cells.
   public private(set) var columns: Int
+  /// The screen height in cells.
   public private(set) var rows: Int
 
   /// The map point at the centre of the screen.
@@ -43,6 +52,7 @@ public final class MapView {
   }
   /// Gate user panning and zooming (programmatic changes still work).
   public var isScrollEnabled = true
+  /// Whether `zoom(by:)` and other user zooming works (programmatic changes always do).
   public var isZoomEnabled = true
   /// How a cell's dots become a glyph.
   public var charset: Charset {
@@ -80,6 +90,7 @@ public final class MapView {
     }
   }
 
+  /// A map of `columns` × `rows` cells showing the whole world.
   public init(columns: Int, rows: Int) {
     self.columns = max(columns, 1)
     self.rows = max(rows, 1)
@@ -104,6 +115,7 @@ public final class MapView {
 
   /// The screen in dots.
   public var widthInDots: Double { Double(columns * CellGeometry.dotsWide) }
+  /// The screen's height in dots.
   public var heightInDots: Double { Double(rows * CellGeometry.dotsHigh) }
 
   /// The map rect on screen, centred on `centerPoint`.

@@ -61,11 +61,14 @@ public final class VectorTileProvider: Sendable {
   /// Locks that make concurrent loads of one tile wait for each other (striped by tile).
   private let stripes: [NSLock]
 
+  /// A provider decoding the tiles of a vector source, with a bounded cache.
+  ///
   /// - Parameters:
   ///   - source: a vector source (a raster source throws `TileSourceError.wrongFormat`).
   ///   - cacheCount: most tiles cached (decoded, missing or failed).
   ///   - cacheBytes: most approximate memory held by cached decoded tiles.
   ///   - layers: decode only these layers (nil: all).
+  ///   - inflateLimit: the largest inflated tile accepted, in bytes.
   public init(
     source: any TileSource, cacheCount: Int = 512, cacheBytes: Int = 256 << 20,
     layers: Set<String>? = nil, inflateLimit: Int = Inflate.defaultLimit
