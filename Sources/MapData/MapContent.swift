@@ -8,8 +8,11 @@ import TermMapKit
 /// and the rest are values; a file can be loaded in one task and drawn in another (by a
 /// `MapView` on the main actor or a `MapSnapshotter` anywhere).
 public struct MapContent: Sendable {
+  /// The file the content was read from.
   public var path: String
+  /// Lines and polygons, in file order.
   public var overlays: [any Overlay]
+  /// Named points, in file order.
   public var annotations: [PointAnnotation]
   /// Vertices of all lines and rings.
   public var pointCount: Int
@@ -35,6 +38,7 @@ public struct MapContent: Sendable {
   /// The box around every coordinate of the file; nil when it has none.
   public var bounds: CoordinateBounds?
 
+  /// Content of a file with its overlays, annotations and vertex count.
   public init(
     path: String, overlays: [any Overlay], annotations: [PointAnnotation], pointCount: Int
   ) {

@@ -33,7 +33,9 @@ import Synchronization
 ///
 /// `loadTile(_:completion:)` never blocks the caller; `tile(_:)` waits for it.
 public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
+  /// The URL template.
   public let template: String
+  /// The values `{s}` takes.
   public let subdomains: [String]
   public let minZoom: Int
   public let maxZoom: Int
@@ -291,6 +293,7 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   /// Requests in flight now.
   public var requestsInFlight: Int { state.withLock { $0.running.count } }
 
+  /// Counts of requests, cache hits and failures so far.
   public var statistics: Statistics { state.withLock { $0.statistics } }
 
   /// Stops fetching a tile: queued, it is dropped; in flight, its request is cancelled. Its

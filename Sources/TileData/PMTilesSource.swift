@@ -217,6 +217,7 @@ public final class PMTilesSource: TileSource, Sendable {
       remote ? BlockingWorkPool(limit: maxConcurrentRequests, name: "termmap.pmtiles") : nil
   }
 
+  /// Counts of tile and directory reads so far.
   public var statistics: Statistics { counters.withLock { $0 } }
 
   /// The header now in use (differs from `header` after the archive changed on the server).

@@ -45,6 +45,7 @@ func ancestorTile(of id: TileID, atZoom z: Int) -> TileID {
 public final class VectorTileProvider: Sendable {
   /// What the cache holds for a tile.
   public enum Entry: Sendable {
+    /// The decoded tile.
     case tile(DecodedTile)
     /// The source has no tile there.
     case missing
@@ -52,7 +53,9 @@ public final class VectorTileProvider: Sendable {
     case failed(any Error)
   }
 
+  /// The source tiles come from.
   public let source: any TileSource
+  /// Decoded, missing and failed tiles, bounded.
   public let cache: LRUCache<TileID, Entry>
   /// Only these layers are decoded (nil: all).
   public let layers: Set<String>?
