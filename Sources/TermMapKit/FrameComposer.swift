@@ -45,12 +45,12 @@ extension MapView {
 
   func attribution(of plan: FramePlan) -> [String] { composer.attribution(of: plan) }
 
-  func compositeDots(_ plan: FramePlan, _ vp: Viewport) -> DotCanvas {
+  func compositeDots(_ plan: FramePlan, _ vp: Viewport) -> CellCanvas {
     composer.compositeDots(plan, vp)
   }
 
   /// Stage 4 with this frame's markers and callout, taken from the annotation views.
-  func placeCellContent(_ canvas: DotCanvas, _ plan: inout FramePlan, _ vp: Viewport)
+  func placeCellContent(_ canvas: CellCanvas, _ plan: inout FramePlan, _ vp: Viewport)
     -> CellBuffer
   {
     composer.markers = markerPlacements(vp)
