@@ -314,17 +314,31 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
     let tz = Self.tileZoom(forLevel: zoom)
     let visible = viewport.mapRect
     var seen = Set<TileOverlayPath>()
-    // Each name once per layer: the most important feature of that name (so the result does
-    // not depend on which tiles, exact or stand-ins, held it first).
-    var names = [String: Int]()
-    var out: [MapLabel] = []
+    // The tiles that hold the names, with the shift of their copy of the world.
+    var sources: [(tile: VectorTileContent, path: TileOverlayPath, shift: Double)] = []
     for shift in viewport.worldCopies {
       let r = visible.offsetBy(dx: -shift, dy: 0)
       for path in TileOverlayPath.tiles(covering: r, zoom: tz) {
         guard let t = bestCachedTile(for: path), seen.insert(t.path).inserted,
           let v = t.content as? VectorTileContent
         else { continue }
-        for (key, candidate) in tileLabels(v.tile, at: t.path, zoom: zoom) {
+        sources.append((v, t.path, shift))
+      }
+    }
+    // A pan within the same tiles asks for the same names: the last answer is kept.
+    let memoKey = LabelMemoKey(
+      zoomBits: zoom.bitPattern, generation: contentGeneration, style: style.name,
+      tiles: sources.map {
+        .init(path: $0.path, shiftBits: $0.shift.bitPattern, tile: $0.tile.prepared)
+      })
+    if let memo = labelMemo.withLock({ $0 }), memo.key == memoKey { return memo.labels }
+    // Each name once per layer: the most important feature of that name (so the result does
+    // not depend on which tiles, exact or stand-ins, held it first).
+    var names = [String: Int]()
+    var out: [MapLabel] = []
+    for (v, path, shift) in sources {
+      do {
+        for (key, candidate) in tileLabels(v.tile, at: path, zoom: zoom) {
           var label = candidate
           label.point.x += shift
           if let i = names[key] {
@@ -336,8 +350,28 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
         }
       }
     }
+    labelMemo.withLock { $0 = (memoKey, out) }
     return out
   }
+
+  /// What `labels(for:)` answered last and for what: the zoom, the content, the style and
+  /// the very tiles (decoded objects, so a tile that arrives in place of a stand-in counts).
+  struct LabelMemoKey: Equatable {
+    struct Source: Equatable {
+      let path: TileOverlayPath
+      let shiftBits: UInt64
+      /// The decoded tile's own object (held, so its identity is not reused).
+      let tile: PreparedTileCache
+      static func == (a: Source, b: Source) -> Bool {
+        a.path == b.path && a.shiftBits == b.shiftBits && a.tile === b.tile
+      }
+    }
+    let zoomBits: UInt64
+    let generation: Int
+    let style: String
+    let tiles: [Source]
+  }
+  let labelMemo = Mutex<(key: LabelMemoKey, labels: [MapLabel])?>(nil)
 
   struct LabelKey: Hashable {
     let path: TileOverlayPath

@@ -137,3 +137,55 @@ struct CommandLineTests {
     }
   }
 }
+
+extension CommandLineTests {
+  /// Every concrete termmap command line in a code block of README.md and docs/*.md (not the
+  /// synopses, which have brackets): its words after `termmap`.
+  static func documentedCommandLines() throws -> [(file: String, arguments: [String])] {
+    let docs = repositoryRoot.appendingPathComponent("docs")
+    let files =
+      ["README.md"]
+      + (try FileManager.default.contentsOfDirectory(atPath: docs.path))
+      .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+    var found: [(String, [String])] = []
+    for file in files {
+      let text = try String(
+        contentsOf: repositoryRoot.appendingPathComponent(file), encoding: .utf8)
+      var fenced = false
+      for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasPrefix("```") {
+          fenced.toggle()
+          continue
+        }
+        guard fenced || line.hasPrefix("    ") else { continue }
+        var command = line.trimmingCharacters(in: .whitespaces)
+        if let comment = command.range(of: " #") {
+          command = String(command[..<comment.lowerBound])
+        }
+        var words = command.split(separator: " ").map(String.init)
+        if words.starts(with: ["swift", "run"]) { words.removeFirst(2) }
+        guard words.first == "termmap" || words.first?.hasSuffix("/termmap") == true,
+          !command.contains(where: { "[]<>|&;$".contains($0) }), !command.contains("...")
+        else { continue }
+        found.append((file, Array(words.dropFirst())))
+      }
+    }
+    return found
+  }
+
+  @Test("every termmap command line in README.md and docs/ is accepted")
+  func documentedLinesParse() throws {
+    let lines = try Self.documentedCommandLines()
+    // README's viewer and --tiles lines at least.
+    #expect(lines.filter { $0.file == "README.md" }.count >= 4, "\(lines)")
+    for (file, arguments) in lines {
+      let r = try termmap(arguments, environment: ["XDG_CONFIG_HOME": "/nonexistent"])
+      // Read and checked: it ran, or it stopped after the command line was accepted (no
+      // terminal for the viewer, a file of the reader's own that is not here).
+      let accepted =
+        r.status == 0 || r.stderr.contains("the viewer needs a terminal")
+        || r.stderr.contains(": no such file")
+      #expect(accepted, "\(file): termmap \(arguments.joined(separator: " ")): \(r.stderr)")
+    }
+  }
+}

@@ -102,9 +102,10 @@ struct KeyBindingE2ETests {
   @Test("the table's key for show / hide routes works in the real viewer, and ? shows the table")
   func routesKey() throws {
     let tmux = try Tmux()
+    let log = tmux.file("events.log")
     try tmux.start(
-      "\(Tmux.termmap) --no-basemap \(Tmux.repositoryRoot.path)/Data/samples/lisbon-walk.csv;"
-        + " sleep 60")
+      "TERMMAP_EVENT_LOG=\(log) \(Tmux.termmap) --no-basemap"
+        + " \(Tmux.repositoryRoot.path)/Data/samples/lisbon-walk.csv; sleep 60")
     let (up, screen) = try tmux.waitFor(timeout: 60) { $0.joined().contains("Rossio") }
     try #require(up, "the viewer did not come up:\n\(screen.joined(separator: "\n"))")
     guard case .character(let r) = try #require(KeyBindings.presses(for: .toggleRoutes).first)
@@ -113,7 +114,12 @@ struct KeyBindingE2ETests {
       return
     }
     try tmux.sendBytes(String(r))
-    let (hidden, after) = try tmux.waitFor(timeout: 30) { $0.joined().contains("routes hidden") }
+    // The frames after it are drawn without the route (the event log says so; the status
+    // line's "routes hidden" lasts only seconds).
+    let (hidden, after) = try tmux.waitFor(timeout: 30) { _ in
+      let events = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+      return events.hasSuffix("frame routes=hidden\n")
+    }
     #expect(hidden, "\(after.joined(separator: "\n"))")
     guard case .character(let help) = try #require(KeyBindings.presses(for: .help).first) else {
       Issue.record("the help key is not a character")
