@@ -58,7 +58,8 @@ public final class MapSnapshotter: Sendable {
     public var rendererProvider: @Sendable (any Overlay) -> OverlayRenderer = {
       MapView.defaultRenderer(for: $0)
     }
-    /// How long ``MapSnapshotter/start()`` waits for tiles before it gives up, in seconds.
+    /// How long ``MapSnapshotter/start()`` waits for tiles before it gives up, in seconds
+    /// (`.infinity`: as long as it takes; a negative or NaN timeout gives up at once).
     public var timeout: TimeInterval = 30
 
     /// Options for a picture of `columns` × `rows` cells showing the whole world.
@@ -92,7 +93,7 @@ public final class MapSnapshotter: Sendable {
     public var description: String {
       switch self {
       case .timedOut(let s):
-        return "map snapshot: tiles still loading after \(s) s"
+        return "map snapshot: tiles still loading after \(String(format: "%g", s)) s"
       case .tileLoadFailed(let e):
         return "map snapshot: a tile failed to load: \(SafeText.clean("\(e)"))"
       }
@@ -132,7 +133,7 @@ public final class MapSnapshotter: Sendable {
       composer.overlayStore.renderers[id] = r
       renderers.append(r)
     }
-    let deadline = Date().addingTimeInterval(o.timeout)
+    let deadline = Date().addingTimeInterval(o.timeout.isNaN ? 0 : max(o.timeout, 0))
     var plan = composer.planFrame(viewport)
     composer.drawTiles(&plan)
     // As `MapView.renderCompleteFrame`: loads ask for their redraw before they count as ended,

@@ -169,6 +169,24 @@ struct MapSnapshotterTests {
     }
   }
 
+  @Test("a cancelled task stops waiting for tiles: start() throws CancellationError")
+  func cancellation() async throws {
+    var options = MapSnapshotter.Options(columns: 40, rows: 12)
+    let tiles = try SlowWorldTiles(answers: false)
+    options.addOverlay(tiles, level: .aboveRoads)
+    options.timeout = .infinity
+    let task = Task.detached { try await MapSnapshotter(options: options).start() }
+    // Cancel once the snapshot is waiting for its tiles (at most a minute from now).
+    var waited = 0
+    while tiles.asked.withLock({ $0 }) == 0 && waited < 60_000 {
+      try await Task.sleep(nanoseconds: 1_000_000)
+      waited += 1
+    }
+    #expect(tiles.asked.withLock { $0 } > 0)
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+  }
+
   @Test("point(for:) gives the cell where the annotation's marker is drawn")
   func pointForCoordinate() async throws {
     let summit = Coordinate(latitude: 46.4358, longitude: 13.8369)
