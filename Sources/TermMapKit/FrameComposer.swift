@@ -16,6 +16,10 @@ final class FrameComposer {
   var markers: [MarkerPlacement] = []
   /// This frame's callout, if one shows (set before `placeCellContent`).
   var callout: CalloutBox?
+  /// Whether renderers hear `visibleAreaDidChange` each frame (a map view's do, so network
+  /// loads follow the view). A snapshot's do not: its view never moves, and its renderers'
+  /// overlays may be shared with other snapshots, whose loads that call would cancel.
+  var reportsVisibleArea = true
 
   /// Ink layers between two overlays' bands.
   static var bandGap: UInt32 { MapView.bandGap }

@@ -122,6 +122,7 @@ public final class MapSnapshotter: Sendable {
       rows: o.rows)
     let composer = FrameComposer()
     composer.charset = o.charset
+    composer.reportsVisibleArea = false
     var renderers: [OverlayRenderer] = []
     for (overlay, level) in o.overlays {
       let id = ObjectIdentifier(overlay)

@@ -148,7 +148,9 @@ extension FrameComposer {
         case .rectAtScale(let rect, let s): tileCache.invalidate(id, rect: rect, zoomScale: s)
         }
       }
-      r.visibleAreaDidChange(visible, zoomScale: vp.zoomScale, focus: vp.mapRect.mid)
+      if reportsVisibleArea {
+        r.visibleAreaDidChange(visible, zoomScale: vp.zoomScale, focus: vp.mapRect.mid)
+      }
       // Tiles within a stroke's reach of the overlay are drawn too (a stroke along the edge
       // of a tile spills into the next one).
       let margin = r.tileMargin(zoomScale: vp.zoomScale)

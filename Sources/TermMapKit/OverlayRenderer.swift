@@ -116,9 +116,10 @@ open class OverlayRenderer: @unchecked Sendable {
   /// map content beneath shows through. True by default.
   open func coversMapContent(_ mapRect: MapRect, zoomScale: Double) -> Bool { true }
 
-  /// Called once per frame with the visible rects (one per copy of the world), before tiles
-  /// are asked for: on the main actor by a `MapView`, in its task by a `MapSnapshotter`.
-  /// Renderers that load data reorder or cancel loads here.
+  /// Called by a `MapView` on the main actor once per frame with the visible rects (one per
+  /// copy of the world), before tiles are asked for; renderers that load data reorder or
+  /// cancel loads here. A `MapSnapshotter` does not call it: its view never moves, and the
+  /// overlays it draws may be shared with other snapshots, whose loads it would cancel.
   open func visibleAreaDidChange(_ visible: [MapRect], zoomScale: Double, focus: MapPoint) {}
 
   // MARK: Coordinate conversions (safe inside draw)

@@ -44,6 +44,47 @@ final class SlowWorldTiles: TileOverlay, @unchecked Sendable {
   }
 }
 
+/// Tiles of Data/world.mbtiles that, like a network source, cancel the loads the view no longer
+/// wants (`loadingDidChange`): a cancelled load is answered with `CancellationError`.
+final class CancellingWorldTiles: TileOverlay, @unchecked Sendable {
+  // `@unchecked Sendable`: `file` is an immutable `Sendable` reference and `pending` a mutex;
+  // the base class keeps its own state behind a mutex.
+  typealias Callback = @Sendable (Data?, (any Error)?) -> Void
+  let file: MBTilesSource
+  let pending = Mutex<[TileOverlayPath: [Callback]]>([:])
+  let cancelled = Mutex(0)
+
+  init() throws {
+    file = try MBTilesSource(path: dataDirectory.appendingPathComponent("world.mbtiles").path)
+    super.init(urlTemplate: nil)
+    maximumZ = 6
+    canReplaceMapContent = true
+  }
+
+  override func loadTile(at path: TileOverlayPath, result: @escaping Callback) {
+    pending.withLock { $0[path, default: []].append(result) }
+    let file = file
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(30)) { [self] in
+      let waiting = pending.withLock { $0.removeValue(forKey: path) } ?? []
+      let data = try? file.tile(TileID(z: path.z, x: path.x, y: path.y))
+      for r in waiting { r(data, nil) }
+    }
+  }
+
+  override func loadingDidChange(focus: MapPoint, wanted: Set<TileOverlayPath>) {
+    let dropped = pending.withLock { p -> [Callback] in
+      let gone = p.keys.filter { !wanted.contains($0) }
+      return gone.flatMap { p.removeValue(forKey: $0) ?? [] }
+    }
+    cancelled.withLock { $0 += dropped.count }
+    for r in dropped { r(nil, CancellationError()) }
+  }
+
+  override func makeDefaultRenderer() -> OverlayRenderer {
+    VectorTileRenderer(overlay: self, style: .dark)
+  }
+}
+
 /// The same picture made by a map view on the main actor, waiting for its tiles.
 @MainActor
 func mapViewFrame(_ o: MapSnapshotter.Options) -> CellBuffer {
@@ -154,6 +195,34 @@ struct MapSnapshotterTests {
     #expect(inkedCells(snapshot.buffer) > 200)
     #expect(snapshot.text.contains("Italy"))
     #expect(snapshot.ansi.contains("\u{1B}["))
+  }
+
+  @Test("snapshots sharing one tile overlay do not cancel each other's loads")
+  func sharedOverlay() async throws {
+    let tiles = try CancellingWorldTiles()
+    let regions = [
+      CoordinateRegion(
+        center: Coordinate(latitude: 48, longitude: 10),
+        span: CoordinateSpan(latitudeDelta: 20, longitudeDelta: 40)),
+      CoordinateRegion(
+        center: Coordinate(latitude: -15, longitude: -60),
+        span: CoordinateSpan(latitudeDelta: 20, longitudeDelta: 40)),
+    ]
+    let snapshots = try await withThrowingTaskGroup(of: Snapshot.self) { group in
+      for region in regions {
+        var options = MapSnapshotter.Options(columns: 60, rows: 18)
+        options.addOverlay(tiles, level: .aboveRoads)
+        options.region = region
+        options.timeout = 60
+        group.addTask { try await MapSnapshotter(options: options).start() }
+      }
+      var out: [Snapshot] = []
+      for try await s in group { out.append(s) }
+      return out
+    }
+    #expect(snapshots.count == 2)
+    for s in snapshots { #expect(inkedCells(s.buffer) > 100) }
+    #expect(tiles.cancelled.withLock { $0 } == 0)
   }
 
   @Test("tiles that never come: start() throws a one-line error when the timeout runs out")
