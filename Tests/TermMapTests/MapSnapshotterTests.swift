@@ -7,6 +7,12 @@ import Testing
 /// The repository's Data/ folder.
 let dataDirectory = DataDirectory.package
 
+/// What a tile server said.
+struct ServerError: Error, CustomStringConvertible {
+  let status: Int
+  var description: String { "HTTP \(status)" }
+}
+
 /// Tiles of Data/world.mbtiles, each answered on another thread a little later (as a network
 /// source would), drawn with the dark OpenMapTiles style.
 final class SlowWorldTiles: TileOverlay, @unchecked Sendable {
@@ -16,12 +22,15 @@ final class SlowWorldTiles: TileOverlay, @unchecked Sendable {
   let delay: Int
   /// Whether loads are answered at all (false: they never are).
   let answers: Bool
+  /// An error every load fails with, if any.
+  let failure: ServerError?
   let asked = Mutex(0)
 
-  init(delayMilliseconds: Int = 40, answers: Bool = true) throws {
+  init(delayMilliseconds: Int = 40, answers: Bool = true, failure: ServerError? = nil) throws {
     file = try MBTilesSource(path: dataDirectory.appendingPathComponent("world.mbtiles").path)
     delay = delayMilliseconds
     self.answers = answers
+    self.failure = failure
     super.init(urlTemplate: nil)
     maximumZ = 6
     canReplaceMapContent = true
@@ -34,8 +43,13 @@ final class SlowWorldTiles: TileOverlay, @unchecked Sendable {
     asked.withLock { $0 += 1 }
     guard answers else { return }
     let file = file
+    let failure = failure
     DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) {
-      result(try? file.tile(TileID(z: path.z, x: path.x, y: path.y)), nil)
+      if let failure {
+        result(nil, failure)
+      } else {
+        result(try? file.tile(TileID(z: path.z, x: path.x, y: path.y)), nil)
+      }
     }
   }
 
@@ -235,6 +249,20 @@ struct MapSnapshotterTests {
       Issue.record("no error")
     } catch let error as MapSnapshotter.SnapshotError {
       #expect("\(error)" == "map snapshot: tiles still loading after 0.3 s")
+    }
+  }
+
+  @Test("a tile that fails to load: start() throws a one-line error with the loader's")
+  func tileLoadFails() async throws {
+    var options = MapSnapshotter.Options(columns: 40, rows: 12)
+    options.addOverlay(
+      try SlowWorldTiles(delayMilliseconds: 5, failure: ServerError(status: 503)),
+      level: .aboveRoads)
+    do {
+      _ = try await MapSnapshotter(options: options).start()
+      Issue.record("no error")
+    } catch let error as MapSnapshotter.SnapshotError {
+      #expect("\(error)" == "map snapshot: a tile failed to load: HTTP 503")
     }
   }
 
