@@ -195,6 +195,26 @@ struct MapSnapshotterTests {
       !snapshots[3].text.contains { (0x2801...0x28FF).contains($0.unicodeScalars.first!.value) })
   }
 
+  @Test("content loaded in one task is drawn in another (MapContent is Sendable)")
+  func contentCrossesTasks() async throws {
+    let path = dataDirectory.appendingPathComponent("samples/bled.geojson").path
+    // Compiles only because MapContent (overlays, annotations, styles) is Sendable.
+    let content = try await Task.detached { try MapContentLoader.load(path: path) }.value
+    let snapshot = try await Task.detached {
+      var options = MapSnapshotter.Options(columns: 50, rows: 14)
+      options.addOverlays(content.overlays)
+      options.annotations = content.annotations
+      options.mapRect = content.overlays.reduce(MapRect.null) { $0.union($1.boundingMapRect) }
+      return try await MapSnapshotter(options: options).start()
+    }.value
+    #expect(inkedCells(snapshot.buffer) > 50)
+    #expect(
+      content.annotations.contains { a in
+        snapshot.point(for: a.coordinate).map { snapshot.buffer[$0.column, $0.row].glyph == "●" }
+          ?? false
+      })
+  }
+
   @Test("a snapshot waits for its tile overlay's tiles: it is complete, never half-loaded")
   func waitsForTiles() async throws {
     let tiles = try SlowWorldTiles(delayMilliseconds: 150)
