@@ -3,7 +3,7 @@ import Foundation
 import MapGeometry
 
 /// Makes a picture of a map from any task (MKMapSnapshotter): overlays, tile overlays and
-/// annotations drawn once into a ``Snapshot``, with every tile loaded.
+/// annotations drawn once into a ``MapSnapshotter/Snapshot``, with every tile loaded.
 ///
 /// A `MapView` is a main-actor object that lives on screen. A snapshotter is for frames made
 /// elsewhere — a server making map previews, a batch renderer running several at once. It runs
@@ -227,39 +227,42 @@ public final class MapSnapshotter: Sendable {
   }
 }
 
-/// A finished snapshot (MKMapSnapshotter.Snapshot): the frame as cells, text or ANSI, and the
-/// geometry to find a coordinate in it.
-public struct Snapshot: Sendable {
-  /// The frame: one cell per terminal column and row.
-  public let buffer: CellBuffer
-  /// The frame's geometry (zoom scale, where the screen sits on the world's dot grid).
-  public let viewport: Viewport
-  /// Credit lines of the tile overlays that drew something (each once, in stack order).
-  public let attribution: [String]
-  /// What the frame cost.
-  public let statistics: FrameStatistics
+extension MapSnapshotter {
+  /// A finished snapshot (MKMapSnapshotter.Snapshot): the frame as cells, text or ANSI, and the
+  /// geometry to find a coordinate in it.
+  public struct Snapshot: Sendable {
+    /// The frame: one cell per terminal column and row.
+    public let buffer: CellBuffer
+    /// The frame's geometry (zoom scale, where the screen sits on the world's dot grid).
+    public let viewport: Viewport
+    /// Credit lines of the tile overlays that drew something (each once, in stack order).
+    public let attribution: [String]
+    /// What the frame cost.
+    public let statistics: FrameStatistics
 
-  /// The frame as plain text, one line per row.
-  public var text: String { buffer.lines.joined(separator: "\n") }
+    /// The frame as plain text, one line per row.
+    public var text: String { buffer.lines.joined(separator: "\n") }
 
-  /// The frame as text with ANSI colour sequences (256 colours), one line per row.
-  public var ansi: String { ansi(colors: .palette256) }
+    /// The frame as text with ANSI colour sequences (256 colours), one line per row.
+    public var ansi: String { ansi(colors: .palette256) }
 
-  /// The frame as text with ANSI colour sequences of a colour depth.
-  public func ansi(colors: ColorDepth) -> String {
-    buffer.ansiLines(colors: colors).joined(separator: "\n")
+    /// The frame as text with ANSI colour sequences of a colour depth.
+    public func ansi(colors: ColorDepth) -> String {
+      buffer.ansiLines(colors: colors).joined(separator: "\n")
+    }
+
+    /// The cell showing a coordinate (where its marker would stand), or nil when it is outside
+    /// the snapshot.
+    public func point(for coordinate: Coordinate) -> (column: Int, row: Int)? {
+      viewport.cell(for: MapPoint(coordinate))
+    }
+
+    /// The dot showing a coordinate, in the frame's dots (2 × 4 per cell), even outside it.
+    public func dot(for coordinate: Coordinate) -> Point2D {
+      viewport.dot(for: MapPoint(coordinate))
+    }
   }
 
-  /// The cell showing a coordinate (where its marker would stand), or nil when it is outside
-  /// the snapshot.
-  public func point(for coordinate: Coordinate) -> (column: Int, row: Int)? {
-    viewport.cell(for: MapPoint(coordinate))
-  }
-
-  /// The dot showing a coordinate, in the frame's dots (2 × 4 per cell), even outside it.
-  public func dot(for coordinate: Coordinate) -> Point2D {
-    viewport.dot(for: MapPoint(coordinate))
-  }
 }
 
 /// How a screen of a size fits rects and regions (the rules of `MapView.setRegion` and

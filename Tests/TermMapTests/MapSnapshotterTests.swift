@@ -172,11 +172,12 @@ struct MapSnapshotterTests {
   @Test("snapshots made at the same time in a task group equal the frames a MapView makes")
   func concurrentSnapshotsEqualMapView() async throws {
     let sets = try optionSets()
-    let snapshots = try await withThrowingTaskGroup(of: (Int, Snapshot).self) { group in
+    let snapshots = try await withThrowingTaskGroup(of: (Int, MapSnapshotter.Snapshot).self) {
+      group in
       for (n, options) in sets.enumerated() {
         group.addTask { (n, try await MapSnapshotter(options: options).start()) }
       }
-      var out = [Snapshot?](repeating: nil, count: sets.count)
+      var out = [MapSnapshotter.Snapshot?](repeating: nil, count: sets.count)
       for try await (n, s) in group { out[n] = s }
       return out.compactMap { $0 }
     }
@@ -242,7 +243,7 @@ struct MapSnapshotterTests {
         center: Coordinate(latitude: -15, longitude: -60),
         span: CoordinateSpan(latitudeDelta: 20, longitudeDelta: 40)),
     ]
-    let snapshots = try await withThrowingTaskGroup(of: Snapshot.self) { group in
+    let snapshots = try await withThrowingTaskGroup(of: MapSnapshotter.Snapshot.self) { group in
       for region in regions {
         var options = MapSnapshotter.Options(columns: 60, rows: 18)
         options.addOverlay(tiles, level: .aboveRoads)
@@ -250,7 +251,7 @@ struct MapSnapshotterTests {
         options.timeout = 60
         group.addTask { try await MapSnapshotter(options: options).start() }
       }
-      var out: [Snapshot] = []
+      var out: [MapSnapshotter.Snapshot] = []
       for try await s in group { out.append(s) }
       return out
     }
