@@ -7,7 +7,9 @@
 /// the dot-by-dot composite gives, because each layer drawn later lies on higher ink layers.
 /// One cell costs what a dot cost, and a cell holds eight dots.
 public struct CellCanvas: Sendable, Equatable {
+  /// The width in cells.
   public let columns: Int
+  /// The height in cells.
   public let rows: Int
   /// Braille bits of the inked dots, per cell (row-major).
   public private(set) var bits: [UInt8]
@@ -16,6 +18,7 @@ public struct CellCanvas: Sendable, Equatable {
   /// The 24-bit colour of that dot (`TermColor.raw`), or 0; empty when no cell has one.
   public private(set) var trueColors: [UInt32]
 
+  /// A blank canvas of `columns` × `rows` cells.
   public init(columns: Int, rows: Int) {
     self.columns = max(columns, 0)
     self.rows = max(rows, 0)
