@@ -25,11 +25,12 @@ struct OutputE2ETests {
   }
 
   /// Lines of text with SGR sequences as styled cells (colours as palette indices, whether
-  /// sent as 30–37/90–97 or 38;5;n), trailing default blanks dropped.
+  /// sent as 30–37/90–97 or 38;5;n), trailing default blanks dropped. The style carries over
+  /// from line to line (`capture-pane -e` sends only changes).
   static func styledLines(_ text: String) -> [[Styled]] {
-    text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+    var style = Styled(glyph: " ")
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       var out: [Styled] = []
-      var style = Styled(glyph: " ")
       var scalars = Substring(line).unicodeScalars[...]
       while let c = scalars.first {
         scalars = scalars.dropFirst()
@@ -150,7 +151,8 @@ struct OutputE2ETests {
     _ tmux: Tmux, _ expected: [[Styled]], sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     let now = try mapOnScreen(tmux)
-    #expect(now == expected, "\(differences(now, expected))", sourceLocation: sourceLocation)
+    let same = now == expected
+    #expect(same, "\(differences(now, expected))", sourceLocation: sourceLocation)
   }
 
   @Test("pans written by difference leave the frame render prints; a sideways pan is cheap")
@@ -185,9 +187,10 @@ struct OutputE2ETests {
       let incremental = try tmux.captureWithColours()
       _ = try fullRepaint(tmux, log: log)
       let whole = try tmux.captureWithColours()
+      let same = Self.styledLines(incremental) == Self.styledLines(whole)
       #expect(
-        Self.styledLines(incremental) == Self.styledLines(whole),
-        "after \(key): \(differences(Self.styledLines(incremental), Self.styledLines(whole)))")
+        same, "after \(key): \(differences(Self.styledLines(incremental), Self.styledLines(whole)))"
+      )
     }
     try expectScreen(tmux, start)
 
@@ -221,7 +224,8 @@ struct OutputE2ETests {
     let (shown, _) = try tmux.waitFor(timeout: 60) { _ in
       (try? Array(Self.styledLines(tmux.captureWithColours()).prefix(30))) == start
     }
-    #expect(shown)
+    let first = Array(Self.styledLines(try tmux.captureWithColours()).prefix(30))
+    try #require(shown, "\(differences(first, start))")
     try press("l", tmux, log: log)
     try press("h", tmux, log: log)
     let back = Array(Self.styledLines(try tmux.captureWithColours()).prefix(30))
