@@ -727,10 +727,11 @@ struct Emitter: Sendable {
     style = target
   }
 
-  /// The SGR parameters of a colour (as reduced by `styleOf`).
+  /// The SGR parameters of a colour (as reduced by `styleOf`). The 16 basic colours go as
+  /// 30–37 and 90–97 (40–47, 100–107) in every depth, as terminfo's `setaf` sends them.
   private func colorCode(_ raw: UInt32, background: Bool, into b: inout [UInt8]) {
     switch colors {
-    case .basic16, .none:
+    case _ where raw < 16, .basic16, .none:
       let i = Int(raw & 0xFF)
       Emitter.decimal((background ? 40 : 30) + (i < 8 ? i : 60 + i - 8), into: &b)
     case .palette256, .truecolor:

@@ -207,6 +207,42 @@ struct OutputE2ETests {
     #expect(quit, "\(screen.joined(separator: "\n"))")
   }
 
+  /// What `termmap render` prints for the view at a size, in colour.
+  func rendered(_ tmux: Tmux, columns: Int, rows: Int) throws -> [[Styled]] {
+    let out = tmux.file("render-\(columns)x\(rows).txt")
+    _ = try Tmux.spawn(
+      [
+        "env", "-u", "NO_COLOR", "-u", "COLORTERM", "LANG=C.UTF-8", Tmux.termmap, "render",
+        "--color", "always", "--size", "\(columns)x\(rows)",
+      ] + Self.view, stdout: out)
+    return Array(
+      Self.styledLines(try String(contentsOfFile: out, encoding: .utf8)).prefix(rows))
+  }
+
+  @Test("after a resize the whole frame is written again at the new size, and stays")
+  func resize() throws {
+    let tmux = try Tmux(width: 100, height: 31)
+    let log = tmux.file("events.log")
+    try tmux.start(
+      "unset NO_COLOR COLORTERM; TERMMAP_EVENT_LOG=\(log) \(Tmux.termmap) "
+        + Self.view.joined(separator: " ") + "; echo \"EXITED $?\"; sleep 60")
+    for (w, h) in [(100, 31), (80, 25), (120, 35)] {
+      if w != 100 { try tmux.resize(width: w, height: h) }
+      let expected = try rendered(tmux, columns: w, rows: h - 1)
+      let (shown, _) = try tmux.waitFor(timeout: 60) { _ in
+        (try? Array(Self.styledLines(tmux.captureWithColours()).prefix(h - 1))) == expected
+      }
+      let now = Array(Self.styledLines(try tmux.captureWithColours()).prefix(h - 1))
+      try #require(shown, "\(w)x\(h): \(differences(now, expected))")
+      // Keys read after the resize (ncurses refreshes its window on each) leave it alone.
+      try press("l", tmux, log: log)
+      try press("h", tmux, log: log)
+      let after = Array(Self.styledLines(try tmux.captureWithColours()).prefix(h - 1))
+      let same = after == expected
+      #expect(same, "\(w)x\(h) after keys: \(differences(after, expected))")
+    }
+  }
+
   @Test("TERMMAP_OUTPUT=ncurses: ncurses writes the frames, and they are render's too")
   func ncursesOutput() throws {
     let tmux = try Tmux(width: 100, height: 31)
