@@ -689,7 +689,7 @@ struct Emitter: Sendable {
         if target.foreground == Cell.noColor {
           append("39")
         } else {
-          colorCode(target.foreground, background: false, into: &bytes)
+          Emitter.colorCode(target.foreground, colors: colors, background: false, into: &bytes)
         }
       }
       if current.background != target.background {
@@ -697,7 +697,7 @@ struct Emitter: Sendable {
         if target.background == Cell.noColor {
           append("49")
         } else {
-          colorCode(target.background, background: true, into: &bytes)
+          Emitter.colorCode(target.background, colors: colors, background: true, into: &bytes)
         }
       }
       bytes.append(UInt8(ascii: "m"))
@@ -713,11 +713,11 @@ struct Emitter: Sendable {
     }
     if target.foreground != Cell.noColor {
       scratch.append(UInt8(ascii: ";"))
-      colorCode(target.foreground, background: false, into: &scratch)
+      Emitter.colorCode(target.foreground, colors: colors, background: false, into: &scratch)
     }
     if target.background != Cell.noColor {
       scratch.append(UInt8(ascii: ";"))
-      colorCode(target.background, background: true, into: &scratch)
+      Emitter.colorCode(target.background, colors: colors, background: true, into: &scratch)
     }
     scratch.append(UInt8(ascii: "m"))
     if style == nil || scratch.count < bytes.count - start {
@@ -729,7 +729,9 @@ struct Emitter: Sendable {
 
   /// The SGR parameters of a colour (as reduced by `styleOf`). The 16 basic colours go as
   /// 30–37 and 90–97 (40–47, 100–107) in every depth, as terminfo's `setaf` sends them.
-  private func colorCode(_ raw: UInt32, background: Bool, into b: inout [UInt8]) {
+  private static func colorCode(
+    _ raw: UInt32, colors: ColorDepth, background: Bool, into b: inout [UInt8]
+  ) {
     switch colors {
     case _ where raw < 16, .basic16, .none:
       let i = Int(raw & 0xFF)
