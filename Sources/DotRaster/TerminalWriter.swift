@@ -447,7 +447,6 @@ struct Emitter: Sendable {
 
   let colors: ColorDepth
   var bytes: [UInt8] = []
-  private var scratch: [UInt8] = []
   /// The cursor's row and column; row −1 when unknown (at the start, after the last column).
   private var row = -1
   private var column = 0
@@ -549,7 +548,9 @@ struct Emitter: Sendable {
     setStyle(styleOf(cell))
     var v = cell.glyph.value
     var width = 1
-    if v < 0x20 || (v >= 0x7F && v <= 0x9F) {
+    if v >= 0x2500 && v <= 0x28FF && v != 0x25FD && v != 0x25FE && v != 0x2614 && v != 0x2615 {
+      // Braille, blocks, box drawing: one column, printable (most cells of a map).
+    } else if v < 0x20 || (v >= 0x7F && v <= 0x9F) {
       v = v == 0 ? 0x20 : 0x3F  // a lone second half: a space; a control character: "?"
     } else if v >= 0x300 {
       if !CellBuffer.isPrintable(cell.glyph) {
@@ -665,66 +666,104 @@ struct Emitter: Sendable {
   /// with the whole style, whichever is shorter.
   private mutating func setStyle(_ target: Style) {
     if style == target { return }
-    let start = bytes.count
-    if let current = style {
-      bytes.append(0x1B)
-      bytes.append(UInt8(ascii: "["))
-      var first = true
-      func separator(_ b: inout [UInt8]) {
-        if !first { b.append(UInt8(ascii: ";")) }
-        first = false
-      }
-      let bold = Cell.boldBit
-      let reverse = Cell.reverseBit
-      if current.flags & bold != target.flags & bold {
-        separator(&bytes)
-        append(target.flags & bold != 0 ? "1" : "22")
-      }
-      if current.flags & reverse != target.flags & reverse {
-        separator(&bytes)
-        append(target.flags & reverse != 0 ? "7" : "27")
-      }
-      if current.foreground != target.foreground {
-        separator(&bytes)
-        if target.foreground == Cell.noColor {
-          append("39")
-        } else {
-          Emitter.colorCode(target.foreground, colors: colors, background: false, into: &bytes)
-        }
-      }
-      if current.background != target.background {
-        separator(&bytes)
-        if target.background == Cell.noColor {
-          append("49")
-        } else {
-          Emitter.colorCode(target.background, colors: colors, background: true, into: &bytes)
-        }
-      }
-      bytes.append(UInt8(ascii: "m"))
-    }
-    // The same style from a reset.
-    scratch.removeAll(keepingCapacity: true)
-    scratch.append(0x1B)
-    scratch.append(UInt8(ascii: "["))
-    scratch.append(UInt8(ascii: "0"))
-    if target.flags & Cell.boldBit != 0 { scratch.append(contentsOf: [UInt8(ascii: ";"), 0x31]) }
-    if target.flags & Cell.reverseBit != 0 {
-      scratch.append(contentsOf: [UInt8(ascii: ";"), 0x37])
-    }
+    let bold = Cell.boldBit
+    let reverse = Cell.reverseBit
+    // The length of each form, to send the shorter: "ESC [" params "m".
+    var full = 4
+    if target.flags & bold != 0 { full += 2 }
+    if target.flags & reverse != 0 { full += 2 }
     if target.foreground != Cell.noColor {
-      scratch.append(UInt8(ascii: ";"))
-      Emitter.colorCode(target.foreground, colors: colors, background: false, into: &scratch)
+      full += 1 + codeLength(target.foreground, background: false)
     }
     if target.background != Cell.noColor {
-      scratch.append(UInt8(ascii: ";"))
-      Emitter.colorCode(target.background, colors: colors, background: true, into: &scratch)
+      full += 1 + codeLength(target.background, background: true)
     }
-    scratch.append(UInt8(ascii: "m"))
-    if style == nil || scratch.count < bytes.count - start {
-      bytes.removeSubrange(start...)
-      bytes.append(contentsOf: scratch)
+    if let current = style {
+      var changed = 3
+      if current.flags & bold != target.flags & bold {
+        changed += target.flags & bold != 0 ? 2 : 3
+      }
+      if current.flags & reverse != target.flags & reverse {
+        changed += target.flags & reverse != 0 ? 2 : 3
+      }
+      if current.foreground != target.foreground {
+        changed +=
+          1
+          + (target.foreground == Cell.noColor
+            ? 2 : codeLength(target.foreground, background: false))
+      }
+      if current.background != target.background {
+        changed +=
+          1
+          + (target.background == Cell.noColor
+            ? 2 : codeLength(target.background, background: true))
+      }
+      // One separator fewer than the parameters.
+      changed -= 1
+      if changed <= full {
+        bytes.append(0x1B)
+        bytes.append(UInt8(ascii: "["))
+        var first = true
+        if current.flags & bold != target.flags & bold {
+          first = false
+          append(target.flags & bold != 0 ? "1" : "22")
+        }
+        if current.flags & reverse != target.flags & reverse {
+          if !first { bytes.append(UInt8(ascii: ";")) }
+          first = false
+          append(target.flags & reverse != 0 ? "7" : "27")
+        }
+        if current.foreground != target.foreground {
+          if !first { bytes.append(UInt8(ascii: ";")) }
+          first = false
+          if target.foreground == Cell.noColor {
+            append("39")
+          } else {
+            Emitter.colorCode(target.foreground, colors: colors, background: false, into: &bytes)
+          }
+        }
+        if current.background != target.background {
+          if !first { bytes.append(UInt8(ascii: ";")) }
+          if target.background == Cell.noColor {
+            append("49")
+          } else {
+            Emitter.colorCode(target.background, colors: colors, background: true, into: &bytes)
+          }
+        }
+        bytes.append(UInt8(ascii: "m"))
+        style = target
+        return
+      }
     }
+    // The whole style from a reset.
+    append("\u{1B}[0")
+    if target.flags & bold != 0 { append(";1") }
+    if target.flags & reverse != 0 { append(";7") }
+    if target.foreground != Cell.noColor {
+      bytes.append(UInt8(ascii: ";"))
+      Emitter.colorCode(target.foreground, colors: colors, background: false, into: &bytes)
+    }
+    if target.background != Cell.noColor {
+      bytes.append(UInt8(ascii: ";"))
+      Emitter.colorCode(target.background, colors: colors, background: true, into: &bytes)
+    }
+    bytes.append(UInt8(ascii: "m"))
     style = target
+  }
+
+  /// The length of `colorCode`'s parameters for a colour.
+  private func codeLength(_ raw: UInt32, background: Bool) -> Int {
+    switch colors {
+    case _ where raw < 16, .basic16, .none:
+      // 30–37, 90–97, 40–47; 100–107.
+      return background && raw & 0xFF >= 8 ? 3 : 2
+    case .palette256, .truecolor:
+      if raw > 0xFF {
+        return 7 + Emitter.digits(Int(raw >> 24)) + Emitter.digits(Int((raw >> 16) & 0xFF))
+          + Emitter.digits(Int((raw >> 8) & 0xFF))
+      }
+      return 5 + Emitter.digits(Int(raw))
+    }
   }
 
   /// The SGR parameters of a colour (as reduced by `styleOf`). The 16 basic colours go as
@@ -771,7 +810,11 @@ struct Emitter: Sendable {
   private mutating func decimal(_ n: Int) { Emitter.decimal(n, into: &bytes) }
 
   static func decimal(_ n: Int, into b: inout [UInt8]) {
-    if n >= 10 { decimal(n / 10, into: &b) }
+    if n >= 100 {
+      if n >= 1000 { decimal(n / 1000, into: &b) }
+      b.append(UInt8(48 + n / 100 % 10))
+    }
+    if n >= 10 { b.append(UInt8(48 + n / 10 % 10)) }
     b.append(UInt8(48 + n % 10))
   }
 
