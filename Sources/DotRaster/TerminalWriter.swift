@@ -226,7 +226,7 @@ public struct TerminalWriter: Sendable {
     var votes: [(offset: Int, count: Int)] = []
     let samples = min(rows, 12)
     for s in 0..<samples {
-      let r = (2 * s + 1) * rows / (2 * samples)
+      let r = (s * rows + rows / 2) / samples
       let h = new[r]
       if h == old[r] || h == blankHash { continue }
       if r > 0 && new[r - 1] == h { continue }
@@ -365,7 +365,7 @@ public struct TerminalWriter: Sendable {
     let samples = min(rows, 8)
     var found: [Int] = []
     for s in 0..<samples {
-      let r = (2 * s + 1) * rows / (2 * samples)
+      let r = (s * rows + rows / 2) / samples
       if oldHashes[r] == newHashes[r] { continue }
       let base = r * cols
       for a in 1...4 {
