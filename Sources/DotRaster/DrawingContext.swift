@@ -39,6 +39,8 @@ public final class DrawingContext {
   /// Each subpath's first point, whether it is closed, and how far into the dash pattern it
   /// starts (in dots).
   var subpaths: [DotPathBuilder.Subpath] = []
+  /// Reused by fills.
+  var fillScratch = FillScratch()
 
   public init(canvas: DotCanvas, patternOrigin: (x: Int, y: Int) = (0, 0)) {
     self.canvas = canvas

@@ -99,7 +99,8 @@ struct CalloutBox {
 extension MapView {
   /// Where each shown marker goes, lowest z first.
   func markerPlacements(_ vp: Viewport) -> [MarkerPlacement] {
-    var out: [MarkerPlacement] = []
+    // Each view's z read once (not in every comparison of the sort).
+    var keyed: [(z: Float, placement: MarkerPlacement)] = []
     for v in annotationViews.visible.values where !v.isHidden {
       guard let a = v.annotation, let p = annotationIndex.point(of: a), let c = vp.cell(for: p)
       else {
@@ -108,16 +109,18 @@ extension MapView {
       let col = c.column + v.centerOffset.columns
       let row = c.row + v.centerOffset.rows
       guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { continue }
-      out.append(MarkerPlacement(view: v, column: col, row: row))
+      keyed.append(
+        (
+          v.isSelected ? v.selectedZPriority : v.zPriority,
+          MarkerPlacement(view: v, column: col, row: row)
+        ))
     }
-    out.sort {
-      let za = $0.view.isSelected ? $0.view.selectedZPriority : $0.view.zPriority
-      let zb = $1.view.isSelected ? $1.view.selectedZPriority : $1.view.zPriority
-      if za != zb { return za < zb }
-      if $0.row != $1.row { return $0.row < $1.row }
-      return $0.column < $1.column
+    keyed.sort {
+      if $0.z != $1.z { return $0.z < $1.z }
+      if $0.placement.row != $1.placement.row { return $0.placement.row < $1.placement.row }
+      return $0.placement.column < $1.placement.column
     }
-    return out
+    return keyed.map(\.placement)
   }
 
   /// Where marker labels go: each starts a cell right of its marker and runs up to a cell short
