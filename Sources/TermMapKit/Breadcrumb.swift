@@ -12,25 +12,30 @@ import Synchronization
 /// others never meet.
 public final class Breadcrumb: Overlay, DefaultRendering {
   let store = Mutex(GrowingRun())
+  /// The track's title.
   public let title: String?
   /// Points closer than this to the last one (in metres) are not added.
   public let minimumDistance: Double
 
+  /// An empty breadcrumb.
   public init(title: String? = "track", minimumDistance: Double = 0) {
     self.title = title
     self.minimumDistance = minimumDistance
   }
 
+  /// The world: the track grows, and a bounding rect must never change.
   public var boundingMapRect: MapRect { .world }
 
   /// The rect the points cover (null while empty).
   public var contentBounds: MapRect { store.withLock { $0.bounds } }
 
+  /// How many points the track holds.
   public var pointCount: Int { store.withLock { $0.points.count } }
 
   /// The points, in order (a copy).
   public var points: [MapPoint] { store.withLock { $0.points } }
 
+  /// Whether the points' bounds meet a rect (edges included).
   public func intersects(_ mapRect: MapRect) -> Bool {
     let b = contentBounds
     guard !b.isNull, !mapRect.isNull else { return false }
@@ -55,6 +60,7 @@ public final class Breadcrumb: Overlay, DefaultRendering {
 
   func snapshot() -> GrowingRun { store.withLock { $0 } }
 
+  /// A `BreadcrumbRenderer`.
   public func makeDefaultRenderer() -> OverlayRenderer { BreadcrumbRenderer(breadcrumb: self) }
 }
 
@@ -64,6 +70,7 @@ public final class BreadcrumbRenderer: OverlayPathRenderer, @unchecked Sendable 
   /// spill into neighbouring tiles (they are redrawn when the scale changes).
   let scales = Mutex<(current: Double, staleElsewhere: Bool)>((0, false))
 
+  /// A renderer stroking the breadcrumb in bright cyan, one dot wide.
   public init(breadcrumb: Breadcrumb) {
     super.init(overlay: breadcrumb)
     var s = PathStyle()

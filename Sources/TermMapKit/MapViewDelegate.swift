@@ -86,9 +86,14 @@ extension MapViewDelegate {
   }
   /// Does nothing.
   public func mapView(_ mapView: MapView, didAdd renderers: [OverlayRenderer]) {}
+  /// Does nothing.
   public func mapViewWillStartLocatingUser(_ mapView: MapView) {}
+  /// Does nothing.
   public func mapViewDidStopLocatingUser(_ mapView: MapView) {}
+  /// Does nothing.
   public func mapView(_ mapView: MapView, didUpdate userLocation: UserLocation) {}
+  /// Does nothing.
   public func mapView(_ mapView: MapView, didFailToLocateUserWithError error: any Error) {}
+  /// Does nothing.
   public func mapView(_ mapView: MapView, didChange mode: UserTrackingMode, animated: Bool) {}
 }

@@ -6,14 +6,20 @@ import Synchronization
 /// A position report handed to the map (CLLocation's role): metres, metres per second and
 /// degrees clockwise from true north; nil where the source did not say.
 public struct Location: Sendable, Equatable {
+  /// Where the user is.
   public var coordinate: Coordinate
+  /// Metres above mean sea level.
   public var altitude: Double?
   /// The radius of uncertainty in metres.
   public var horizontalAccuracy: Double?
+  /// Degrees clockwise from true north.
   public var course: Double?
+  /// Metres per second over ground.
   public var speed: Double?
+  /// When the position was taken.
   public var timestamp: Date
 
+  /// A location; what the source did not say is nil.
   public init(
     coordinate: Coordinate, altitude: Double? = nil, horizontalAccuracy: Double? = nil,
     course: Double? = nil, speed: Double? = nil, timestamp: Date = Date()
@@ -37,6 +43,7 @@ public enum UserTrackingMode: Int, Sendable, CaseIterable, CustomStringConvertib
   /// cannot rotate the map; the marker shows the heading).
   case followWithHeading = 2
 
+  /// The mode's name, as MapKit spells it.
   public var description: String {
     switch self {
     case .none: return "none"
@@ -58,11 +65,14 @@ public final class UserLocation: Annotation {
   public internal(set) var location: Location?
   /// True while the map is locating the user (`showsUserLocation`).
   public internal(set) var isUpdating = false
+  /// The callout's title.
   public var title: String? = "My Location"
+  /// The callout's subtitle.
   public var subtitle: String?
 
   init() {}
 
+  /// The latest location's coordinate (0, 0 before the first).
   public var coordinate: Coordinate {
     location?.coordinate ?? Coordinate(latitude: 0, longitude: 0)
   }
@@ -77,6 +87,7 @@ public final class UserLocation: Annotation {
   /// Below this speed (m/s), a course is noise and no heading is shown.
   public static let stillSpeed = 0.3
 
+  /// The callout's lines: accuracy, speed, course and elevation.
   public var detailLines: [String] {
     guard let l = location else { return [] }
     var lines: [String] = []
@@ -91,6 +102,7 @@ public final class UserLocation: Annotation {
 /// The user location's marker: an arrow pointing along the heading, or a dot when still
 /// (MKUserLocationView). It is never hidden by other markers.
 public final class UserLocationView: AnnotationView {
+  /// A view for the user location (cyan, never hidden by collisions).
   public required init(annotation: (any Annotation)?, reuseIdentifier: String?) {
     super.init(annotation: annotation, reuseIdentifier: reuseIdentifier)
     color = .brightCyan
@@ -148,9 +160,12 @@ public final class AccuracyCircle: Overlay, DefaultRendering {
   }
   let state = Mutex<State?>(nil)
 
+  /// The world: the circle moves, and a bounding rect must never change.
   public var boundingMapRect: MapRect { .world }
+  /// "accuracy".
   public var title: String? { "accuracy" }
 
+  /// Whether the circle as it is now meets a rect.
   public func intersects(_ mapRect: MapRect) -> Bool {
     guard let s = state.withLock({ $0 }) else { return false }
     return s.rect.insetBy(dx: -1, dy: -1).intersects(mapRect)
@@ -173,6 +188,7 @@ public final class AccuracyCircle: Overlay, DefaultRendering {
     return (old?.rect ?? .null).union(new?.rect ?? .null)
   }
 
+  /// An `AccuracyCircleRenderer`.
   public func makeDefaultRenderer() -> OverlayRenderer { AccuracyCircleRenderer(overlay: self) }
 }
 
