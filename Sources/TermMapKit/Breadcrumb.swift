@@ -86,7 +86,7 @@ public final class BreadcrumbRenderer: OverlayPathRenderer, @unchecked Sendable 
       s.staleElsewhere = true
       return s.current
     }
-    let reach = scale > 0 ? strokeReach(style, zoomScale: scale) : 0
+    let reach = scale > 0 ? style.tileMargin(zoomScale: scale) : 0
     setNeedsDisplay(rect.insetBy(dx: -reach, dy: -reach))
   }
 
@@ -107,23 +107,21 @@ public final class BreadcrumbRenderer: OverlayPathRenderer, @unchecked Sendable 
     let s = style
     guard s.strokeColor != nil else { return }
     let run = crumb.snapshot()
-    applyStroke(s, to: context, atZoomScale: zoomScale)
-    let reach = strokeReach(s, zoomScale: zoomScale)
+    s.applyStroke(to: context, atZoomScale: zoomScale)
+    let reach = s.tileMargin(zoomScale: zoomScale)
     let origin = overlay.boundingMapRect.origin
-    var pieces = 0
     run.walk(in: mapRect.insetBy(dx: -reach, dy: -reach), tolerance: 0.75 / zoomScale) {
       step in
       switch step {
       case .move(let p):
         context.move(to: Point2D(x: p.x - origin.x, y: p.y - origin.y))
-        pieces += 1
       case .line(let p): context.addLine(to: Point2D(x: p.x - origin.x, y: p.y - origin.y))
       }
     }
     context.strokePath()
     // A lone point (a piece of one fix) is one dot.
     if run.points.count == 1, let p = run.points.first, mapRect.contains(p) {
-      drawSpeck(p, style: s, context: context)
+      PathPainter(origin: origin).drawSpeck(p, style: s, context: context)
     }
   }
 }
