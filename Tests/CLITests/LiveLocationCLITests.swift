@@ -36,7 +36,9 @@ struct LiveLocationCLITests {
     )
     // gpsfake needs a few seconds to start its daemon: wait for the fix in the status line.
     let fixed = try term.waitFor(timeout: 90) { s in
-      s.last?.contains("3D fix") == true && Self.marker(s) != nil
+      // The first reports may come before gpsd has a sky view and a speed: wait for both.
+      (s.last?.contains("8/11 sats") == true) && (s.last?.contains("km/h") == true)
+        && Self.marker(s) != nil
     }
     #expect(fixed.ok, "\(fixed.screen.joined(separator: "\n"))")
     let status = fixed.screen.last ?? ""
