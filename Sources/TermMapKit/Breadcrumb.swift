@@ -90,6 +90,7 @@ public final class BreadcrumbRenderer: OverlayPathRenderer, @unchecked Sendable 
     setNeedsDisplay(rect.insetBy(dx: -reach, dy: -reach))
   }
 
+  /// Notes the zoom scale; after appends, a new scale redraws the track's tiles once.
   public override func visibleAreaDidChange(
     _ visible: [MapRect], zoomScale: Double, focus: MapPoint
   ) {
@@ -102,6 +103,7 @@ public final class BreadcrumbRenderer: OverlayPathRenderer, @unchecked Sendable 
     if redraw { setNeedsDisplay() }
   }
 
+  /// Strokes the part of the track near the tile, pieces apart, from a snapshot of the points.
   public override func draw(_ mapRect: MapRect, zoomScale: Double, in context: DrawingContext) {
     guard let crumb = overlay as? Breadcrumb else { return }
     let s = style

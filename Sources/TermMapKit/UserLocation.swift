@@ -112,6 +112,7 @@ public final class UserLocationView: AnnotationView {
     refresh()
   }
 
+  /// Takes the glyph from the heading before the view shows.
   public override func prepareForDisplay() {
     super.prepareForDisplay()
     refresh()
@@ -194,6 +195,7 @@ public final class AccuracyCircle: Overlay, DefaultRendering {
 
 /// Draws the accuracy circle as a dotted ring (only when it is at least two dots across).
 public final class AccuracyCircleRenderer: OverlayRenderer, @unchecked Sendable {
+  /// Strokes the circle as it is now, dotted, when it is at least two dots across.
   public override func draw(_ mapRect: MapRect, zoomScale: Double, in context: DrawingContext) {
     guard let circle = overlay as? AccuracyCircle, let s = circle.state.withLock({ $0 }),
       s.radius * zoomScale >= 2
@@ -205,5 +207,6 @@ public final class AccuracyCircleRenderer: OverlayRenderer, @unchecked Sendable 
     context.strokePath()
   }
 
+  /// Two dots: the ring's stroke reaches past the circle.
   public override func tileMargin(zoomScale: Double) -> Double { 2 / zoomScale }
 }
