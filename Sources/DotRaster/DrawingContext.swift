@@ -39,6 +39,8 @@ public final class DrawingContext {
   /// Each subpath's first point, whether it is closed, and how far into the dash pattern it
   /// starts (in dots).
   var subpaths: [DotPathBuilder.Subpath] = []
+  /// Reused by fills.
+  var fillScratch = FillScratch()
 
   /// A context drawing into a canvas; fill patterns line up with `patternOrigin`, the canvas's
   /// place on a larger dot grid.

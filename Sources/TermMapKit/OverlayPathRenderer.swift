@@ -145,16 +145,24 @@ struct PathPainter {
   ) {
     let origin = origin
     let tolerance = 0.75 / zoomScale
-    run.walkWithIndices(in: rect, tolerance: tolerance, closedForFill: closed) { step, index in
-      switch step {
-      case .move(let p):
-        let q = Point2D(x: p.x - origin.x, y: p.y - origin.y)
-        if dashed {
-          context.move(to: q, dashOffset: run.distance(toIndex: index))
-        } else {
-          context.move(to: q)
+    // Straight into dots (one builder for the run, no call into the context per point).
+    let t = context.transform
+    let ox = t.translateX - origin.x * t.scaleX
+    let oy = t.translateY - origin.y * t.scaleY
+    let dashScale = abs(t.scaleX)
+    context.withDotPath { path in
+      run.walkWithIndices(in: rect, tolerance: tolerance, closedForFill: closed) { step, index in
+        switch step {
+        case .move(let p):
+          let x = p.x * t.scaleX + ox
+          let y = p.y * t.scaleY + oy
+          if dashed {
+            path.move(x: x, y: y, dashOffset: run.distance(toIndex: index) * dashScale)
+          } else {
+            path.move(x: x, y: y)
+          }
+        case .line(let p): path.line(x: p.x * t.scaleX + ox, y: p.y * t.scaleY + oy)
         }
-      case .line(let p): context.addLine(to: Point2D(x: p.x - origin.x, y: p.y - origin.y))
       }
     }
   }
@@ -192,10 +200,12 @@ struct PathPainter {
       s.applyStroke(to: context, atZoomScale: zoomScale)
       let reach = s.tileMargin(zoomScale: zoomScale)
       let strokeRect = rect.insetBy(dx: -reach, dy: -reach)
-      for ring in [polygon] + polygon.interiorPolygons {
+      let dashed = s.isDashed
+      for k in -1..<polygon.interiorPolygons.count {
+        let ring = k < 0 ? polygon : polygon.interiorPolygons[k]
         addRun(
           ring.run, in: strokeRect, zoomScale: zoomScale, closed: false, to: context,
-          dashed: s.isDashed)
+          dashed: dashed)
         context.strokePath()
         if let first = ring.run.points.first, let last = ring.run.points.last, first != last {
           context.strokeSegment(from: point(for: last), to: point(for: first))

@@ -155,6 +155,11 @@ struct BenchCommand {
 
     }
 
+    // Everything at once at 300 x 100 (BenchCombined.swift).
+    if wants("combined") {
+      try combinedScenarios(frames: frames, report: report)
+    }
+
     // Loading a 1,000,000-point GPX track (with elevation and time per point), streaming.
     if wants("gpx-load") {
       let r = try benchLoadGPX(points: quick ? 100_000 : 1_000_000)
@@ -350,6 +355,11 @@ struct BenchCommand {
     return Double(s) * 1000 + Double(a) / 1e15
   }
 
+  /// One measured frame. Not inlined, so that `valgrind --tool=callgrind
+  /// --toggle-collect='*measuredFrame*'` counts the instructions of measured frames only
+  /// (docs/benchmarks.md).
+  @inline(never) static func measuredFrame(_ map: MapView) -> CellBuffer { map.renderFrame() }
+
   /// Times `frames` frames; `freshTiles` drops the tile cache first so every tile is drawn.
   func measure(
     _ name: String, _ map: MapView, frames: Int, freshTiles: Bool = true, note: String = "",
@@ -368,7 +378,7 @@ struct BenchCommand {
       before()
       if freshTiles { map.discardTileCache() }
       let start = clock.now
-      let frame = map.renderFrame()
+      let frame = Self.measuredFrame(map)
       let elapsed = clock.now - start
       precondition(frame.rows == map.rows)
       let (s, a) = elapsed.components
