@@ -144,7 +144,19 @@ public final class MapSnapshotter: Sendable {
       let loading = renderers.contains { $0.loadsInFlight > 0 }
       let pending = renderers.contains { $0.hasPendingInvalidations }
       if !loading && !pending && plan.statistics.tilesWaiting == 0 { break }
-      if Date() >= deadline { throw SnapshotError.timedOut(seconds: o.timeout) }
+      if Date() >= deadline {
+        // Time is up, but the task may have been kept from running while the last tiles came
+        // (a busy machine): take what arrived before giving up.
+        if pending {
+          plan = composer.planFrame(viewport)
+          composer.drawTiles(&plan)
+        }
+        let done =
+          !renderers.contains { $0.loadsInFlight > 0 || $0.hasPendingInvalidations }
+          && plan.statistics.tilesWaiting == 0
+        if done { break }
+        throw SnapshotError.timedOut(seconds: o.timeout)
+      }
       if pending {
         plan = composer.planFrame(viewport)
         composer.drawTiles(&plan)

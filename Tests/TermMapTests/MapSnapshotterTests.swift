@@ -99,6 +99,30 @@ final class CancellingWorldTiles: TileOverlay, @unchecked Sendable {
   }
 }
 
+/// Tiles of Data/world.mbtiles answered at once, inside `loadTile`.
+final class ImmediateWorldTiles: TileOverlay, @unchecked Sendable {
+  // `@unchecked Sendable`: `file` is an immutable `Sendable` reference; the base class keeps its
+  // own state behind a mutex.
+  let file: MBTilesSource
+
+  init() throws {
+    file = try MBTilesSource(path: dataDirectory.appendingPathComponent("world.mbtiles").path)
+    super.init(urlTemplate: nil)
+    maximumZ = 6
+    canReplaceMapContent = true
+  }
+
+  override func loadTile(
+    at path: TileOverlayPath, result: @escaping @Sendable (Data?, (any Error)?) -> Void
+  ) {
+    result(try? file.tile(TileID(z: path.z, x: path.x, y: path.y)), nil)
+  }
+
+  override func makeDefaultRenderer() -> OverlayRenderer {
+    VectorTileRenderer(overlay: self, style: .dark)
+  }
+}
+
 /// The same picture made by a map view on the main actor, waiting for its tiles.
 @MainActor
 func mapViewFrame(_ o: MapSnapshotter.Options) -> CellBuffer {
@@ -109,7 +133,7 @@ func mapViewFrame(_ o: MapSnapshotter.Options) -> CellBuffer {
   map.addAnnotations(o.annotations)
   if let r = o.region { map.setRegion(r, animated: false) }
   if let r = o.mapRect { map.setVisibleMapRect(r, edgePadding: o.edgePadding, animated: false) }
-  let (frame, _, complete) = map.renderCompleteFrame(timeout: 60)
+  let (frame, _, complete) = map.renderCompleteFrame(timeout: 600)
   #expect(complete)
   return frame
 }
@@ -166,7 +190,12 @@ struct MapSnapshotterTests {
     d.region = CoordinateRegion(
       center: Coordinate(latitude: 0, longitude: 0),
       span: CoordinateSpan(latitudeDelta: 12, longitudeDelta: 12))
-    return [a, b, c, d]
+    // Generous timeouts: on a busy machine the tasks may wait long for a thread.
+    return [a, b, c, d].map { options in
+      var o = options
+      o.timeout = 600
+      return o
+    }
   }
 
   @Test("snapshots made at the same time in a task group equal the frames a MapView makes")
@@ -220,6 +249,7 @@ struct MapSnapshotterTests {
   func waitsForTiles() async throws {
     let tiles = try SlowWorldTiles(delayMilliseconds: 150)
     var options = MapSnapshotter.Options(columns: 80, rows: 24)
+    options.timeout = 600  // generous: the test is about completeness, not time
     options.addOverlay(tiles, level: .aboveRoads)
     options.region = CoordinateRegion(
       center: Coordinate(latitude: 45, longitude: 10),
@@ -248,7 +278,7 @@ struct MapSnapshotterTests {
         var options = MapSnapshotter.Options(columns: 60, rows: 18)
         options.addOverlay(tiles, level: .aboveRoads)
         options.region = region
-        options.timeout = 60
+        options.timeout = 600
         group.addTask { try await MapSnapshotter(options: options).start() }
       }
       var out: [MapSnapshotter.Snapshot] = []
@@ -258,6 +288,19 @@ struct MapSnapshotterTests {
     #expect(snapshots.count == 2)
     for s in snapshots { #expect(inkedCells(s.buffer) > 100) }
     #expect(tiles.cancelled.withLock { $0 } == 0)
+  }
+
+  @Test("when the time is up, tiles that have arrived are used: timeout 0 with tiles at hand")
+  func timeUpButTilesArrived() async throws {
+    var options = MapSnapshotter.Options(columns: 60, rows: 18)
+    options.timeout = 0
+    options.addOverlay(try ImmediateWorldTiles(), level: .aboveRoads)
+    options.region = CoordinateRegion(
+      center: Coordinate(latitude: 45, longitude: 10),
+      span: CoordinateSpan(latitudeDelta: 14, longitudeDelta: 30))
+    let snapshot = try await MapSnapshotter(options: options).start()
+    #expect(snapshot.statistics.tilesWaiting == 0)
+    #expect(snapshot.text.contains("Italy"))
   }
 
   @Test("tiles that never come: start() throws a one-line error when the timeout runs out")
@@ -276,6 +319,7 @@ struct MapSnapshotterTests {
   @Test("a tile that fails to load: start() throws a one-line error with the loader's")
   func tileLoadFails() async throws {
     var options = MapSnapshotter.Options(columns: 40, rows: 12)
+    options.timeout = 600
     options.addOverlay(
       try SlowWorldTiles(delayMilliseconds: 5, failure: ServerError(status: 503)),
       level: .aboveRoads)
