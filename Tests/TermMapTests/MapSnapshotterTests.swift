@@ -154,6 +154,8 @@ struct MapSnapshotterTests {
     let offline = try OfflineMap.overlays(dataDirectory: dataDirectory)
 
     var a = MapSnapshotter.Options(columns: 70, rows: 20)
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+    a.timeout = 600
     a.addOverlays(offline, level: .aboveRoads)
     a.addOverlays(korita.overlays)
     a.annotations = korita.annotations
@@ -161,6 +163,8 @@ struct MapSnapshotterTests {
     a.edgePadding = EdgeInsets(top: 8, left: 8, bottom: 8, right: 8)
 
     var b = MapSnapshotter.Options(columns: 60, rows: 18)
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+    b.timeout = 600
     b.addOverlays(bled.overlays)
     b.annotations = bled.annotations
     b.region = CoordinateRegion(
@@ -168,6 +172,8 @@ struct MapSnapshotterTests {
       span: CoordinateSpan(latitudeDelta: 0.03, longitudeDelta: 0.05))
 
     var c = MapSnapshotter.Options(columns: 80, rows: 24)
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+    c.timeout = 600
     c.addOverlay(try SlowWorldTiles(), level: .aboveRoads)
     c.addOverlay(
       Polyline(coordinates: [
@@ -181,6 +187,8 @@ struct MapSnapshotterTests {
       span: CoordinateSpan(latitudeDelta: 14, longitudeDelta: 30))
 
     var d = MapSnapshotter.Options(columns: 40, rows: 12)
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+    d.timeout = 600
     d.charset = .ascii
     d.addOverlay(Circle(center: Coordinate(latitude: 0, longitude: 0), radius: 400_000))
     d.addOverlay(
@@ -190,12 +198,7 @@ struct MapSnapshotterTests {
     d.region = CoordinateRegion(
       center: Coordinate(latitude: 0, longitude: 0),
       span: CoordinateSpan(latitudeDelta: 12, longitudeDelta: 12))
-    // Generous timeouts: on a busy machine the tasks may wait long for a thread.
-    return [a, b, c, d].map { options in
-      var o = options
-      o.timeout = 600
-      return o
-    }
+    return [a, b, c, d]
   }
 
   @Test("snapshots made at the same time in a task group equal the frames a MapView makes")
@@ -232,6 +235,8 @@ struct MapSnapshotterTests {
     let content = try await Task.detached { try MapContentLoader.load(path: path) }.value
     let snapshot = try await Task.detached {
       var options = MapSnapshotter.Options(columns: 50, rows: 14)
+      // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+      options.timeout = 600
       options.addOverlays(content.overlays)
       options.annotations = content.annotations
       options.mapRect = content.overlays.reduce(MapRect.null) { $0.union($1.boundingMapRect) }
@@ -249,7 +254,8 @@ struct MapSnapshotterTests {
   func waitsForTiles() async throws {
     let tiles = try SlowWorldTiles(delayMilliseconds: 150)
     var options = MapSnapshotter.Options(columns: 80, rows: 24)
-    options.timeout = 600  // generous: the test is about completeness, not time
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+    options.timeout = 600
     options.addOverlay(tiles, level: .aboveRoads)
     options.region = CoordinateRegion(
       center: Coordinate(latitude: 45, longitude: 10),
@@ -319,6 +325,7 @@ struct MapSnapshotterTests {
   @Test("a tile that fails to load: start() throws a one-line error with the loader's")
   func tileLoadFails() async throws {
     var options = MapSnapshotter.Options(columns: 40, rows: 12)
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
     options.timeout = 600
     options.addOverlay(
       try SlowWorldTiles(delayMilliseconds: 5, failure: ServerError(status: 503)),
@@ -353,6 +360,8 @@ struct MapSnapshotterTests {
   func pointForCoordinate() async throws {
     let summit = Coordinate(latitude: 46.4358, longitude: 13.8369)
     var options = MapSnapshotter.Options(columns: 50, rows: 14)
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+    options.timeout = 600
     options.annotations = [
       PointAnnotation(coordinate: summit, title: "Mala Mojstrovka"),
       PointAnnotation(coordinate: Coordinate(latitude: 46.42, longitude: 13.80), title: "Hut"),
