@@ -8,6 +8,12 @@ public enum DataFormat: String, Sendable, CaseIterable {
   case gpx
   case geojson
   case kml
+  /// Garmin Training Center XML (TrackReaders: TCXReader).
+  case tcx
+  /// Garmin's binary Flexible and Interoperable Data Transfer format (FITReader).
+  case fit
+  /// The flight recorder format of the FAI's IGC (IGCReader).
+  case igc
 
   /// The name people use for the format.
   public var displayName: String {
@@ -16,14 +22,20 @@ public enum DataFormat: String, Sendable, CaseIterable {
     case .gpx: "GPX"
     case .geojson: "GeoJSON"
     case .kml: "KML"
+    case .tcx: "TCX"
+    case .fit: "FIT"
+    case .igc: "IGC"
     }
   }
 }
 
 /// One line of a file with the values measured at its vertices, kept for statistics and plots.
 ///
-/// `elevations` and `times` are either empty (the line has none) or as long as `coordinates`,
-/// with NaN where a vertex lacks a value. Times are seconds since 1970-01-01T00:00:00Z.
+/// `elevations`, `times` and the sensor channels (`speeds`, `heartRates`, `cadences`) are
+/// either empty (the line has none) or as long as `coordinates`, with NaN where a vertex lacks
+/// a value. Times are seconds since 1970-01-01T00:00:00Z; speeds metres per second as the
+/// device recorded them (TCX, FIT, GPX TrackPointExtension), heart rates beats and cadences
+/// revolutions (or steps) per minute.
 public struct MeasuredLine: Sendable {
   public enum Kind: String, Sendable, Hashable {
     /// A segment of a track (GPX `<trkseg>`, KML `<gx:Track>`).
@@ -38,6 +50,12 @@ public struct MeasuredLine: Sendable {
   public var coordinates: [Coordinate]
   public var elevations: [Double]
   public var times: [Double]
+  /// Metres per second as recorded (empty when the file has none).
+  public var speeds: [Double] = []
+  /// Beats per minute (empty when the file has none).
+  public var heartRates: [Double] = []
+  /// Revolutions (or steps) per minute (empty when the file has none).
+  public var cadences: [Double] = []
   public var title: String?
 
   public init(

@@ -36,6 +36,18 @@ public struct FileStatistics: Sendable {
   public var descent: Double?
   /// Seconds since 1970; nil when no line vertex has a time.
   public var timeSpan: ClosedRange<Double>?
+  /// Seconds spent moving (at least `TrackMeasures.movingThreshold` between consecutive timed
+  /// vertices); nil when no two consecutive vertices have times.
+  public var movingTime: Double?
+  /// Metres per second: the distance covered while moving over the moving time.
+  public var movingSpeed: Double?
+  /// Metres per second: the largest recorded speed, or else the largest between two timed
+  /// vertices (unsmoothed).
+  public var maxSpeed: Double?
+  /// Heart rate, cadence and recorded speed of line vertices (TCX, FIT, GPX extensions).
+  public var heartRate: ChannelSummary?
+  public var cadence: ChannelSummary?
+  public var recordedSpeed: ChannelSummary?
   public var warnings: [String]
 
   public init(_ content: MapContent) {
@@ -62,7 +74,18 @@ public struct FileStatistics: Sendable {
     }
     polylines = lineCount
     polygons = polygonCount
-    length = Self.totalLength(content.lines)
+    let measures = TrackMeasures.measure(content.lines)
+    length = measures.length
+    heartRate = ChannelSummary.of(content.lines.map(\.heartRates))
+    cadence = ChannelSummary.of(content.lines.map(\.cadences))
+    recordedSpeed = ChannelSummary.of(content.lines.map(\.speeds))
+    if measures.timed {
+      movingTime = measures.movingTime
+      movingSpeed = measures.movingTime > 0 ? measures.movingDistance / measures.movingTime : 0
+      maxSpeed = recordedSpeed?.maximum ?? measures.maxSpeed
+    } else if let recorded = recordedSpeed {
+      maxSpeed = recorded.maximum
+    }
 
     var low = Double.infinity
     var high = -Double.infinity
@@ -98,39 +121,6 @@ public struct FileStatistics: Sendable {
 
   /// The geodesic length of every line, summed; long lines are measured on all cores.
   static func totalLength(_ lines: [MeasuredLine]) -> Double {
-    // Pieces of about 64k segments, each measured on its own, then added in order.
-    var pieces: [(line: Int, from: Int, to: Int)] = []
-    for (k, line) in lines.enumerated() where line.coordinates.count > 1 {
-      var from = 0
-      let last = line.coordinates.count - 1
-      while from < last {
-        let to = min(from + 65_536, last)
-        pieces.append((k, from, to))
-        from = to
-      }
-    }
-    if pieces.isEmpty { return 0 }
-    let sums = UnsafeMutableBufferPointer<Double>.allocate(capacity: pieces.count)
-    defer { sums.deallocate() }
-    let results = SendableBuffer(sums)
-    let work = pieces
-    DispatchQueue.concurrentPerform(iterations: work.count) { k in
-      let piece = work[k]
-      results.buffer[k] = Geodesic.length(of: lines[piece.line].coordinates[piece.from...piece.to])
-    }
-    var total = 0.0
-    var compensation = 0.0
-    for d in sums {
-      let t = total + d
-      compensation += abs(total) >= abs(d) ? (total - t) + d : (d - t) + total
-      total = t
-    }
-    return total + compensation
+    TrackMeasures.measure(lines).length
   }
-}
-
-/// A buffer written by parallel workers, each at its own index.
-private struct SendableBuffer: @unchecked Sendable {
-  let buffer: UnsafeMutableBufferPointer<Double>
-  init(_ buffer: UnsafeMutableBufferPointer<Double>) { self.buffer = buffer }
 }
