@@ -42,6 +42,8 @@ extension Viewer {
   ]
 
   func handle(_ event: InputEvent) {
+    // The track tool's keys and mouse (p, L, m, t; Viewer+Track.swift) come first.
+    if handleTrackEvent(event) { return }
     switch event {
     case .resize:
       screen.refreshSize()
