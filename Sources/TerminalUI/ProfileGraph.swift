@@ -120,6 +120,22 @@ public struct TrackProfile: Sendable {
 /// line lightly dotted. One pass over the vertices, so a 1,000,000-point track draws in a few
 /// milliseconds.
 public enum ProfileGraph {
+  /// The panel's rows in a terminal of `rows` rows: a third, 7 to 16 (0 when the map would
+  /// keep fewer than 3 rows).
+  public static func panelRows(terminalRows rows: Int) -> Int {
+    let panel = min(max(rows / 3, 7), 16)
+    return rows - 1 - panel >= 3 ? panel : 0
+  }
+
+  /// The width of the statistics beside the graph, and of the value axis before it.
+  public static func statsWidth(columns: Int) -> Int { min(34, columns / 3) }
+  public static let axisWidth = 8
+
+  /// The graph's size in cells inside the panel of a terminal this size.
+  public static func graphSize(columns: Int, rows: Int) -> (columns: Int, rows: Int) {
+    (columns - axisWidth - statsWidth(columns: columns) - 2, panelRows(terminalRows: rows) - 2)
+  }
+
   /// The value range drawn for a channel: its finite minimum and maximum (a flat line gets a
   /// range of one unit around it); nil when there is no value.
   public static func range(_ values: [Double]) -> ClosedRange<Double>? {

@@ -12,9 +12,7 @@ extension Viewer {
   /// Rows the track tool's panel takes from the map (0 when closed).
   func trackPanelRows(totalRows: Int) -> Int {
     guard track.profileOpen, track.profile != nil else { return 0 }
-    let rows = min(max(totalRows / 3, 7), 16)
-    // The map keeps at least 3 rows.
-    return totalRows - 1 - rows >= 3 ? rows : 0
+    return ProfileGraph.panelRows(terminalRows: totalRows)
   }
 
   /// Draws the panel, the cursor's marker on the map and (when measuring) the measure line.
@@ -63,10 +61,8 @@ extension Viewer {
       header, column: 1, row: top, foreground: .brightCyan, background: .black, bold: true,
       maxWidth: frame.columns - 2)
 
-    let statsWidth = min(34, frame.columns / 3)
-    let axisWidth = 8
-    let graphColumns = frame.columns - axisWidth - statsWidth - 2
-    let graphRows = panelRows - 2
+    let axisWidth = ProfileGraph.axisWidth
+    let (graphColumns, graphRows) = ProfileGraph.graphSize(columns: frame.columns, rows: frame.rows)
     let graphTop = top + 1
     let graphLeft = axisWidth
     guard graphColumns >= 8, graphRows >= 2 else {

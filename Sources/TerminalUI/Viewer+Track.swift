@@ -469,3 +469,92 @@ extension Viewer {
     m >= 1000 ? String(format: "%.2f km", m / 1000) : String(format: "%.0f m", m)
   }
 }
+
+// MARK: Search within what is loaded
+
+/// A name from a loaded file that the `/` prompt matched: a marker (waypoint, placemark) or a
+/// track, route or line.
+struct LoadedMatch {
+  var name: String
+  var kind: String
+  var file: String
+  var coordinate: Coordinate
+  /// The line's extent; nil for a marker.
+  var rect: MapRect?
+
+  var label: String { "\(name) (\(kind), \(file))" }
+}
+
+extension Viewer {
+  /// Names in the loaded files containing `text` (case and accents ignored), those starting
+  /// with it first; at most `limit`.
+  func loadedMatches(_ text: String, limit: Int = 5) -> [LoadedMatch] {
+    let needle = Viewer.fold(text.trimmingCharacters(in: .whitespaces))
+    guard needle.count >= 2 else { return [] }
+    var starts: [LoadedMatch] = []
+    var contains: [LoadedMatch] = []
+    func consider(_ name: String?, _ make: () -> LoadedMatch) {
+      guard let name, !name.isEmpty else { return }
+      let folded = Viewer.fold(name)
+      if folded.hasPrefix(needle) {
+        starts.append(make())
+      } else if folded.contains(needle) {
+        contains.append(make())
+      }
+    }
+    for file in track.files {
+      for item in file.items {
+        switch item.kind {
+        case .waypoints:
+          for a in item.annotations {
+            consider(a.title) {
+              LoadedMatch(
+                name: SafeText.clean(a.title ?? ""), kind: "marker", file: file.name,
+                coordinate: a.coordinate)
+            }
+          }
+        case .track, .route, .line:
+          guard let first = item.lines.first?.coordinates.first else { continue }
+          consider(item.title) {
+            var rect = MapRect.null
+            for o in item.overlays { rect = rect.union(o.boundingMapRect) }
+            return LoadedMatch(
+              name: item.title, kind: item.kind.rawValue, file: file.name, coordinate: first,
+              rect: rect)
+          }
+        case .shapes:
+          for o in item.overlays {
+            consider(o.title) {
+              LoadedMatch(
+                name: SafeText.clean(o.title ?? ""), kind: "shape", file: file.name,
+                coordinate: o.boundingMapRect.mid.coordinate, rect: o.boundingMapRect)
+            }
+          }
+        }
+      }
+    }
+    return Array((starts + contains).prefix(limit))
+  }
+
+  /// Goes to a loaded name: a marker is centred and selected, a line fitted.
+  func goToLoaded(_ m: LoadedMatch) {
+    if let rect = m.rect, !rect.isNull {
+      map.setVisibleMapRect(
+        rect, edgePadding: EdgeInsets(top: 4, left: 4, bottom: 4, right: 4), animated: true)
+    } else {
+      // At once, so the marker is on screen to be selected.
+      map.setCenter(m.coordinate, animated: false)
+      map.setZoomLevel(max(map.zoomLevel, 14), animated: false)
+      if let a = track.files.flatMap(\.items).flatMap(\.annotations).first(where: {
+        $0.coordinate == m.coordinate && SafeText.clean($0.title ?? "") == m.name
+      }) {
+        map.selectAnnotation(a, animated: false)
+      }
+    }
+    show(m.label) { [unowned self] in map.isInteracting || prompt != nil }
+  }
+
+  nonisolated static func fold(_ s: String) -> String {
+    s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+  }
+}
