@@ -94,7 +94,19 @@ public struct TrackProfile: Sendable {
     if anySpeed { values[.speed] = speed }
     if anyHeart { values[.heartRate] = heart }
     if anyCadence { values[.cadence] = cadence }
+    for (channel, v) in values { ranges[channel] = ProfileGraph.range(v) }
+    if distances.count > ProfileSummary.bins * 2, let total = distances.last, total > 0 {
+      for (channel, v) in values {
+        summaries[channel] = ProfileSummary(distances: distances, values: v, total: total)
+      }
+    }
   }
+
+  /// The range each channel's graph spans (`ProfileGraph.range`), worked out once.
+  public var ranges: [ProfileChannel: ClosedRange<Double>] = [:]
+
+  /// Long tracks' values binned by distance, so a frame draws from a few thousand bins.
+  public var summaries: [ProfileChannel: ProfileSummary] = [:]
 
   public var length: Double { distances.last ?? 0 }
 
@@ -112,6 +124,30 @@ public struct TrackProfile: Sendable {
     }
     if lo > 0 && abs(distances[lo - 1] - d) <= abs(distances[lo] - d) { return lo - 1 }
     return lo
+  }
+}
+
+/// The lowest and highest value in each of `bins` equal stretches of a track's distance:
+/// what a graph narrower than the bins needs (each dot column takes the bins whose middle falls
+/// in it, so a column's extremes are off by at most half a bin, 1/8192 of the track).
+public struct ProfileSummary: Sendable {
+  public static let bins = 8192
+  public var low: [Double]
+  public var high: [Double]
+  public var total: Double
+
+  public init(distances: [Double], values: [Double], total: Double) {
+    self.total = total
+    low = [Double](repeating: .infinity, count: Self.bins)
+    high = [Double](repeating: -.infinity, count: Self.bins)
+    let scale = Double(Self.bins) / total
+    for k in 0..<min(values.count, distances.count) {
+      let v = values[k]
+      guard v.isFinite else { continue }
+      let b = min(Int(distances[k] * scale), Self.bins - 1)
+      if v < low[b] { low[b] = v }
+      if v > high[b] { high[b] = v }
+    }
   }
 }
 
@@ -153,7 +189,7 @@ public enum ProfileGraph {
   /// Braille cells of the graph of `values` against `distances` (`columns` × `rows` cells).
   public static func cells(
     distances: [Double], values: [Double], range: ClosedRange<Double>, columns: Int, rows: Int,
-    color: TermColor, fillColor: TermColor
+    color: TermColor, fillColor: TermColor, summary: ProfileSummary? = nil
   ) -> CellBuffer {
     var out = CellBuffer(columns: columns, rows: rows)
     let width = columns * CellGeometry.dotsWide
@@ -167,15 +203,27 @@ public enum ProfileGraph {
     let span = range.upperBound - range.lowerBound
     let yScale = Double(height - 1) / span
     let top = range.upperBound
-    values.withUnsafeBufferPointer { v in
-      distances.withUnsafeBufferPointer { d in
-        for k in 0..<v.count {
-          let value = v[k]
-          guard value.isFinite else { continue }
-          let x = min(Int(d[k] * xScale), width - 1)
-          let y = min(max(Int(((top - value) * yScale).rounded()), 0), height - 1)
-          if y < low[x] { low[x] = y }
-          if y > high[x] { high[x] = y }
+    if let summary, width * 2 <= ProfileSummary.bins {
+      // A bin's middle decides its column.
+      let binWidth = summary.total / Double(ProfileSummary.bins)
+      for b in 0..<ProfileSummary.bins where summary.low[b] <= summary.high[b] {
+        let x = min(Int((Double(b) + 0.5) * binWidth * xScale), width - 1)
+        let y0 = min(max(Int(((top - summary.high[b]) * yScale).rounded()), 0), height - 1)
+        let y1 = min(max(Int(((top - summary.low[b]) * yScale).rounded()), 0), height - 1)
+        if y0 < low[x] { low[x] = y0 }
+        if y1 > high[x] { high[x] = y1 }
+      }
+    } else {
+      values.withUnsafeBufferPointer { v in
+        distances.withUnsafeBufferPointer { d in
+          for k in 0..<v.count {
+            let value = v[k]
+            guard value.isFinite else { continue }
+            let x = min(Int(d[k] * xScale), width - 1)
+            let y = min(max(Int(((top - value) * yScale).rounded()), 0), height - 1)
+            if y < low[x] { low[x] = y }
+            if y > high[x] { high[x] = y }
+          }
         }
       }
     }

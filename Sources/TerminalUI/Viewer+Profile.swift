@@ -76,10 +76,10 @@ extension Viewer {
       p.length > 0
       ? graphLeft + min(Int(cursorDistance / p.length * Double(graphColumns)), graphColumns - 1)
       : graphLeft
-    if let channel, let values = p.values[channel], let range = ProfileGraph.range(values) {
+    if let channel, let values = p.values[channel], let range = p.ranges[channel] {
       let graph = ProfileGraph.cells(
         distances: p.distances, values: values, range: range, columns: graphColumns,
-        rows: graphRows, color: .brightGreen, fillColor: .green)
+        rows: graphRows, color: .brightGreen, fillColor: .green, summary: p.summaries[channel])
       for r in 0..<graphRows {
         for c in 0..<graphColumns {
           var cell = graph[c, r]

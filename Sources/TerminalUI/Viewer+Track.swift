@@ -121,12 +121,13 @@ extension Viewer {
     if track.colouring != .file { applyColouring() }
   }
 
-  /// Selects the first track (else line) that can be profiled.
+  /// Chooses the first track (else line) that can be profiled; its profile is made when the
+  /// panel opens (a long track's distances take a while: not at every load).
   func selectFirstTrack() {
     for kinds in [[LayerItem.Kind.track], [.route, .line]] {
       for (f, file) in track.files.enumerated() {
         if let i = file.items.firstIndex(where: { kinds.contains($0.kind) && $0.canProfile }) {
-          selectForProfile(file: f, item: i)
+          track.selection = (f, i)
           return
         }
       }
@@ -134,6 +135,7 @@ extension Viewer {
   }
 
   func selectForProfile(file: Int, item: Int) {
+    if let s = track.selection, s.file == file, s.item == item, track.profile != nil { return }
     let it = track.files[file].items[item]
     guard it.canProfile, let p = TrackProfile(title: it.title, lines: it.lines) else { return }
     track.selection = (file, item)
@@ -199,7 +201,10 @@ extension Viewer {
       track.profileOpen = false
       return
     }
-    if track.profile == nil { selectFirstTrack() }
+    if track.selection == nil { selectFirstTrack() }
+    if track.profile == nil, let s = track.selection {
+      selectForProfile(file: s.file, item: s.item)
+    }
     guard track.profile != nil else {
       show(
         pendingLoads > 0

@@ -36,7 +36,7 @@ extension BenchCommand {
     // every frame at the size the panel gives its graph in a 160x48 terminal.
     let prepareStart = clock.now
     guard let profile = TrackProfile(title: "bench", lines: content.lines),
-      let values = profile.values[.elevation], let range = ProfileGraph.range(values)
+      let values = profile.values[.elevation], profile.ranges[.elevation] != nil
     else { throw UsageError("bench: the generated track has no elevation profile") }
     let prepareMs = Self.milliseconds(clock.now - prepareStart)
     results.append(
@@ -49,9 +49,12 @@ extension BenchCommand {
     var inked = 0
     for _ in 0..<frames {
       let t = clock.now
+      // What the panel does each frame: the channel's range and its graph.
+      guard let range = profile.ranges[.elevation] else { break }
       let cells = ProfileGraph.cells(
         distances: profile.distances, values: values, range: range, columns: size.columns,
-        rows: size.rows, color: .brightGreen, fillColor: .green)
+        rows: size.rows, color: .brightGreen, fillColor: .green,
+        summary: profile.summaries[.elevation])
       times.append(Self.milliseconds(clock.now - t))
       inked =
         cells.lines.joined().unicodeScalars.filter { $0.value > 0x2800 && $0.value <= 0x28FF }.count
