@@ -30,7 +30,7 @@ struct PromptState {
 extension Viewer {
   /// The keys, as the help overlay and docs/usage.md list them.
   static let keyHelp: [(String, String)] = [
-    ("←↓↑→  h j k l", "pan (Shift or H J K L: further)"),
+    ("←↓↑→  h j k l", "pan (Shift or H J K: further)"),
     ("+ = a  /  - z", "zoom in / out"),
     ("0  /  w", "fit all data / whole world"),
     ("Tab  Shift-Tab", "next / previous marker"),

@@ -470,7 +470,7 @@ struct WholeFrameTests {
     h.send(.character("?"))
     let expected = [
       " ┌─ termmap keys ────────────────────────────────────────┐  ",
-      " │ ←↓↑→  h j k l   pan (Shift or H J K L: further)       │  ",
+      " │ ←↓↑→  h j k l   pan (Shift or H J K: further)         │  ",
       " │ + = a  /  - z   zoom in / out                         │  ",
       " │ 0  /  w         fit all data / whole world            │  ",
       " │ Tab  Shift-Tab  next / previous marker                │  ",
