@@ -5,12 +5,18 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
   name: "termmap",
+  // Mutex and Atomic (Synchronization: TermMapKit, TileData, TerminalUI) need macOS 15.
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "termmap", targets: ["termmap"]),
     // `import TermMap`: the whole library.
     .library(name: "TermMap", targets: ["TermMap"]),
     // The map model and its renderers alone (no SQLite, zlib, image libraries or networking).
     .library(name: "TermMapCore", targets: ["MapGeometry", "DotRaster", "TermMapKit"]),
+  ],
+  dependencies: [
+    // The command line (the termmap executable only).
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
   ],
   targets: [
     .target(
@@ -51,6 +57,7 @@ let package = Package(
       name: "termmap",
       dependencies: [
         "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles", "TerminalUI",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
     .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),

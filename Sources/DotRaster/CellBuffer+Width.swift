@@ -92,7 +92,10 @@ extension CellBuffer {
           if lead == nil || Self.displayWidth(of: lead!.glyph) != 2 {
             self[column, row].glyph = " "
           }
-        } else if v >= 0x1100 && Self.displayWidth(of: cell.glyph) == 2 {
+        } else if v >= 0x1100 && (v < 0x2800 || v > 0x28FF)
+          && Self.displayWidth(of: cell.glyph) == 2
+        {
+          // (Braille, most of a map, is narrow: no table lookup for it.)
           if column + 1 >= columns || !cells[base + column + 1].isContinuation {
             self[column, row].glyph = " "
           }

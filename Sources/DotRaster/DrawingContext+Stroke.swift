@@ -5,19 +5,26 @@ extension DrawingContext {
   func strokeCurrentPath(ink: Ink) {
     guard !xs.isEmpty else { return }
     var stroker = makeStroker(ink: ink)
-    for (index, sub) in subpaths.enumerated() {
-      let end = index + 1 < subpaths.count ? subpaths[index + 1].start : xs.count
-      let start = sub.start
-      stroker.dashDistance = sub.dashOffset
-      if end - start == 1 {
-        stroker.segment(xs[start], ys[start], xs[start], ys[start])
-        continue
-      }
-      for i in start..<(end - 1) {
-        stroker.segment(xs[i], ys[i], xs[i + 1], ys[i + 1])
-      }
-      if sub.closed && end - start > 2 {
-        stroker.segment(xs[end - 1], ys[end - 1], xs[start], ys[start])
+    // Local copies (no copying: the arrays are shared) so the loop reads plain values.
+    let (xs, ys, subpaths) = (self.xs, self.ys, self.subpaths)
+    xs.withUnsafeBufferPointer { xs in
+      ys.withUnsafeBufferPointer { ys in
+        for index in subpaths.indices {
+          let sub = subpaths[index]
+          let end = index + 1 < subpaths.count ? subpaths[index + 1].start : xs.count
+          let start = sub.start
+          stroker.dashDistance = sub.dashOffset
+          if end - start == 1 {
+            stroker.segment(xs[start], ys[start], xs[start], ys[start])
+            continue
+          }
+          for i in start..<(end - 1) {
+            stroker.segment(xs[i], ys[i], xs[i + 1], ys[i + 1])
+          }
+          if sub.closed && end - start > 2 {
+            stroker.segment(xs[end - 1], ys[end - 1], xs[start], ys[start])
+          }
+        }
       }
     }
     canvas = stroker.canvas
@@ -62,10 +69,12 @@ extension DrawingContext {
 struct Brush {
   let offsets: [(dx: Int, dy: Int)]
   let reach: Int
+  /// One dot (made once: most strokes are this thin).
+  static let dot: [(dx: Int, dy: Int)] = [(0, 0)]
 
   init(widthInDots w: Double) {
     if w < 1.75 {
-      offsets = [(0, 0)]
+      offsets = Brush.dot
       reach = 0
       return
     }
@@ -109,8 +118,12 @@ struct Stroker {
     -> Bool
   {
     if dashTotal <= 0 { return true }
-    var d = (distance + dashPhase).truncatingRemainder(dividingBy: dashTotal)
+    // (x − ⌊x / total⌋ · total: the remainder without a call to fmod.)
+    let x = distance + dashPhase
+    guard abs(x / dashTotal) < 1e15 else { return true }  // (also false for NaN)
+    var d = x - Double(floorToInt(x / dashTotal)) * dashTotal
     if d < 0 { d += dashTotal }
+    if d >= dashTotal { d -= dashTotal }
     for (i, length) in dashes.enumerated() {
       if d < length { return i % 2 == 0 }
       d -= length
@@ -132,20 +145,21 @@ struct Stroker {
     let dy = y1 - y0
     var t0 = 0.0
     var t1 = 1.0
-    for (p, q) in [(-dx, x0 - minX), (dx, maxX - x0), (-dy, y0 - minY), (dy, maxY - y0)] {
-      if p == 0 {
-        if q < 0 { return }
+    // The four edges, unrolled (no array per segment).
+    @inline(__always) func edge(_ p: Double, _ q: Double) -> Bool {
+      if p == 0 { return q >= 0 }
+      let r = q / p
+      if p < 0 {
+        if r > t1 { return false }
+        if r > t0 { t0 = r }
       } else {
-        let r = q / p
-        if p < 0 {
-          if r > t1 { return }
-          if r > t0 { t0 = r }
-        } else {
-          if r < t0 { return }
-          if r < t1 { t1 = r }
-        }
+        if r < t0 { return false }
+        if r < t1 { t1 = r }
       }
+      return true
     }
+    guard edge(-dx, x0 - minX), edge(dx, maxX - x0), edge(-dy, y0 - minY), edge(dy, maxY - y0)
+    else { return }
     // The dots are those of the whole segment, stepped from its own ends, and only the steps
     // inside the clip are visited: a segment cut by different clip rects (as by tiles) gives
     // the same dots, so lines join without a jog at tile edges. Ends too far out to step from
@@ -153,10 +167,10 @@ struct Stroker {
     let far = 1e12
     let whole = abs(x0) < far && abs(y0) < far && abs(x1) < far && abs(y1) < far
     let (s0, s1) = whole ? (0.0, 1.0) : (t0, t1)
-    let ix0 = Int((x0 + s0 * dx).rounded(.down))
-    let iy0 = Int((y0 + s0 * dy).rounded(.down))
-    let ix1 = Int((x0 + s1 * dx).rounded(.down))
-    let iy1 = Int((y0 + s1 * dy).rounded(.down))
+    let ix0 = floorToInt(x0 + s0 * dx)
+    let iy0 = floorToInt(y0 + s0 * dy)
+    let ix1 = floorToInt(x0 + s1 * dx)
+    let iy1 = floorToInt(y0 + s1 * dy)
     let steps = max(abs(ix1 - ix0), abs(iy1 - iy0))
     let stepLength = steps == 0 ? 0 : length * (s1 - s0) / Double(steps)
     let startDistance = dashDistance + s0 * length
@@ -195,10 +209,10 @@ struct Stroker {
       let px0 = Double(ix0) + 0.5
       let py0 = Double(iy0) + 0.5
       for k in kFirst...kLast {
-        if on(k) {
+        if !dashed || on(k) {
           // Computed from k, not accumulated, so every clip gives the same position.
-          let x = Int((px0 + fx * Double(k)).rounded(.down))
-          let y = Int((py0 + fy * Double(k)).rounded(.down))
+          let x = floorToInt(px0 + fx * Double(k))
+          let y = floorToInt(py0 + fy * Double(k))
           if single {
             if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = inkValue }
           } else {
@@ -214,6 +228,13 @@ struct Stroker {
       }
     }
   }
+}
+
+/// `Int(v.rounded(.down))` for values well inside Int's range, without a call into libm
+/// (`floor` is a library call on the x86-64 baseline, and strokes take it twice per dot).
+@inline(__always) func floorToInt(_ v: Double) -> Int {
+  let i = Int(v)
+  return Double(i) > v ? i - 1 : i
 }
 
 extension DotCanvas {

@@ -38,7 +38,7 @@ public final class DrawingContext {
   var ys: [Double] = []
   /// Each subpath's first point, whether it is closed, and how far into the dash pattern it
   /// starts (in dots).
-  var subpaths: [(start: Int, closed: Bool, dashOffset: Double)] = []
+  var subpaths: [DotPathBuilder.Subpath] = []
 
   public init(canvas: DotCanvas, patternOrigin: (x: Int, y: Int) = (0, 0)) {
     self.canvas = canvas
@@ -140,7 +140,7 @@ public final class DrawingContext {
   public func move(to p: Point2D, dashOffset: Double) {
     let d = state.transform.apply(p)
     let offset = dashOffset.isFinite ? dashOffset * abs(state.transform.scaleX) : 0
-    subpaths.append((xs.count, false, offset))
+    subpaths.append(.init(start: xs.count, closed: false, dashOffset: offset))
     xs.append(d.x)
     ys.append(d.y)
   }
@@ -164,6 +164,22 @@ public final class DrawingContext {
 
   public func closePath() {
     if let last = subpaths.indices.last { subpaths[last].closed = true }
+  }
+
+  /// Adds to the current path in dot space (no transform), through a builder that is a plain
+  /// value while `body` runs: renderers that emit many vertices (vector tiles) pay no per-vertex
+  /// call into the context.
+  public func withDotPath<R>(_ body: (inout DotPathBuilder) throws -> R) rethrows -> R {
+    var builder = DotPathBuilder()
+    swap(&builder.xs, &xs)
+    swap(&builder.ys, &ys)
+    swap(&builder.subpaths, &subpaths)
+    defer {
+      swap(&builder.xs, &xs)
+      swap(&builder.ys, &ys)
+      swap(&builder.subpaths, &subpaths)
+    }
+    return try body(&builder)
   }
 
   public func addRect(_ r: Rect2D) {

@@ -82,3 +82,43 @@ public struct DotRect: Hashable, Sendable {
       maxY: min(maxY, o.maxY))
   }
 }
+
+/// A path under construction in dot space (see `DrawingContext.withDotPath`).
+public struct DotPathBuilder {
+  /// A subpath: its first point's index, whether it is closed, and how far into the dash
+  /// pattern it starts (in dots).
+  @usableFromInline struct Subpath {
+    @usableFromInline var start: Int
+    @usableFromInline var closed: Bool
+    @usableFromInline var dashOffset: Double
+    @usableFromInline init(start: Int, closed: Bool, dashOffset: Double) {
+      self.start = start
+      self.closed = closed
+      self.dashOffset = dashOffset
+    }
+  }
+  @usableFromInline var xs: [Double] = []
+  @usableFromInline var ys: [Double] = []
+  @usableFromInline var subpaths: [Subpath] = []
+
+  init() {}
+
+  /// Starts a subpath at a dot-space point.
+  @inlinable public mutating func move(x: Double, y: Double) {
+    subpaths.append(Subpath(start: xs.count, closed: false, dashOffset: 0))
+    xs.append(x)
+    ys.append(y)
+  }
+
+  /// Adds a line to a dot-space point (a move when no subpath is open).
+  @inlinable public mutating func line(x: Double, y: Double) {
+    if subpaths.isEmpty { subpaths.append(Subpath(start: xs.count, closed: false, dashOffset: 0)) }
+    xs.append(x)
+    ys.append(y)
+  }
+
+  /// Closes the current subpath.
+  @inlinable public mutating func close() {
+    if !subpaths.isEmpty { subpaths[subpaths.count - 1].closed = true }
+  }
+}

@@ -8,8 +8,10 @@ import TileData
 /// A decoded vector tile, as a tile overlay renderer caches it.
 public struct VectorTileContent: TileContent {
   public let tile: DecodedTile
+  /// The tile sorted out for the style it is drawn with (made on first draw).
+  let prepared = PreparedTileCache()
   public init(_ tile: DecodedTile) { self.tile = tile }
-  public var byteCount: Int { tile.approximateByteCount }
+  public var byteCount: Int { tile.approximateByteCount * 5 / 4 }
 }
 
 /// Draws a tile overlay of Mapbox Vector Tiles feature by feature as a `BasemapStyle` says, and
@@ -100,13 +102,15 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
     let zoom = ZoomMath.zoomLevel(forZoomScale: zoomScale)
     let id = TileID(z: path.z, x: path.x, y: path.y)
     let bounds = tileOverlay.boundingMapRect
-    for rule in style.rules where zoom >= rule.minZoom && zoom < rule.maxZoom {
-      guard let layer = v.tile.layer(named: rule.layer) else { continue }
+    let prepared = v.prepared.prepared(v.tile, for: style)
+    for group in prepared.rules {
+      let rule = style.rules[group.rule]
+      guard zoom >= rule.minZoom && zoom < rule.maxZoom else { continue }
+      let layer = group.layer
       let transform = layer.transform(for: id)
       let reach = (rule.lineWidth / 2 + 1) / zoomScale
       let box = transform.tileBox(covering: mapRect.insetBy(dx: -reach, dy: -reach))
-      let keyIndex = rule.key.flatMap { layer.keyIndex(of: $0) }
-      if rule.key != nil && !rule.values.isEmpty && keyIndex == nil { continue }
+      guard box.intersects(group.box) else { continue }
       // Polygon outlines are not stroked along the tile's edges or the source's bounds: those
       // edges were made by cutting, not by the data.
       let cut = CutEdges(transform: transform, bounds: bounds)
@@ -115,37 +119,64 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
       context.strokeColor = rule.stroke
       context.lineWidth = rule.lineWidth / zoomScale
       context.setLineDash(phase: 0, lengths: rule.dash.map { $0 / zoomScale })
-      for feature in layer.features(intersecting: box) {
-        if let k = keyIndex, !rule.values.isEmpty {
-          guard let v = feature.value(forKeyIndex: k)?.stringValue, rule.values.contains(v) else {
-            continue
-          }
-        }
-        if let (key, limit) = rule.maxLevel {
-          guard let level = feature.value(for: key)?.doubleValue, level <= limit else { continue }
-        }
-        if let key = rule.minZoomKey, let from = feature.value(for: key)?.doubleValue, from > zoom {
-          continue
-        }
-        switch feature.type {
-        case .polygon:
-          if rule.fill != nil {
-            addParts(feature, transform, closed: true, cut: nil, context)
-            context.fillPath()
-          }
-          if rule.stroke != nil {
-            addParts(feature, transform, closed: true, cut: cut, context)
+      let placement = DotPlacement(transform, context, origin: bounds.origin)
+      layer.withFlatGeometry { points, offsets in
+        for item in group.items where item.minZoom <= zoom && item.box.intersects(box) {
+          let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)
+          if item.polygon {
+            if rule.fill != nil {
+              context.withDotPath { addParts(geometry, placement, closed: true, cut: nil, &$0) }
+              context.fillPath()
+            }
+            if rule.stroke != nil {
+              context.withDotPath { addParts(geometry, placement, closed: true, cut: cut, &$0) }
+              context.strokePath()
+            }
+          } else {
+            context.withDotPath { addParts(geometry, placement, closed: false, cut: nil, &$0) }
             context.strokePath()
           }
-        case .lineString:
-          if rule.stroke != nil {
-            addParts(feature, transform, closed: false, cut: nil, context)
-            context.strokePath()
-          }
-        default:
-          continue
         }
       }
+    }
+  }
+
+  /// A feature's parts in a layer's flat geometry.
+  struct FlatParts {
+    let points: UnsafeBufferPointer<TilePoint>
+    let offsets: UnsafeBufferPointer<Int32>
+    let parts: Range<Int32>
+  }
+
+  /// Where tile units land in a context's dots, and the clip (grown a little) to keep to.
+  struct DotPlacement {
+    /// Dots per tile unit, and the tile's origin in dots.
+    let sx: Double
+    let sy: Double
+    let ox: Double
+    let oy: Double
+    let x0: Double
+    let y0: Double
+    let x1: Double
+    let y1: Double
+
+    init(_ t: TileTransform, _ context: DrawingContext, origin: MapPoint) {
+      let m = context.transform
+      let clip = context.clipBounds
+      let margin = 2.0
+      x0 = Double(clip.minX) - margin
+      y0 = Double(clip.minY) - margin
+      x1 = Double(clip.maxX) + margin
+      y1 = Double(clip.maxY) + margin
+      sx = t.scale * m.scaleX
+      sy = t.scale * m.scaleY
+      // (The context's user space is map points less the overlay's origin.)
+      ox = (t.rect.origin.x - origin.x) * m.scaleX + m.translateX
+      oy = (t.rect.origin.y - origin.y) * m.scaleY + m.translateY
+    }
+
+    @inline(__always) func code(_ x: Double, _ y: Double) -> Int {
+      (x < x0 ? 1 : 0) | (x > x1 ? 2 : 0) | (y < y0 ? 4 : 0) | (y > y1 ? 8 : 0)
     }
   }
 
@@ -186,25 +217,12 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
   /// dot to the last one kept is dropped. With `cut` (outlines), segments along a cut edge are
   /// skipped (the pen lifts) and the ring is closed by hand.
   private func addParts(
-    _ f: VectorFeature, _ t: TileTransform, closed: Bool, cut: CutEdges?,
-    _ context: DrawingContext
+    _ f: FlatParts, _ m: DotPlacement, closed: Bool, cut: CutEdges?, _ path: inout DotPathBuilder
   ) {
-    let m = context.transform
-    let clip = context.clipBounds
-    let margin = 2.0
-    let x0 = Double(clip.minX) - margin
-    let y0 = Double(clip.minY) - margin
-    let x1 = Double(clip.maxX) + margin
-    let y1 = Double(clip.maxY) + margin
-    // Dots per tile unit, and the tile's origin in dots.
-    let sx = t.scale * m.scaleX
-    let sy = t.scale * m.scaleY
-    // (The context's user space is map points less the overlay's origin.)
-    let origin = tileOverlay.boundingMapRect.origin
-    let ox = (t.rect.origin.x - origin.x) * m.scaleX + m.translateX
-    let oy = (t.rect.origin.y - origin.y) * m.scaleY + m.translateY
-    for part in f.parts {
-      guard !part.points.isEmpty else { continue }
+    for p in f.parts {
+      let a = Int(f.offsets[Int(p)])
+      let b = Int(f.offsets[Int(p) + 1])
+      guard a < b else { continue }
       var started = false
       var penUp = false
       var lastCode = -1
@@ -213,49 +231,49 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
       // The previous vertex in tile units (for cut edges).
       var prevU = 0.0
       var prevV = 0.0
-      var pending: (Double, Double)? = nil
-      func emit(_ x: Double, _ y: Double) {
-        let p = Point2D(x: (x - m.translateX) / m.scaleX, y: (y - m.translateY) / m.scaleY)
-        if started && !penUp { context.addLine(to: p) } else { context.move(to: p) }
+      var pendingX = 0.0
+      var pendingY = 0.0
+      var pending = false
+      @inline(__always) func emit(_ x: Double, _ y: Double) {
+        if started && !penUp { path.line(x: x, y: y) } else { path.move(x: x, y: y) }
         started = true
         penUp = false
         lastX = x
         lastY = y
       }
-      var first = true
-      for q in part.points {
+      for n in a..<b {
+        let q = f.points[n]
         let u = Double(q.x)
         let v = Double(q.y)
-        defer {
-          prevU = u
-          prevV = v
-          first = false
-        }
-        if let cut, !first, cut.isCut(prevU, prevV, u, v) {
+        let x = m.ox + u * m.sx
+        let y = m.oy + v * m.sy
+        let code = m.code(x, y)
+        if let cut, n > a, cut.isCut(prevU, prevV, u, v) {
           // Lift the pen: this segment is a cut, not an outline.
-          if let (px, py) = pending {
-            emit(px, py)
-            pending = nil
+          if pending {
+            emit(pendingX, pendingY)
+            pending = false
           }
           penUp = true
-          let x = ox + u * sx
-          let y = oy + v * sy
-          lastCode = (x < x0 ? 1 : 0) | (x > x1 ? 2 : 0) | (y < y0 ? 4 : 0) | (y > y1 ? 8 : 0)
+          lastCode = code
           emit(x, y)
+          prevU = u
+          prevV = v
           continue
         }
-        let x = ox + u * sx
-        let y = oy + v * sy
-        let code = (x < x0 ? 1 : 0) | (x > x1 ? 2 : 0) | (y < y0 ? 4 : 0) | (y > y1 ? 8 : 0)
+        prevU = u
+        prevV = v
         if code != 0 && lastCode >= 0 && code & lastCode != 0 {
           // Still beyond the same edge: hold the point, the run's end is what matters.
-          pending = (x, y)
+          pendingX = x
+          pendingY = y
+          pending = true
           lastCode &= code
           continue
         }
-        if let (px, py) = pending {
-          emit(px, py)
-          pending = nil
+        if pending {
+          emit(pendingX, pendingY)
+          pending = false
         }
         if code == 0 && started && lastCode == 0 && !penUp {
           let dx = x - lastX
@@ -265,16 +283,16 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
         emit(x, y)
         lastCode = code
       }
-      if let (px, py) = pending { emit(px, py) }
+      if pending { emit(pendingX, pendingY) }
       if closed {
         if let cut {
           // Close the outline by hand unless the closing segment is a cut.
-          let a = part.points[part.points.startIndex]
-          if !cut.isCut(prevU, prevV, Double(a.x), Double(a.y)) {
-            emit(ox + Double(a.x) * sx, oy + Double(a.y) * sy)
+          let first = f.points[a]
+          if !cut.isCut(prevU, prevV, Double(first.x), Double(first.y)) {
+            emit(m.ox + Double(first.x) * m.sx, m.oy + Double(first.y) * m.sy)
           }
         } else {
-          context.closePath()
+          path.close()
         }
       }
     }
@@ -293,17 +311,31 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
     let tz = Self.tileZoom(forLevel: zoom)
     let visible = viewport.mapRect
     var seen = Set<TileOverlayPath>()
-    // Each name once per layer: the most important feature of that name (so the result does
-    // not depend on which tiles, exact or stand-ins, held it first).
-    var names = [String: Int]()
-    var out: [MapLabel] = []
+    // The tiles that hold the names, with the shift of their copy of the world.
+    var sources: [(tile: VectorTileContent, path: TileOverlayPath, shift: Double)] = []
     for shift in viewport.worldCopies {
       let r = visible.offsetBy(dx: -shift, dy: 0)
       for path in TileOverlayPath.tiles(covering: r, zoom: tz) {
         guard let t = bestCachedTile(for: path), seen.insert(t.path).inserted,
           let v = t.content as? VectorTileContent
         else { continue }
-        for (key, candidate) in tileLabels(v.tile, at: t.path, zoom: zoom) {
+        sources.append((v, t.path, shift))
+      }
+    }
+    // A pan within the same tiles asks for the same names: the last answer is kept.
+    let memoKey = LabelMemoKey(
+      zoomBits: zoom.bitPattern, generation: contentGeneration, style: style.name,
+      tiles: sources.map {
+        .init(path: $0.path, shiftBits: $0.shift.bitPattern, tile: $0.tile.prepared)
+      })
+    if let memo = labelMemo.withLock({ $0 }), memo.key == memoKey { return memo.labels }
+    // Each name once per layer: the most important feature of that name (so the result does
+    // not depend on which tiles, exact or stand-ins, held it first).
+    var names = [String: Int]()
+    var out: [MapLabel] = []
+    for (v, path, shift) in sources {
+      do {
+        for (key, candidate) in tileLabels(v.tile, at: path, zoom: zoom) {
           var label = candidate
           label.point.x += shift
           if let i = names[key] {
@@ -315,8 +347,28 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
         }
       }
     }
+    labelMemo.withLock { $0 = (memoKey, out) }
     return out
   }
+
+  /// What `labels(for:)` answered last and for what: the zoom, the content, the style and
+  /// the very tiles (decoded objects, so a tile that arrives in place of a stand-in counts).
+  struct LabelMemoKey: Equatable {
+    struct Source: Equatable {
+      let path: TileOverlayPath
+      let shiftBits: UInt64
+      /// The decoded tile's own object (held, so its identity is not reused).
+      let tile: PreparedTileCache
+      static func == (a: Source, b: Source) -> Bool {
+        a.path == b.path && a.shiftBits == b.shiftBits && a.tile === b.tile
+      }
+    }
+    let zoomBits: UInt64
+    let generation: Int
+    let style: String
+    let tiles: [Source]
+  }
+  let labelMemo = Mutex<(key: LabelMemoKey, labels: [MapLabel])?>(nil)
 
   struct LabelKey: Hashable {
     let path: TileOverlayPath

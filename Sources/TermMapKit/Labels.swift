@@ -6,7 +6,12 @@ import MapGeometry
 /// colour. Renderers that have names adopt `LabelProviding`; the map places every renderer's
 /// labels once per frame, at the labels' position in the layer stack.
 public struct MapLabel: Sendable {
-  public var text: String
+  public var text: String {
+    didSet { shown = Self.shownText(text) }
+  }
+  /// The text as cells show it (printable, cut to `LabelPlacer.maximumLength`) and its width,
+  /// worked out once per label rather than once per frame.
+  private(set) var shown: (text: String, width: Int)
   /// Where the label belongs (the place itself, or the middle of a street).
   public var point: MapPoint
   /// Higher wins a place first.
@@ -21,11 +26,21 @@ public struct MapLabel: Sendable {
     marker: (glyph: Unicode.Scalar, color: TermColor)? = nil
   ) {
     self.text = text
+    shown = Self.shownText(text)
     self.point = point
     self.priority = priority
     self.color = color
     self.bold = bold
     self.marker = marker
+  }
+}
+
+extension MapLabel {
+  static func shownText(_ text: String) -> (text: String, width: Int) {
+    let t = CellBuffer.truncated(
+      String(text.unicodeScalars.filter { CellBuffer.isPrintable($0) }.map(Character.init)),
+      width: LabelPlacer.maximumLength)
+    return (t, CellBuffer.displayWidth(of: t))
   }
 }
 
@@ -66,10 +81,7 @@ public struct LabelPlacer {
     var placed = 0
     for (_, c) in sorted {
       guard let cell = viewport.cell(for: c.point) else { continue }
-      let text = CellBuffer.truncated(
-        String(c.text.unicodeScalars.filter { CellBuffer.isPrintable($0) }.map(Character.init)),
-        width: Self.maximumLength)
-      let width = CellBuffer.displayWidth(of: text)
+      let (text, width) = c.shown
       var start: Int
       var dotColumn: Int?
       if c.marker != nil {

@@ -251,18 +251,21 @@ extension MapView {
   func drawTiles(_ plan: inout FramePlan) {
     guard !plan.jobs.isEmpty else { return }
     let drawn = TileJob.runConcurrently(plan.jobs)
-    for (job, canvas) in zip(plan.jobs, drawn) {
-      tileCache.store(.drawn(canvas), for: job.key)
+    for (job, tile) in zip(plan.jobs, drawn) {
+      tileCache.store(.drawn(tile), for: job.key)
     }
     plan.statistics.tilesDrawn = plan.jobs.count
   }
 
   // MARK: Stage 3: compositing dots
 
-  /// Stage 3: copies every placed tile onto a screen canvas, on its layer's band of ink layers,
-  /// leaving out the parts of map content that opaque map content above it hides.
-  func compositeDots(_ plan: FramePlan, _ vp: Viewport) -> DotCanvas {
-    var canvas = DotCanvas(columns: vp.columns, rows: vp.rows)
+  /// Stage 3: stacks every placed tile onto the screen's cells, on its layer's band of ink
+  /// layers, leaving out the parts of map content that opaque map content above it hides.
+  /// Tiles sit on whole cells (the viewport snaps to cells, tiles are whole cells wide), so
+  /// a tile is stacked cell by cell from its summary; only tiles cut by map content above, or
+  /// off the cell grid (a copy of the world at a fractional zoom), go dot by dot.
+  func compositeDots(_ plan: FramePlan, _ vp: Viewport) -> CellCanvas {
+    var canvas = CellCanvas(columns: vp.columns, rows: vp.rows)
     let screen = DotRect(minX: 0, minY: 0, maxX: vp.widthInDots, maxY: vp.heightInDots)
     for p in plan.placements {
       guard case .drawn(let tile?)? = tileCache.lookup(p.key) else { continue }
@@ -276,12 +279,19 @@ extension MapView {
             maxX: Int(((r.maxX + p.shift) * vp.zoomScale).rounded()) - vp.originX,
             maxY: Int((r.maxY * vp.zoomScale).rounded()) - vp.originY)
         }
-        let area = DotRect(minX: p.x, minY: p.y, maxX: p.x + tile.width, maxY: p.y + tile.height)
+        let area = DotRect(
+          minX: p.x, minY: p.y, maxX: p.x + tile.dots.width, maxY: p.y + tile.dots.height)
         for part in area.intersection(screen).subtracting(holes) {
-          canvas.composite(tile, atX: p.x, y: p.y, layerBase: layer.layerBase, within: part)
+          canvas.add(tile.dots, atX: p.x, y: p.y, layerBase: layer.layerBase, within: part)
         }
+      } else if p.x % CellGeometry.dotsWide == 0 && p.y % CellGeometry.dotsHigh == 0 {
+        canvas.composite(
+          tile.cells, column: p.x / CellGeometry.dotsWide, row: p.y / CellGeometry.dotsHigh,
+          layerBase: layer.layerBase)
       } else {
-        canvas.composite(tile, atX: p.x, y: p.y, layerBase: layer.layerBase)
+        canvas.add(
+          tile.dots, atX: p.x, y: p.y, layerBase: layer.layerBase,
+          within: DotRect(minX: 0, minY: 0, maxX: 0, maxY: 0))
       }
     }
     return canvas
@@ -292,7 +302,7 @@ extension MapView {
   /// Stage 4: cell layers (`CellLayerRendering`, e.g. half-block pictures), the canvas as
   /// glyphs over them, then labels from the renderers that have them (never over
   /// a marker, the callout, or ink of an `.aboveLabels` overlay), markers, and the callout.
-  func placeCellContent(_ canvas: DotCanvas, _ plan: inout FramePlan, _ vp: Viewport)
+  func placeCellContent(_ canvas: CellCanvas, _ plan: inout FramePlan, _ vp: Viewport)
     -> CellBuffer
   {
     var cells = CellBuffer(columns: vp.columns, rows: vp.rows)
@@ -416,7 +426,7 @@ struct TileJob: Sendable {
 
   /// Draws the tile: a canvas of `TileGrid.size` dots whose context maps the renderer's user
   /// space (map points less the overlay's origin) to the tile's dots, clipped to the tile.
-  func draw() -> DotCanvas? {
+  func draw() -> DrawnTile? {
     let size = TileGrid.size
     let context = DrawingContext(
       canvas: DotCanvas(width: size, height: size), patternOrigin: (i * size, j * size))
@@ -443,11 +453,11 @@ struct TileJob: Sendable {
       }
     }
     let canvas = context.takeCanvas()
-    return canvas.isBlank ? nil : canvas
+    return canvas.isBlank ? nil : DrawnTile(canvas)
   }
 
   /// Draws jobs on all cores; results come back in the jobs' order.
-  static func runConcurrently(_ jobs: [TileJob]) -> [DotCanvas?] {
+  static func runConcurrently(_ jobs: [TileJob]) -> [DrawnTile?] {
     let results = TileResults(count: jobs.count)
     DispatchQueue.concurrentPerform(iterations: jobs.count) { n in
       results.set(n, jobs[n].draw())
@@ -458,8 +468,8 @@ struct TileJob: Sendable {
 
 /// Slots for concurrently drawn tiles: each job writes only its own slot, under a mutex.
 final class TileResults: Sendable {
-  private let slots: Mutex<[DotCanvas?]>
+  private let slots: Mutex<[DrawnTile?]>
   init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
-  func set(_ n: Int, _ c: DotCanvas?) { slots.withLock { $0[n] = c } }
-  var values: [DotCanvas?] { slots.withLock { $0 } }
+  func set(_ n: Int, _ c: DrawnTile?) { slots.withLock { $0[n] = c } }
+  var values: [DrawnTile?] { slots.withLock { $0 } }
 }

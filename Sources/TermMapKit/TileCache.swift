@@ -21,12 +21,24 @@ enum TileGrid {
   }
 }
 
+/// A drawn overlay tile: its dots, and the same summed up per cell (what the compositor
+/// stacks when the tile sits on whole cells and nothing above cuts into it).
+struct DrawnTile: Equatable {
+  let dots: DotCanvas
+  let cells: CellCanvas
+
+  init(_ dots: DotCanvas) {
+    self.dots = dots
+    cells = CellCanvas(dots)
+  }
+}
+
 /// Drawn overlay tiles, reused while panning and dropped where renderers ask for a redraw;
 /// bounded, least recently used first out.
 struct TileCache {
   enum Entry {
     /// Drawn; nil when the tile holds no dots.
-    case drawn(DotCanvas?)
+    case drawn(DrawnTile?)
     /// `canDraw` said no; not asked again until the renderer invalidates the tile.
     case waiting
   }

@@ -67,9 +67,7 @@ extension Viewer {
 
   /// A box listing the keys.
   func drawHelp(into frame: inout CellBuffer) {
-    let lines = Viewer.keyHelp.map { k, v in
-      k.padding(toLength: 16, withPad: " ", startingAt: 0) + v
-    }
+    let lines = KeyBindings.helpLines
     let title = "termmap keys"
     let credits = map.visibleAttribution.map { "  " + $0 }
     // Each error whole, over as many lines as it needs.

@@ -28,22 +28,6 @@ struct PromptState {
 }
 
 extension Viewer {
-  /// The keys, as the help overlay and docs/usage.md list them.
-  static let keyHelp: [(String, String)] = [
-    ("←↓↑→  h j k l", "pan (Shift or H J K: further)"),
-    ("+ = a  /  - z", "zoom in / out"),
-    ("0  /  w", "fit all data / whole world"),
-    ("Tab  Shift-Tab", "next / previous marker"),
-    ("Enter", "open callout; again: zoom to it"),
-    ("Esc", "close callout, prompt or help"),
-    ("/", "search a place or go to lat, lon"),
-    ("r", "show / hide routes"),
-    ("c", "braille / ASCII"),
-    ("mouse", "drag pans, wheel zooms, click selects"),
-    ("?", "this help"),
-    ("q", "quit"),
-  ]
-
   func handle(_ event: InputEvent) {
     // The track tool's keys and mouse (p, L, m, t; Viewer+Track.swift) come first.
     if handleTrackEvent(event) { return }
@@ -56,74 +40,60 @@ extension Viewer {
       if prompt != nil {
         handlePromptKey(key: key, character: nil)
       } else {
-        handleKey(key)
+        dispatch(event)
       }
     case .character(let ch):
       if prompt != nil {
         handlePromptKey(key: nil, character: ch)
       } else {
-        handleCharacter(ch)
+        dispatch(event)
       }
     }
   }
 
-  func handleKey(_ key: Key) {
+  /// A key outside the prompt: closes the help if it is shown (and does nothing else: `q`
+  /// does not quit from there), else does what the key table (KeyBindings) binds it to.
+  func dispatch(_ event: InputEvent) {
     if helpVisible {
-      // Any key closes the help, and does nothing else.
       helpVisible = false
       return
     }
-    switch key {
-    case .left: pan(-1, 0, far: false)
-    case .right: pan(1, 0, far: false)
-    case .up: pan(0, -1, far: false)
-    case .down: pan(0, 1, far: false)
-    case .shiftLeft: pan(-1, 0, far: true)
-    case .shiftRight: pan(1, 0, far: true)
-    case .shiftUp: pan(0, -1, far: true)
-    case .shiftDown: pan(0, 1, far: true)
-    case .backTab: cycleMarkers(by: -1)
-    case .enter: enter()
-    case .backspace: break
-    }
+    if let action = KeyBindings.action(for: event) { perform(action) }
   }
 
-  func handleCharacter(_ ch: Character) {
-    if helpVisible {
-      // Any key closes the help (q too: it does not quit from here), and does nothing else.
-      helpVisible = false
-      return
-    }
-    switch ch {
-    case "h": pan(-1, 0, far: false)
-    case "l": pan(1, 0, far: false)
-    case "k": pan(0, -1, far: false)
-    case "j": pan(0, 1, far: false)
-    case "H": pan(-1, 0, far: true)
-    case "L": pan(1, 0, far: true)
-    case "K": pan(0, -1, far: true)
-    case "J": pan(0, 1, far: true)
-    case "+", "=", "a": map.setZoomLevel(map.zoomLevel + 1, animated: true)
-    case "-", "z": map.setZoomLevel(map.zoomLevel - 1, animated: true)
-    case "0":
+  /// Carries out one action of the key table.
+  func perform(_ action: ViewerAction) {
+    switch action {
+    case .panLeft: pan(-1, 0, far: false)
+    case .panRight: pan(1, 0, far: false)
+    case .panUp: pan(0, -1, far: false)
+    case .panDown: pan(0, 1, far: false)
+    case .panLeftFar: pan(-1, 0, far: true)
+    case .panRightFar: pan(1, 0, far: true)
+    case .panUpFar: pan(0, -1, far: true)
+    case .panDownFar: pan(0, 1, far: true)
+    case .zoomIn: map.setZoomLevel(map.zoomLevel + 1, animated: true)
+    case .zoomOut: map.setZoomLevel(map.zoomLevel - 1, animated: true)
+    case .fitData:
       if map.contentMapRect.isNull {
         map.setVisibleMapRect(.world, animated: true)
       } else {
         map.showAllContent(animated: true)
       }
-    case "w": map.setVisibleMapRect(.world, animated: true)
-    case "\t": cycleMarkers(by: 1)
-    case "\n", "\r": enter()
-    case "\u{1B}": escape()
-    case "/":
+    case .fitWorld: map.setVisibleMapRect(.world, animated: true)
+    case .nextMarker: cycleMarkers(by: 1)
+    case .previousMarker: cycleMarkers(by: -1)
+    case .enter: enter()
+    case .escape: escape()
+    case .search:
       prompt = PromptState()
       helpVisible = false
-    case "?": helpVisible.toggle()
-    case "r":
+    case .help: helpVisible.toggle()
+    case .toggleRoutes:
       routesEnabled.toggle()
       setRoutesShown(routesEnabled)
       show(routesEnabled ? "routes shown" : "routes hidden")
-    case "c":
+    case .toggleCharset:
       map.charset = map.charset == .ascii ? (screen.unicode ? .braille : .ascii) : .ascii
       map.discardTileCache()
       screen.invalidate()
@@ -133,9 +103,12 @@ extension Viewer {
           map.charset != charset
         }
       }
-    case "q", "Q":
+    case .profile: toggleProfile()
+    case .layers: openLayerList()
+    case .measure: startMeasuring()
+    case .colouring: cycleColouring()
+    case .quit:
       running = false
-    default: break
     }
   }
 

@@ -5,8 +5,9 @@ import MapGeometry
 import TermMapKit
 
 // The viewer as a track tool (issue 13): the profile panel (`p`), the layer list (`L`),
-// measuring (`m`) and track colouring (`t`). Its state lives in `Viewer.track`; its keys are
-// handled here before the viewer's own (`handleTrackEvent`), until they join the key table.
+// measuring (`m`) and track colouring (`t`). Its state lives in `Viewer.track`. The keys that
+// open them are in the key table (KeyBindings.swift); the keys inside them (the layer list's,
+// the profile cursor's, measuring's) are handled here before the table (`handleTrackEvent`).
 
 /// One loaded file in the layer list.
 final class LoadedFile {
@@ -158,19 +159,6 @@ extension Viewer {
       if track.layersOpen { return layerListCharacter(ch) }
       if track.measuring != nil, measureCharacter(ch) { return true }
       switch ch {
-      case "p":
-        toggleProfile()
-        return true
-      case "L":
-        track.layersOpen = true
-        track.layerRow = min(track.layerRow, max(layerRows().count - 1, 0))
-        return true
-      case "m":
-        startMeasuring()
-        return true
-      case "t":
-        cycleColouring()
-        return true
       case "v" where track.profileOpen:
         nextChannel()
         return true
@@ -194,6 +182,11 @@ extension Viewer {
     case .resize:
       return false
     }
+  }
+
+  func openLayerList() {
+    track.layersOpen = true
+    track.layerRow = min(track.layerRow, max(layerRows().count - 1, 0))
   }
 
   func toggleProfile() {

@@ -134,6 +134,18 @@ public final class VectorLayer: Sendable, RandomAccessCollection {
     return out
   }
 
+  /// The layer's geometry as flat buffers: every point, and where each part starts in them
+  /// (`partOffsets[p] ..< partOffsets[p + 1]` are part `p`'s points; a feature's parts are
+  /// `VectorFeature.partIndices`). For renderers that walk many features without a view per part.
+  @inlinable public func withFlatGeometry<R>(
+    _ body: (_ points: UnsafeBufferPointer<TilePoint>, _ partOffsets: UnsafeBufferPointer<Int32>)
+      throws -> R
+  ) rethrows -> R {
+    try points.withUnsafeBufferPointer { p in
+      try partOffsets.withUnsafeBufferPointer { o in try body(p, o) }
+    }
+  }
+
   /// The transform from this layer's tile coordinates to map points for tile `id`.
   public func transform(for id: TileID) -> TileTransform { TileTransform(tile: id, extent: extent) }
 
@@ -214,6 +226,13 @@ public struct VectorFeature: Sendable {
   }
 
   // MARK: geometry
+
+  /// The feature's parts as indices into the layer's part offsets (see
+  /// `VectorLayer.withFlatGeometry`).
+  public var partIndices: Range<Int> {
+    let r = record
+    return Int(r.partStart)..<Int(r.partStart + r.partCount)
+  }
 
   /// Number of parts: points of a multipoint, lines of a multilinestring, rings of polygons.
   public var partCount: Int { Int(record.partCount) }

@@ -20,27 +20,6 @@ struct BenchCommand {
   var center: Coordinate?
   var zoom: Double?
 
-  init(arguments: [String]) throws {
-    var r = ArgumentReader(arguments)
-    while let a = r.next() {
-      switch a {
-      case "--json": json = true
-      case "--size": (columns, rows) = try ArgumentReader.size(try r.value(for: a))
-      case "--quick": quick = true
-      case "--only": only = try r.value(for: a)
-      case "--tiles": tiles = try r.value(for: a)
-      case "--center":
-        let v = try ArgumentReader.numbers(try r.value(for: a), count: 2, "--center")
-        guard (-90...90).contains(v[0]), (-180...180).contains(v[1]) else {
-          throw UsageError("--center: latitude or longitude out of range")
-        }
-        center = Coordinate(latitude: v[0], longitude: v[1])
-      case "--zoom": zoom = try ArgumentReader.number(try r.value(for: a), "--zoom")
-      default: throw UsageError("bench: unknown argument \(a)")
-      }
-    }
-  }
-
   struct Result {
     var name: String
     var frames: Int

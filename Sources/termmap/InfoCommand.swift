@@ -6,17 +6,9 @@ struct InfoCommand {
   var json = false
   var files: [String] = []
 
-  init(arguments: [String]) throws {
-    var r = ArgumentReader(arguments)
-    while let a = r.next() {
-      switch a {
-      case "--json": json = true
-      case "--": while let f = r.next() { files.append(f) }
-      default:
-        if a.hasPrefix("-") && a != "-" { throw UsageError("info: unknown option \(a)") }
-        files.append(a)
-      }
-    }
+  init(_ c: Termmap.Info) throws {
+    json = c.json
+    files = c.files
     if files.isEmpty { throw UsageError("info needs at least one FILE") }
   }
 

@@ -30,91 +30,58 @@ struct RenderCommand {
   var keepRoutes = false
   var settleMilliseconds = 150
 
-  init(arguments: [String], viewer: Bool = false) throws {
-    var r = ArgumentReader(arguments)
-    while let a = r.next() {
-      switch a {
-      case "--center":
-        let v = try ArgumentReader.numbers(try r.value(for: a), count: 2, "--center")
-        let c = Coordinate(latitude: v[0], longitude: v[1])
-        guard c.isValid else {
-          throw UsageError(
-            "--center: \(v[0]),\(v[1]) is not a coordinate (latitude within ±90, longitude within ±180)"
-          )
-        }
-        center = c
-      case "--zoom":
-        let z = try ArgumentReader.number(try r.value(for: a), "--zoom")
-        let range = Viewer.zoomRange
-        guard range.contains(z) else {
-          throw UsageError(
-            "--zoom: \(z) is outside \(Int(range.lowerBound))...\(Int(range.upperBound))")
-        }
-        zoom = z
-      case "--bbox":
-        let v = try ArgumentReader.numbers(try r.value(for: a), count: 4, "--bbox")
-        // Every edge in range (not only the outer ones: W = 1e308 used to pass), S below N;
-        // W > E crosses the antimeridian.
-        let longitudes = -180.0...180.0
-        let latitudes = -90.0...90.0
-        guard longitudes.contains(v[0]), longitudes.contains(v[2]), latitudes.contains(v[1]),
-          latitudes.contains(v[3]), v[1] < v[3]
-        else {
-          throw UsageError(
-            "--bbox: expected W,S,E,N with S < N inside ±90/±180, found \(try r.valueDescription(v))"
-          )
-        }
-        bbox = v
-      case "--size" where !viewer: (columns, rows) = try ArgumentReader.size(try r.value(for: a))
-      case "--color" where !viewer:
-        let v = try r.value(for: a)
-        guard let m = ColorMode(rawValue: v) else {
-          throw UsageError("--color: expected auto, always or never, found \"\(v)\"")
-        }
-        colorMode = m
-      case "--charset":
-        let v = try r.value(for: a)
-        guard let c = Charset(rawValue: v) else {
-          throw UsageError("--charset: expected braille, block or ascii, found \"\(v)\"")
-        }
-        charset = c
-        charsetGiven = true
-      case "--no-basemap": basemap = false
-      case "--tiles":
-        let t = try r.value(for: a)
-        try RenderCommand.checkScheme(t)
-        tiles.append(t)
-      case "--raster":
-        let v = try r.value(for: a)
-        guard let m = RasterMode(rawValue: v) else {
-          throw UsageError("--raster: expected dots or blocks, found \"\(v)\"")
-        }
-        rasterMode = m
-      case "--style":
-        let v = try r.value(for: a)
-        guard let st = BasemapStyle.named(v) else {
-          throw UsageError("--style: expected dark or light, found \"\(v)\"")
-        }
-        style = st
-      case "--status" where !viewer: status = true
-      case "--keep-routes" where viewer: keepRoutes = true
-      case "--settle" where viewer:
-        let v = try ArgumentReader.number(try r.value(for: a), "--settle")
-        guard v >= 0 && v <= 5000 else {
-          throw UsageError("--settle: expected 0...5000 milliseconds")
-        }
-        settleMilliseconds = Int(v)
-      case "--": while let f = r.next() { files.append(f) }
-      default:
-        if a.hasPrefix("-") && a != "-" { throw UsageError("unknown option \(a)") }
-        files.append(a)
-      }
+  /// The settings shared by the viewer and `render`, checked: each bad value is one line.
+  init(
+    position: PositionOptions, map: MapOptions, tiles tileOptions: TileOptions, files: [String]
+  ) throws {
+    center = try position.coordinate()
+    zoom = try position.zoomLevel()
+    bbox = try map.bbox.map(ArgumentValues.bbox)
+    if let v = map.charset {
+      charset = try ArgumentValues.choice(v, "--charset", ["braille", "block", "ascii"])
+      charsetGiven = true
     }
+    if let v = map.style {
+      guard let st = BasemapStyle.named(v) else {
+        throw UsageError("--style: expected dark or light, found \"\(v)\"")
+      }
+      style = st
+    }
+    basemap = !map.noBasemap
+    for t in tileOptions.tiles { try RenderCommand.checkScheme(t) }
+    tiles = tileOptions.tiles
+    if let v = tileOptions.raster {
+      rasterMode = try ArgumentValues.choice(v, "--raster", ["dots", "blocks"])
+    }
+    self.files = files
     style = style.reachingBelowZoomZero(to: Viewer.zoomRange.lowerBound)
     // --center alone keeps the zoom a fit gives (10 with nothing to fit); --zoom alone keeps
     // the fit's centre.
     if bbox != nil && (center != nil || zoom != nil) {
       throw UsageError("--bbox cannot be combined with --center/--zoom")
+    }
+  }
+
+  /// `termmap render`'s options.
+  init(_ c: Termmap.Render) throws {
+    try self.init(position: c.position, map: c.map, tiles: c.tiles, files: c.input.files)
+    if let v = c.size { (columns, rows) = try ArgumentValues.size(v) }
+    if let v = c.color {
+      colorMode = try ArgumentValues.choice(v, "--color", ["auto", "always", "never"])
+    }
+    status = c.status
+  }
+
+  /// The viewer's options.
+  init(_ c: Termmap.View) throws {
+    try self.init(position: c.position, map: c.map, tiles: c.tiles, files: c.input.files)
+    keepRoutes = c.keepRoutes
+    if let s = c.settle {
+      let v = try ArgumentValues.number(s, "--settle")
+      guard v >= 0 && v <= 5000 else {
+        throw UsageError("--settle: expected 0...5000 milliseconds")
+      }
+      settleMilliseconds = Int(v)
     }
   }
 
@@ -290,12 +257,6 @@ extension RenderCommand {
     } catch {
       throw UsageError("--tiles: \(error)")
     }
-  }
-}
-
-extension ArgumentReader {
-  func valueDescription(_ v: [Double]) throws -> String {
-    v.map { String($0) }.joined(separator: ",")
   }
 }
 

@@ -6,8 +6,8 @@ import TerminalUI
 /// `termmap [options] FILE...`: the interactive viewer.
 @MainActor
 enum ViewerCommand {
-  static func run(arguments: [String]) throws -> Int32 {
-    let parsed = try RenderCommand(arguments: arguments, viewer: true)
+  static func run(_ command: Termmap.View) throws -> Int32 {
+    let parsed = try RenderCommand(command)
     var options = ViewerOptions()
     options.files = parsed.files
     options.center = parsed.center

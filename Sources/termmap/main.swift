@@ -1,29 +1,68 @@
+import ArgumentParser
 import Foundation
+import MapGeometry
 
-// termmap: a terminal map viewer. Subcommands: render (one frame to stdout), info, bench;
-// anything else opens the viewer.
+// termmap: a terminal map viewer. The command line is parsed by swift-argument-parser
+// (Commands.swift); `view` is the default subcommand. A command line it refuses is one line
+// on stderr and exit status 2; --help, --version and the completion scripts go to stdout with
+// status 0.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status = MainActor.assumeIsolated { () -> Int32 in
   do {
-    switch arguments.first {
-    case "render": return try RenderCommand(arguments: Array(arguments.dropFirst())).run()
-    case "bench": return try BenchCommand(arguments: Array(arguments.dropFirst())).run()
-    case "info": return try InfoCommand(arguments: Array(arguments.dropFirst())).run()
-    case "-h", "--help", "help": Output.write(Usage.text + "\n"); return 0
-    case "--version": Output.write("termmap \(Usage.version)\n"); return 0
-    default:
-      // The viewer's own parser rejects unknown options (before the terminal is touched).
-      return try ViewerCommand.run(arguments: arguments)
-    }
+    let command = try Termmap.parseAsRoot(arguments)
+    return try Termmap.execute(command)
   } catch let e as UsageError {
-    FileHandle.standardError.write(Data("termmap: \(e.message)\n".utf8))
+    // Messages quote what was typed: without its control characters (SafeText).
+    FileHandle.standardError.write(Data("termmap: \(SafeText.clean(e.message))\n".utf8))
     return 2
   } catch {
-    FileHandle.standardError.write(Data("termmap: \(error)\n".utf8))
+    if Termmap.exitCode(for: error) == .success {
+      // --help, help, --version, --generate-completion-script, --experimental-dump-help.
+      Output.write(Termmap.fullMessage(for: error) + "\n")
+      return 0
+    }
+    let line = SafeText.clean(Usage.oneLine(Termmap.message(for: error), arguments: arguments))
+    FileHandle.standardError.write(Data("termmap: \(line)\n".utf8))
     return 2
   }
 }
 exit(status)
+
+extension Termmap {
+  /// Runs a parsed subcommand; its status.
+  @MainActor
+  static func execute(_ command: any ParsableCommand) throws -> Int32 {
+    switch command {
+    case let c as View: return try ViewerCommand.run(c)
+    case let c as Render: return try RenderCommand(c).run()
+    case let c as Info: return try InfoCommand(c).run()
+    case let c as Bench: return try BenchCommand(c).run()
+    case let c as GenerateManual:
+      let dump = try Manual.dump()
+      Output.write(c.markdown ? Manual.markdown(dump) : Manual.page(dump))
+      return 0
+    default:
+      // ArgumentParser's own commands (help): their run() throws what the caller prints.
+      var other = command
+      try other.run()
+      return 0
+    }
+  }
+}
+
+extension BenchCommand {
+  /// `termmap bench`'s options (the measuring is BenchCommand's).
+  init(_ c: Termmap.Bench) throws {
+    self.init()
+    json = c.json
+    if let v = c.size { (columns, rows) = try ArgumentValues.size(v) }
+    quick = c.quick
+    only = c.only
+    tiles = c.tiles
+    center = try c.position.coordinate()
+    zoom = try c.position.zoomLevel()
+  }
+}
 
 /// Writes whole strings to standard output (unbuffered by stdio, so nothing is lost on exit).
 enum Output {

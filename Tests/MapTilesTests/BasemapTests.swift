@@ -313,7 +313,7 @@ func drawTile(_ r: OverlayRenderer, at p: MapPoint, _ scale: Double) -> DotCanva
   return TileJob(
     key: TileKey(overlay: ObjectIdentifier(r.overlay), scaleBits: scale.bitPattern, i: 0, j: 0),
     renderer: r, rect: t.rect, zoomScale: scale, i: t.i, j: t.j
-  ).draw() ?? DotCanvas(width: 64, height: 64)
+  ).draw()?.dots ?? DotCanvas(width: 64, height: 64)
 }
 
 @Suite("Basemap over HTTP (loopback server)")

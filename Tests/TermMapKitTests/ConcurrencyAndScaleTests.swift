@@ -44,7 +44,7 @@ struct ConcurrentDrawingTests {
     let reference = all.map { $0.draw() }
     #expect(reference.compactMap { $0 }.count > 20)
     let rounds = 6
-    let results = Mutex([DotCanvas?](repeating: nil, count: all.count * rounds))
+    let results = Mutex([DrawnTile?](repeating: nil, count: all.count * rounds))
     // Each tile drawn `rounds` times, interleaved, every renderer shared by all threads.
     DispatchQueue.concurrentPerform(iterations: all.count * rounds) { k in
       let tile = all[k % all.count].draw()
@@ -87,7 +87,7 @@ struct ConcurrentDrawingTests {
     thin.lineWidth = 1
     let styles = [thick, thin]
     let rounds = 20
-    let results = Mutex([DotCanvas?](repeating: nil, count: all.count * rounds))
+    let results = Mutex([DrawnTile?](repeating: nil, count: all.count * rounds))
     // One more iteration than tiles: it flips the style back and forth meanwhile.
     DispatchQueue.concurrentPerform(iterations: all.count * rounds + 1) { k in
       if k == all.count * rounds {
@@ -186,7 +186,8 @@ struct ConcurrentDrawingTests {
               renderer: renderer, rect: rect, zoomScale: vp.zoomScale, i: i, j: j)
             if let tile = job.draw() {
               canvas.composite(
-                tile, atX: i * size - vp.originX, y: j * size - vp.originY, layerBase: layerBase)
+                tile.dots, atX: i * size - vp.originX, y: j * size - vp.originY,
+                layerBase: layerBase)
             }
           }
         }

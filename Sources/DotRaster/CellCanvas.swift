@@ -1,0 +1,153 @@
+/// A canvas summed up per terminal cell: which of the cell's 2 × 4 dots are inked, and the
+/// ink (and 24-bit colour) of its highest-layer dot — exactly what `DotCanvas.paint` turns
+/// into a glyph and its colour.
+///
+/// The frame compositor stacks these instead of dots: a cell takes the union of the dots of
+/// every layer over it and the colour of the highest ink among them, which is what painting
+/// the dot-by-dot composite gives, because each layer drawn later lies on higher ink layers.
+/// One cell costs what a dot cost, and a cell holds eight dots.
+public struct CellCanvas: Sendable, Equatable {
+  public let columns: Int
+  public let rows: Int
+  /// Braille bits of the inked dots, per cell (row-major).
+  public private(set) var bits: [UInt8]
+  /// The raw ink of the highest-layer dot, per cell (0: none).
+  public private(set) var top: [UInt32]
+  /// The 24-bit colour of that dot (`TermColor.raw`), or 0; empty when no cell has one.
+  public private(set) var trueColors: [UInt32]
+
+  public init(columns: Int, rows: Int) {
+    self.columns = max(columns, 0)
+    self.rows = max(rows, 0)
+    bits = Array(repeating: 0, count: self.columns * self.rows)
+    top = Array(repeating: 0, count: self.columns * self.rows)
+    trueColors = []
+  }
+
+  /// The cells of a dot canvas whose size is a whole number of cells (any dots past the last
+  /// whole cell are left out).
+  public init(_ canvas: DotCanvas) {
+    self.init(
+      columns: canvas.width / CellGeometry.dotsWide, rows: canvas.height / CellGeometry.dotsHigh)
+    add(canvas, atX: 0, y: 0, layerBase: 0, within: DotRect(minX: 0, minY: 0, maxX: 0, maxY: 0))
+  }
+
+  /// True when no cell has a dot.
+  public var isBlank: Bool { !bits.contains { $0 != 0 } }
+
+  /// Stacks `source` (a tile's cells) with its top-left cell at (column, row), its inks moved
+  /// up by `layerBase` layers.
+  public mutating func composite(
+    _ source: CellCanvas, column dc: Int, row dr: Int, layerBase: UInt32
+  ) {
+    let c0 = max(0, -dc)
+    let c1 = min(source.columns, columns - dc)
+    let r0 = max(0, -dr)
+    let r1 = min(source.rows, rows - dr)
+    guard c0 < c1 && r0 < r1 else { return }
+    let shift = layerBase << 8
+    if !source.trueColors.isEmpty && trueColors.isEmpty {
+      trueColors = Array(repeating: 0, count: bits.count)
+    }
+    // With a colour plane here, a cell's 24-bit colour follows its top dot (0 when that dot
+    // has none).
+    let colours = !trueColors.isEmpty
+    let sourceColours = source.trueColors
+    let (w, sw) = (columns, source.columns)
+    source.bits.withUnsafeBufferPointer { sb in
+      source.top.withUnsafeBufferPointer { st in
+        bits.withUnsafeMutableBufferPointer { db in
+          top.withUnsafeMutableBufferPointer { dt in
+            for r in r0..<r1 {
+              let s = r * sw
+              let d = (r + dr) * w + dc
+              for c in c0..<c1 {
+                let b = sb[s + c]
+                if b == 0 { continue }
+                db[d + c] |= b
+                let t = st[s + c] &+ shift
+                if t >= dt[d + c] {
+                  dt[d + c] = t
+                  if colours {
+                    trueColors[d + c] = sourceColours.isEmpty ? 0 : sourceColours[s + c]
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Stacks the dots of `source` placed with its top-left dot at (x, y) on this canvas's dot
+  /// grid, inks moved up by `layerBase` layers, only those inside `area` (in this canvas's
+  /// dots; an empty area means all). For tiles that do not sit on whole cells, or that map
+  /// content above cuts into.
+  public mutating func add(
+    _ source: DotCanvas, atX dx: Int, y dy: Int, layerBase: UInt32, within area: DotRect
+  ) {
+    let all = area.isEmpty
+    let wDots = columns * CellGeometry.dotsWide
+    let hDots = rows * CellGeometry.dotsHigh
+    let x0 = max(0, -dx, all ? 0 : area.minX - dx)
+    let x1 = min(source.width, wDots - dx, all ? Int.max : area.maxX - dx)
+    let y0 = max(0, -dy, all ? 0 : area.minY - dy)
+    let y1 = min(source.height, hDots - dy, all ? Int.max : area.maxY - dy)
+    guard x0 < x1 && y0 < y1 else { return }
+    let shift = layerBase << 8
+    let colours = source.hasTrueColor
+    if colours && trueColors.isEmpty { trueColors = Array(repeating: 0, count: bits.count) }
+    for sy in y0..<y1 {
+      let y = sy + dy
+      let rowBase = (y / CellGeometry.dotsHigh) * columns
+      let bitY = y % CellGeometry.dotsHigh
+      for sx in x0..<x1 {
+        let ink = source[sx, sy].raw
+        if ink == 0 { continue }
+        let x = sx + dx
+        let i = rowBase + x / CellGeometry.dotsWide
+        bits[i] |= CellGeometry.brailleBit(dx: x % CellGeometry.dotsWide, dy: bitY)
+        let t = ink &+ shift
+        if t >= top[i] {
+          top[i] = t
+          if colours {
+            let c = source.color(x: sx, y: sy)
+            trueColors[i] = c.map { $0.isTrueColor ? $0.raw : 0 } ?? 0
+          } else if !trueColors.isEmpty {
+            trueColors[i] = 0
+          }
+        }
+      }
+    }
+  }
+
+  /// One flag per cell: true where a dot of the cell is on `layer` or above.
+  public func cellsInked(atOrAbove layer: UInt32) -> [Bool] {
+    let threshold = layer << 8
+    return top.map { $0 >= threshold }
+  }
+
+  /// Writes the inked cells over `buffer` as glyphs of `charset` in their top dot's colour
+  /// (blank cells are left as they are; an inked cell keeps the buffer's background there).
+  public func paint(into buffer: inout CellBuffer, charset: Charset) {
+    let columns = min(self.columns, buffer.columns)
+    let rows = min(self.rows, buffer.rows)
+    let colours = !trueColors.isEmpty
+    for row in 0..<rows {
+      let base = row * self.columns
+      for column in 0..<columns {
+        let b = bits[base + column]
+        if b == 0 { continue }
+        let ink = Ink(raw: top[base + column])
+        var colour = ink.color
+        if colours, trueColors[base + column] != 0 {
+          colour = TermColor(raw: trueColors[base + column])
+        }
+        buffer[column, row] = Cell(
+          glyph: charset.glyph(forDots: b), foreground: colour,
+          background: buffer[column, row].background)
+      }
+    }
+  }
+}

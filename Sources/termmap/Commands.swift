@@ -1,0 +1,226 @@
+import ArgumentParser
+
+// The command line, declared for swift-argument-parser: the root command, its subcommands and
+// the option groups they share. Values are kept as the text given and checked when the command
+// runs (`RenderCommand.init(_:)` and friends), so every bad value keeps its one-line message.
+// Options that take a value take the next argument whatever it is (`.unconditional`), so
+// negative numbers work: `--zoom -2`, `--center -33.9,151.2`.
+
+/// `termmap`: the root command; `view` is its default subcommand (`termmap FILE…`).
+struct Termmap: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "termmap",
+    abstract: "An offline map in the terminal.",
+    usage: """
+      termmap [view] [<options>] [<FILE> ...]
+      termmap render [<options>] [<FILE> ...]
+      termmap info [--json] <FILE> ...
+      termmap bench [<options>]
+      """,
+    discussion: """
+      FILE is GPX 1.0/1.1, GeoJSON, KML 2.2 or a route CSV, recognised by its contents. SOURCE \
+      is an .mbtiles or .pmtiles file, a z/x/y tile directory, an http(s) URL template with \
+      {z}/{x}/{y}, an http(s) .pmtiles or TileJSON URL, or a source name (osm, osm-vector, \
+      openfreemap, or one from $XDG_CONFIG_HOME/termmap/config.toml). Vector tiles \
+      (OpenMapTiles, Shortbread or Protomaps layers) are drawn with their schema's style; raster \
+      tiles (PNG, JPEG) as braille dots or, with --raster blocks, as half blocks.
+
+      Bad input: one line on stderr (one per file that fails), exit status 2.
+      """,
+    version: "termmap \(Usage.version)",
+    subcommands: [View.self, Render.self, Info.self, Bench.self, GenerateManual.self],
+    defaultSubcommand: View.self)
+}
+
+/// `--center` and `--zoom`: where the view opens (view, render, bench).
+struct PositionOptions: ParsableArguments {
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "The centre of the view, in degrees (latitude -90 to 90, longitude -180 to 180).",
+      valueName: "LAT,LON"))
+  var center: String?
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "The zoom level, -4 to 22 (below 0 the whole world fits a small terminal).",
+      valueName: "Z"))
+  var zoom: String?
+}
+
+/// What is drawn and how: --bbox, --charset, --style, --no-basemap (view and render).
+struct MapOptions: ParsableArguments {
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "The region to show: west, south, east, north in degrees (W > E crosses the antimeridian); not with --center or --zoom.",
+      valueName: "W,S,E,N"))
+  var bbox: String?
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "The characters the map is drawn with (default: braille, or ascii without a UTF-8 locale).",
+      valueName: "braille|block|ascii"),
+    completion: .list(["braille", "block", "ascii"]))
+  var charset: String?
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "The map's colours: dark (the default) or light, for light terminals.",
+      valueName: "dark|light"),
+    completion: .list(["dark", "light"]))
+  var style: String?
+
+  @Flag(
+    name: .customLong("no-basemap"), help: "Draw only your data and --tiles, not the offline map.")
+  var noBasemap = false
+}
+
+/// Tile layers: --tiles (repeatable) and --raster (view and render).
+struct TileOptions: ParsableArguments {
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: ArgumentHelp(
+      "Add a tile layer on top of the map (repeatable): a file, directory, URL or source name.",
+      valueName: "SOURCE"),
+    completion: .file())
+  var tiles: [String] = []
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "How raster tiles are drawn: braille dots (the default) or half blocks.",
+      valueName: "dots|blocks"),
+    completion: .list(["dots", "blocks"]))
+  var raster: String?
+}
+
+/// The data files (view and render).
+struct FileArguments: ParsableArguments {
+  @Argument(
+    help: ArgumentHelp(
+      "GPX, GeoJSON, KML, route CSV, TCX, FIT or IGC files, recognised by their contents.",
+      valueName: "FILE"),
+    completion: .file())
+  var files: [String] = []
+}
+
+extension Termmap {
+  /// `termmap [view] [options] [FILE…]`: the interactive viewer.
+  struct View: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "view",
+      abstract: "Open the interactive viewer (the default; ? shows the keys).",
+      discussion: """
+        With no file, the offline world map. Files are read in the background and the view \
+        then fits them; --center and --zoom override the fit's centre and zoom (each alone \
+        keeps the other from the fit; with no file, --center alone opens at zoom 10).
+        """)
+
+    @OptionGroup(title: "Position") var position: PositionOptions
+    @OptionGroup(title: "Map") var map: MapOptions
+    @OptionGroup(title: "Tile layers") var tiles: TileOptions
+
+    @Flag(
+      name: .customLong("keep-routes"),
+      help: "Keep routes shown while the map moves (by default they are hidden until it settles).")
+    var keepRoutes = false
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "Milliseconds without movement that end a change, 0 to 5000 (default 150).",
+        valueName: "MS"))
+    var settle: String?
+
+    @OptionGroup var input: FileArguments
+  }
+
+  /// `termmap render [options] [FILE…]`: one frame to stdout.
+  struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "render",
+      abstract: "Print one frame of the map to stdout.",
+      discussion: """
+        Prints exactly ROWS lines of COLS cells (one more with --status) and fits all loaded \
+        data; --center or --zoom alone changes only that of the fit; --bbox goes alone.
+        """)
+
+    @OptionGroup(title: "Position") var position: PositionOptions
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "The frame's size in cells (default 80x24, at most 2000x1000).", valueName: "COLSxROWS"))
+    var size: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "Colour escapes: auto (when stdout is a terminal and NO_COLOR is unset), always or never.",
+        valueName: "auto|always|never"),
+      completion: .list(["auto", "always", "never"]))
+    var color: String?
+
+    @OptionGroup(title: "Map") var map: MapOptions
+    @OptionGroup(title: "Tile layers") var tiles: TileOptions
+
+    @Flag(help: "Add a status line: the centre, the zoom, a scale bar and the credits.")
+    var status = false
+
+    @OptionGroup var input: FileArguments
+  }
+
+  /// `termmap info [--json] FILE…`: what each file holds.
+  struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "info",
+      abstract: "Describe data files: format, counts, extent, length, elevation and time.")
+
+    @Flag(help: "Print JSON instead of text.") var json = false
+
+    @Argument(
+      help: ArgumentHelp(
+        "GPX, GeoJSON, KML, route CSV, TCX, FIT or IGC files.", valueName: "FILE"),
+      completion: .file())
+    var files: [String]
+  }
+
+  /// `termmap bench [options]`: frame-time scenarios (see docs/benchmarks.md).
+  struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "bench",
+      abstract: "Measure frame times and memory (build with -c release).",
+      discussion: """
+        With --tiles SOURCE --center LAT,LON --zoom Z, measures that tile source's first, \
+        cached and redrawn frames instead of the built-in scenarios.
+        """)
+
+    @Flag(help: "Print JSON instead of text.") var json = false
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The frame's size in cells (default 160x48).", valueName: "COLSxROWS"))
+    var size: String?
+
+    @Flag(help: "Fewer frames and smaller data, for a quick look.") var quick = false
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "Run only the scenarios whose name starts with PREFIX.", valueName: "PREFIX"))
+    var only: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "Measure this tile source (needs --center and --zoom).", valueName: "SOURCE"),
+      completion: .file())
+    var tiles: String?
+
+    @OptionGroup(title: "Position") var position: PositionOptions
+  }
+}

@@ -1,0 +1,135 @@
+function __termmap_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __termmap_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __termmap_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __termmap_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __termmap_parse_tokens -S
+    set -l unparsed_tokens (__termmap_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'termmap'
+        __termmap_parse_subcommand 0 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'view'
+            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'keep-routes' 'settle=' 'version' 'h/help'
+        case 'render'
+            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'size=' 'color=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'status' 'version' 'h/help'
+        case 'info'
+            __termmap_parse_subcommand -r 1 'json' 'version' 'h/help'
+        case 'bench'
+            __termmap_parse_subcommand 0 'json' 'size=' 'quick' 'only=' 'tiles=' 'center=' 'zoom=' 'version' 'h/help'
+        case 'help'
+            __termmap_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __termmap_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __termmap_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __termmap_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __termmap_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__termmap_tokens -p)
+    if test -z "$(__termmap_tokens -t)"
+        set -l index (count (__termmap_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'termmap' -f
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap" version' -l 'version' -d 'Show the version.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'view' -d 'Open the interactive viewer (the default; ? shows the keys).'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'render' -d 'Print one frame of the map to stdout.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'info' -d 'Describe data files: format, counts, extent, length, elevation and time.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'bench' -d 'Measure frame times and memory (build with -c release).'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" center' -l 'center' -d 'The centre of the view, in degrees (latitude -90 to 90, longitude -180 to 180).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" zoom' -l 'zoom' -d 'The zoom level, -4 to 22 (below 0 the whole world fits a small terminal).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" bbox' -l 'bbox' -d 'The region to show: west, south, east, north in degrees (W > E crosses the antimeridian); not with --center or --zoom.' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" charset' -l 'charset' -d 'The characters the map is drawn with (default: braille, or ascii without a UTF-8 locale).' -rfka 'braille block ascii'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" style' -l 'style' -d 'The map\'s colours: dark (the default) or light, for light terminals.' -rfka 'dark light'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" no-basemap' -l 'no-basemap' -d 'Draw only your data and --tiles, not the offline map.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view"' -l 'tiles' -d 'Add a tile layer on top of the map (repeatable): a file, directory, URL or source name.' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" raster' -l 'raster' -d 'How raster tiles are drawn: braille dots (the default) or half blocks.' -rfka 'dots blocks'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" keep-routes' -l 'keep-routes' -d 'Keep routes shown while the map moves (by default they are hidden until it settles).'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" settle' -l 'settle' -d 'Milliseconds without movement that end a change, 0 to 5000 (default 150).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap view" -ge 1' -F
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" version' -l 'version' -d 'Show the version.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" center' -l 'center' -d 'The centre of the view, in degrees (latitude -90 to 90, longitude -180 to 180).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" zoom' -l 'zoom' -d 'The zoom level, -4 to 22 (below 0 the whole world fits a small terminal).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" size' -l 'size' -d 'The frame\'s size in cells (default 80x24, at most 2000x1000).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" color' -l 'color' -d 'Colour escapes: auto (when stdout is a terminal and NO_COLOR is unset), always or never.' -rfka 'auto always never'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" bbox' -l 'bbox' -d 'The region to show: west, south, east, north in degrees (W > E crosses the antimeridian); not with --center or --zoom.' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" charset' -l 'charset' -d 'The characters the map is drawn with (default: braille, or ascii without a UTF-8 locale).' -rfka 'braille block ascii'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" style' -l 'style' -d 'The map\'s colours: dark (the default) or light, for light terminals.' -rfka 'dark light'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" no-basemap' -l 'no-basemap' -d 'Draw only your data and --tiles, not the offline map.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render"' -l 'tiles' -d 'Add a tile layer on top of the map (repeatable): a file, directory, URL or source name.' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" raster' -l 'raster' -d 'How raster tiles are drawn: braille dots (the default) or half blocks.' -rfka 'dots blocks'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" status' -l 'status' -d 'Add a status line: the centre, the zoom, a scale bar and the credits.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap render" -ge 1' -F
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" version' -l 'version' -d 'Show the version.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap info" json' -l 'json' -d 'Print JSON instead of text.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap info" -ge 1' -F
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap info" version' -l 'version' -d 'Show the version.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap info" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" json' -l 'json' -d 'Print JSON instead of text.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" size' -l 'size' -d 'The frame\'s size in cells (default 160x48).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" quick' -l 'quick' -d 'Fewer frames and smaller data, for a quick look.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" only' -l 'only' -d 'Run only the scenarios whose name starts with PREFIX.' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" tiles' -l 'tiles' -d 'Measure this tile source (needs --center and --zoom).' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" center' -l 'center' -d 'The centre of the view, in degrees (latitude -90 to 90, longitude -180 to 180).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" zoom' -l 'zoom' -d 'The zoom level, -4 to 22 (below 0 the whole world fits a small terminal).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" version' -l 'version' -d 'Show the version.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap help" version' -l 'version' -d 'Show the version.'
