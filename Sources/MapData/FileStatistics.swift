@@ -51,6 +51,12 @@ public struct FileStatistics: Sendable {
   public var warnings: [String]
 
   public init(_ content: MapContent) {
+    self.init(content, measures: TrackMeasures.measure(content.lines))
+  }
+
+  /// The statistics with the lines' length and motion already measured (the profile panel
+  /// has the distances along its track and does not measure them twice).
+  public init(_ content: MapContent, measures: TrackMeasures.Result) {
     path = content.path
     format = content.format
     tracks = content.tracks
@@ -74,7 +80,6 @@ public struct FileStatistics: Sendable {
     }
     polylines = lineCount
     polygons = polygonCount
-    let measures = TrackMeasures.measure(content.lines)
     length = measures.length
     heartRate = ChannelSummary.of(content.lines.map(\.heartRates))
     cadence = ChannelSummary.of(content.lines.map(\.cadences))

@@ -119,6 +119,35 @@ public enum TrackMeasures {
     return r
   }
 
+  /// The measures of lines whose cumulative distances (`cumulativeDistances`, one array per
+  /// line) are known: no geodesic is computed again.
+  public static func measure(_ lines: [MeasuredLine], cumulative: [[Double]]) -> Result {
+    var r = Result()
+    var compensation = 0.0
+    for (line, d) in zip(lines, cumulative) where d.count == line.coordinates.count && d.count > 1 {
+      let length = d[d.count - 1]
+      let t = r.length + length
+      compensation +=
+        abs(r.length) >= abs(length) ? (r.length - t) + length : (length - t) + r.length
+      r.length = t
+      guard line.times.count == d.count else { continue }
+      for k in 0..<(d.count - 1) {
+        let dt = line.times[k + 1] - line.times[k]
+        guard dt > 0 else { continue }
+        r.timed = true
+        let step = d[k + 1] - d[k]
+        let v = step / dt
+        if v >= movingThreshold && v.isFinite {
+          r.movingTime += dt
+          r.movingDistance += step
+          r.maxSpeed = max(r.maxSpeed, v)
+        }
+      }
+    }
+    r.length += compensation
+    return r
+  }
+
   /// The distance from the start of the line to each vertex, in metres (0 for the first).
   public static func cumulativeDistances(_ coordinates: [Coordinate]) -> [Double] {
     var out = [Double](repeating: 0, count: coordinates.count)

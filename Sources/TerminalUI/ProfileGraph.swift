@@ -58,8 +58,10 @@ public struct TrackProfile: Sendable {
     var anySpeed = false
     var anyHeart = false
     var anyCadence = false
-    for line in lines where !line.coordinates.isEmpty {
+    for line in lines {
       let d = TrackMeasures.cumulativeDistances(line.coordinates)
+      lineDistances.append(d)
+      if line.coordinates.isEmpty { continue }
       for x in d { distances.append(offset + x) }
       offset += d.last ?? 0
       coordinates += line.coordinates
@@ -109,6 +111,18 @@ public struct TrackProfile: Sendable {
   public var summaries: [ProfileChannel: ProfileSummary] = [:]
 
   public var length: Double { distances.last ?? 0 }
+
+  /// The distances along each line from its own start (as `TrackMeasures.cumulativeDistances`).
+  public var lineDistances: [[Double]] = []
+
+  /// What `termmap info` says about these lines, from the distances already measured.
+  public func statistics(path: String) -> FileStatistics {
+    var content = MapContent(
+      path: path, overlays: [], annotations: [], pointCount: coordinates.count)
+    content.lines = lines
+    return FileStatistics(
+      content, measures: TrackMeasures.measure(lines, cumulative: lineDistances))
+  }
 
   /// The channels this track has, in the order `v` cycles through them.
   public var channels: [ProfileChannel] { ProfileChannel.allCases.filter { values[$0] != nil } }

@@ -141,10 +141,7 @@ extension Viewer {
     guard it.canProfile, let p = TrackProfile(title: it.title, lines: it.lines) else { return }
     track.selection = (file, item)
     track.profile = p
-    var content = MapContent(
-      path: track.files[file].path, overlays: [], annotations: [], pointCount: p.coordinates.count)
-    content.lines = it.lines
-    track.profileStats = FileStatistics(content)
+    track.profileStats = p.statistics(path: track.files[file].path)
     track.cursor = 0
     if !p.channels.contains(track.channel) { track.channel = p.channels.first ?? .elevation }
   }

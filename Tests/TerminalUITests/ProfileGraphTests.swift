@@ -73,5 +73,14 @@ import Testing
       #expect(abs(p.distances[k] - target) == best, "at \(target) m")
     }
     #expect(abs(p.distances[p.index(atDistance: 450)] - 352) < 1)
+    // The panel's statistics, from the profile's distances, are info's.
+    let panel = p.statistics(path: "ride.fit")
+    let info = FileStatistics(content)
+    #expect(abs(panel.length - info.length) < 1e-6)
+    #expect(panel.movingTime == info.movingTime)
+    #expect(abs((panel.movingSpeed ?? 0) - (info.movingSpeed ?? 1)) < 1e-9)
+    #expect(panel.maxSpeed == info.maxSpeed)
+    #expect(panel.elevationRange == info.elevationRange)
+    #expect(panel.heartRate == info.heartRate)
   }
 }
