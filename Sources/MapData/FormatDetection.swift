@@ -39,8 +39,10 @@ enum FormatDetection {
       }
       k += 1
     }
-    guard k + 1 < head.count else { return false }
-    return [UInt8(ascii: "H"), UInt8(ascii: "I"), UInt8(ascii: "B")].contains(head[k + 1])
+    // The next record after blank lines.
+    while k < head.count && ValueParser.isSpace(head[k]) { k += 1 }
+    guard k < head.count else { return false }
+    return [UInt8(ascii: "H"), UInt8(ascii: "I"), UInt8(ascii: "B")].contains(head[k])
   }
 
   /// "UTF-32" or "UTF-16" when the first bytes are a byte order mark of one, or an ASCII

@@ -42,8 +42,11 @@ struct IGCReader {
   mutating func read() throws(DataFileError) -> MapContent {
     var series = TrackSeries()
     var first = true
-    while let (line, number) = try lines.next() {
-      if line.isEmpty { continue }
+    while let (read, number) = try lines.next() {
+      var line = read
+      // A UTF-8 byte order mark before the A record (detection allows one), and blank lines.
+      if first && line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
+      if line.allSatisfy(ValueParser.isSpace) { continue }
       let letter = line[0]
       if first {
         first = false

@@ -220,6 +220,14 @@ private func failureOf(_ bytes: [UInt8], name: String) -> String? {
         == "all-bad.igc:3:1: a B record has at least 35 characters, this one 9")
   }
 
+  @Test func igcWithAByteOrderMarkAndBlankLines() throws {
+    let text = "\u{FEFF}\r\nAXXX001\r\n\r\nHFDTE010124\r\nB1200004600000N01300000EA0100001200\r\n"
+    let content = try loadText(text, name: "bom.igc")
+    #expect(content.format == .igc)
+    #expect(content.lines[0].coordinates.count == 1)
+    #expect(content.warnings.isEmpty)
+  }
+
   @Test func igcDetectionByContent() throws {
     #expect(
       try loadText("AXXX001\nHFDTE010124\nB1200004600000N01300000EA0100001200\n", name: "log.txt")
