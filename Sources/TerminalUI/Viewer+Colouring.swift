@@ -13,12 +13,23 @@ final class ValueColouredRenderer: OverlayRenderer, @unchecked Sendable {
   // Immutable after init: safe to read from the drawing threads (OverlayRenderer's rule).
   private let runs: [[MapPoint]]
   private let colours: [[TermColor?]]
-  private let bounds: [MapRect]
+  /// Pieces of 256 legs with their bounds, so a tile looks only at the pieces it meets.
+  private let pieces: [(run: Int, from: Int, to: Int, bounds: MapRect)]
+  static let pieceLegs = 256
 
   init(overlay: any Overlay, lines: [[Coordinate]], colours: [[TermColor?]]) {
     runs = lines.map { $0.map(MapPoint.init) }
     self.colours = colours
-    bounds = runs.map { MapRect(bounding: $0) }
+    var pieces: [(run: Int, from: Int, to: Int, bounds: MapRect)] = []
+    for (k, run) in runs.enumerated() where run.count > 1 {
+      var from = 0
+      while from < run.count - 1 {
+        let to = min(from + Self.pieceLegs, run.count - 1)
+        pieces.append((k, from, to, MapRect(bounding: run[from...to])))
+        from = to
+      }
+    }
+    self.pieces = pieces
     super.init(overlay: overlay)
   }
 
@@ -26,9 +37,14 @@ final class ValueColouredRenderer: OverlayRenderer, @unchecked Sendable {
     let margin = 2 / zoomScale
     let rect = mapRect.insetBy(dx: -margin, dy: -margin)
     context.lineWidth = 1 / zoomScale
-    for (k, run) in runs.enumerated() where bounds[k].intersects(rect) && run.count > 1 {
-      let colour = colours[k]
-      for i in 0..<(run.count - 1) {
+    // Closed comparisons: a piece along a meridian or a parallel has no width or height.
+    for piece in pieces
+    where piece.bounds.maxX >= rect.minX && piece.bounds.minX <= rect.maxX
+      && piece.bounds.maxY >= rect.minY && piece.bounds.minY <= rect.maxY
+    {
+      let run = runs[piece.run]
+      let colour = colours[piece.run]
+      for i in piece.from..<piece.to {
         let a = run[i]
         let b = run[i + 1]
         if max(a.x, b.x) < rect.minX || min(a.x, b.x) > rect.maxX || max(a.y, b.y) < rect.minY
