@@ -30,7 +30,7 @@ extension Viewer {
         frame[c, row] = Cell(glyph: " ", foreground: .white, background: .brightBlack)
       }
       _ = frame.put(
-        measureStatus(points), column: 0, row: row, foreground: .brightWhite,
+        trackText(measureStatus(points)), column: 0, row: row, foreground: .brightWhite,
         background: .brightBlack, bold: true, maxWidth: frame.columns)
       return
     }
@@ -58,7 +58,8 @@ extension Viewer {
     }
     header += " · ←→ cursor · p closes"
     _ = frame.put(
-      header, column: 1, row: top, foreground: .brightCyan, background: .black, bold: true,
+      trackText(header), column: 1, row: top, foreground: .brightCyan, background: .black,
+      bold: true,
       maxWidth: frame.columns - 2)
 
     let axisWidth = ProfileGraph.axisWidth
@@ -120,7 +121,8 @@ extension Viewer {
     lines.insert(cursorText(cursorIndex), at: 0)
     for (k, line) in lines.prefix(panelRows - 1).enumerated() {
       _ = frame.put(
-        line, column: statsLeft, row: top + 1 + k, foreground: k == 0 ? .brightYellow : .white,
+        trackText(line), column: statsLeft, row: top + 1 + k,
+        foreground: k == 0 ? .brightYellow : .white,
         background: .black, bold: k == 0, maxWidth: frame.columns - statsLeft)
     }
     // The marker on the map.
@@ -183,6 +185,20 @@ extension Viewer {
       lines.append(String(format: "cadence   ⌀ %.0f  max %.0f rpm", c.mean, c.maximum))
     }
     return lines
+  }
+
+  /// The track tool's text as the charset can show it: in ASCII, its arrows, symbols and
+  /// dashes become ASCII.
+  func trackText(_ s: String) -> String {
+    guard map.charset == .ascii else { return s }
+    var out = s
+    for (a, b) in [
+      ("▸", ">"), ("◂", "<"), ("■", "#"), ("⌀", "avg"), ("↑", "up"), ("↓", "down"), ("←", "<-"),
+      ("→", "->"), ("–", "-"), ("·", "|"), ("…", "..."), ("°", " deg"),
+    ] {
+      out = out.replacingOccurrences(of: a, with: b)
+    }
+    return out
   }
 
   nonisolated static func valueText(_ v: Double, _ channel: ProfileChannel) -> String {

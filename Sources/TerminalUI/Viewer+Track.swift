@@ -441,11 +441,7 @@ extension Viewer {
       for c in (left + 1)..<(left + width - 1) {
         frame[c, row] = Cell(glyph: " ", background: background)
       }
-      var text = line.text
-      if ascii {
-        text = text.replacingOccurrences(of: "■", with: "#").replacingOccurrences(
-          of: "◂", with: "<")
-      }
+      let text = trackText(line.text)
       _ = frame.put(
         text, column: left + 2, row: row, foreground: .white, background: background,
         bold: selected,
@@ -456,7 +452,8 @@ extension Viewer {
       }
     }
     _ = frame.put(
-      footer, column: left + 2, row: top + height - 2, foreground: .brightBlack, background: .black,
+      trackText(footer), column: left + 2, row: top + height - 2, foreground: .brightBlack,
+      background: .black,
       maxWidth: width - 4)
   }
 

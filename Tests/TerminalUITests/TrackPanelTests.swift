@@ -51,4 +51,17 @@ struct TrackPanelTests {
     let row = h.screen[cell.row]
     #expect(Array(row)[cell.column] == "◆", "\(h.text)")
   }
+
+  @Test("in ASCII the panel and the layer list use ASCII only")
+  func ascii() throws {
+    let h = try Harness([Self.ride], columns: 120, rows: 40, unicode: false)
+    h.send(.character("p"))
+    #expect(h.text.contains("> 0 m | -20 m"), "\(h.text)")
+    #expect(h.text.contains("climb     up 3 m  down 4 m"), "\(h.text)")
+    h.send(.character("L"))
+    #expect(h.text.contains("# [x] ride-2020-06-01.fit  FIT  96 pts  902 m"), "\(h.text)")
+    let panelAndList = h.screen.filter { $0.contains("|") || $0.contains("#") }
+    #expect(!panelAndList.isEmpty)
+    #expect(h.text.unicodeScalars.allSatisfy { $0.value < 0x80 }, "\(h.text)")
+  }
 }
