@@ -259,11 +259,10 @@ extension Viewer {
       // Anywhere in the panel (outside the graph) does nothing to the map.
       if m.row >= map.rows && m.row < screen.rows - 1 { return true }
     }
-    if let points = track.measuring, m.action == .release || m.action == .click,
+    if track.measuring != nil, m.action == .release || m.action == .click,
       drag.map({ !$0.moved }) ?? true, m.row < map.rows
     {
       drag = nil
-      _ = points
       addMeasurePoint(map.coordinate(atColumn: m.column, row: m.row))
       return true
     }

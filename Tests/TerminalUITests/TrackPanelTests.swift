@@ -64,4 +64,27 @@ struct TrackPanelTests {
     #expect(!panelAndList.isEmpty)
     #expect(h.text.unicodeScalars.allSatisfy { $0.value < 0x80 }, "\(h.text)")
   }
+
+  @Test("measuring: m starts at the centre, a click adds a point, Backspace undoes, Esc ends")
+  func measureByClick() throws {
+    let h = try Harness([Self.ride], columns: 120, rows: 40)
+    h.send(.character("m"))
+    #expect(h.status.contains("measure: 1 point · 0.0 m"), "\(h.status)")
+    let centre = h.viewer.map.centerCoordinate
+    let target = h.viewer.map.coordinate(atColumn: 10, row: 5)
+    h.send(
+      .mouse(MouseEvent(column: 10, row: 5, action: .press)),
+      .mouse(MouseEvent(column: 10, row: 5, action: .release)))
+    let length = Geodesic.length(of: [centre, target])
+    let leg = Geodesic.inverse(centre, target)
+    let bearing = (leg.initialAzimuth + 360).truncatingRemainder(dividingBy: 360)
+    let expected = String(
+      format: "measure: 2 points · %@ · last leg %@ at %.1f°", Viewer.preciseDistance(length),
+      Viewer.preciseDistance(length), bearing)
+    #expect(h.status.contains(expected), "\(h.status) / \(expected)")
+    h.send(.key(.backspace))
+    #expect(h.status.contains("measure: 1 point"), "\(h.status)")
+    h.send(.character("\u{1B}"))
+    #expect(!h.status.contains("measure"), "\(h.status)")
+  }
 }
