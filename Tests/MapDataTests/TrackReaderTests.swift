@@ -220,6 +220,20 @@ private func failureOf(_ bytes: [UInt8], name: String) -> String? {
         == "all-bad.igc:3:1: a B record has at least 35 characters, this one 9")
   }
 
+  @Test func tcxIsFoundByItsRootWhateverTheName() throws {
+    let text =
+      "<TrainingCenterDatabase xmlns=\"http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2\">"
+      + "<Courses><Course><Name>c</Name><Track><Trackpoint><Position><LatitudeDegrees>46"
+      + "</LatitudeDegrees><LongitudeDegrees>14</LongitudeDegrees></Position></Trackpoint>"
+      + "</Track></Course></Courses></TrainingCenterDatabase>"
+    let content = try loadText(text, name: "export.xml")
+    #expect(content.format == .tcx)
+    #expect(content.tracks == 1 && content.pointCount == 1)
+    #expect(
+      loadFailure("lat,lon\n46,14\n", name: "ride.tcx")
+        == "ride.tcx:1:1: expected TCX (XML starting with \"<\"), found \"lat,lon\"")
+  }
+
   @Test func igcWithAByteOrderMarkAndBlankLines() throws {
     let text = "\u{FEFF}\r\nAXXX001\r\n\r\nHFDTE010124\r\nB1200004600000N01300000EA0100001200\r\n"
     let content = try loadText(text, name: "bom.igc")
