@@ -29,7 +29,40 @@ public struct CellCanvas: Sendable, Equatable {
   public init(_ canvas: DotCanvas) {
     self.init(
       columns: canvas.width / CellGeometry.dotsWide, rows: canvas.height / CellGeometry.dotsHigh)
-    add(canvas, atX: 0, y: 0, layerBase: 0, within: DotRect(minX: 0, minY: 0, maxX: 0, maxY: 0))
+    if canvas.hasTrueColor {
+      add(canvas, atX: 0, y: 0, layerBase: 0, within: DotRect(minX: 0, minY: 0, maxX: 0, maxY: 0))
+      return
+    }
+    // Cell by cell, its eight dots in the order `DotCanvas.paint` reads them.
+    let (w, columns, rows) = (canvas.width, self.columns, self.rows)
+    canvas.dots.withUnsafeBufferPointer { d in
+      bits.withUnsafeMutableBufferPointer { b in
+        top.withUnsafeMutableBufferPointer { t in
+          for row in 0..<rows {
+            for column in 0..<columns {
+              var cellBits: UInt8 = 0
+              var high: UInt32 = 0
+              var base = row * CellGeometry.dotsHigh * w + column * CellGeometry.dotsWide
+              for dy in 0..<CellGeometry.dotsHigh {
+                let left = d[base].raw
+                let right = d[base + 1].raw
+                if left != 0 {
+                  cellBits |= CellGeometry.brailleBit(dx: 0, dy: dy)
+                  if left >= high { high = left }
+                }
+                if right != 0 {
+                  cellBits |= CellGeometry.brailleBit(dx: 1, dy: dy)
+                  if right >= high { high = right }
+                }
+                base += w
+              }
+              b[row * columns + column] = cellBits
+              t[row * columns + column] = high
+            }
+          }
+        }
+      }
+    }
   }
 
   /// True when no cell has a dot.

@@ -118,10 +118,9 @@ struct Stroker {
     -> Bool
   {
     if dashTotal <= 0 { return true }
-    // (x − ⌊x / total⌋ · total: the remainder without a call to fmod.)
+    // (x − ⌊x / total⌋ · total: the remainder without a call to fmod, which is slow.)
     let x = distance + dashPhase
-    guard abs(x / dashTotal) < 1e15 else { return true }  // (also false for NaN)
-    var d = x - Double(floorToInt(x / dashTotal)) * dashTotal
+    var d = x - (x / dashTotal).rounded(.down) * dashTotal
     if d < 0 { d += dashTotal }
     if d >= dashTotal { d -= dashTotal }
     for (i, length) in dashes.enumerated() {
@@ -167,10 +166,10 @@ struct Stroker {
     let far = 1e12
     let whole = abs(x0) < far && abs(y0) < far && abs(x1) < far && abs(y1) < far
     let (s0, s1) = whole ? (0.0, 1.0) : (t0, t1)
-    let ix0 = floorToInt(x0 + s0 * dx)
-    let iy0 = floorToInt(y0 + s0 * dy)
-    let ix1 = floorToInt(x0 + s1 * dx)
-    let iy1 = floorToInt(y0 + s1 * dy)
+    let ix0 = Int((x0 + s0 * dx).rounded(.down))
+    let iy0 = Int((y0 + s0 * dy).rounded(.down))
+    let ix1 = Int((x0 + s1 * dx).rounded(.down))
+    let iy1 = Int((y0 + s1 * dy).rounded(.down))
     let steps = max(abs(ix1 - ix0), abs(iy1 - iy0))
     let stepLength = steps == 0 ? 0 : length * (s1 - s0) / Double(steps)
     let startDistance = dashDistance + s0 * length
@@ -187,7 +186,9 @@ struct Stroker {
     let inkValue = ink
     let offsets = brush.offsets
     let (pattern, total, phase) = (dashes, dashTotal, dashPhase)
-    let on = { (k: Int) -> Bool in
+    // (A function, not a closure value: a closure kept in a constant would be allocated for
+    // every segment.)
+    @inline(__always) func on(_ k: Int) -> Bool {
       !dashed
         || Stroker.dashIsOn(
           at: startDistance + Double(k) * stepLength, dashes: pattern, dashTotal: total,
@@ -230,11 +231,10 @@ struct Stroker {
   }
 }
 
-/// `Int(v.rounded(.down))` for values well inside Int's range, without a call into libm
-/// (`floor` is a library call on the x86-64 baseline, and strokes take it twice per dot).
+/// ⌊v⌋ for a finite v well inside Int's range: truncation where that is the same (v ≥ 0,
+/// nearly every dot), so the step loop makes no call into libm.
 @inline(__always) func floorToInt(_ v: Double) -> Int {
-  let i = Int(v)
-  return Double(i) > v ? i - 1 : i
+  v >= 0 ? Int(v) : Int(v.rounded(.down))
 }
 
 extension DotCanvas {

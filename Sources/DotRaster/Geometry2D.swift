@@ -110,6 +110,15 @@ public struct DotPathBuilder {
     ys.append(y)
   }
 
+  /// Starts a subpath at a dot-space point whose dashes begin `dashOffset` dots into the
+  /// pattern (a line drawn in pieces keeps its dashes in step).
+  @inlinable public mutating func move(x: Double, y: Double, dashOffset: Double) {
+    subpaths.append(
+      Subpath(start: xs.count, closed: false, dashOffset: dashOffset.isFinite ? dashOffset : 0))
+    xs.append(x)
+    ys.append(y)
+  }
+
   /// Adds a line to a dot-space point (a move when no subpath is open).
   @inlinable public mutating func line(x: Double, y: Double) {
     if subpaths.isEmpty { subpaths.append(Subpath(start: xs.count, closed: false, dashOffset: 0)) }

@@ -16,6 +16,25 @@ final class PreparedVectorTile: Sendable {
     /// `min_zoom`, whichever is higher).
     let minZoom: Double
     let polygon: Bool
+    /// The pieces of its lines (or outlines) in `RuleItems.chunks`.
+    let chunks: Range<Int32>
+  }
+
+  /// A piece of a line or of a polygon's outline: at most `Chunk.maximumVertices` vertices in a
+  /// row (each piece starts where the last ended), with its own box, so a map tile strokes only
+  /// the pieces near it rather than whole roads and coastlines. A ring's piece list ends back
+  /// at its first vertex.
+  struct Chunk: Sendable {
+    static let maximumVertices = 16
+    let box: TileBox
+    /// Its vertices in `RuleItems.points`.
+    let start: Int32
+    let count: Int32
+    /// How far along its line the piece starts, in tile units (keeps dashes in step).
+    let lengthBefore: Float
+    let minZoom: Float
+    /// An outline: segments along the tile's cut edges are not stroked.
+    let outline: Bool
   }
 
   /// The features of one rule of the style, in tile order.
@@ -26,6 +45,8 @@ final class PreparedVectorTile: Sendable {
     let items: [Item]
     /// The union of the items' boxes.
     let box: TileBox
+    let chunks: [Chunk]
+    let points: [TilePoint]
   }
 
   let styleName: String
@@ -43,6 +64,8 @@ final class PreparedVectorTile: Sendable {
       let fromIndex = rule.minZoomKey.flatMap { layer.keyIndex(of: $0) }
       var items: [Item] = []
       var box = TileBox.empty
+      var chunks: [Chunk] = []
+      var chunkPoints: [TilePoint] = []
       for feature in layer {
         let polygon: Bool
         switch feature.type {
@@ -69,22 +92,70 @@ final class PreparedVectorTile: Sendable {
         let b = feature.boundingBox
         guard !b.isEmpty else { continue }
         let parts = feature.partIndices
+        let firstChunk = Int32(chunks.count)
+        if rule.stroke != nil {
+          layer.withFlatGeometry { points, offsets in
+            for p in parts {
+              Self.cut(
+                points[Int(offsets[p])..<Int(offsets[p + 1])], ring: polygon, minZoom: from,
+                into: &chunks, points: &chunkPoints)
+            }
+          }
+        }
         items.append(
           Item(
             box: b, parts: Int32(parts.lowerBound)..<Int32(parts.upperBound), minZoom: from,
-            polygon: polygon))
+            polygon: polygon, chunks: firstChunk..<Int32(chunks.count)))
         box.formUnion(b)
       }
       if !items.isEmpty {
-        out.append(RuleItems(rule: index, layer: layer, items: items, box: box))
+        out.append(
+          RuleItems(
+            rule: index, layer: layer, items: items, box: box, chunks: chunks,
+            points: chunkPoints))
       }
     }
     rules = out
   }
 
+  /// Cuts one part (a line, or a ring that closes back on its first vertex) into chunks.
+  static func cut(
+    _ part: Slice<UnsafeBufferPointer<TilePoint>>, ring: Bool, minZoom: Double,
+    into chunks: inout [Chunk], points: inout [TilePoint]
+  ) {
+    guard let first = part.first else { return }
+    var vertices = Array(part)
+    if ring && vertices.count > 2 { vertices.append(first) }
+    var length = 0.0
+    var start = 0
+    repeat {
+      let end = min(start + Chunk.maximumVertices, vertices.count)
+      var box = TileBox.empty
+      let base = Int32(points.count)
+      for v in vertices[start..<end] {
+        box.formUnion(v)
+        points.append(v)
+      }
+      chunks.append(
+        Chunk(
+          box: box, start: base, count: Int32(end - start), lengthBefore: Float(length),
+          minZoom: Float(minZoom), outline: ring))
+      for k in start..<(end - 1) {
+        let dx = Double(vertices[k + 1].x - vertices[k].x)
+        let dy = Double(vertices[k + 1].y - vertices[k].y)
+        length += (dx * dx + dy * dy).squareRoot()
+      }
+      // The next piece starts at this one's last vertex.
+      start = end - 1
+    } while start < vertices.count - 1
+  }
+
   /// Approximate memory held, in bytes.
   var byteCount: Int {
-    rules.reduce(64) { $0 + 64 + $1.items.count * MemoryLayout<Item>.stride }
+    rules.reduce(64) {
+      $0 + 64 + $1.items.count * MemoryLayout<Item>.stride + $1.chunks.count
+        * MemoryLayout<Chunk>.stride + $1.points.count * MemoryLayout<TilePoint>.stride
+    }
   }
 }
 

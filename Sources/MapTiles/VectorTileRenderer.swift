@@ -120,20 +120,35 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
       context.lineWidth = rule.lineWidth / zoomScale
       context.setLineDash(phase: 0, lengths: rule.dash.map { $0 / zoomScale })
       let placement = DotPlacement(transform, context, origin: bounds.origin)
-      layer.withFlatGeometry { points, offsets in
-        for item in group.items where item.minZoom <= zoom && item.box.intersects(box) {
-          let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)
-          if item.polygon {
-            if rule.fill != nil {
-              context.withDotPath { addParts(geometry, placement, closed: true, cut: nil, &$0) }
-              context.fillPath()
-            }
-            if rule.stroke != nil {
-              context.withDotPath { addParts(geometry, placement, closed: true, cut: cut, &$0) }
-              context.strokePath()
+      let z = Float(zoom)
+      group.chunks.withUnsafeBufferPointer { chunks in
+        group.points.withUnsafeBufferPointer { chunkPoints in
+          if rule.fill != nil {
+            // Feature by feature, a polygon's fill then its outline (a later fill covers an
+            // earlier outline, as the style's order says).
+            layer.withFlatGeometry { points, offsets in
+              for item in group.items where item.minZoom <= zoom && item.box.intersects(box) {
+                if item.polygon {
+                  let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)
+                  context.withDotPath { addParts(geometry, placement, closed: true, cut: nil, &$0) }
+                  context.fillPath()
+                }
+                guard rule.stroke != nil else { continue }
+                context.withDotPath { path in
+                  for c in item.chunks where chunks[Int(c)].box.intersects(box) {
+                    addChunk(chunks[Int(c)], chunkPoints, placement, cut: cut, &path)
+                  }
+                }
+                context.strokePath()
+              }
             }
           } else {
-            context.withDotPath { addParts(geometry, placement, closed: false, cut: nil, &$0) }
+            // Lines and outlines only: every piece near this map tile in one path.
+            context.withDotPath { path in
+              for c in chunks where c.minZoom <= z && c.box.intersects(box) {
+                addChunk(c, chunkPoints, placement, cut: cut, &path)
+              }
+            }
             context.strokePath()
           }
         }
@@ -296,6 +311,90 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
         }
       }
     }
+  }
+
+  /// Adds one piece of a line or outline to the path, as `addParts` adds a part: what lies
+  /// beyond one edge of the clip shortened to its ends, vertices closer than half a dot to the
+  /// last one dropped, segments along cut edges skipped (outlines).
+  private func addChunk(
+    _ chunk: PreparedVectorTile.Chunk, _ points: UnsafeBufferPointer<TilePoint>,
+    _ m: DotPlacement, cut: CutEdges, _ path: inout DotPathBuilder
+  ) {
+    let a = Int(chunk.start)
+    let b = a + Int(chunk.count)
+    let cut: CutEdges? = chunk.outline ? cut : nil
+    var started = false
+    var penUp = false
+    var lastCode = -1
+    var lastX = 0.0
+    var lastY = 0.0
+    var prevU = 0.0
+    var prevV = 0.0
+    var pendingX = 0.0
+    var pendingY = 0.0
+    var pending = false
+    // Distance along the line in tile units, for the dashes of a subpath started after a cut.
+    var along = Double(chunk.lengthBefore)
+    let dotsPerUnit = abs(m.sx)
+    @inline(__always) func emit(_ x: Double, _ y: Double) {
+      if started && !penUp {
+        path.line(x: x, y: y)
+      } else {
+        path.move(x: x, y: y, dashOffset: along * dotsPerUnit)
+      }
+      started = true
+      penUp = false
+      lastX = x
+      lastY = y
+    }
+    for n in a..<b {
+      let q = points[n]
+      let u = Double(q.x)
+      let v = Double(q.y)
+      let x = m.ox + u * m.sx
+      let y = m.oy + v * m.sy
+      let code = m.code(x, y)
+      if n > a {
+        let du = u - prevU
+        let dv = v - prevV
+        along += (du * du + dv * dv).squareRoot()
+      }
+      if let cut, n > a, cut.isCut(prevU, prevV, u, v) {
+        // Lift the pen: this segment is a cut, not an outline.
+        if pending {
+          emit(pendingX, pendingY)
+          pending = false
+        }
+        penUp = true
+        lastCode = code
+        emit(x, y)
+        prevU = u
+        prevV = v
+        continue
+      }
+      prevU = u
+      prevV = v
+      if code != 0 && lastCode >= 0 && code & lastCode != 0 {
+        // Still beyond the same edge: hold the point, the run's end is what matters.
+        pendingX = x
+        pendingY = y
+        pending = true
+        lastCode &= code
+        continue
+      }
+      if pending {
+        emit(pendingX, pendingY)
+        pending = false
+      }
+      if code == 0 && started && lastCode == 0 && !penUp {
+        let dx = x - lastX
+        let dy = y - lastY
+        if dx * dx + dy * dy < 0.25 && n < b - 1 { continue }
+      }
+      emit(x, y)
+      lastCode = code
+    }
+    if pending { emit(pendingX, pendingY) }
   }
 
   // MARK: Labels

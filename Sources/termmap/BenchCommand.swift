@@ -355,6 +355,11 @@ struct BenchCommand {
     return Double(s) * 1000 + Double(a) / 1e15
   }
 
+  /// One measured frame. Not inlined, so that `valgrind --tool=callgrind
+  /// --toggle-collect='*measuredFrame*'` counts the instructions of measured frames only
+  /// (docs/benchmarks.md).
+  @inline(never) static func measuredFrame(_ map: MapView) -> CellBuffer { map.renderFrame() }
+
   /// Times `frames` frames; `freshTiles` drops the tile cache first so every tile is drawn.
   func measure(
     _ name: String, _ map: MapView, frames: Int, freshTiles: Bool = true, note: String = "",
@@ -373,7 +378,7 @@ struct BenchCommand {
       before()
       if freshTiles { map.discardTileCache() }
       let start = clock.now
-      let frame = map.renderFrame()
+      let frame = Self.measuredFrame(map)
       let elapsed = clock.now - start
       precondition(frame.rows == map.rows)
       let (s, a) = elapsed.components
