@@ -126,6 +126,30 @@ private func failureOf(_ bytes: [UInt8], name: String) -> String? {
     #expect(line.heartRates[1].isNaN)
   }
 
+  @Test func aFITCourseIsNamedByItsCourseMessageSanitized() throws {
+    var w = FITWriter()
+    // course (31): name, field 5, a 16-byte string with an escape sequence in it.
+    w.definition(local: 2, global: 31, fields: [.init(number: 5, size: 16, baseType: 0x07)])
+    var name = Array("Loop \u{1B}[2J".utf8)
+    name += [UInt8](repeating: 0, count: 16 - name.count)
+    w.message(local: 2, name)
+    w.definition(
+      local: 0, global: 20,
+      fields: [
+        .init(number: 0, size: 4, baseType: 0x85), .init(number: 1, size: 4, baseType: 0x85),
+      ])
+    w.message(
+      local: 0,
+      FITWriter.le32(FITWriter.semicircles(46)) + FITWriter.le32(FITWriter.semicircles(14)))
+    w.message(
+      local: 0,
+      FITWriter.le32(FITWriter.semicircles(46.001)) + FITWriter.le32(FITWriter.semicircles(14)))
+    let content = try loadBytes(w.file(), name: "course.fit")
+    #expect(content.lines[0].title == "Loop [2J")
+    #expect(content.lines[0].times.isEmpty)
+    #expect(content.lines[0].coordinates.count == 2)
+  }
+
   @Test func damagedFITFilesGiveOneLineLocatedErrors() throws {
     let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: track("ride-2020-06-01.fit"))))
     var flipped = original
