@@ -35,7 +35,9 @@ struct LayerItem {
   var annotations: [PointAnnotation] = []
   var lines: [MeasuredLine] = []
   var points: Int
-  var length: Double
+  /// Metres along its lines; measured when the layer list first shows it (a million-point
+  /// track takes a moment: not at every load).
+  var length: Double?
   var visible = true
 
   var canProfile: Bool { !lines.isEmpty && lines.contains { $0.coordinates.count > 1 } }
@@ -99,7 +101,7 @@ extension Viewer {
         LayerItem(
           kind: kind, title: SafeText.clean(title), overlays: [o], lines: lines,
           points: lines.reduce(0) { $0 + $1.coordinates.count },
-          length: lines.reduce(0) { $0 + $1.length }))
+          length: nil))
     }
     if !polygons.isEmpty {
       items.append(
@@ -381,6 +383,11 @@ extension Viewer {
   }
 
   func drawLayerList(into frame: inout CellBuffer) {
+    for file in track.files {
+      for i in file.items.indices where file.items[i].length == nil {
+        file.items[i].length = TrackMeasures.measure(file.items[i].lines).length
+      }
+    }
     let rows = layerRows()
     var lines: [(text: String, color: TermColor?, marked: Bool)] = []
     for r in rows {
@@ -390,7 +397,7 @@ extension Viewer {
         let profiled = track.selection.map { $0.file == r.file && $0.item == i } ?? false
         var text = "  [\(it.visible ? "x" : " ")] \(it.kind.rawValue)  \(it.title)"
         if it.kind != .waypoints && it.kind != .shapes {
-          text += "  \(it.points) pts  \(Viewer.distanceText(it.length))"
+          text += "  \(it.points) pts  \(Viewer.distanceText(it.length ?? 0))"
         }
         if profiled { text += "  ◂ profile" }
         lines.append((text, nil, profiled))
@@ -398,7 +405,7 @@ extension Viewer {
         let visible =
           file.items.allSatisfy(\.visible) ? "x" : file.items.contains(where: \.visible) ? "-" : " "
         let points = file.items.filter { $0.kind != .waypoints }.reduce(0) { $0 + $1.points }
-        let length = file.items.reduce(0) { $0 + $1.length }
+        let length = file.items.reduce(0) { $0 + ($1.length ?? 0) }
         lines.append(
           (
             "■ [\(visible)] \(file.name)  \(file.format.displayName)  \(points) pts  \(Viewer.distanceText(length))",
