@@ -5,13 +5,26 @@ extension DrawingContext {
   /// an odd number of rings, so inner rings cut holes.
   func fillEvenOdd(ink: Ink) {
     guard !xs.isEmpty else { return }
-    struct Edge {
-      var yTop: Double
-      var yBottom: Double
-      var xAtTop: Double
-      var slope: Double
+    // The buffers of the last fill, reused (a map tile fills many small polygons).
+    var scratch = FillScratch()
+    swap(&scratch, &fillScratch)
+    defer {
+      scratch.edges.removeAll(keepingCapacity: true)
+      scratch.active.removeAll(keepingCapacity: true)
+      scratch.crossings.removeAll(keepingCapacity: true)
+      swap(&scratch, &fillScratch)
     }
-    var edges: [Edge] = []
+    fill(ink: ink, xs: xs, ys: ys, subpaths: subpaths, &scratch)
+  }
+
+  private func fill(
+    ink: Ink, xs: [Double], ys: [Double], subpaths: [DotPathBuilder.Subpath],
+    _ scratch: inout FillScratch
+  ) {
+    typealias Edge = FillScratch.Edge
+    var edges = scratch.edges
+    scratch.edges = []
+    defer { scratch.edges = edges }
     edges.reserveCapacity(xs.count)
     var minX = Double.infinity
     var maxX = -Double.infinity
@@ -54,9 +67,15 @@ extension DrawingContext {
     let firstRow = max(clip.minY, Int((minY - 0.5).rounded(.up)))
     let lastRow = min(clip.maxY - 1, Int((maxY - 0.5).rounded(.down)))
     guard firstRow <= lastRow else { return }
-    var active: [Int] = []
+    var active = scratch.active
+    var crossings = scratch.crossings
+    scratch.active = []
+    scratch.crossings = []
+    defer {
+      scratch.active = active
+      scratch.crossings = crossings
+    }
     var next = 0
-    var crossings: [Double] = []
     let w = canvas.width
     let solid = pattern == .solid
     canvas.withDots { dots in
@@ -90,4 +109,17 @@ extension DrawingContext {
       }
     }
   }
+}
+
+/// Buffers a fill works in, kept by the context between fills.
+struct FillScratch {
+  struct Edge {
+    var yTop: Double
+    var yBottom: Double
+    var xAtTop: Double
+    var slope: Double
+  }
+  var edges: [Edge] = []
+  var active: [Int] = []
+  var crossings: [Double] = []
 }

@@ -3,10 +3,14 @@ import MapGeometry
 
 /// The smallest, largest and mean value of a sensor channel (heart rate, cadence, speed).
 public struct ChannelSummary: Sendable, Equatable {
+  /// The smallest finite value.
   public var minimum: Double
+  /// The largest finite value.
   public var maximum: Double
+  /// The mean of the finite values.
   public var mean: Double
 
+  /// A summary of the given figures.
   public init(minimum: Double, maximum: Double, mean: Double) {
     self.minimum = minimum
     self.maximum = maximum
@@ -40,15 +44,21 @@ public enum TrackMeasures {
   /// 0.5 m/s (1.8 km/h): slower than that counts as standing.
   public static let movingThreshold = 0.5
 
+  /// What `measure` finds.
   public struct Result: Sendable {
+    /// The geodesic length in metres, each line on its own.
     public var length = 0.0
+    /// Seconds between consecutive timed vertices at moving speed.
     public var movingTime = 0.0
+    /// Metres covered in those intervals.
     public var movingDistance = 0.0
+    /// The largest speed between two consecutive timed vertices, metres per second.
     public var maxSpeed = 0.0
     /// Whether any pair of consecutive vertices had two times.
     public var timed = false
   }
 
+  /// Measures lines with a geodesic per leg, long lines in pieces on all cores.
   public static func measure(_ lines: [MeasuredLine]) -> Result {
     var pieces: [(line: Int, from: Int, to: Int)] = []
     for (k, line) in lines.enumerated() where line.coordinates.count > 1 {

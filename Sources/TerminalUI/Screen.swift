@@ -92,7 +92,9 @@ public func adoptLocale(environment: [String: String] = ProcessInfo.processInfo.
 }
 
 /// The ncursesw screen: draws frames by their difference from the last one, reads keys and the
-/// mouse. All calls happen on the main actor (ncurses is not thread-safe).
+/// mouse. On terminals with ANSI cursor addressing the frames go out through a `TerminalWriter`
+/// (see Screen+ANSI.swift); elsewhere ncurses writes them. All calls happen on the main actor
+/// (ncurses is not thread-safe).
 @MainActor
 public final class Screen: TerminalBackend {
   let screen: OpaquePointer
@@ -108,6 +110,10 @@ public final class Screen: TerminalBackend {
   private let maxPairs: Int32
   private var previous: CellBuffer?
   private var ended = false
+  /// Writes the frames when the terminal takes ANSI sequences (nil: ncurses writes them).
+  private var writer: TerminalWriter?
+  /// Whether frames bypass ncurses (written by a `TerminalWriter`).
+  public var writesDirectly: Bool { writer != nil }
 
   /// Takes over the terminal. Throws when stdin or stdout is not a terminal or TERM is unknown.
   /// `unicode`: draw Unicode (braille, block) even when the locale is not UTF-8, because the
@@ -153,6 +159,15 @@ public final class Screen: TerminalBackend {
     columns = Int(getmaxx(w))
     rows = Int(getmaxy(w))
     enableMouse()
+    if let features = Screen.writerFeatures(
+      colors: depth, environment: ProcessInfo.processInfo.environment)
+    {
+      writer = TerminalWriter(features: features)
+      // ncurses clears the screen once and sends what it has queued; its window then stays
+      // untouched, so later refreshes send nothing.
+      wnoutrefresh(w)
+      doupdate()
+    }
   }
 
   func enableMouse() {
@@ -183,6 +198,12 @@ public final class Screen: TerminalBackend {
     rows = Int(getmaxy(window))
     previous = nil
     wclear(window)
+    if writer != nil {
+      // ncurses clears the resized screen now, not at the next key read (after the new frame).
+      writer?.reset()
+      wnoutrefresh(window)
+      doupdate()
+    }
   }
 
   private func pair(_ fg: TermColor?, _ bg: TermColor?) -> Int16 {
@@ -205,6 +226,11 @@ public final class Screen: TerminalBackend {
     var frame = original
     frame.repairWideGlyphs()
     if !unicode { frame = asciiOnly(frame) }
+    if let bytes = writer?.update(to: frame) {
+      Screen.writeAll(bytes)
+      if measuresBytes { lastFrameBytes = bytes.count }
+      return
+    }
     let before = measuresBytes ? processBytesWritten() : 0
     defer { if measuresBytes { lastFrameBytes = processBytesWritten() - before } }
     let changes = frame.changes(from: previous)
@@ -248,7 +274,11 @@ public final class Screen: TerminalBackend {
   /// Forgets the last frame, so the next one is drawn whole.
   public func invalidate() {
     previous = nil
-    wclear(window)
+    if writer != nil {
+      writer?.reset()
+    } else {
+      wclear(window)
+    }
   }
 
   /// Waits up to `milliseconds` for input (0: only what is already there).
@@ -275,6 +305,9 @@ public final class Screen: TerminalBackend {
   public func end() {
     guard !ended else { return }
     ended = true
+    // ncurses last left the cursor at the top left: put it back there, so endwin's moves
+    // start from where ncurses believes the cursor is.
+    if writer != nil { Screen.writeRaw("\u{1B}[0m\u{1B}[H") }
     Screen.writeRaw("\u{1B}[?1002l")
     _ = mousemask(0, nil)
     curs_set(1)

@@ -63,6 +63,9 @@ struct BenchCommand {
       for r in try layerFrames("tiles", layer, at: center, zoom: zoom, frames: frames) {
         report(r)
       }
+      for r in try outputFrames(
+        "tiles-output", { [try layer()] }, at: center, zoom: zoom, frames: frames)
+      { report(r) }
       return finish(results)
     }
 
@@ -155,6 +158,11 @@ struct BenchCommand {
 
     }
 
+    // Everything at once at 300 x 100 (BenchCombined.swift).
+    if wants("combined") {
+      try combinedScenarios(frames: frames, report: report)
+    }
+
     // Loading a 1,000,000-point GPX track (with elevation and time per point), streaming.
     if wants("gpx-load") {
       let r = try benchLoadGPX(points: quick ? 100_000 : 1_000_000)
@@ -204,6 +212,16 @@ struct BenchCommand {
             measure("basemap-\(name)-\(w)x\(h)-cached", map, frames: frames, freshTiles: false))
           report(measure("basemap-\(name)-\(w)x\(h)-redraw", map, frames: frames))
         }
+      }
+    }
+
+    // The terminal output (BenchOutput.swift): the offline map of Monaco at zoom 15.
+    if wants("output"), let dir = DataDirectory.locate() {
+      for r in try outputFrames(
+        "output", { try OfflineMap.overlays(dataDirectory: dir) },
+        at: Coordinate(latitude: 43.7384, longitude: 7.4246), zoom: 15, frames: frames)
+      {
+        report(r)
       }
     }
 
