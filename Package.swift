@@ -102,7 +102,9 @@ let package = Package(
       exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "TerminalUITests",
-      dependencies: ["TerminalUI", "CNcursesw", "TermMapKit", "MapGeometry"],
+      dependencies: [
+        "TerminalUI", "CNcursesw", "TermMapKit", "MapGeometry", "MapData", "DotRaster",
+      ],
       swiftSettings: strict),
   ]
 )

@@ -5,7 +5,7 @@ import PackageDescription
 
 let fuzzers = [
   "FuzzGPX", "FuzzKML", "FuzzGeoJSON", "FuzzCSV", "FuzzMVT", "FuzzMBTiles", "FuzzPMTiles",
-  "FuzzTileJSON", "FuzzConfig", "FuzzNMEA", "FuzzGPSD",
+  "FuzzTileJSON", "FuzzConfig", "FuzzTCX", "FuzzFIT", "FuzzIGC", "FuzzNMEA", "FuzzGPSD",
 ]
 
 let package = Package(
