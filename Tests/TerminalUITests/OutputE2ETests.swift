@@ -266,5 +266,9 @@ struct OutputE2ETests {
     try press("h", tmux, log: log)
     let back = Array(Self.styledLines(try tmux.captureWithColours()).prefix(30))
     #expect(back == start, "\(differences(back, start))")
+    // ncurses it is: it cannot shift rows, so a sideways pan costs about a full repaint.
+    let full = try fullRepaint(tmux, log: log)
+    let pan = try press("l", tmux, log: log)
+    #expect(Double(pan) > 0.6 * Double(full), "pan \(pan) B, full repaint \(full) B")
   }
 }
