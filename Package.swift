@@ -97,3 +97,8 @@ let package = Package(
       swiftSettings: strict),
   ]
 )
+
+// Documentation: the DocC catalogs in Sources/<Module>/<Module>.docc, built by
+// `swift package generate-documentation` (.ci/run builds them with warnings as errors).
+package.dependencies.append(
+  .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))

@@ -18,6 +18,7 @@ public struct Cell: Hashable, Sendable {
   @usableFromInline static let boldBit: UInt32 = 1 << 21
   @usableFromInline static let reverseBit: UInt32 = 1 << 22
 
+  /// A cell showing a glyph in colours (nil: the terminal's default), bold or reversed.
   public init(
     glyph: Unicode.Scalar, foreground: TermColor? = nil, background: TermColor? = nil,
     bold: Bool = false, reverse: Bool = false
@@ -28,6 +29,7 @@ public struct Cell: Hashable, Sendable {
     backgroundRaw = background?.raw ?? Cell.noColor
   }
 
+  /// The character shown.
   @inlinable public var glyph: Unicode.Scalar {
     get {
       // Only valid scalars are ever stored (from a Unicode.Scalar), so no check is needed.
@@ -36,21 +38,25 @@ public struct Cell: Hashable, Sendable {
     set { glyphAndFlags = (glyphAndFlags & ~Cell.scalarMask) | newValue.value }
   }
 
+  /// The text colour (nil: the terminal's default).
   @inlinable public var foreground: TermColor? {
     get { foregroundRaw == Cell.noColor ? nil : TermColor(raw: foregroundRaw) }
     set { foregroundRaw = newValue?.raw ?? Cell.noColor }
   }
 
+  /// The background colour (nil: the terminal's default).
   @inlinable public var background: TermColor? {
     get { backgroundRaw == Cell.noColor ? nil : TermColor(raw: backgroundRaw) }
     set { backgroundRaw = newValue?.raw ?? Cell.noColor }
   }
 
+  /// Whether the glyph is bold.
   @inlinable public var bold: Bool {
     get { glyphAndFlags & Cell.boldBit != 0 }
     set { glyphAndFlags = newValue ? glyphAndFlags | Cell.boldBit : glyphAndFlags & ~Cell.boldBit }
   }
 
+  /// Whether foreground and background are swapped.
   @inlinable public var reverse: Bool {
     get { glyphAndFlags & Cell.reverseBit != 0 }
     set {
@@ -78,16 +84,21 @@ public struct Cell: Hashable, Sendable {
 
 /// A frame: a row-major grid of cells. A value, so frames can be compared and diffed.
 public struct CellBuffer: Sendable, Equatable {
+  /// The frame's width in cells.
   public let columns: Int
+  /// The frame's height in cells.
   public let rows: Int
+  /// The cells, row by row.
   public private(set) var cells: [Cell]
 
+  /// A blank frame of `columns` × `rows` cells.
   public init(columns: Int, rows: Int) {
     self.columns = max(columns, 0)
     self.rows = max(rows, 0)
     cells = Array(repeating: .blank, count: self.columns * self.rows)
   }
 
+  /// The cell at a column and row (reading outside gives a blank; writing outside does nothing).
   public subscript(column: Int, row: Int) -> Cell {
     get { cells[row * columns + column] }
     set { cells[row * columns + column] = newValue }
@@ -175,8 +186,11 @@ public struct CellBuffer: Sendable, Equatable {
 
   /// A run of changed cells on one row.
   public struct Change: Equatable, Sendable {
+    /// The row of the run.
     public var row: Int
+    /// The column the run starts at.
     public var column: Int
+    /// The new cells, left to right.
     public var cells: ArraySlice<Cell>
   }
 
@@ -206,8 +220,11 @@ public struct CellBuffer: Sendable, Equatable {
 
 /// How many colours a terminal or output has.
 public enum ColorDepth: Sendable {
+  /// No colour at all: text only.
   case none
+  /// The 16 basic colours (`30–37`, `90–97`).
   case basic16
+  /// The xterm 256-colour palette (`38;5;n`).
   case palette256
   /// 24-bit colour: a `TermColor` that holds RGB is sent as `38;2;r;g;b` / `48;2;r;g;b`;
   /// palette colours are still sent as `38;5;n`, so themes keep their say over them.

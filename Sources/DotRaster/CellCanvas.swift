@@ -7,7 +7,9 @@
 /// the dot-by-dot composite gives, because each layer drawn later lies on higher ink layers.
 /// One cell costs what a dot cost, and a cell holds eight dots.
 public struct CellCanvas: Sendable, Equatable {
+  /// The width in cells.
   public let columns: Int
+  /// The height in cells.
   public let rows: Int
   /// Braille bits of the inked dots, per cell (row-major).
   public private(set) var bits: [UInt8]
@@ -16,6 +18,7 @@ public struct CellCanvas: Sendable, Equatable {
   /// The 24-bit colour of that dot (`TermColor.raw`), or 0; empty when no cell has one.
   public private(set) var trueColors: [UInt32]
 
+  /// A blank canvas of `columns` × `rows` cells.
   public init(columns: Int, rows: Int) {
     self.columns = max(columns, 0)
     self.rows = max(rows, 0)
@@ -44,8 +47,15 @@ public struct CellCanvas: Sendable, Equatable {
               var high: UInt32 = 0
               var base = row * CellGeometry.dotsHigh * w + column * CellGeometry.dotsWide
               for dy in 0..<CellGeometry.dotsHigh {
-                let left = d[base].raw
-                let right = d[base + 1].raw
+                // Both dots of the row at once: most rows of a map are empty.
+                let pair = UnsafeRawPointer(d.baseAddress! + base).loadUnaligned(as: UInt64.self)
+                base += w
+                if pair == 0 { continue }
+                #if _endian(big)
+                  let (left, right) = (UInt32(pair >> 32), UInt32(truncatingIfNeeded: pair))
+                #else
+                  let (left, right) = (UInt32(truncatingIfNeeded: pair), UInt32(pair >> 32))
+                #endif
                 if left != 0 {
                   cellBits |= CellGeometry.brailleBit(dx: 0, dy: dy)
                   if left >= high { high = left }
@@ -54,7 +64,6 @@ public struct CellCanvas: Sendable, Equatable {
                   cellBits |= CellGeometry.brailleBit(dx: 1, dy: dy)
                   if right >= high { high = right }
                 }
-                base += w
               }
               b[row * columns + column] = cellBits
               t[row * columns + column] = high

@@ -1,7 +1,10 @@
 /// A rectangle of dots, each holding an `Ink`; the raster every renderer draws into.
 public struct DotCanvas: Sendable, Equatable {
+  /// The canvas's width in dots.
   public let width: Int
+  /// The canvas's height in dots.
   public let height: Int
+  /// The dots, row by row.
   public private(set) var dots: [Ink]
   /// 24-bit colours of dots, for raster tiles; empty (and free) on canvases that have none.
   /// Entry `i` is `UInt64(ink.raw) << 32 | color.raw` for the ink that dot `i` had when it got
@@ -11,6 +14,7 @@ public struct DotCanvas: Sendable, Equatable {
   /// the two colours agree to within the palette anyway.)
   private var trueColors: [UInt64] = []
 
+  /// A blank canvas of `width` × `height` dots.
   public init(width: Int, height: Int) {
     self.width = max(width, 0)
     self.height = max(height, 0)
@@ -22,6 +26,7 @@ public struct DotCanvas: Sendable, Equatable {
     self.init(width: columns * CellGeometry.dotsWide, height: rows * CellGeometry.dotsHigh)
   }
 
+  /// The ink of a dot (no ink outside the canvas; writes outside are dropped).
   public subscript(x: Int, y: Int) -> Ink {
     get { dots[y * width + x] }
     set { dots[y * width + x] = newValue }

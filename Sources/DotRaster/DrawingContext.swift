@@ -42,6 +42,8 @@ public final class DrawingContext {
   /// Reused by fills.
   var fillScratch = FillScratch()
 
+  /// A context drawing into a canvas; fill patterns line up with `patternOrigin`, the canvas's
+  /// place on a larger dot grid.
   public init(canvas: DotCanvas, patternOrigin: (x: Int, y: Int) = (0, 0)) {
     self.canvas = canvas
     self.patternOrigin = patternOrigin
@@ -58,7 +60,9 @@ public final class DrawingContext {
 
   // MARK: State
 
+  /// Pushes the graphics state (colours, width, dashes, clip, transform).
   public func saveGState() { stack.append(state) }
+  /// Pops the graphics state saved last.
   public func restoreGState() {
     if let s = stack.popLast() { state = s }
   }
@@ -68,17 +72,21 @@ public final class DrawingContext {
     get { state.transform }
     set { state.transform = newValue }
   }
+  /// Moves user space by `x`, `y` (in user units).
   public func translateBy(x: Double, y: Double) {
     state.transform = state.transform.translatedBy(x: x, y: y)
   }
+  /// Scales user space.
   public func scaleBy(x: Double, y: Double) {
     state.transform = state.transform.scaledBy(x: x, y: y)
   }
 
+  /// The colour strokes draw in (nil: strokes draw nothing).
   public var strokeColor: TermColor? {
     get { state.strokeColor }
     set { state.strokeColor = newValue }
   }
+  /// The colour fills draw in (nil: fills draw nothing).
   public var fillColor: TermColor? {
     get { state.fillColor }
     set { state.fillColor = newValue }
@@ -88,6 +96,7 @@ public final class DrawingContext {
     get { state.lineWidth }
     set { state.lineWidth = max(newValue, 0) }
   }
+  /// The dot texture fills are drawn with.
   public var fillPattern: DotPattern {
     get { state.fillPattern }
     set { state.fillPattern = newValue }
@@ -97,6 +106,7 @@ public final class DrawingContext {
     state.dashPhase = phase
     state.dashPattern = lengths.allSatisfy { $0 >= 0 } && lengths.contains { $0 > 0 } ? lengths : []
   }
+  /// The dash lengths in user units (empty: solid).
   public var lineDashPattern: [Double] { state.dashPattern }
 
   /// The clip rect in dots.
@@ -124,14 +134,17 @@ public final class DrawingContext {
 
   // MARK: Paths
 
+  /// Forgets the current path.
   public func beginPath() {
     xs.removeAll(keepingCapacity: true)
     ys.removeAll(keepingCapacity: true)
     subpaths.removeAll(keepingCapacity: true)
   }
 
+  /// Whether the current path has no points.
   public var isPathEmpty: Bool { xs.isEmpty }
 
+  /// Starts a new subpath at a point.
   public func move(to p: Point2D) {
     move(to: p, dashOffset: 0)
   }
@@ -147,6 +160,7 @@ public final class DrawingContext {
     ys.append(d.y)
   }
 
+  /// Adds a straight segment from the current point.
   public func addLine(to p: Point2D) {
     if subpaths.isEmpty {
       move(to: p)
@@ -164,6 +178,7 @@ public final class DrawingContext {
     for p in points.dropFirst() { addLine(to: p) }
   }
 
+  /// Closes the current subpath back to its first point.
   public func closePath() {
     if let last = subpaths.indices.last { subpaths[last].closed = true }
   }
@@ -184,6 +199,7 @@ public final class DrawingContext {
     return try body(&builder)
   }
 
+  /// Adds a rectangle as a closed subpath.
   public func addRect(_ r: Rect2D) {
     move(to: Point2D(x: r.x, y: r.y))
     addLine(to: Point2D(x: r.maxX, y: r.y))

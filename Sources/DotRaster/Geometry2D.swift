@@ -1,7 +1,10 @@
 /// A point in a drawing context's user space.
 public struct Point2D: Hashable, Sendable {
+  /// The horizontal position.
   public var x: Double
+  /// The vertical position (down is positive).
   public var y: Double
+  /// A point.
   @inlinable public init(x: Double, y: Double) {
     self.x = x
     self.y = y
@@ -10,27 +13,39 @@ public struct Point2D: Hashable, Sendable {
 
 /// A rectangle in a drawing context's user space.
 public struct Rect2D: Hashable, Sendable {
+  /// The left edge.
   public var x: Double
+  /// The top edge.
   public var y: Double
+  /// The width.
   public var width: Double
+  /// The height.
   public var height: Double
+  /// A rectangle from its top-left corner and size.
   public init(x: Double, y: Double, width: Double, height: Double) {
     self.x = x
     self.y = y
     self.width = width
     self.height = height
   }
+  /// The right edge.
   public var maxX: Double { x + width }
+  /// The bottom edge.
   public var maxY: Double { y + height }
 }
 
 /// A scale-and-translate transform from user space to dots: dot = user · scale + translation.
 public struct Transform2D: Hashable, Sendable {
+  /// Horizontal scale.
   public var scaleX: Double
+  /// Vertical scale.
   public var scaleY: Double
+  /// Horizontal translation, in dots.
   public var translateX: Double
+  /// Vertical translation, in dots.
   public var translateY: Double
 
+  /// A transform from its scales and translations (the identity by default).
   public init(
     scaleX: Double = 1, scaleY: Double = 1, translateX: Double = 0, translateY: Double = 0
   ) {
@@ -40,8 +55,10 @@ public struct Transform2D: Hashable, Sendable {
     self.translateY = translateY
   }
 
+  /// Leaves points where they are.
   public static let identity = Transform2D()
 
+  /// The dot position of a user-space point.
   @inlinable public func apply(_ p: Point2D) -> Point2D {
     Point2D(x: p.x * scaleX + translateX, y: p.y * scaleY + translateY)
   }
@@ -62,11 +79,16 @@ public struct Transform2D: Hashable, Sendable {
 
 /// A half-open rectangle of whole dots.
 public struct DotRect: Hashable, Sendable {
+  /// The left column (inside).
   public var minX: Int
+  /// The top row (inside).
   public var minY: Int
+  /// The right column (outside).
   public var maxX: Int
+  /// The bottom row (outside).
   public var maxY: Int
 
+  /// A rect from its edges.
   public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
     self.minX = minX
     self.minY = minY
@@ -74,8 +96,10 @@ public struct DotRect: Hashable, Sendable {
     self.maxY = maxY
   }
 
+  /// Whether the rect holds no dot.
   public var isEmpty: Bool { maxX <= minX || maxY <= minY }
 
+  /// The dots in both rects.
   public func intersection(_ o: DotRect) -> DotRect {
     DotRect(
       minX: max(minX, o.minX), minY: max(minY, o.minY), maxX: min(maxX, o.maxX),

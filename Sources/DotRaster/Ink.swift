@@ -3,8 +3,10 @@
 /// The layer is compared when dots of several layers share a cell: the cell takes the colour of
 /// its highest-layer dot, so the upper layer's colour wins for that cell.
 public struct Ink: Hashable, Sendable {
+  /// The layer in the high 24 bits, the palette colour in the low 8 (0: no ink).
   public var raw: UInt32
 
+  /// Ink from its raw bits.
   @inlinable public init(raw: UInt32) { self.raw = raw }
 
   /// Ink of a colour on a layer (layer 0 is reserved for "no dot", so layers start at 1).
@@ -15,8 +17,11 @@ public struct Ink: Hashable, Sendable {
   /// No dot.
   public static let none = Ink(raw: 0)
 
+  /// Whether the dot holds no ink.
   @inlinable public var isEmpty: Bool { raw == 0 }
+  /// The stacking layer (higher wins a cell's colour).
   @inlinable public var layer: UInt32 { raw >> 8 }
+  /// The ink's palette colour.
   @inlinable public var color: TermColor { TermColor(UInt8(truncatingIfNeeded: raw)) }
 
   /// The same colour moved onto another layer.
@@ -28,6 +33,7 @@ public struct DotPattern: Hashable, Sendable {
   /// Braille bits (see `CellGeometry.brailleBit`) that are inked in every cell-sized block.
   public var bits: UInt8
 
+  /// A pattern from its braille bits.
   public init(bits: UInt8) { self.bits = bits }
 
   /// Every dot.

@@ -21,6 +21,7 @@ public struct TermColor: Hashable, Sendable, CustomStringConvertible {
     set { storage = UInt32(newValue) }
   }
 
+  /// A colour of the xterm 256-colour palette.
   @inlinable public init(_ index: UInt8) { storage = UInt32(index) }
 
   /// A colour from a `raw` value that a `TermColor` had.
@@ -47,21 +48,37 @@ public struct TermColor: Hashable, Sendable, CustomStringConvertible {
     return TermColor(UInt8(16 + 36 * rr + 6 * gg + bb))
   }
 
+  /// Palette colour 0.
   public static let black = TermColor(0)
+  /// Palette colour 1.
   public static let red = TermColor(1)
+  /// Palette colour 2.
   public static let green = TermColor(2)
+  /// Palette colour 3.
   public static let yellow = TermColor(3)
+  /// Palette colour 4.
   public static let blue = TermColor(4)
+  /// Palette colour 5.
   public static let magenta = TermColor(5)
+  /// Palette colour 6.
   public static let cyan = TermColor(6)
+  /// Palette colour 7.
   public static let white = TermColor(7)
+  /// Palette colour 8.
   public static let brightBlack = TermColor(8)
+  /// Palette colour 9.
   public static let brightRed = TermColor(9)
+  /// Palette colour 10.
   public static let brightGreen = TermColor(10)
+  /// Palette colour 11.
   public static let brightYellow = TermColor(11)
+  /// Palette colour 12.
   public static let brightBlue = TermColor(12)
+  /// Palette colour 13.
   public static let brightMagenta = TermColor(13)
+  /// Palette colour 14.
   public static let brightCyan = TermColor(14)
+  /// Palette colour 15.
   public static let brightWhite = TermColor(15)
 
   /// The RGB value of a 24-bit colour, or the one xterm shows for a palette index.

@@ -4,9 +4,13 @@ import TermMapKit
 
 /// The kinds of data file termmap reads.
 public enum DataFormat: String, Sendable, CaseIterable {
+  /// A route CSV (or any file that is not XML or JSON).
   case csv
+  /// GPX 1.0 or 1.1.
   case gpx
+  /// GeoJSON (RFC 7946).
   case geojson
+  /// KML 2.2.
   case kml
 
   /// The name people use for the format.
@@ -25,6 +29,7 @@ public enum DataFormat: String, Sendable, CaseIterable {
 /// `elevations` and `times` are either empty (the line has none) or as long as `coordinates`,
 /// with NaN where a vertex lacks a value. Times are seconds since 1970-01-01T00:00:00Z.
 public struct MeasuredLine: Sendable {
+  /// What kind of line it is.
   public enum Kind: String, Sendable, Hashable {
     /// A segment of a track (GPX `<trkseg>`, KML `<gx:Track>`).
     case trackSegment
@@ -34,12 +39,18 @@ public struct MeasuredLine: Sendable {
     case line
   }
 
+  /// What kind of line it is.
   public var kind: Kind
+  /// The line's vertices.
   public var coordinates: [Coordinate]
+  /// Elevations in metres, one per vertex (NaN where unknown), or empty.
   public var elevations: [Double]
+  /// Times in seconds since 1970, one per vertex (NaN where unknown), or empty.
   public var times: [Double]
+  /// The line's name, if the file gives one.
   public var title: String?
 
+  /// A line with its vertices and, optionally, elevations and times.
   public init(
     kind: Kind, coordinates: [Coordinate], elevations: [Double] = [], times: [Double] = [],
     title: String? = nil
@@ -57,11 +68,16 @@ public struct MeasuredLine: Sendable {
 
 /// A box in degrees: west and east longitudes, south and north latitudes.
 public struct CoordinateBounds: Sendable, Hashable {
+  /// The westernmost longitude, in degrees.
   public var west: Double
+  /// The southernmost latitude, in degrees.
   public var south: Double
+  /// The easternmost longitude, in degrees.
   public var east: Double
+  /// The northernmost latitude, in degrees.
   public var north: Double
 
+  /// A box from its edges, in degrees.
   public init(west: Double, south: Double, east: Double, north: Double) {
     self.west = west
     self.south = south

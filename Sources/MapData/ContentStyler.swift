@@ -16,6 +16,7 @@ public final class ContentStyler {
   private var markerColors: [ObjectIdentifier: TermColor] = [:]
   private var files = 0
 
+  /// A styler.
   public init() {}
 
   /// Takes note of a file's content (call before its overlays and annotations go on the map).

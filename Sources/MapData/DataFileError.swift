@@ -18,6 +18,7 @@ public struct DataFileError: Error, Sendable, CustomStringConvertible, Hashable 
   /// What is wrong, without the location.
   public var message: String
 
+  /// An error in a file, located by line and column or by byte offset when known.
   public init(
     path: String, line: Int? = nil, column: Int? = nil, byteOffset: Int? = nil, message: String
   ) {

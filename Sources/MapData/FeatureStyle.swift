@@ -21,6 +21,7 @@ public struct FeatureStyle: Hashable, Sendable {
   /// `small`, `medium` or `large` (`marker-size`).
   public var markerSize: String?
 
+  /// A style; every field is optional.
   public init(
     stroke: TermColor? = nil, strokeWidth: Double? = nil, strokeOpacity: Double? = nil,
     fill: TermColor? = nil, fillOpacity: Double? = nil, markerColor: TermColor? = nil,

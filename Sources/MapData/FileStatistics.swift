@@ -17,27 +17,42 @@ import TermMapKit
 ///   an elevation, unsmoothed; either is nil when its sum overflows (elevations near ±1e308).
 ///   No property is ever infinite or NaN. `timeSpan` is the earliest and latest time of a line vertex.
 public struct FileStatistics: Sendable {
+  /// The file.
   public var path: String
+  /// The format it was read as.
   public var format: DataFormat
+  /// GPX tracks and KML tracks.
   public var tracks: Int
+  /// Track segments.
   public var segments: Int
+  /// Routes.
   public var routes: Int
+  /// Waypoints.
   public var waypoints: Int
+  /// Vertices of all lines and rings.
   public var points: Int
+  /// Overlays drawn as lines.
   public var polylines: Int
+  /// Overlays drawn as polygons.
   public var polygons: Int
+  /// Annotations (named points).
   public var annotations: Int
+  /// The box around every coordinate; nil when the file has none.
   public var bounds: CoordinateBounds?
   /// Metres.
   public var length: Double
   /// Metres; nil when no line vertex has an elevation.
   public var elevationRange: ClosedRange<Double>?
+  /// Metres climbed along lines; nil without elevations (or when the sum overflows).
   public var ascent: Double?
+  /// Metres descended along lines; nil without elevations (or when the sum overflows).
   public var descent: Double?
   /// Seconds since 1970; nil when no line vertex has a time.
   public var timeSpan: ClosedRange<Double>?
+  /// The reader's warnings, one line each.
   public var warnings: [String]
 
+  /// The figures of loaded content.
   public init(_ content: MapContent) {
     path = content.path
     format = content.format

@@ -3,16 +3,23 @@ import MapGeometry
 import TermMapKit
 
 /// What one data file puts on the map: overlays, annotations and a few counts.
-public struct MapContent {
+///
+/// `Sendable` (checked): overlays are immutable, annotations keep their fields behind a mutex,
+/// and the rest are values; a file can be loaded in one task and drawn in another (by a
+/// `MapView` on the main actor or a `MapSnapshotter` anywhere).
+public struct MapContent: Sendable {
+  /// The file the content was read from.
   public var path: String
+  /// Lines and polygons, in file order.
   public var overlays: [any Overlay]
+  /// Named points, in file order.
   public var annotations: [PointAnnotation]
   /// Vertices of all lines and rings.
   public var pointCount: Int
   /// The format the file was read as (detected from its contents).
   public var format: DataFormat = .csv
   /// Styles the file asks for, by `ObjectIdentifier` of an overlay or an annotation; only
-  /// objects with a style are present. See ``style(for:)-(any Overlay)``.
+  /// objects with a style are present. See `style(for:)`.
   public var styles: [ObjectIdentifier: FeatureStyle] = [:]
   /// Problems with single features that were skipped or values that were ignored, one line
   /// each (`path:line:column: …`), then a summary; empty when the whole file was read.
@@ -31,6 +38,7 @@ public struct MapContent {
   /// The box around every coordinate of the file; nil when it has none.
   public var bounds: CoordinateBounds?
 
+  /// Content of a file with its overlays, annotations and vertex count.
   public init(
     path: String, overlays: [any Overlay], annotations: [PointAnnotation], pointCount: Int
   ) {

@@ -3,11 +3,14 @@ import MapGeometry
 
 /// One position of a route, in file order.
 public struct RoutePoint: Sendable, Hashable {
+  /// Where the point is.
   public var coordinate: Coordinate
   /// Metres above the WGS84 ellipsoid or sea level, as the file gives it.
   public var elevation: Double?
+  /// When the point was passed, if the file says.
   public var time: Date?
 
+  /// A route point.
   public init(coordinate: Coordinate, elevation: Double? = nil, time: Date? = nil) {
     self.coordinate = coordinate
     self.elevation = elevation
@@ -17,16 +20,20 @@ public struct RoutePoint: Sendable, Hashable {
 
 /// A named position: a row of a route file whose name field is not empty.
 public struct Waypoint: Sendable, Hashable {
+  /// Where the waypoint is.
   public var coordinate: Coordinate
   /// The name, sanitized with ``TextSanitizer/clean(_:)``; never empty.
   public var name: String
   /// The description, sanitized; `nil` when absent or empty.
   public var description: String?
+  /// Its elevation in metres, if the file gives one.
   public var elevation: Double?
+  /// Its time, if the file gives one.
   public var time: Date?
   /// The 1-based line of the file on which the waypoint's row starts.
   public var line: Int
 
+  /// A named waypoint.
   public init(
     coordinate: Coordinate, name: String, description: String? = nil, elevation: Double? = nil,
     time: Date? = nil, line: Int
@@ -42,12 +49,14 @@ public struct Waypoint: Sendable, Hashable {
 
 /// The contents of a route file: one polyline of points and the named points among them.
 public struct RouteFile: Sendable, Hashable {
+  /// The file read.
   public var path: String
   /// Every data row, in order, as one polyline.
   public var points: [RoutePoint]
   /// The rows that have a non-empty name, in order (each is also in `points`).
   public var waypoints: [Waypoint]
 
+  /// A route file's content.
   public init(path: String, points: [RoutePoint], waypoints: [Waypoint] = []) {
     self.path = path
     self.points = points

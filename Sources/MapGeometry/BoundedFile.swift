@@ -84,7 +84,9 @@ public enum BoundedFile {
 
 /// A file `BoundedFile` would not read, or could not: its path and why, as one line.
 public struct BoundedFileError: Error, CustomStringConvertible, Equatable {
+  /// The file.
   public let path: String
+  /// What is wrong with it.
   public let message: String
   public var description: String { "\(path): \(message)" }
 }

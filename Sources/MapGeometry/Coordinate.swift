@@ -2,9 +2,12 @@ import Foundation
 
 /// A geographic position in degrees on WGS84 (latitude north positive, longitude east positive).
 public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
+  /// Degrees north of the equator (negative: south).
   public var latitude: Double
+  /// Degrees east of Greenwich (negative: west).
   public var longitude: Double
 
+  /// A coordinate in degrees (WGS84).
   public init(latitude: Double, longitude: Double) {
     self.latitude = latitude
     self.longitude = longitude
@@ -22,9 +25,12 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
 
 /// The extent of a region in degrees; a smaller span shows the map more closely.
 public struct CoordinateSpan: Hashable, Sendable {
+  /// The region's height in degrees of latitude.
   public var latitudeDelta: Double
+  /// The region's width in degrees of longitude.
   public var longitudeDelta: Double
 
+  /// A span in degrees.
   public init(latitudeDelta: Double, longitudeDelta: Double) {
     self.latitudeDelta = latitudeDelta
     self.longitudeDelta = longitudeDelta
@@ -33,9 +39,12 @@ public struct CoordinateSpan: Hashable, Sendable {
 
 /// A centre and a span: the geographic form of a visible area.
 public struct CoordinateRegion: Hashable, Sendable {
+  /// The region's centre.
   public var center: Coordinate
+  /// The region's size in degrees.
   public var span: CoordinateSpan
 
+  /// A region around a centre.
   public init(center: Coordinate, span: CoordinateSpan) {
     self.center = center
     self.span = span

@@ -2,9 +2,12 @@ import Foundation
 
 /// A point on the flat Web Mercator world, 2^28 map points wide; x grows east, y grows south.
 public struct MapPoint: Hashable, Sendable, CustomStringConvertible {
+  /// Map points east of the antimeridian at 180° W.
   public var x: Double
+  /// Map points south of the top edge of the Mercator world (about 85° N).
   public var y: Double
 
+  /// A map point.
   public init(x: Double, y: Double) {
     self.x = x
     self.y = y
@@ -28,9 +31,12 @@ public struct MapPoint: Hashable, Sendable, CustomStringConvertible {
 
 /// A size in map points.
 public struct MapSize: Hashable, Sendable {
+  /// The width in map points.
   public var width: Double
+  /// The height in map points.
   public var height: Double
 
+  /// A size in map points.
   public init(width: Double, height: Double) {
     self.width = width
     self.height = height

@@ -2,14 +2,18 @@ import Foundation
 
 /// An axis-aligned rectangle of map points, with MapKit's rules for null and empty rects.
 public struct MapRect: Hashable, Sendable, CustomStringConvertible {
+  /// The top-left corner.
   public var origin: MapPoint
+  /// The width and height.
   public var size: MapSize
 
+  /// A rect from its top-left corner and size.
   public init(origin: MapPoint, size: MapSize) {
     self.origin = origin
     self.size = size
   }
 
+  /// A rect from its top-left corner and size, in map points.
   public init(x: Double, y: Double, width: Double, height: Double) {
     self.init(origin: MapPoint(x: x, y: y), size: MapSize(width: width, height: height))
   }
@@ -39,14 +43,23 @@ public struct MapRect: Hashable, Sendable, CustomStringConvertible {
   public static let null = MapRect(
     origin: MapPoint(x: .infinity, y: .infinity), size: MapSize(width: 0, height: 0))
 
+  /// The left edge.
   public var minX: Double { origin.x }
+  /// The top edge.
   public var minY: Double { origin.y }
+  /// The middle, across.
   public var midX: Double { origin.x + size.width / 2 }
+  /// The middle, down.
   public var midY: Double { origin.y + size.height / 2 }
+  /// The right edge.
   public var maxX: Double { origin.x + size.width }
+  /// The bottom edge.
   public var maxY: Double { origin.y + size.height }
+  /// The width.
   public var width: Double { size.width }
+  /// The height.
   public var height: Double { size.height }
+  /// The centre.
   public var mid: MapPoint { MapPoint(x: midX, y: midY) }
 
   /// True for the null rect (only the origin is looked at).
@@ -111,7 +124,16 @@ public struct MapRect: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// An edge of a rect, for `divided(atDistance:from:)`.
-  public enum Edge: Sendable { case minX, minY, maxX, maxY }
+  public enum Edge: Sendable {
+    /// The left edge.
+    case minX
+    /// The top edge.
+    case minY
+    /// The right edge.
+    case maxX
+    /// The bottom edge.
+    case maxY
+  }
 
   /// Splits off a slice of `amount` from an edge (as MKMapRectDivide; negative amounts are 0).
   public func divided(atDistance amount: Double, from edge: Edge) -> (

@@ -2,10 +2,14 @@ import Foundation
 
 /// A web-map tile address: zoom, column (x from the west) and row (y from the north).
 public struct TileID: Hashable, Sendable, CustomStringConvertible {
+  /// The zoom level (2^z tiles across).
   public var z: Int
+  /// The column, 0 at the west edge.
   public var x: Int
+  /// The row, 0 at the north edge (XYZ; not TMS).
   public var y: Int
 
+  /// A tile at a zoom level, column and row.
   public init(z: Int, x: Int, y: Int) {
     self.z = z
     self.x = x

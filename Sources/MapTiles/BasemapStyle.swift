@@ -7,15 +7,21 @@ public struct BasemapStyle: Sendable {
   /// One drawing rule: features of `layer` whose `class` (or other key) matches, drawn as
   /// fill and/or line from `minZoom`.
   public struct Rule: Sendable {
+    /// The vector tile layer the rule draws.
     public var layer: String
     /// Property that selects features (usually "class"); nil matches every feature.
     public var key: String?
     /// Accepted values of `key` (empty: any value).
     public var values: Set<String>
+    /// The lowest map zoom the rule draws at.
     public var minZoom: Double
+    /// The highest map zoom the rule draws at.
     public var maxZoom: Double
+    /// The fill colour of polygons (nil: unfilled).
     public var fill: TermColor?
+    /// The fill texture.
     public var fillPattern: DotPattern
+    /// The line colour (nil: no line).
     public var stroke: TermColor?
     /// Line width in dots.
     public var lineWidth: Double
@@ -27,6 +33,7 @@ public struct BasemapStyle: Sendable {
     /// `min_zoom`): features whose value is above the map's zoom are skipped. nil: none.
     public var minZoomKey: String?
 
+    /// A drawing rule.
     public init(
       layer: String, key: String? = nil, values: Set<String> = [], minZoom: Double = 0,
       maxZoom: Double = 30, fill: TermColor? = nil, fillPattern: DotPattern = .solid,
@@ -51,12 +58,19 @@ public struct BasemapStyle: Sendable {
   /// A kind of label: which point (or line) features, from which zoom, in what colour, with
   /// what base priority (higher wins a place first).
   public struct LabelRule: Sendable {
+    /// The vector tile layer whose features are named.
     public var layer: String
+    /// The property that selects features (nil: every feature).
     public var key: String?
+    /// Accepted values of `key` (empty: any value).
     public var values: Set<String>
+    /// The lowest map zoom the names show at.
     public var minZoom: Double
+    /// The names' colour.
     public var color: TermColor
+    /// Whether the names are bold.
     public var bold: Bool
+    /// The names' rank when labels compete for room (higher wins).
     public var priority: Double
     /// Only places of at least this population show below `populationZoom` levels past minZoom.
     public var populationScale: Double
@@ -70,6 +84,7 @@ public struct BasemapStyle: Sendable {
     /// As `Rule.minZoomKey`: a feature property holding the zoom the label shows from.
     public var minZoomKey: String?
 
+    /// A label rule.
     public init(
       layer: String, key: String? = "class", values: Set<String> = [], minZoom: Double,
       color: TermColor, bold: Bool = false, priority: Double, populationScale: Double = 0,
@@ -89,12 +104,15 @@ public struct BasemapStyle: Sendable {
     }
   }
 
+  /// The style's name (for messages and `info`).
   public var name: String
   /// Drawn in order: later rules on top.
   public var rules: [Rule]
+  /// Which features are named, and how.
   public var labels: [LabelRule]
   /// The marker put before a city's name.
   public var placeDot: Character
+  /// The colour of the marker before a city's name.
   public var placeDotColor: TermColor
   /// Feature properties that hold a label's text, in order of preference: the first whose
   /// value a terminal cell can show (a script below U+2E80, so not CJK) wins, else the first
@@ -211,7 +229,9 @@ public struct BasemapStyle: Sendable {
 
   /// Dark or light terminals.
   public enum Variant: String, Sendable, CaseIterable {
+    /// Light text and lines on a dark terminal.
     case dark
+    /// Dark text and lines on a light terminal.
     case light
   }
 

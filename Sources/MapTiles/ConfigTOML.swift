@@ -14,21 +14,29 @@ import Foundation
 public enum ConfigTOML {
   /// A value of the subset.
   public enum Value: Equatable, Sendable {
+    /// A string.
     case string(String)
+    /// An integer.
     case integer(Int)
+    /// `true` or `false`.
     case boolean(Bool)
   }
 
   /// A table: its values and its sub-tables.
   public struct Table: Equatable, Sendable {
+    /// The key/value pairs of the table.
     public var values: [String: Value] = [:]
+    /// The tables nested in it, by name.
     public var tables: [String: Table] = [:]
     /// The line of each key, for messages.
     public var lines: [String: Int] = [:]
   }
 
+  /// Why a file is not the TOML this reader takes: a line and a message.
   public struct ParseError: Error, Equatable {
+    /// The line, from 1.
     public let line: Int
+    /// What is wrong there.
     public let message: String
   }
 

@@ -7,7 +7,9 @@ import TermMapKit
 
 /// A decoded raster tile (PNG or JPEG), as a tile overlay renderer caches it.
 public struct RasterTileContent: TileContent {
+  /// The decoded picture.
   public let image: RasterImage
+  /// A decoded tile.
   public init(_ image: RasterImage) { self.image = image }
   public var byteCount: Int { image.pixels.count }
 }
@@ -31,9 +33,12 @@ public enum RasterMode: String, Sendable, CaseIterable {
 public final class RasterTileRenderer: TileOverlayRenderer, CellLayerRendering,
   @unchecked Sendable
 {
+  /// Dots or half blocks.
   public let mode: RasterMode
+  /// How pictures become dots.
   public let options: RasterDotOptions
 
+  /// A renderer for a raster tile overlay, drawing in `mode` with palette or 24-bit colour.
   public init(
     overlay: TileOverlay, mode: RasterMode = .dots, trueColor: Bool = false,
     retryInterval: TimeInterval = 30

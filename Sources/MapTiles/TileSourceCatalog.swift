@@ -4,17 +4,22 @@ import Foundation
 /// config file. `location` is what `--tiles` takes (an http(s) URL template or TileJSON URL, or
 /// a file or directory path); the other fields override what the source says of itself.
 public struct TileSourceDefinition: Sendable, Equatable {
+  /// The name `--tiles` takes.
   public var name: String
   /// An http(s) URL template (`{z}/{x}/{y}`), a TileJSON URL, or a path.
   public var location: String
+  /// The credit line shown for it (overrides the source's).
   public var attribution: String?
+  /// The lowest zoom it has (overrides the source's).
   public var minZoom: Int?
+  /// The highest zoom it has (overrides the source's).
   public var maxZoom: Int?
   /// Most requests in flight at once (services with a usage policy ask for few).
   public var maxConnections: Int?
   /// What the service asks of its users, for `--list-sources` and the docs.
   public var terms: String?
 
+  /// A named source.
   public init(
     name: String, location: String, attribution: String? = nil, minZoom: Int? = nil,
     maxZoom: Int? = nil, maxConnections: Int? = nil, terms: String? = nil
@@ -57,6 +62,7 @@ public struct TileSourceCatalog: Sendable {
   /// The disk cache's bound for tiles from the network, in MiB (`[cache] size_mb`), if set.
   public var cacheMegabytes: Int?
 
+  /// The presets with the config file's sources, and the disk cache's size in MiB.
   public init(config: [TileSourceDefinition] = [], cacheMegabytes: Int? = nil) {
     self.cacheMegabytes = cacheMegabytes
     var all = Self.presets
@@ -212,8 +218,11 @@ public struct TileSourceCatalog: Sendable {
 
 /// A config file that cannot be used: the file, the line where known, and why.
 public struct ConfigError: Error, CustomStringConvertible, Equatable {
+  /// The config file.
   public let path: String
+  /// The line, when the error has one.
   public let line: Int?
+  /// What is wrong.
   public let message: String
 
   public var description: String {

@@ -7,9 +7,11 @@ import TileData
 
 /// A decoded vector tile, as a tile overlay renderer caches it.
 public struct VectorTileContent: TileContent {
+  /// The decoded tile.
   public let tile: DecodedTile
   /// The tile sorted out for the style it is drawn with (made on first draw).
   let prepared = PreparedTileCache()
+  /// A decoded tile.
   public init(_ tile: DecodedTile) { self.tile = tile }
   public var byteCount: Int { tile.approximateByteCount * 5 / 4 }
 }
@@ -41,6 +43,7 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
   /// then redrawn once the style changes).
   private let state: Mutex<(style: BasemapStyle, detected: VectorSchema?, drawnBefore: Bool)>
 
+  /// A renderer drawing a vector tile overlay with a fixed style.
   public init(
     overlay: TileOverlay, style: BasemapStyle, retryInterval: TimeInterval = 30,
     inflateLimit: Int = Inflate.defaultLimit

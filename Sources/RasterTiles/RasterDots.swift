@@ -18,6 +18,7 @@ public enum RasterDotMethod: String, Sendable, CaseIterable {
 
 /// Settings for `RasterImage.drawDots`.
 public struct RasterDotOptions: Sendable, Hashable {
+  /// How pixels become dots.
   public var method: RasterDotMethod
   /// Dots mark dark pixels (true, for the usual light map styles) or light ones.
   public var inkDark: Bool
@@ -34,6 +35,7 @@ public struct RasterDotOptions: Sendable, Hashable {
   /// The ink layer the dots go on.
   public var layer: UInt32
 
+  /// Settings; the defaults suit light map styles.
   public init(
     method: RasterDotMethod = .hybrid, inkDark: Bool = true, paperLevel: Float = 0.92,
     inkLevel: Float = 0.35, contrast: Float = 0.05, radius: Int = 3, trueColor: Bool = true,

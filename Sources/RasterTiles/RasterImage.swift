@@ -3,7 +3,9 @@ import Foundation
 /// A decoded raster image: `width × height` pixels, row-major, 4 bytes each (red, green, blue,
 /// alpha; straight, not premultiplied, alpha).
 public struct RasterImage: Sendable, Equatable {
+  /// The width in pixels.
   public let width: Int
+  /// The height in pixels.
   public let height: Int
   /// `width * height * 4` bytes: R, G, B, A for each pixel, rows from the top.
   public let pixels: [UInt8]
@@ -29,11 +31,16 @@ public struct RasterImage: Sendable, Equatable {
 
 /// One pixel: red, green, blue and alpha, 0–255.
 public struct RGBA: Sendable, Hashable, CustomStringConvertible {
+  /// Red, 0–255.
   public var r: UInt8
+  /// Green, 0–255.
   public var g: UInt8
+  /// Blue, 0–255.
   public var b: UInt8
+  /// Opacity, 0 (transparent) to 255.
   public var a: UInt8
 
+  /// A pixel.
   public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
     self.r = r
     self.g = g
@@ -46,9 +53,13 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
 
 /// The kinds of image data `RasterImage.decode` recognises by their first bytes.
 public enum RasterImageFormat: String, Sendable {
+  /// PNG.
   case png
+  /// JPEG.
   case jpeg
+  /// WebP (recognised, not decoded).
   case webp
+  /// GIF (recognised, not decoded).
   case gif
 
   /// The format whose signature starts `data`, or nil.

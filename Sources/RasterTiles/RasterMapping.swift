@@ -4,15 +4,22 @@
 public struct RasterMapping: Sendable, Hashable {
   /// The image rectangle, in pixels from the image's top-left.
   public var sourceX: Double
+  /// The rectangle's top, in pixels.
   public var sourceY: Double
+  /// The rectangle's width, in pixels.
   public var sourceWidth: Double
+  /// The rectangle's height, in pixels.
   public var sourceHeight: Double
   /// The destination rectangle on the grid (dots for `drawDots`, cells for `halfBlockCells`).
   public var x: Int
+  /// The destination's top.
   public var y: Int
+  /// The destination's width.
   public var width: Int
+  /// The destination's height.
   public var height: Int
 
+  /// A mapping from an image rectangle onto a grid rectangle.
   public init(
     sourceX: Double, sourceY: Double, sourceWidth: Double, sourceHeight: Double, x: Int, y: Int,
     width: Int, height: Int

@@ -1,46 +1,83 @@
 import DotRaster
 import MapGeometry
+import Synchronization
 
 /// A point of interest shown as a marker (MKAnnotation).
 public protocol Annotation: AnyObject {
+  /// Where the annotation stands on the map.
   var coordinate: Coordinate { get }
+  /// The marker's label and the callout's first line (nil: no callout).
   var title: String? { get }
+  /// The callout's second line.
   var subtitle: String? { get }
   /// Further lines for the callout (description, elevation, time, properties).
   var detailLines: [String] { get }
 }
 
 extension Annotation {
+  /// No title.
   public var title: String? { nil }
+  /// No subtitle.
   public var subtitle: String? { nil }
   public var detailLines: [String] { [] }
 }
 
 /// A plain annotation with settable fields (MKPointAnnotation). After changing `coordinate` of
 /// an annotation on a map, call `MapView.annotationDidMove(_:)` so the map re-indexes it.
-public final class PointAnnotation: Annotation {
-  public var coordinate: Coordinate
-  public var title: String?
-  public var subtitle: String?
-  public var detailLines: [String]
+///
+/// It is `Sendable` (checked: its fields live in a `Mutex`), so content read from files can be
+/// handed between tasks and drawn by a `MapSnapshotter` off the main actor.
+public final class PointAnnotation: Annotation, Sendable {
+  private struct Fields: Sendable {
+    var coordinate: Coordinate
+    var title: String?
+    var subtitle: String?
+    var detailLines: [String]
+  }
+  private let fields: Mutex<Fields>
 
+  /// Where the marker stands.
+  public var coordinate: Coordinate {
+    get { fields.withLock { $0.coordinate } }
+    set { fields.withLock { $0.coordinate = newValue } }
+  }
+  /// The marker's label and the callout's first line.
+  public var title: String? {
+    get { fields.withLock { $0.title } }
+    set { fields.withLock { $0.title = newValue } }
+  }
+  /// The callout's second line.
+  public var subtitle: String? {
+    get { fields.withLock { $0.subtitle } }
+    set { fields.withLock { $0.subtitle = newValue } }
+  }
+  /// Further callout lines (description, elevation, time, properties).
+  public var detailLines: [String] {
+    get { fields.withLock { $0.detailLines } }
+    set { fields.withLock { $0.detailLines = newValue } }
+  }
+
+  /// An annotation at a coordinate, with optional callout text.
   public init(
     coordinate: Coordinate, title: String? = nil, subtitle: String? = nil,
     detailLines: [String] = []
   ) {
-    self.coordinate = coordinate
-    self.title = title
-    self.subtitle = subtitle
-    self.detailLines = detailLines
+    fields = Mutex(
+      Fields(coordinate: coordinate, title: title, subtitle: subtitle, detailLines: detailLines))
   }
 }
 
 /// How strongly a view claims its place when views collide (MKFeatureDisplayPriority).
 public struct DisplayPriority: Hashable, Comparable, Sendable {
+  /// The priority, 0 to 1000.
   public var rawValue: Float
+  /// A priority, clamped to 0...1000.
   public init(_ rawValue: Float) { self.rawValue = min(max(rawValue, 0), 1000) }
+  /// Always shown: never hidden by a collision.
   public static let required = DisplayPriority(1000)
+  /// Wins collisions against default-low views.
   public static let defaultHigh = DisplayPriority(750)
+  /// Gives way in collisions (the standard marker's priority).
   public static let defaultLow = DisplayPriority(250)
   public static func < (a: DisplayPriority, b: DisplayPriority) -> Bool { a.rawValue < b.rawValue }
 }
@@ -58,8 +95,11 @@ public enum CollisionMode: Sendable {
 /// A control or decoration at the side of a callout. Only controls send
 /// `calloutAccessoryControlTapped` to the delegate.
 public struct CalloutAccessory: Sendable, Equatable {
+  /// The character shown.
   public var symbol: String
+  /// Whether tapping it tells the delegate (a control) or it only decorates.
   public var isControl: Bool
+  /// An accessory showing a symbol.
   public init(symbol: String, isControl: Bool) {
     self.symbol = symbol
     self.isControl = isControl
@@ -74,25 +114,34 @@ public struct CalloutAccessory: Sendable, Equatable {
 open class AnnotationView {
   /// The annotation shown; nil while the view waits in the reuse queue.
   public internal(set) var annotation: (any Annotation)?
+  /// The reuse queue the view returns to (nil: not reused).
   public let reuseIdentifier: String?
 
   /// The marker character.
-  open var glyph: Character = "●"
+  open var glyph: Character = StandardMarker.glyph
   /// The marker character when the screen shows ASCII only.
-  open var asciiGlyph: Character = "@"
-  open var color: TermColor = .brightYellow
+  open var asciiGlyph: Character = StandardMarker.asciiGlyph
+  /// The marker's colour (and the callout title's).
+  open var color: TermColor = StandardMarker.color
   /// A short label drawn right of the marker.
   open var label: String?
   /// Cells to move the marker from the coordinate's cell (right and down positive).
   open var centerOffset: (columns: Int, rows: Int) = (0, 0)
   /// Cells to move the callout from its place beside the marker.
   open var calloutOffset: (columns: Int, rows: Int) = (0, 0)
+  /// Whether selecting the view shows its annotation's callout.
   open var canShowCallout = true
+  /// Whether the view can be selected.
   open var isEnabled = true
+  /// How strongly the view keeps its place when views collide.
   open var displayPriority = DisplayPriority.required
-  open var zPriority: Float = 500
+  /// The drawing order among markers (higher is drawn on top).
+  open var zPriority: Float = StandardMarker.zPriority
+  /// The drawing order while the view is selected.
   open var selectedZPriority: Float = 1000
+  /// The cells the view claims when collisions are resolved.
   open var collisionMode = CollisionMode.rectangle
+  /// The accessory at the callout's right (a control reaches the delegate when tapped).
   open var rightCalloutAccessory: CalloutAccessory?
   /// How many annotations this view stands for (more than 1 when nearby ones share its cell).
   public internal(set) var representedCount = 1
@@ -107,12 +156,14 @@ open class AnnotationView {
     return base + (base.isEmpty ? "" : " ") + "+\(others)"
   }
 
+  /// Whether the view is selected (its marker reversed, its callout shown).
   public internal(set) var isSelected = false
   /// True when a view of higher priority took this view's place.
   public internal(set) var isHidden = false
   /// Count of `prepareForReuse` calls (useful to see reuse happen).
   public private(set) var reuseCount = 0
 
+  /// A view for an annotation (nil while queued for reuse) and its reuse identifier.
   public required init(annotation: (any Annotation)?, reuseIdentifier: String?) {
     self.annotation = annotation
     self.reuseIdentifier = reuseIdentifier
@@ -136,6 +187,16 @@ open class AnnotationView {
   }
 }
 
+/// How the standard marker (`MarkerAnnotationView`) looks, for code that draws markers without
+/// views (`MapSnapshotter`).
+enum StandardMarker {
+  static let glyph: Character = "●"
+  static let asciiGlyph: Character = "@"
+  static let color = TermColor.brightYellow
+  static let zPriority: Float = 500
+  static let displayPriority = DisplayPriority.defaultLow
+}
+
 /// A marker that labels itself with its annotation's title (MKMarkerAnnotationView). Its
 /// default priority is low, so dense markers give way to each other.
 @MainActor
@@ -143,9 +204,10 @@ open class MarkerAnnotationView: AnnotationView {
   /// Whether the title shows as a label next to the marker.
   open var titleVisible = true
 
+  /// A standard marker for an annotation (low display priority, a detail button).
   public required init(annotation: (any Annotation)?, reuseIdentifier: String?) {
     super.init(annotation: annotation, reuseIdentifier: reuseIdentifier)
-    displayPriority = .defaultLow
+    displayPriority = StandardMarker.displayPriority
     rightCalloutAccessory = .detailDisclosure
   }
 

@@ -1,10 +1,59 @@
 import DotRaster
 
-/// A marker's place on screen this frame.
-struct MarkerPlacement {
-  let view: AnnotationView
+/// A marker's place on screen this frame, with what is drawn there: a value, so the frame's
+/// cells can be made off the main actor (views are main-actor objects).
+struct MarkerPlacement: Sendable {
   let column: Int
   let row: Int
+  let glyph: Character
+  let asciiGlyph: Character
+  let color: TermColor
+  let isSelected: Bool
+  /// The view's own label (without the count).
+  let label: String?
+  /// The label as drawn (`label` and `+N`).
+  let displayedLabel: String
+  /// Annotations counted in the `+N`.
+  let others: Int
+  /// The z priority it is drawn with (selected or not).
+  let z: Float
+
+  @MainActor
+  init(view v: AnnotationView, column: Int, row: Int) {
+    self.column = column
+    self.row = row
+    glyph = v.glyph
+    asciiGlyph = v.asciiGlyph
+    color = v.color
+    isSelected = v.isSelected
+    label = v.label
+    displayedLabel = v.displayedLabel
+    others = v.representedCount - 1 + v.collidedCount
+    z = v.isSelected ? v.selectedZPriority : v.zPriority
+  }
+
+  init(
+    column: Int, row: Int, glyph: Character, asciiGlyph: Character, color: TermColor,
+    label: String?, displayedLabel: String, others: Int, z: Float
+  ) {
+    self.column = column
+    self.row = row
+    self.glyph = glyph
+    self.asciiGlyph = asciiGlyph
+    self.color = color
+    self.isSelected = false
+    self.label = label
+    self.displayedLabel = displayedLabel
+    self.others = others
+    self.z = z
+  }
+
+  /// Lowest z first, then by row and column.
+  static func drawingOrder(_ a: MarkerPlacement, _ b: MarkerPlacement) -> Bool {
+    if a.z != b.z { return a.z < b.z }
+    if a.row != b.row { return a.row < b.row }
+    return a.column < b.column
+  }
 }
 
 /// The callout of the selected marker: a bordered box beside the marker with the title, the
@@ -99,8 +148,7 @@ struct CalloutBox {
 extension MapView {
   /// Where each shown marker goes, lowest z first.
   func markerPlacements(_ vp: Viewport) -> [MarkerPlacement] {
-    // Each view's z read once (not in every comparison of the sort).
-    var keyed: [(z: Float, placement: MarkerPlacement)] = []
+    var out: [MarkerPlacement] = []
     for v in annotationViews.visible.values where !v.isHidden {
       guard let a = v.annotation, let p = annotationIndex.point(of: a), let c = vp.cell(for: p)
       else {
@@ -109,20 +157,15 @@ extension MapView {
       let col = c.column + v.centerOffset.columns
       let row = c.row + v.centerOffset.rows
       guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { continue }
-      keyed.append(
-        (
-          v.isSelected ? v.selectedZPriority : v.zPriority,
-          MarkerPlacement(view: v, column: col, row: row)
-        ))
+      out.append(MarkerPlacement(view: v, column: col, row: row))
     }
-    keyed.sort {
-      if $0.z != $1.z { return $0.z < $1.z }
-      if $0.placement.row != $1.placement.row { return $0.placement.row < $1.placement.row }
-      return $0.placement.column < $1.placement.column
-    }
-    return keyed.map(\.placement)
+    out.sort(by: MarkerPlacement.drawingOrder)
+    return out
   }
 
+}
+
+extension FrameComposer {
   /// Where marker labels go: each starts a cell right of its marker and runs up to a cell short
   /// of the next marker or label (cut with "…" to fit, and never more than 24 columns), the
   /// selected marker's first, then by z priority; a label with less than four columns of room
@@ -134,7 +177,7 @@ extension MapView {
     for m in markers { taken.insert(m.row * columns + m.column) }
     var out: [(row: Int, column: Int, text: String, selected: Bool)] = []
     for m in markers.reversed() {
-      let text = m.view.displayedLabel
+      let text = m.displayedLabel
       guard !text.isEmpty else { continue }
       let start = m.column + 2
       var room = 0
@@ -145,12 +188,12 @@ extension MapView {
       if start + room < columns && room < 24 { room -= 1 }
       // The count matters more than the name: "name… +N", else "+N" alone; with too little
       // room for a readable piece the marker shows alone.
-      let others = m.view.representedCount - 1 + m.view.collidedCount
+      let others = m.others
       let count = others > 0 ? "+\(others)" : ""
       var fitted: String
       if CellBuffer.displayWidth(of: text) <= room {
         fitted = text
-      } else if !count.isEmpty, let name = m.view.label, !name.isEmpty,
+      } else if !count.isEmpty, let name = m.label, !name.isEmpty,
         room - count.count - 1 >= 4
       {
         fitted = CellBuffer.truncated(name, width: room - count.count - 1) + " " + count
@@ -163,7 +206,7 @@ extension MapView {
       }
       let width = CellBuffer.displayWidth(of: fitted)
       for c in (start - 1)..<(start + width) { taken.insert(m.row * columns + c) }
-      out.append((m.row, start, fitted, m.view.isSelected))
+      out.append((m.row, start, fitted, m.isSelected))
     }
     return out
   }
@@ -175,13 +218,12 @@ extension MapView {
     into cells: inout CellBuffer
   ) -> Int {
     for m in markers {
-      let v = m.view
-      let glyph = charset == .ascii ? v.asciiGlyph : v.glyph
+      let glyph = charset == .ascii ? m.asciiGlyph : m.glyph
       // A control character as a marker would reach the terminal as is: show "?" instead.
       let first = glyph.unicodeScalars.first ?? "*"
       let scalar = CellBuffer.isPrintable(first) ? first : "?"
       cells[m.column, m.row] = Cell(
-        glyph: scalar, foreground: v.color, bold: true, reverse: v.isSelected)
+        glyph: scalar, foreground: m.color, bold: true, reverse: m.isSelected)
     }
     for l in labels {
       // The cell between a marker and its label is the label's: a space, not map dots.
@@ -193,6 +235,9 @@ extension MapView {
     return markers.count
   }
 
+}
+
+extension MapView {
   /// The callout of the selected view, placed for this viewport (nil when none shows).
   func calloutLayout(_ vp: Viewport) -> CalloutBox? {
     guard isCalloutVisible, let s = annotationViews.selected,

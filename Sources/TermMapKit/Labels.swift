@@ -6,6 +6,7 @@ import MapGeometry
 /// colour. Renderers that have names adopt `LabelProviding`; the map places every renderer's
 /// labels once per frame, at the labels' position in the layer stack.
 public struct MapLabel: Sendable {
+  /// The text (sanitised when placed).
   public var text: String {
     didSet { shown = Self.shownText(text) }
   }
@@ -16,11 +17,14 @@ public struct MapLabel: Sendable {
   public var point: MapPoint
   /// Higher wins a place first.
   public var priority: Double
+  /// The text's colour.
   public var color: TermColor
+  /// Whether the text is bold.
   public var bold: Bool
   /// A glyph drawn at the place with the name beside it (cities); nil centres the name.
   public var marker: (glyph: Unicode.Scalar, color: TermColor)?
 
+  /// A label of a text at a map point.
   public init(
     text: String, point: MapPoint, priority: Double, color: TermColor, bold: Bool = false,
     marker: (glyph: Unicode.Scalar, color: TermColor)? = nil
@@ -55,6 +59,7 @@ public protocol LabelProviding: AnyObject {
 /// marker, the callout, ink of an overlay above the labels), and none cut by the screen's edge.
 /// Every label keeps a free cell on either side.
 public struct LabelPlacer {
+  /// The frame's geometry the labels are placed in.
   public let viewport: Viewport
   var taken: [Bool]
 

@@ -3,6 +3,7 @@ import MapGeometry
 
 /// Why a view could not be dequeued.
 public enum AnnotationViewError: Error, Equatable, CustomStringConvertible {
+  /// Nothing is registered for this reuse identifier.
   case unregisteredReuseIdentifier(String)
   public var description: String {
     switch self {
@@ -33,11 +34,13 @@ extension MapView {
   /// How many annotations are on the map.
   public var annotationCount: Int { annotationIndex.count }
 
+  /// Adds an annotation; its view is made when it comes on screen.
   public func addAnnotation(_ annotation: any Annotation) {
     annotationIndex.insert(annotation)
     setNeedsLayout()
   }
 
+  /// Adds annotations; their views are made when they come on screen.
   public func addAnnotations(_ annotations: [any Annotation]) {
     for a in annotations { annotationIndex.insert(a) }
     setNeedsLayout()
@@ -55,6 +58,7 @@ extension MapView {
     setNeedsLayout()
   }
 
+  /// Removes annotations; their views go to the reuse queue.
   public func removeAnnotations(_ annotations: [any Annotation]) {
     for a in annotations { removeAnnotation(a) }
   }
@@ -250,24 +254,10 @@ extension MapView {
 
   /// Hides the lower-priority view where views overlap (ties: the one farther from the centre).
   func resolveCollisions(_ vp: Viewport) {
-    struct Placed {
-      let view: AnnotationView
-      let first: Int
-      let width: Int
-      let selected: Bool
-      let priority: Float
-      let distance: Int
-      let claims: Bool
-      let always: Bool
-    }
-    var placed: [Placed] = []
-    placed.reserveCapacity(annotationViews.visible.count)
-    let cx = vp.columns / 2
-    let cy = vp.rows / 2
-    let cols = vp.columns
-    // Distances in dots: a row is dotsHigh / dotsWide times as tall as a column is wide.
-    let aspect = CellGeometry.dotsHigh / CellGeometry.dotsWide
-    let rowWeight = aspect * aspect
+    var views: [AnnotationView] = []
+    var candidates: [MarkerCandidate] = []
+    views.reserveCapacity(annotationViews.visible.count)
+    candidates.reserveCapacity(annotationViews.visible.count)
     for v in annotationViews.visible.values {
       guard let a = v.annotation, let p = annotationIndex.point(of: a), let c = vp.cell(for: p)
       else {
@@ -276,47 +266,21 @@ extension MapView {
       }
       let col = c.column + v.centerOffset.columns
       let row = c.row + v.centerOffset.rows
-      guard col >= 0 && row >= 0 && col < cols && row < vp.rows else {
+      guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else {
         v.isHidden = true
         continue
       }
-      let mode = v.collisionMode
-      let text = v.displayedLabel
-      let width =
-        mode == .rectangle
-        ? 1 + (text.isEmpty ? 0 : 1 + min(CellBuffer.displayWidth(of: text), 24)) : 1
-      let priority = v.displayPriority
-      let selected = v.isSelected
-      placed.append(
-        Placed(
-          view: v, first: row * cols + col, width: min(width, cols - col), selected: selected,
-          priority: priority.rawValue,
-          distance: (col - cx) * (col - cx) + (row - cy) * (row - cy) * rowWeight,
-          claims: mode != .none,
-          always: mode == .none || selected || priority == .required))
+      views.append(v)
+      candidates.append(
+        MarkerCandidate(
+          column: col, row: row, displayedLabel: v.displayedLabel, collisionMode: v.collisionMode,
+          priority: v.displayPriority, isSelected: v.isSelected,
+          representedCount: v.representedCount))
     }
-    placed.sort {
-      if $0.selected != $1.selected { return $0.selected }
-      if $0.priority != $1.priority { return $0.priority > $1.priority }
-      return $0.distance < $1.distance
-    }
-    // Which shown view claimed each cell (-1: none). A hidden view is counted in the `+N` of
-    // the view it collided with, so every annotation is drawn or counted.
-    var owner = [Int](repeating: -1, count: cols * vp.rows)
-    for p in placed { p.view.collidedCount = 0 }
-    for (n, p) in placed.enumerated() {
-      var collidedWith = -1
-      for k in p.first..<(p.first + p.width) where owner[k] >= 0 {
-        collidedWith = owner[k]
-        break
-      }
-      if p.always || collidedWith < 0 {
-        p.view.isHidden = false
-        if p.claims { for k in p.first..<(p.first + p.width) where owner[k] < 0 { owner[k] = n } }
-      } else {
-        p.view.isHidden = true
-        placed[collidedWith].view.collidedCount += p.view.representedCount
-      }
+    let outcomes = MarkerCandidate.resolveCollisions(candidates, columns: vp.columns, rows: vp.rows)
+    for (v, o) in zip(views, outcomes) {
+      v.isHidden = o.isHidden
+      v.collidedCount = o.collidedCount
     }
   }
 

@@ -30,6 +30,7 @@ extension MapView {
   /// Adds an overlay above labels.
   public func addOverlay(_ overlay: any Overlay) { addOverlay(overlay, level: .aboveLabels) }
 
+  /// Appends overlays, in order, to a level (`.aboveLabels` by default).
   public func addOverlays(_ overlays: [any Overlay], level: OverlayLevel = .aboveLabels) {
     for o in overlays { addOverlay(o, level: level) }
   }
@@ -90,6 +91,7 @@ extension MapView {
     setNeedsLayout()
   }
 
+  /// Removes overlays from any level and drops their renderers.
   public func removeOverlays(_ overlays: [any Overlay]) {
     for o in overlays { removeOverlay(o) }
   }
@@ -106,11 +108,7 @@ extension MapView {
 
   /// Whether an overlay meets a rect, counting the world's repeats on either side.
   func meets(_ overlay: any Overlay, _ rect: MapRect) -> Bool {
-    let w = MapSize.world.width
-    for shift in [0, -w, w] where overlay.intersects(rect.offsetBy(dx: shift, dy: 0)) {
-      return true
-    }
-    return false
+    FrameComposer.meets(overlay, rect)
   }
 
   /// Makes renderers for overlays that now meet the visible area, and tells the delegate.

@@ -57,7 +57,7 @@ struct FramePlan {
 
 extension MapView {
   /// Ink layers between two overlays' bands, so an overlay may draw a little past its count.
-  static let bandGap: UInt32 = 1
+  nonisolated static let bandGap: UInt32 = 1
 
   /// Draws the current frame: overlays by level, labels, markers, the callout.
   public func renderFrame() -> CellBuffer {
@@ -93,7 +93,11 @@ extension MapView {
     }
     return (cells, plan.statistics)
   }
+}
 
+// The stages work on a `FrameComposer` (the layer stack and the tile cache, no actor), so a
+// `MapSnapshotter` runs the same pipeline off the main actor.
+extension FrameComposer {
   // MARK: Stage 1: the layer stack and its tiles
 
   /// The overlays drawn this frame, bottom first, with their ink bands (overlays with alpha 0
@@ -144,7 +148,9 @@ extension MapView {
         case .rectAtScale(let rect, let s): tileCache.invalidate(id, rect: rect, zoomScale: s)
         }
       }
-      r.visibleAreaDidChange(visible, zoomScale: vp.zoomScale, focus: vp.mapRect.mid)
+      if reportsVisibleArea {
+        r.visibleAreaDidChange(visible, zoomScale: vp.zoomScale, focus: vp.mapRect.mid)
+      }
       // Tiles within a stroke's reach of the overlay are drawn too (a stroke along the edge
       // of a tile spills into the next one).
       let margin = r.tileMargin(zoomScale: vp.zoomScale)
@@ -357,8 +363,14 @@ extension MapView {
     return cells
   }
 
+}
+
+extension MapView {
   /// Credit lines of the tile overlays drawn in the last frame (each once, in stack order).
   public var visibleAttribution: [String] { frameAttribution }
+}
+
+extension FrameComposer {
 
   /// The credit lines of the tile overlays that drew something in a plan.
   func attribution(of plan: FramePlan) -> [String] {
@@ -380,6 +392,9 @@ extension MapView {
     return lines
   }
 
+}
+
+extension MapView {
   /// Drops every drawn tile (the next frame draws all tiles afresh).
   public func discardTileCache() { tileCache.removeAll() }
 

@@ -4,16 +4,22 @@ import MapGeometry
 
 /// Padding in dots around a rect being fitted to the screen.
 public struct EdgeInsets: Sendable, Equatable {
+  /// Dots kept free at the top.
   public var top: Double
+  /// Dots kept free at the left.
   public var left: Double
+  /// Dots kept free at the bottom.
   public var bottom: Double
+  /// Dots kept free at the right.
   public var right: Double
+  /// Padding on each side, in dots.
   public init(top: Double, left: Double, bottom: Double, right: Double) {
     self.top = top
     self.left = left
     self.bottom = bottom
     self.right = right
   }
+  /// No padding.
   public static let zero = EdgeInsets(top: 0, left: 0, bottom: 0, right: 0)
 }
 
@@ -22,10 +28,13 @@ public struct EdgeInsets: Sendable, Equatable {
 /// annotations, tiles and animation live in their own types and extensions.
 @MainActor
 public final class MapView {
+  /// Told about region changes, loading and rendering, and asked for renderers and
+  /// annotation views (held weakly; called on the main actor).
   public weak var delegate: (any MapViewDelegate)?
 
   /// The screen size in cells.
   public private(set) var columns: Int
+  /// The screen height in cells.
   public private(set) var rows: Int
 
   /// The map point at the centre of the screen.
@@ -43,18 +52,27 @@ public final class MapView {
   }
   /// Gate user panning and zooming (programmatic changes still work).
   public var isScrollEnabled = true
+  /// Whether `zoom(by:)` and other user zooming works (programmatic changes always do).
   public var isZoomEnabled = true
   /// How a cell's dots become a glyph.
-  public var charset: Charset = .braille
+  public var charset: Charset {
+    get { composer.charset }
+    set { composer.charset = newValue }
+  }
   /// Whether the selected annotation's callout is drawn (a viewer may select first and open
   /// the callout on a second action).
   public var showsCallouts = true {
     didSet { needsDisplay = true }
   }
   // Collaborators.
-  let overlayStore = OverlayStore()
+  /// The layer stack, the tile cache and the frame's stages (shared with `MapSnapshotter`).
+  let composer = FrameComposer()
+  var overlayStore: OverlayStore { composer.overlayStore }
   let annotationIndex = AnnotationIndex()
-  var tileCache = TileCache()
+  var tileCache: TileCache {
+    get { composer.tileCache }
+    _modify { yield &composer.tileCache }
+  }
   var annotationViews = AnnotationViewRegistry()
   var animation: RegionAnimation?
   var changeInProgress: (animated: Bool, byUser: Bool)?
@@ -72,6 +90,7 @@ public final class MapView {
     }
   }
 
+  /// A map of `columns` × `rows` cells showing the whole world.
   public init(columns: Int, rows: Int) {
     self.columns = max(columns, 1)
     self.rows = max(rows, 1)
@@ -96,6 +115,7 @@ public final class MapView {
 
   /// The screen in dots.
   public var widthInDots: Double { Double(columns * CellGeometry.dotsWide) }
+  /// The screen's height in dots.
   public var heightInDots: Double { Double(rows * CellGeometry.dotsHigh) }
 
   /// The map rect on screen, centred on `centerPoint`.
@@ -140,40 +160,22 @@ public final class MapView {
     return MapRect(x: c.x - w / 2, y: c.y - h / 2, width: w, height: h)
   }
 
-  func fittedRect(for region: CoordinateRegion) -> MapRect {
-    let c = MapPoint(region.center)
-    let r = region.mapRect
-    // Mercator stretches latitudes unevenly, so the centre is not r's midpoint in y: fit the
-    // smallest rect centred on c that holds all of r, or an edge of the region is cut off.
-    let halfHeight = max(c.y - r.minY, r.maxY - c.y)
-    let held = MapRect(
-      x: c.x - r.width / 2, y: c.y - halfHeight, width: r.width, height: 2 * halfHeight)
-    let s = clampScale(fitScale(for: held))
-    let w = widthInDots / s
-    let h = heightInDots / s
-    return MapRect(x: c.x - w / 2, y: c.y - h / 2, width: w, height: h)
+  /// The fitting rules for this screen size and zoom range (shared with `MapSnapshotter`).
+  var cameraFit: CameraFit {
+    CameraFit(widthInDots: widthInDots, heightInDots: heightInDots, zoomRange: zoomRange)
   }
 
+  func fittedRect(for region: CoordinateRegion) -> MapRect { cameraFit.fittedRect(for: region) }
+
   func fitScale(for rect: MapRect, edgePadding: EdgeInsets = .zero) -> Double {
-    let w = max(widthInDots - edgePadding.left - edgePadding.right, 1)
-    let h = max(heightInDots - edgePadding.top - edgePadding.bottom, 1)
-    guard !rect.isNull, rect.width > 0 || rect.height > 0 else {
-      return ZoomMath.zoomScale(forZoomLevel: zoomRange.upperBound)
-    }
-    let sx = rect.width > 0 ? w / rect.width : .infinity
-    let sy = rect.height > 0 ? h / rect.height : .infinity
-    return min(sx, sy)
+    cameraFit.fitScale(for: rect, edgePadding: edgePadding)
   }
 
   func paddedCenter(of rect: MapRect, scale s: Double, edgePadding p: EdgeInsets) -> MapPoint {
-    MapPoint(x: rect.midX + (p.right - p.left) / 2 / s, y: rect.midY + (p.bottom - p.top) / 2 / s)
+    cameraFit.paddedCenter(of: rect, scale: s, edgePadding: p)
   }
 
-  func clampScale(_ s: Double) -> Double {
-    let z = min(
-      max(ZoomMath.zoomLevel(forZoomScale: s), zoomRange.lowerBound), zoomRange.upperBound)
-    return ZoomMath.zoomScale(forZoomLevel: z)
-  }
+  func clampScale(_ s: Double) -> Double { cameraFit.clampScale(s) }
 
   /// Moves the camera (clamping zoom, wrapping x, keeping y on the world and inside the
   /// camera boundary), and tells the delegate when the visible region moved.

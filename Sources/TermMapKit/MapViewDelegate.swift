@@ -11,23 +11,33 @@ public protocol MapViewDelegate: AnyObject {
   /// A region change settled (once per change).
   func mapView(_ mapView: MapView, regionDidChangeAnimated animated: Bool)
 
+  /// Tile loads began (none were in flight before).
   func mapViewWillStartLoadingMap(_ mapView: MapView)
+  /// Every tile load ended, none failed.
   func mapViewDidFinishLoadingMap(_ mapView: MapView)
+  /// Every tile load ended and one failed (the first error).
   func mapViewDidFailLoadingMap(_ mapView: MapView, withError error: any Error)
+  /// A frame that draws tiles is about to be made.
   func mapViewWillStartRenderingMap(_ mapView: MapView)
+  /// The frame is made; `fullyRendered` is false while tiles still wait for data.
   func mapViewDidFinishRenderingMap(_ mapView: MapView, fullyRendered: Bool)
 
   /// The view for an annotation coming on screen; nil gives the standard marker.
   func mapView(_ mapView: MapView, viewFor annotation: any Annotation) -> AnnotationView?
+  /// Views were made for annotations that came on screen.
   func mapView(_ mapView: MapView, didAdd views: [AnnotationView])
+  /// A view was selected.
   func mapView(_ mapView: MapView, didSelect view: AnnotationView)
+  /// A view was deselected.
   func mapView(_ mapView: MapView, didDeselect view: AnnotationView)
+  /// The control at a callout's side was tapped.
   func mapView(
     _ mapView: MapView, annotationView view: AnnotationView,
     calloutAccessoryControlTapped control: CalloutAccessory)
 
   /// The renderer for an overlay, asked when the overlay first meets the visible area.
   func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer
+  /// Renderers were made for overlays that met the visible area.
   func mapView(_ mapView: MapView, didAdd renderers: [OverlayRenderer])
 }
 
@@ -35,17 +45,26 @@ extension MapViewDelegate {
   public func mapView(_ mapView: MapView, regionWillChangeAnimated animated: Bool) {}
   public func mapViewDidChangeVisibleRegion(_ mapView: MapView) {}
   public func mapView(_ mapView: MapView, regionDidChangeAnimated animated: Bool) {}
+  /// Does nothing.
   public func mapViewWillStartLoadingMap(_ mapView: MapView) {}
+  /// Does nothing.
   public func mapViewDidFinishLoadingMap(_ mapView: MapView) {}
+  /// Does nothing.
   public func mapViewDidFailLoadingMap(_ mapView: MapView, withError error: any Error) {}
+  /// Does nothing.
   public func mapViewWillStartRenderingMap(_ mapView: MapView) {}
+  /// Does nothing.
   public func mapViewDidFinishRenderingMap(_ mapView: MapView, fullyRendered: Bool) {}
   public func mapView(_ mapView: MapView, viewFor annotation: any Annotation) -> AnnotationView? {
     nil
   }
+  /// Does nothing.
   public func mapView(_ mapView: MapView, didAdd views: [AnnotationView]) {}
+  /// Does nothing.
   public func mapView(_ mapView: MapView, didSelect view: AnnotationView) {}
+  /// Does nothing.
   public func mapView(_ mapView: MapView, didDeselect view: AnnotationView) {}
+  /// Does nothing.
   public func mapView(
     _ mapView: MapView, annotationView view: AnnotationView,
     calloutAccessoryControlTapped control: CalloutAccessory
@@ -53,5 +72,6 @@ extension MapViewDelegate {
   public func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer {
     MapView.defaultRenderer(for: overlay)
   }
+  /// Does nothing.
   public func mapView(_ mapView: MapView, didAdd renderers: [OverlayRenderer]) {}
 }

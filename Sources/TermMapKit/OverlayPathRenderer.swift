@@ -4,28 +4,65 @@ import Synchronization
 
 /// The drawing style of a path renderer: colours, width and dashes in screen points (dots).
 public struct PathStyle: Sendable, Equatable {
+  /// The colour inside shapes; nil leaves them unfilled.
   public var fillColor: TermColor? = nil
+  /// The colour of outlines and lines; nil draws none.
   public var strokeColor: TermColor? = nil
   /// Stroke width in dots; 0 means the road width at the current zoom scale.
   public var lineWidth: Double = 0
   /// Dash lengths in dots (nil draws solid lines).
   public var lineDashPattern: [Double]? = nil
+  /// How far into the dash pattern (in dots) each line starts.
   public var lineDashPhase: Double = 0
   /// The dot texture of fills.
   public var fillPattern: DotPattern = .checker
 
+  /// A style that draws nothing (no fill, no stroke).
   public init() {}
+
+  /// A style with a stroke and, optionally, a fill.
+  public init(strokeColor: TermColor?, fillColor: TermColor? = nil, lineWidth: Double = 0) {
+    self.strokeColor = strokeColor
+    self.fillColor = fillColor
+    self.lineWidth = max(lineWidth, 0)
+  }
 
   /// Whether strokes are dashed.
   var isDashed: Bool { lineDashPattern.map { $0.contains { $0 > 0 } } ?? false }
+
+  /// Sets stroke colour, width and dashes on the context, scaled from dots into context units
+  /// by the zoom scale (a width of 4 becomes 4 / zoomScale). Does not save the graphics state.
+  public func applyStroke(to context: DrawingContext, atZoomScale zoomScale: Double) {
+    context.strokeColor = strokeColor
+    context.lineWidth =
+      lineWidth > 0 ? lineWidth / zoomScale : ZoomMath.roadWidth(atZoomScale: zoomScale)
+    context.setLineDash(
+      phase: lineDashPhase / zoomScale, lengths: (lineDashPattern ?? []).map { $0 / zoomScale })
+  }
+
+  /// Sets the fill colour and pattern on the context.
+  public func applyFill(to context: DrawingContext) {
+    context.fillColor = fillColor
+    context.fillPattern = fillPattern
+  }
+
+  /// How far (in map points) a stroke of this style reaches past the line it draws at a zoom
+  /// scale: half the width and a dot. Tiles this close to a shape are drawn, and query rects
+  /// grow by it, so strokes starting just outside a tile still reach into it.
+  public func tileMargin(zoomScale: Double) -> Double {
+    let dots = lineWidth > 0 ? lineWidth : ZoomMath.roadWidth(atZoomScale: zoomScale) * zoomScale
+    return (dots / 2 + 1) / zoomScale
+  }
 }
 
 /// A renderer that fills and strokes paths (MKOverlayPathRenderer), with its style behind a
 /// mutex so it can be changed on the main thread while tiles draw elsewhere.
+///
+/// `@unchecked Sendable`: its only stored state of its own is `styleBox`, a `Mutex`.
 open class OverlayPathRenderer: OverlayRenderer, @unchecked Sendable {
   let styleBox = Mutex(PathStyle())
 
-  /// A snapshot of the whole style (read once per tile).
+  /// A snapshot of the whole style (read once per tile). Setting it redraws every tile.
   public var style: PathStyle {
     get { styleBox.withLock { $0 } }
     set {
@@ -34,26 +71,32 @@ open class OverlayPathRenderer: OverlayRenderer, @unchecked Sendable {
     }
   }
 
+  /// The style's fill colour (nil: no fill).
   public var fillColor: TermColor? {
     get { style.fillColor }
     set { style.fillColor = newValue }
   }
+  /// The style's stroke colour (nil: no stroke).
   public var strokeColor: TermColor? {
     get { style.strokeColor }
     set { style.strokeColor = newValue }
   }
+  /// The style's stroke width in dots (0: the road width at the zoom scale).
   public var lineWidth: Double {
     get { style.lineWidth }
     set { style.lineWidth = max(newValue, 0) }
   }
+  /// The style's dash lengths in dots (nil: solid).
   public var lineDashPattern: [Double]? {
     get { style.lineDashPattern }
     set { style.lineDashPattern = newValue }
   }
+  /// The style's dash phase in dots.
   public var lineDashPhase: Double {
     get { style.lineDashPhase }
     set { style.lineDashPhase = newValue }
   }
+  /// The style's fill texture.
   public var fillPattern: DotPattern {
     get { style.fillPattern }
     set { style.fillPattern = newValue }
@@ -62,25 +105,12 @@ open class OverlayPathRenderer: OverlayRenderer, @unchecked Sendable {
   /// Sets stroke colour, width and dashes on the context, scaled from dots into context units
   /// by the zoom scale (a width of 4 becomes 4 / zoomScale). Does not save the graphics state.
   public func applyStrokeProperties(to context: DrawingContext, atZoomScale zoomScale: Double) {
-    applyStroke(style, to: context, atZoomScale: zoomScale)
+    style.applyStroke(to: context, atZoomScale: zoomScale)
   }
 
   /// Sets the fill colour and pattern on the context.
   public func applyFillProperties(to context: DrawingContext, atZoomScale zoomScale: Double) {
-    applyFill(style, to: context)
-  }
-
-  func applyStroke(_ s: PathStyle, to context: DrawingContext, atZoomScale zoomScale: Double) {
-    context.strokeColor = s.strokeColor
-    context.lineWidth =
-      s.lineWidth > 0 ? s.lineWidth / zoomScale : ZoomMath.roadWidth(atZoomScale: zoomScale)
-    context.setLineDash(
-      phase: s.lineDashPhase / zoomScale, lengths: (s.lineDashPattern ?? []).map { $0 / zoomScale })
-  }
-
-  func applyFill(_ s: PathStyle, to context: DrawingContext) {
-    context.fillColor = s.fillColor
-    context.fillPattern = s.fillPattern
+    style.applyFill(to: context)
   }
 
   /// Strokes the context's current path if there is a stroke colour (and clears the path).
@@ -93,17 +123,18 @@ open class OverlayPathRenderer: OverlayRenderer, @unchecked Sendable {
     if context.fillColor != nil { context.fillPath() } else { context.beginPath() }
   }
 
-  /// The stroke width in map points at a zoom scale, to grow query rects so strokes that start
-  /// just outside a tile still reach into it.
-  func strokeReach(_ s: PathStyle, zoomScale: Double) -> Double {
-    let dots =
-      s.lineWidth > 0 ? s.lineWidth : ZoomMath.roadWidth(atZoomScale: zoomScale) * zoomScale
-    return (dots / 2 + 1) / zoomScale
-  }
-
+  /// Half the style's stroke and a dot, in map points (``PathStyle/tileMargin(zoomScale:)``).
   open override func tileMargin(zoomScale: Double) -> Double {
-    strokeReach(style, zoomScale: zoomScale)
+    style.tileMargin(zoomScale: zoomScale)
   }
+}
+
+/// Puts runs of map points into a drawing context whose user space starts at `origin` (an
+/// overlay's bounding origin): the shared path code of the shape drawings.
+struct PathPainter {
+  let origin: MapPoint
+
+  func point(for p: MapPoint) -> Point2D { Point2D(x: p.x - origin.x, y: p.y - origin.y) }
 
   /// Adds a run's visible points to the context path (in context space), with level of detail.
   /// With `dashed`, each piece starts at its distance along the run, so dashes stay in step
@@ -112,7 +143,7 @@ open class OverlayPathRenderer: OverlayRenderer, @unchecked Sendable {
     _ run: PointRun, in rect: MapRect, zoomScale: Double, closed: Bool, to context: DrawingContext,
     dashed: Bool = false
   ) {
-    let origin = overlay.boundingMapRect.origin
+    let origin = origin
     let tolerance = 0.75 / zoomScale
     // Straight into dots (one builder for the run, no call into the context per point).
     let t = context.transform
@@ -136,13 +167,27 @@ open class OverlayPathRenderer: OverlayRenderer, @unchecked Sendable {
     }
   }
 
+  /// Strokes a line inside `rect` (grown by the stroke's reach).
+  func drawLine(
+    _ run: PointRun, style s: PathStyle, in mapRect: MapRect, zoomScale: Double,
+    context: DrawingContext
+  ) {
+    guard s.strokeColor != nil else { return }
+    s.applyStroke(to: context, atZoomScale: zoomScale)
+    let reach = s.tileMargin(zoomScale: zoomScale)
+    addRun(
+      run, in: mapRect.insetBy(dx: -reach, dy: -reach), zoomScale: zoomScale, closed: false,
+      to: context, dashed: s.isDashed)
+    context.strokePath()
+  }
+
   /// Fills a ring with its holes, then strokes the outlines, inside `rect`.
   func drawPolygon(
     _ polygon: Polygon, style s: PathStyle, in rect: MapRect, zoomScale: Double,
     context: DrawingContext
   ) {
     if s.fillColor != nil {
-      applyFill(s, to: context)
+      s.applyFill(to: context)
       addRun(polygon.run, in: rect, zoomScale: zoomScale, closed: true, to: context)
       context.closePath()
       for hole in polygon.interiorPolygons {
@@ -152,8 +197,8 @@ open class OverlayPathRenderer: OverlayRenderer, @unchecked Sendable {
       context.fillPath()
     }
     if s.strokeColor != nil {
-      applyStroke(s, to: context, atZoomScale: zoomScale)
-      let reach = strokeReach(s, zoomScale: zoomScale)
+      s.applyStroke(to: context, atZoomScale: zoomScale)
+      let reach = s.tileMargin(zoomScale: zoomScale)
       let strokeRect = rect.insetBy(dx: -reach, dy: -reach)
       let dashed = s.isDashed
       for k in -1..<polygon.interiorPolygons.count {

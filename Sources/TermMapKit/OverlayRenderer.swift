@@ -4,9 +4,21 @@ import Synchronization
 
 /// Draws one overlay, one map-rect tile at a time (MKOverlayRenderer).
 ///
-/// `draw(_:zoomScale:in:)` is called on several threads at once for different tiles. The class is
-/// `Sendable` because its overlay is immutable and every mutable property lives behind a mutex;
-/// subclasses must keep to the same rule (immutable data, or state behind a lock).
+/// `draw(_:zoomScale:in:)` is called on several threads at once for different tiles.
+///
+/// There are two ways to draw an overlay of one's own:
+///
+/// - **A drawing value** (checked by the compiler): a `Sendable` type adopting
+///   ``OverlayRendering``, given to ``init(overlay:rendering:)``. The renderer forwards
+///   `canDraw`, `draw`, `tileMargin` and `inkLayerCount` to it; alpha, invalidation and the
+///   tile cache stay the map's. This is the recommended way.
+/// - **A subclass** overriding `draw(_:zoomScale:in:)` (MapKit's way). A subclass inherits the
+///   class's unchecked `Sendable` conformance, so the compiler does not check it: it must keep
+///   to the class's rule itself (immutable data, or state behind a lock).
+///
+/// `@unchecked Sendable` is safe for this class itself: `overlay` is an immutable `Sendable`
+/// reference, and every mutable property (alpha, the drawing value, invalidations, the display
+/// hook, loading state) lives in `shared`, a `Mutex`; there is no other stored state.
 open class OverlayRenderer: @unchecked Sendable {
   /// The overlay drawn.
   public let overlay: any Overlay
@@ -17,6 +29,8 @@ open class OverlayRenderer: @unchecked Sendable {
     var onNeedsDisplay: (@Sendable () -> Void)? = nil
     /// Tile loads reported by the renderer, until the map view hands them to its delegate.
     var loading = LoadingState()
+    /// The drawing value, when the renderer draws with one.
+    var rendering: (any OverlayRendering)? = nil
   }
 
   /// What `setNeedsDisplay` asked to redraw.
@@ -28,8 +42,27 @@ open class OverlayRenderer: @unchecked Sendable {
 
   let shared = Mutex(Shared())
 
+  /// A renderer for an overlay; it draws nothing until a subclass overrides `draw` or a
+  /// ``rendering`` value is set.
   public init(overlay: any Overlay) {
     self.overlay = overlay
+  }
+
+  /// A renderer that draws an overlay with a `Sendable` drawing value (checked by the
+  /// compiler): `canDraw`, `draw`, `tileMargin` and `inkLayerCount` are the value's.
+  public init(overlay: any Overlay, rendering: any OverlayRendering) {
+    self.overlay = overlay
+    shared.withLock { $0.rendering = rendering }
+  }
+
+  /// The drawing value the renderer forwards to (nil for a subclass drawing by itself).
+  /// Setting a new value redraws every tile on the next frame.
+  public var rendering: (any OverlayRendering)? {
+    get { shared.withLock { $0.rendering } }
+    set {
+      shared.withLock { $0.rendering = newValue }
+      setNeedsDisplay()
+    }
   }
 
   /// Opacity; a renderer with alpha 0 is not drawn (a terminal cell has no partial ink).
@@ -49,20 +82,30 @@ open class OverlayRenderer: @unchecked Sendable {
   public var contentScaleFactor: Double { 1 }
 
   /// Whether the tile can be drawn now; returning false suppresses `draw` for that rect until
-  /// `setNeedsDisplay(_:zoomScale:)` is called for it.
-  open func canDraw(_ mapRect: MapRect, zoomScale: Double) -> Bool { true }
+  /// `setNeedsDisplay(_:zoomScale:)` is called for it. By default the ``rendering`` value's
+  /// answer, or true.
+  open func canDraw(_ mapRect: MapRect, zoomScale: Double) -> Bool {
+    rendering?.canDraw(mapRect, zoomScale: zoomScale) ?? true
+  }
 
-  /// Draws the part of the overlay inside `mapRect`. Does nothing by default.
-  open func draw(_ mapRect: MapRect, zoomScale: Double, in context: DrawingContext) {}
+  /// Draws the part of the overlay inside `mapRect`: by default with the ``rendering`` value,
+  /// or nothing.
+  open func draw(_ mapRect: MapRect, zoomScale: Double, in context: DrawingContext) {
+    rendering?.draw(mapRect, zoomScale: zoomScale, in: context)
+  }
 
   /// How far (in map points) drawing may reach past the overlay's bounds, e.g. half a stroke:
   /// tiles this close to the overlay are drawn too, so strokes are not cut at tile edges.
-  /// Override it in a renderer whose strokes reach past the overlay's bounding rect.
-  open func tileMargin(zoomScale: Double) -> Double { 0 }
+  /// Override it (or return it from the ``rendering`` value) when strokes reach past the
+  /// overlay's bounding rect; 0 by default.
+  open func tileMargin(zoomScale: Double) -> Double {
+    rendering?.tileMargin(zoomScale: zoomScale) ?? 0
+  }
 
   /// Ink layers the renderer's drawing uses (its ink's `layer` runs from 1 to this); the map
-  /// stacks each overlay on a band of this many layers above the overlays below it.
-  open var inkLayerCount: UInt32 { 4 }
+  /// stacks each overlay on a band of this many layers above the overlays below it. By
+  /// default the ``rendering`` value's count, or 4.
+  open var inkLayerCount: UInt32 { rendering?.inkLayerCount ?? 4 }
 
   /// Whether the overlay hides map content beneath it (inside its bounding rect) at a zoom
   /// scale: by default, when the overlay `canReplaceMapContent`.
@@ -73,8 +116,10 @@ open class OverlayRenderer: @unchecked Sendable {
   /// map content beneath shows through. True by default.
   open func coversMapContent(_ mapRect: MapRect, zoomScale: Double) -> Bool { true }
 
-  /// Called on the main actor once per frame with the visible rects (one per copy of the
-  /// world), before tiles are asked for; renderers that load data reorder or cancel loads here.
+  /// Called by a `MapView` on the main actor once per frame with the visible rects (one per
+  /// copy of the world), before tiles are asked for; renderers that load data reorder or
+  /// cancel loads here. A `MapSnapshotter` does not call it: its view never moves, and the
+  /// overlays it draws may be shared with other snapshots, whose loads it would cancel.
   open func visibleAreaDidChange(_ visible: [MapRect], zoomScale: Double, focus: MapPoint) {}
 
   // MARK: Coordinate conversions (safe inside draw)

@@ -9,9 +9,11 @@ import MapGeometry
 /// skipped (for strokes) or replaced by its chord (for fills, where a chain and its chord form a
 /// loop wholly outside the rect and so leave the even-odd parity inside it unchanged).
 public struct PointRun: Sendable {
+  /// The points, in order.
   public let points: [MapPoint]
   /// Boxes per level, level 0 being the leaves; stored as minX, minY, maxX, maxY.
   let levels: [[Box]]
+  /// The smallest rect holding every point.
   public let bounds: MapRect
   /// The length of the run up to the first point of each leaf, in map points (for dashes).
   let leafDistances: [Double]
@@ -58,6 +60,7 @@ public struct PointRun: Sendable {
     }
   }
 
+  /// A run of points with its index of bounding boxes.
   public init(_ points: [MapPoint]) {
     self.points = points
     bounds = MapRect(bounding: points)
@@ -98,6 +101,7 @@ public struct PointRun: Sendable {
     levels = Box.levels(above: leafLevel, fanout: Self.fanout)
   }
 
+  /// How many points the run has.
   public var count: Int { points.count }
 
   /// The length of the run from its first point to point `index`, in map points.

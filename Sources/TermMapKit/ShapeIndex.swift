@@ -9,12 +9,14 @@ public struct ShapeIndex: Sendable {
   let order: [Int32]
   /// Boxes per level (level 0 = leaves, each covering `leafSize` entries of `order`).
   let levels: [[Box]]
+  /// The rect holding every shape.
   public let bounds: MapRect
   let shapeBoxes: [Box]
 
   static let leafSize = 16
   static let fanout = 8
 
+  /// An index over shapes' bounding rects (shape n is `rects[n]`).
   public init(bounds rects: [MapRect]) {
     shapeBoxes = rects.map { Box(minX: $0.minX, minY: $0.minY, maxX: $0.maxX, maxY: $0.maxY) }
     bounds = rects.reduce(MapRect.null) { $0.union($1) }

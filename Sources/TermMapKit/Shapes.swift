@@ -5,8 +5,10 @@ import MapGeometry
 public final class Polyline: Overlay {
   public let run: PointRun
   public let title: String?
+  /// A second line for lists and callouts.
   public let subtitle: String?
 
+  /// A line through map points.
   public init(points: [MapPoint], title: String? = nil, subtitle: String? = nil) {
     run = PointRun(points)
     self.title = title
@@ -21,20 +23,26 @@ public final class Polyline: Overlay {
     self.init(points: MapPoint.unwrapped(coordinates), title: title, subtitle: subtitle)
   }
 
+  /// The line's map points.
   public var points: [MapPoint] { run.points }
+  /// How many points the line has.
   public var pointCount: Int { run.count }
   public var boundingMapRect: MapRect { run.bounds }
+  /// The line's points as coordinates.
   public var coordinates: [Coordinate] { run.points.map(\.coordinate) }
 }
 
 /// A closed ring with optional holes, filled under the even-odd rule (MKPolygon).
 public final class Polygon: Overlay {
+  /// The outer ring's points with their spatial index.
   public let run: PointRun
   /// The holes: polygons whose area is cut out of this one.
   public let interiorPolygons: [Polygon]
   public let title: String?
+  /// A second line for lists and callouts.
   public let subtitle: String?
 
+  /// A polygon from its outer ring's map points and its holes.
   public init(
     points: [MapPoint], interiorPolygons: [Polygon] = [], title: String? = nil,
     subtitle: String? = nil
@@ -45,6 +53,7 @@ public final class Polygon: Overlay {
     self.subtitle = subtitle
   }
 
+  /// A polygon from its outer ring's coordinates and its holes.
   public convenience init(
     coordinates: [Coordinate], interiorPolygons: [Polygon] = [], title: String? = nil,
     subtitle: String? = nil
@@ -54,7 +63,9 @@ public final class Polygon: Overlay {
       subtitle: subtitle)
   }
 
+  /// The outer ring's map points.
   public var points: [MapPoint] { run.points }
+  /// How many points the outer ring has.
   public var pointCount: Int { run.count }
   public var boundingMapRect: MapRect { run.bounds }
 }
@@ -63,10 +74,12 @@ public final class Polygon: Overlay {
 /// the poles.
 public final class Circle: Overlay {
   public let coordinate: Coordinate
+  /// The radius in metres.
   public let radius: Double
   public let boundingMapRect: MapRect
   public let title: String?
 
+  /// A circle of `radius` metres around a coordinate.
   public init(center: Coordinate, radius: Double, title: String? = nil) {
     coordinate = center
     self.radius = max(radius, 0)
@@ -95,6 +108,7 @@ public final class GeodesicPolyline: Overlay {
   /// The coordinates given, before densifying.
   public let vertices: [Coordinate]
 
+  /// The shortest path on the ellipsoid through coordinates.
   public init(coordinates: [Coordinate], title: String? = nil) {
     vertices = coordinates
     self.title = title
@@ -129,6 +143,7 @@ public final class GeodesicPolyline: Overlay {
     run = PointRun(points)
   }
 
+  /// The densified line's map points.
   public var points: [MapPoint] { run.points }
   public var boundingMapRect: MapRect { run.bounds }
 
@@ -165,10 +180,13 @@ public final class GeodesicPolyline: Overlay {
 
 /// Many polylines of one style as one overlay, drawn by one renderer (MKMultiPolyline).
 public final class MultiPolyline: Overlay {
+  /// The lines, in order.
   public let polylines: [Polyline]
+  /// The spatial index over the lines' bounds.
   public let index: ShapeIndex
   public let title: String?
 
+  /// Lines drawn with one style.
   public init(_ polylines: [Polyline], title: String? = nil) {
     self.polylines = polylines
     self.title = title
@@ -180,10 +198,13 @@ public final class MultiPolyline: Overlay {
 
 /// Many polygons of one style as one overlay, drawn by one renderer (MKMultiPolygon).
 public final class MultiPolygon: Overlay {
+  /// The polygons, in order.
   public let polygons: [Polygon]
+  /// The spatial index over the polygons' bounds.
   public let index: ShapeIndex
   public let title: String?
 
+  /// Polygons drawn with one style.
   public init(_ polygons: [Polygon], title: String? = nil) {
     self.polygons = polygons
     self.title = title

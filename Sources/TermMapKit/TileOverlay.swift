@@ -9,12 +9,16 @@ import Synchronization
 /// in which case the paths handed to `url(forTilePath:)` and `loadTile(at:result:)` count `y`
 /// from the bottom (TMS), as MapKit does.
 public struct TileOverlayPath: Hashable, Sendable, CustomStringConvertible {
+  /// The tile's column (0 at the west edge).
   public var x: Int
+  /// The tile's row (0 at the north edge, or the south one for TMS paths).
   public var y: Int
+  /// The zoom level.
   public var z: Int
   /// Pixels per point of the screen; always 1 on a dot raster.
   public var contentScaleFactor: Double
 
+  /// A tile path.
   public init(x: Int, y: Int, z: Int, contentScaleFactor: Double = 1) {
     self.x = x
     self.y = y
@@ -132,6 +136,8 @@ open class TileOverlay: Overlay, DefaultRendering, @unchecked Sendable {
   /// Largest tile file the default loader reads.
   public static let maximumTileBytes = 16 << 20
 
+  /// An overlay of tiles at a URL template (`{x} {y} {z} {scale} {s}`), loaded through
+  /// `loader` for schemes other than `file:`.
   public init(urlTemplate: String?, loader: (any TileURLLoader)? = nil) {
     self.urlTemplate = urlTemplate
     self.loader = loader

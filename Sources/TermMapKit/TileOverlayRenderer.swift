@@ -11,7 +11,9 @@ public protocol TileContent: Sendable {
 
 /// Undecoded tile bytes: what the base `TileOverlayRenderer` keeps (it draws nothing).
 public struct TileBytes: TileContent {
+  /// The bytes.
   public let data: Data
+  /// Bytes kept as they came.
   public init(_ data: Data) { self.data = data }
   public var byteCount: Int { data.count }
 }
@@ -63,6 +65,8 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
 
   let store = Mutex(Store())
 
+  /// A renderer for a tile overlay, retrying failed tiles after `retryInterval` seconds and
+  /// keeping at most `cacheLimit` bytes of decoded tiles.
   public init(
     tileOverlay: TileOverlay, retryInterval: TimeInterval = 30, cacheLimit: Int = 64 << 20
   ) {

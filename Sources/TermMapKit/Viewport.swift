@@ -5,14 +5,18 @@ import MapGeometry
 /// top-left dot sits on the world's dot grid (snapped to whole cells, so drawn tiles and fill
 /// patterns line up from frame to frame).
 public struct Viewport: Sendable, Equatable {
+  /// The screen's width in cells.
   public let columns: Int
+  /// The screen's height in cells.
   public let rows: Int
   /// Dots per map point.
   public let zoomScale: Double
   /// The world dot under the screen's top-left dot.
   public let originX: Int
+  /// The world dot row under the screen's top-left dot.
   public let originY: Int
 
+  /// The geometry of a screen of a size centred on a map point at a zoom scale.
   public init(center: MapPoint, zoomScale: Double, columns: Int, rows: Int) {
     self.columns = columns
     self.rows = rows
@@ -27,7 +31,9 @@ public struct Viewport: Sendable, Equatable {
       Int(((center.y * zoomScale - h / 2) / ch).rounded(.toNearestOrEven)) * CellGeometry.dotsHigh
   }
 
+  /// The screen's width in dots.
   public var widthInDots: Int { columns * CellGeometry.dotsWide }
+  /// The screen's height in dots.
   public var heightInDots: Int { rows * CellGeometry.dotsHigh }
   /// The world's width in dots at this zoom.
   public var worldWidthInDots: Double { MapSize.world.width * zoomScale }

@@ -4,12 +4,18 @@ import MapGeometry
 /// A feature property value. MVT's seven value types fold into five: `int` and `sint` become
 /// `.int`, `float` widens to `.double`.
 public enum PropertyValue: Hashable, Sendable, CustomStringConvertible {
+  /// A string.
   case string(String)
+  /// A signed integer (`int_value` or `sint_value`).
   case int(Int64)
+  /// An unsigned integer.
   case uint(UInt64)
+  /// A float or double.
   case double(Double)
+  /// A boolean.
   case bool(Bool)
 
+  /// The value as a string, if it is one.
   public var stringValue: String? {
     if case .string(let s) = self { return s }
     return nil
@@ -35,6 +41,7 @@ public enum PropertyValue: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// The value as a boolean, if it is one.
   public var boolValue: Bool? {
     if case .bool(let b) = self { return b }
     return nil
@@ -67,6 +74,7 @@ public enum PropertyValue: Hashable, Sendable, CustomStringConvertible {
 /// key and value tables, and one record per feature with its bounding box. Immutable and
 /// shareable across threads. A collection of `VectorFeature` views.
 public final class VectorLayer: Sendable, RandomAccessCollection {
+  /// The layer's name.
   public let name: String
   /// The MVT version of the layer (1 or 2).
   public let version: Int
@@ -165,7 +173,9 @@ public final class VectorLayer: Sendable, RandomAccessCollection {
 
 /// A feature of a decoded layer: a cheap view (the layer and an index).
 public struct VectorFeature: Sendable {
+  /// The layer the feature belongs to.
   public let layer: VectorLayer
+  /// The feature's position in its layer.
   public let index: Int
 
   @inlinable init(layer: VectorLayer, index: Int) {
@@ -177,6 +187,7 @@ public struct VectorFeature: Sendable {
 
   /// The feature id, or nil when the tile gives none.
   public var id: UInt64? { record.hasID ? record.id : nil }
+  /// Point, line string or polygon.
   public var type: GeometryType { record.type }
   /// The box of all the feature's points in tile coordinates (empty when it has none).
   public var boundingBox: TileBox { record.box }
@@ -205,6 +216,7 @@ public struct VectorFeature: Sendable {
     return nil
   }
 
+  /// The value of a property, by key.
   public subscript(key: String) -> PropertyValue? { value(for: key) }
 
   /// Calls `body` with each key and value in tile order.
@@ -299,7 +311,9 @@ public struct DecodedTile: Sendable {
 
   /// The layer with this name (the first one if a malformed tile repeats a name).
   public func layer(named name: String) -> VectorLayer? { index[name].map { layers[$0] } }
+  /// The layer with a name, if the tile has it.
   public subscript(layer name: String) -> VectorLayer? { layer(named: name) }
+  /// The names of the tile's layers, in order.
   public var layerNames: [String] { layers.map(\.name) }
   /// Total features in all layers.
   public var featureCount: Int { layers.reduce(0) { $0 + $1.count } }

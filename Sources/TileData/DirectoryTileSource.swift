@@ -16,6 +16,7 @@ public enum TileScheme: String, Sendable {
 /// or TileJSON with numbers and a `vector_layers` array); zoom levels missing from it are found
 /// from the numeric sub-directories.
 public struct DirectoryTileSource: TileSource {
+  /// The folder holding `z/x/y` tiles.
   public let root: String
   public let name: String
   public let minZoom: Int
@@ -24,6 +25,7 @@ public struct DirectoryTileSource: TileSource {
   public let attribution: String
   public let vectorLayers: [String]
   public let format: TileFormat
+  /// Whether rows count from the north (XYZ) or the south (TMS).
   public let scheme: TileScheme
   /// The file name extension of the tiles (without the dot).
   public let fileExtension: String

@@ -33,7 +33,9 @@ import Synchronization
 ///
 /// `loadTile(_:completion:)` never blocks the caller; `tile(_:)` waits for it.
 public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
+  /// The URL template.
   public let template: String
+  /// The values `{s}` takes.
   public let subdomains: [String]
   public let minZoom: Int
   public let maxZoom: Int
@@ -109,18 +111,27 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
     var statistics = Statistics()
   }
 
+  /// A source of tiles from a URL template.
+  ///
   /// - Parameters:
   ///   - template: an http(s) URL with `{z}`, `{x}` and `{y}`.
   ///   - subdomains: values for `{s}` (default a, b, c when the template has `{s}`).
-  ///   - minZoom, maxZoom: the zoom levels the server has; above `maxZoom` tiles are overzoomed.
+  ///   - minZoom: the lowest zoom level the server has.
+  ///   - maxZoom: the highest zoom level the server has; above it tiles are overzoomed.
   ///   - format: the tiles' encoding (default: from the template's extension, else pbf).
+  ///   - bounds: where the server has tiles (nil: the whole world).
+  ///   - attribution: the credit line the server asks for.
   ///   - cacheHome: the XDG cache home (default `$XDG_CACHE_HOME`, else `~/.cache`).
   ///   - diskCache: false keeps nothing on disk.
+  ///   - maxAge: how long a tile on disk is used without asking the server again, in seconds.
+  ///   - timeout: the longest wait for one answer, in seconds.
+  ///   - maxConcurrentRequests: the most requests in flight at once.
   ///   - maxResponseBytes: the largest body accepted (default 8 MiB).
   ///   - maxCacheBytes: the disk cache's bound (default: `TERMMAP_TILE_CACHE_MB` mebibytes
   ///     when set to a whole number, else 512 MiB).
   ///   - vectorLayers: the layer names the tiles hold, when known (a TileJSON's).
   ///   - name: a name for messages and lists (default: the template).
+  ///   - userAgent: the `User-Agent` header sent.
   public init(
     template: String, subdomains: [String]? = nil, minZoom: Int = 0, maxZoom: Int = 14,
     format: TileFormat? = nil, bounds: MapRect? = nil, attribution: String = "",
@@ -282,6 +293,7 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   /// Requests in flight now.
   public var requestsInFlight: Int { state.withLock { $0.running.count } }
 
+  /// Counts of requests, cache hits and failures so far.
   public var statistics: Statistics { state.withLock { $0.statistics } }
 
   /// Stops fetching a tile: queued, it is dropped; in flight, its request is cancelled. Its

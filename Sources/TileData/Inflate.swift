@@ -30,7 +30,12 @@ public enum Inflate {
 
   /// The kind of compression a buffer starts with.
   public enum Compression: Sendable, Equatable {
-    case gzip, zlib, none
+    /// A gzip member (RFC 1952).
+    case gzip
+    /// A zlib stream (RFC 1950).
+    case zlib
+    /// Neither: the bytes as they are.
+    case none
   }
 
   /// Sniffs the first bytes: `1f 8b` is gzip; a valid zlib header (deflate method, check bits)

@@ -124,6 +124,7 @@ public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     }
   }
 
+  /// Drops every entry.
   public func removeAll() {
     state.withLock { s in
       s = State()

@@ -9,6 +9,7 @@ import Synchronization
 /// Opened read-only. Connections are opened with `SQLITE_OPEN_NOMUTEX` and each is used by one
 /// thread at a time: a small pool hands them out, so reads on several threads run in parallel.
 public final class MBTilesSource: TileSource {
+  /// The MBTiles file.
   public let path: String
   public let name: String
   public let minZoom: Int

@@ -22,10 +22,15 @@ public enum PMTiles {
 
   /// Compression of directories, metadata (internal) or tiles.
   public enum Compression: UInt8, Sendable, CustomStringConvertible {
+    /// Not stated.
     case unknown = 0
+    /// Not compressed.
     case none = 1
+    /// gzip.
     case gzip = 2
+    /// Brotli (not read).
     case brotli = 3
+    /// Zstandard (not read).
     case zstd = 4
 
     public var description: String {
@@ -41,11 +46,17 @@ public enum PMTiles {
 
   /// The tile type byte (0 unknown, 1 MVT, 2 PNG, 3 JPEG, 4 WebP, 5 AVIF).
   public enum TileType: UInt8, Sendable, CustomStringConvertible {
+    /// Not stated.
     case unknown = 0
+    /// Mapbox Vector Tiles.
     case mvt = 1
+    /// PNG.
     case png = 2
+    /// JPEG.
     case jpeg = 3
+    /// WebP.
     case webp = 4
+    /// AVIF.
     case avif = 5
 
     public var description: String {
@@ -142,35 +153,60 @@ public enum PMTiles {
   /// The 127-byte header of a version 3 archive. Offsets are from the start of the archive;
   /// directory entry offsets are relative to the leaf directory or tile data section.
   public struct Header: Sendable, Equatable {
+    /// Where the root directory starts.
     public var rootOffset: UInt64
+    /// The root directory's length in bytes.
     public var rootLength: UInt64
+    /// Where the JSON metadata starts.
     public var metadataOffset: UInt64
+    /// The metadata's length in bytes.
     public var metadataLength: UInt64
+    /// Where the leaf directories start.
     public var leafDirectoryOffset: UInt64
+    /// The leaf directories' length in bytes.
     public var leafDirectoryLength: UInt64
+    /// Where the tile data starts.
     public var tileDataOffset: UInt64
+    /// The tile data's length in bytes.
     public var tileDataLength: UInt64
+    /// Tiles that have an address (0: unknown).
     public var addressedTilesCount: UInt64
+    /// Directory entries (0: unknown).
     public var tileEntriesCount: UInt64
+    /// Distinct tile contents (0: unknown).
     public var tileContentsCount: UInt64
+    /// Whether tile data is ordered by tile id.
     public var clustered: Bool
     /// The raw compression bytes (see `Compression`).
     public var internalCompressionCode: UInt8
+    /// The raw compression byte of tiles.
     public var tileCompressionCode: UInt8
+    /// The raw tile type byte.
     public var tileTypeCode: UInt8
+    /// The lowest zoom with tiles.
     public var minZoom: UInt8
+    /// The highest zoom with tiles.
     public var maxZoom: UInt8
     /// Degrees × 10,000,000.
     public var minLonE7: Int32
+    /// The bounds' south edge, in 10^-7 degrees.
     public var minLatE7: Int32
+    /// The bounds' east edge, in 10^-7 degrees.
     public var maxLonE7: Int32
+    /// The bounds' north edge, in 10^-7 degrees.
     public var maxLatE7: Int32
+    /// The zoom of the suggested first view.
     public var centerZoom: UInt8
+    /// The longitude of the suggested first view, in 10^-7 degrees.
     public var centerLonE7: Int32
+    /// The latitude of the suggested first view, in 10^-7 degrees.
     public var centerLatE7: Int32
 
+    /// The compression of directories and metadata (nil: a code this reader does not know).
     public var internalCompression: Compression? { Compression(rawValue: internalCompressionCode) }
+    /// The compression of tiles (nil: a code this reader does not know).
     public var tileCompression: Compression? { Compression(rawValue: tileCompressionCode) }
+    /// The tiles' type (nil: a code this reader does not know).
     public var tileType: TileType? { TileType(rawValue: tileTypeCode) }
 
     /// `bounds` as degrees (west, south, east, north).
@@ -269,14 +305,17 @@ public enum PMTiles {
 
   /// One decoded directory: entries sorted by tile id, stored column by column.
   public struct Directory: Sendable, Equatable {
+    /// The entries' first tile ids, ascending.
     public var tileIDs: [UInt64] = []
     /// 0: the entry points to a leaf directory; otherwise the number of consecutive tile ids
     /// sharing the data.
     public var runLengths: [UInt32] = []
+    /// The entries' data lengths in bytes.
     public var lengths: [UInt32] = []
     /// Relative to the tile data section (tiles) or the leaf directory section (leaves).
     public var offsets: [UInt64] = []
 
+    /// How many entries the directory has.
     public var count: Int { tileIDs.count }
 
     /// Approximate memory held, for the directory cache.

@@ -86,7 +86,9 @@ public final class PMTilesSource: TileSource, Sendable {
 
   /// Opens a local archive.
   /// - Parameters:
-  ///   - directoryCacheCount, directoryCacheBytes: bounds of the leaf directory cache.
+  ///   - path: the archive's file.
+  ///   - directoryCacheCount: the most leaf directories cached.
+  ///   - directoryCacheBytes: the most bytes of leaf directories cached.
   public convenience init(
     path: String, directoryCacheCount: Int = 64, directoryCacheBytes: Int = 16 << 20
   ) throws {
@@ -106,10 +108,14 @@ public final class PMTilesSource: TileSource, Sendable {
   /// Opens an archive over http(s). Opening reads the header, root directory and metadata
   /// (blocking, each request at most `timeout` seconds).
   /// - Parameters:
+  ///   - url: the archive's http(s) URL.
   ///   - timeout: longest wait for one answer, in seconds.
   ///   - maxConcurrentRequests: most tile loads in flight at once.
   ///   - maxFullBodyBytes: the most accepted from a server that ignores `Range` and sends the
   ///     whole archive.
+  ///   - directoryCacheCount: the most leaf directories cached.
+  ///   - directoryCacheBytes: the most bytes of leaf directories cached.
+  ///   - userAgent: the `User-Agent` header sent.
   public convenience init(
     url: URL, timeout: TimeInterval = 10, maxConcurrentRequests: Int = 6,
     maxFullBodyBytes: Int = 64 << 20, directoryCacheCount: Int = 64,
@@ -211,6 +217,7 @@ public final class PMTilesSource: TileSource, Sendable {
       remote ? BlockingWorkPool(limit: maxConcurrentRequests, name: "termmap.pmtiles") : nil
   }
 
+  /// Counts of tile and directory reads so far.
   public var statistics: Statistics { counters.withLock { $0 } }
 
   /// The header now in use (differs from `header` after the archive changed on the server).

@@ -4,9 +4,12 @@ import MapGeometry
 /// A point in tile coordinates: integers, x right, y down; 0…extent inside the tile, beyond it in
 /// the buffer around the tile.
 public struct TilePoint: Hashable, Sendable, CustomStringConvertible {
+  /// Across, in tile units.
   public var x: Int32
+  /// Down, in tile units.
   public var y: Int32
 
+  /// A point in tile units.
   @inlinable public init(x: Int32, y: Int32) {
     self.x = x
     self.y = y
@@ -17,11 +20,16 @@ public struct TilePoint: Hashable, Sendable, CustomStringConvertible {
 
 /// An axis-aligned box in tile coordinates, edges included. `TileBox.empty` holds no point.
 public struct TileBox: Hashable, Sendable, CustomStringConvertible {
+  /// The left edge (inside).
   public var minX: Int32
+  /// The top edge (inside).
   public var minY: Int32
+  /// The right edge (inside).
   public var maxX: Int32
+  /// The bottom edge (inside).
   public var maxY: Int32
 
+  /// A box from its edges.
   @inlinable public init(minX: Int32, minY: Int32, maxX: Int32, maxY: Int32) {
     self.minX = minX
     self.minY = minY
@@ -32,6 +40,7 @@ public struct TileBox: Hashable, Sendable, CustomStringConvertible {
   /// The box of no points (min above max), the identity of `formUnion`.
   public static let empty = TileBox(minX: .max, minY: .max, maxX: .min, maxY: .min)
 
+  /// Whether the box holds no point.
   @inlinable public var isEmpty: Bool { minX > maxX || minY > maxY }
 
   /// Grows the box to hold `p`.
@@ -57,6 +66,7 @@ public struct TileBox: Hashable, Sendable, CustomStringConvertible {
       && other.minY <= maxY
   }
 
+  /// Whether a point lies in the box (edges included).
   @inlinable public func contains(_ p: TilePoint) -> Bool {
     p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY
   }
@@ -68,8 +78,11 @@ public struct TileBox: Hashable, Sendable, CustomStringConvertible {
 
 /// A feature's geometry type (MVT `GeomType`; UNKNOWN features are skipped by the decoder).
 public enum GeometryType: UInt8, Sendable, CustomStringConvertible {
+  /// Points.
   case point = 1
+  /// Lines.
   case lineString = 2
+  /// Polygons (rings).
   case polygon = 3
 
   public var description: String {
@@ -97,9 +110,12 @@ public enum PartKind: UInt8, Sendable {
 /// A part of a feature's geometry: a point, a line, or a ring. Rings are stored open: the closing
 /// segment back to the first point is implicit and the first point is not repeated.
 public struct GeometryPart: Sendable {
+  /// A point, a line or a ring.
   public var kind: PartKind
+  /// The part's points.
   public var points: ArraySlice<TilePoint>
 
+  /// A part of a kind.
   @inlinable public init(kind: PartKind, points: ArraySlice<TilePoint>) {
     self.kind = kind
     self.points = points
@@ -131,13 +147,16 @@ enum TileGeometryMath {
 /// Converts tile coordinates of one tile to map points and back:
 /// point = rect.origin + coordinate / extent × rect.size, with rect = `TileID.mapRect`.
 public struct TileTransform: Sendable, Hashable {
+  /// The tile.
   public let tile: TileID
+  /// Tile units across the tile (4096 usually).
   public let extent: Int
   /// The tile's rect in map points.
   public let rect: MapRect
   /// Map points per tile unit.
   public let scale: Double
 
+  /// The transform of a tile with an extent.
   public init(tile: TileID, extent: Int = 4096) {
     self.tile = tile
     self.extent = max(extent, 1)
@@ -145,10 +164,12 @@ public struct TileTransform: Sendable, Hashable {
     self.scale = rect.size.width / Double(self.extent)
   }
 
+  /// The map point of a tile point.
   @inlinable public func mapPoint(_ p: TilePoint) -> MapPoint {
     MapPoint(x: rect.origin.x + Double(p.x) * scale, y: rect.origin.y + Double(p.y) * scale)
   }
 
+  /// The map point of a position in tile units.
   @inlinable public func mapPoint(x: Double, y: Double) -> MapPoint {
     MapPoint(x: rect.origin.x + x * scale, y: rect.origin.y + y * scale)
   }

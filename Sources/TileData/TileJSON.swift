@@ -18,14 +18,21 @@ public struct TileJSON: Sendable, Equatable {
   public var version: String?
   /// The tile URL templates as written.
   public var tiles: [String]
+  /// The lowest zoom with tiles.
   public var minZoom: Int?
+  /// The highest zoom with tiles.
   public var maxZoom: Int?
   /// west, south, east, north (degrees).
   public var bounds: [Double]?
+  /// Whether rows count from the north (xyz) or the south (tms).
   public var scheme: TileScheme
+  /// The credit line (empty when none).
   public var attribution: String
+  /// The layer names of `vector_layers`.
   public var vectorLayers: [String]
+  /// The tileset's name.
   public var name: String?
+  /// The tiles' format, when the document says.
   public var format: TileFormat?
   /// The file path or URL the document came from.
   public var location: String

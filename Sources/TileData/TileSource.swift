@@ -6,8 +6,11 @@ import MapGeometry
 public enum TileFormat: String, Sendable, CaseIterable {
   /// Mapbox Vector Tiles (protobuf), possibly gzip-compressed.
   case pbf
+  /// PNG pictures.
   case png
+  /// JPEG pictures.
   case jpg
+  /// WebP pictures.
   case webp
 
   /// Parses an MBTiles/TileJSON format name (`pbf`, `mvt`, `png`, `jpg`/`jpeg`, `webp`).
@@ -21,6 +24,7 @@ public enum TileFormat: String, Sendable, CaseIterable {
     }
   }
 
+  /// Whether tiles are vector tiles.
   public var isVector: Bool { self == .pbf }
 }
 

@@ -15,16 +15,21 @@ import Foundation
 ///
 /// `file://` URLs are local paths. Other URL schemes fail with "unsupported URL scheme".
 public enum TileSourceSpec: Equatable, Sendable {
+  /// An http(s) URL template with `{z}`, `{x}`, `{y}`.
   case urlTemplate(String)
+  /// A PMTiles archive over http(s).
   case pmtilesURL(URL)
+  /// A TileJSON document over http(s).
   case tileJSONURL(URL)
+  /// A folder of `z/x/y` tiles.
   case directory(path: String)
+  /// An MBTiles file.
   case mbtiles(path: String)
+  /// A PMTiles file.
   case pmtilesFile(path: String)
+  /// A TileJSON file.
   case tileJSONFile(path: String)
 
-  /// Tells what `argument` names. Throws for a missing file, an unsupported URL scheme or an
-  /// invalid URL (`TileSourceError`, one line).
   /// The URL scheme of `argument` when it is one no source reads (not http, https or file),
   /// else nil (a supported URL, or a path).
   public static func unsupportedScheme(_ argument: String) -> String? {
@@ -33,6 +38,8 @@ public enum TileSourceSpec: Equatable, Sendable {
     return ["http", "https", "file"].contains(scheme) ? nil : scheme
   }
 
+  /// Tells what `argument` names. Throws for a missing file, an unsupported URL scheme or an
+  /// invalid URL (`TileSourceError`, one line).
   public static func classify(_ argument: String) throws -> TileSourceSpec {
     guard !argument.isEmpty else {
       throw TileSourceError.readFailed(path: "\"\"", message: "empty tile source")

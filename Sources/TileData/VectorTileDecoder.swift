@@ -3,6 +3,7 @@ import MapGeometry
 
 /// Why a Mapbox Vector Tile could not be decoded, with where it happened.
 public struct VectorTileError: Error, Equatable, CustomStringConvertible {
+  /// What went wrong.
   public enum Reason: Equatable, Sendable {
     /// The data ends inside a field (what was being read).
     case truncated(String)
@@ -34,6 +35,7 @@ public struct VectorTileError: Error, Equatable, CustomStringConvertible {
     case coordinateOutOfRange
   }
 
+  /// What went wrong.
   public var reason: Reason
   /// Byte offset in the (uncompressed) tile where the problem was found.
   public var offset: Int?
@@ -42,6 +44,7 @@ public struct VectorTileError: Error, Equatable, CustomStringConvertible {
   /// The feature's index in its layer message, when known.
   public var feature: Int?
 
+  /// An error with where it happened: a byte offset, a layer, a feature.
   public init(_ reason: Reason, offset: Int? = nil, layer: String? = nil, feature: Int? = nil) {
     self.reason = reason
     self.offset = offset

@@ -45,6 +45,7 @@ func ancestorTile(of id: TileID, atZoom z: Int) -> TileID {
 public final class VectorTileProvider: Sendable {
   /// What the cache holds for a tile.
   public enum Entry: Sendable {
+    /// The decoded tile.
     case tile(DecodedTile)
     /// The source has no tile there.
     case missing
@@ -52,7 +53,9 @@ public final class VectorTileProvider: Sendable {
     case failed(any Error)
   }
 
+  /// The source tiles come from.
   public let source: any TileSource
+  /// Decoded, missing and failed tiles, bounded.
   public let cache: LRUCache<TileID, Entry>
   /// Only these layers are decoded (nil: all).
   public let layers: Set<String>?
@@ -61,11 +64,14 @@ public final class VectorTileProvider: Sendable {
   /// Locks that make concurrent loads of one tile wait for each other (striped by tile).
   private let stripes: [NSLock]
 
+  /// A provider decoding the tiles of a vector source, with a bounded cache.
+  ///
   /// - Parameters:
   ///   - source: a vector source (a raster source throws `TileSourceError.wrongFormat`).
   ///   - cacheCount: most tiles cached (decoded, missing or failed).
   ///   - cacheBytes: most approximate memory held by cached decoded tiles.
   ///   - layers: decode only these layers (nil: all).
+  ///   - inflateLimit: the largest inflated tile accepted, in bytes.
   public init(
     source: any TileSource, cacheCount: Int = 512, cacheBytes: Int = 256 << 20,
     layers: Set<String>? = nil, inflateLimit: Int = Inflate.defaultLimit

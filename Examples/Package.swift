@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+// Programs that embed termmap the way its documentation says, built against the package one
+// folder up (`.ci/run` builds and runs them). Each `main.swift` is quoted whole by an article of
+// the DocC catalogs in Sources/TermMapKit/TermMapKit.docc.
+import PackageDescription
+
+let termMap: [Target.Dependency] = [.product(name: "TermMap", package: "termmap")]
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+  name: "termmap-examples",
+  dependencies: [.package(name: "termmap", path: "..")],
+  targets: [
+    // Getting started: a route and a marker on the offline map, printed as text.
+    .executableTarget(name: "RouteAndMarker", dependencies: termMap, swiftSettings: strict),
+    // Writing an overlay renderer: a Sendable drawing value, a polygon with a hole, a callout.
+    .executableTarget(name: "CustomRenderer", dependencies: termMap, swiftSettings: strict),
+    // Snapshots: three pictures made at once, off the main actor.
+    .executableTarget(name: "Snapshots", dependencies: termMap, swiftSettings: strict),
+  ]
+)
