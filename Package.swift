@@ -93,7 +93,9 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "TerminalUITests",
-      dependencies: ["TerminalUI", "CNcursesw", "TermMapKit", "MapGeometry"],
+      dependencies: [
+        "TerminalUI", "CNcursesw", "TermMapKit", "MapGeometry", "MapData", "DotRaster",
+      ],
       swiftSettings: strict),
   ]
 )

@@ -5,7 +5,7 @@ import PackageDescription
 
 let fuzzers = [
   "FuzzGPX", "FuzzKML", "FuzzGeoJSON", "FuzzCSV", "FuzzMVT", "FuzzMBTiles", "FuzzPMTiles",
-  "FuzzTileJSON", "FuzzConfig",
+  "FuzzTileJSON", "FuzzConfig", "FuzzTCX", "FuzzFIT", "FuzzIGC",
 ]
 
 let package = Package(

@@ -33,6 +33,7 @@ public struct TerminalWriter: Sendable {
     /// DECSTBM with SU and SD (`CSI t;b r`, `CSI n S`, `CSI n T`): rows scrolled in a region.
     public var scrollsRegions: Bool
 
+    /// What a terminal can do: colours sent as `colors`, with or without row shifts and scrolling.
     public init(colors: ColorDepth, shiftsRows: Bool = true, scrollsRegions: Bool = true) {
       self.colors = colors
       self.shiftsRows = shiftsRows
@@ -40,6 +41,7 @@ public struct TerminalWriter: Sendable {
     }
   }
 
+  /// What the terminal written to can do.
   public let features: Features
   /// The frame the terminal shows, as far as this writer knows (nil: unknown, so the next
   /// frame clears the screen and is written whole).
@@ -59,6 +61,7 @@ public struct TerminalWriter: Sendable {
     public var shift = 0
     /// True when the frame was written whole on a cleared screen.
     public var fullRepaint = false
+    /// A plan that used nothing.
     public init() {}
   }
 
@@ -68,6 +71,7 @@ public struct TerminalWriter: Sendable {
   private var scratch: [Cell] = []
   private var rowShifts: [Int] = []
 
+  /// A writer for a terminal with these features; its first frame clears the screen.
   public init(features: Features) {
     self.features = features
     out = Emitter(colors: features.colors)

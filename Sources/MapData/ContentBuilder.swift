@@ -12,6 +12,12 @@ public enum DataFormat: String, Sendable, CaseIterable {
   case geojson
   /// KML 2.2.
   case kml
+  /// Garmin Training Center XML (TrackReaders: TCXReader).
+  case tcx
+  /// Garmin's binary Flexible and Interoperable Data Transfer format (FITReader).
+  case fit
+  /// The flight recorder format of the FAI's IGC (IGCReader).
+  case igc
 
   /// The name people use for the format.
   public var displayName: String {
@@ -20,14 +26,20 @@ public enum DataFormat: String, Sendable, CaseIterable {
     case .gpx: "GPX"
     case .geojson: "GeoJSON"
     case .kml: "KML"
+    case .tcx: "TCX"
+    case .fit: "FIT"
+    case .igc: "IGC"
     }
   }
 }
 
 /// One line of a file with the values measured at its vertices, kept for statistics and plots.
 ///
-/// `elevations` and `times` are either empty (the line has none) or as long as `coordinates`,
-/// with NaN where a vertex lacks a value. Times are seconds since 1970-01-01T00:00:00Z.
+/// `elevations`, `times` and the sensor channels (`speeds`, `heartRates`, `cadences`) are
+/// either empty (the line has none) or as long as `coordinates`, with NaN where a vertex lacks
+/// a value. Times are seconds since 1970-01-01T00:00:00Z; speeds metres per second as the
+/// device recorded them (TCX, FIT, GPX TrackPointExtension), heart rates beats and cadences
+/// revolutions (or steps) per minute.
 public struct MeasuredLine: Sendable {
   /// What kind of line it is.
   public enum Kind: String, Sendable, Hashable {
@@ -47,6 +59,12 @@ public struct MeasuredLine: Sendable {
   public var elevations: [Double]
   /// Times in seconds since 1970, one per vertex (NaN where unknown), or empty.
   public var times: [Double]
+  /// Metres per second as recorded (empty when the file has none).
+  public var speeds: [Double] = []
+  /// Beats per minute (empty when the file has none).
+  public var heartRates: [Double] = []
+  /// Revolutions (or steps) per minute (empty when the file has none).
+  public var cadences: [Double] = []
   /// The line's name, if the file gives one.
   public var title: String?
 

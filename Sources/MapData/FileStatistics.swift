@@ -49,11 +49,31 @@ public struct FileStatistics: Sendable {
   public var descent: Double?
   /// Seconds since 1970; nil when no line vertex has a time.
   public var timeSpan: ClosedRange<Double>?
+  /// Seconds spent moving (at least `TrackMeasures.movingThreshold` between consecutive timed
+  /// vertices); nil when no two consecutive vertices have times.
+  public var movingTime: Double?
+  /// Metres per second: the distance covered while moving over the moving time.
+  public var movingSpeed: Double?
+  /// Metres per second: the largest recorded speed, or else the largest between two timed
+  /// vertices (unsmoothed).
+  public var maxSpeed: Double?
+  /// Heart rate of line vertices in beats per minute (TCX, FIT, GPX extensions).
+  public var heartRate: ChannelSummary?
+  /// Cadence of line vertices in revolutions or steps per minute.
+  public var cadence: ChannelSummary?
+  /// Speed of line vertices as the device recorded it, metres per second.
+  public var recordedSpeed: ChannelSummary?
   /// The reader's warnings, one line each.
   public var warnings: [String]
 
   /// The figures of loaded content.
   public init(_ content: MapContent) {
+    self.init(content, measures: TrackMeasures.measure(content.lines))
+  }
+
+  /// The statistics with the lines' length and motion already measured (the profile panel
+  /// has the distances along its track and does not measure them twice).
+  public init(_ content: MapContent, measures: TrackMeasures.Result) {
     path = content.path
     format = content.format
     tracks = content.tracks
@@ -77,7 +97,17 @@ public struct FileStatistics: Sendable {
     }
     polylines = lineCount
     polygons = polygonCount
-    length = Self.totalLength(content.lines)
+    length = measures.length
+    heartRate = ChannelSummary.of(content.lines.map(\.heartRates))
+    cadence = ChannelSummary.of(content.lines.map(\.cadences))
+    recordedSpeed = ChannelSummary.of(content.lines.map(\.speeds))
+    if measures.timed {
+      movingTime = measures.movingTime
+      movingSpeed = measures.movingTime > 0 ? measures.movingDistance / measures.movingTime : 0
+      maxSpeed = recordedSpeed?.maximum ?? measures.maxSpeed
+    } else if let recorded = recordedSpeed {
+      maxSpeed = recorded.maximum
+    }
 
     var low = Double.infinity
     var high = -Double.infinity
@@ -113,39 +143,6 @@ public struct FileStatistics: Sendable {
 
   /// The geodesic length of every line, summed; long lines are measured on all cores.
   static func totalLength(_ lines: [MeasuredLine]) -> Double {
-    // Pieces of about 64k segments, each measured on its own, then added in order.
-    var pieces: [(line: Int, from: Int, to: Int)] = []
-    for (k, line) in lines.enumerated() where line.coordinates.count > 1 {
-      var from = 0
-      let last = line.coordinates.count - 1
-      while from < last {
-        let to = min(from + 65_536, last)
-        pieces.append((k, from, to))
-        from = to
-      }
-    }
-    if pieces.isEmpty { return 0 }
-    let sums = UnsafeMutableBufferPointer<Double>.allocate(capacity: pieces.count)
-    defer { sums.deallocate() }
-    let results = SendableBuffer(sums)
-    let work = pieces
-    DispatchQueue.concurrentPerform(iterations: work.count) { k in
-      let piece = work[k]
-      results.buffer[k] = Geodesic.length(of: lines[piece.line].coordinates[piece.from...piece.to])
-    }
-    var total = 0.0
-    var compensation = 0.0
-    for d in sums {
-      let t = total + d
-      compensation += abs(total) >= abs(d) ? (total - t) + d : (d - t) + total
-      total = t
-    }
-    return total + compensation
+    TrackMeasures.measure(lines).length
   }
-}
-
-/// A buffer written by parallel workers, each at its own index.
-private struct SendableBuffer: @unchecked Sendable {
-  let buffer: UnsafeMutableBufferPointer<Double>
-  init(_ buffer: UnsafeMutableBufferPointer<Double>) { self.buffer = buffer }
 }

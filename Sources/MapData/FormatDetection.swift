@@ -11,11 +11,38 @@ enum FormatDetection {
     "http://earth.google.com/kml/2.1": KMLReader.kml,
     "http://earth.google.com/kml/2.2": KMLReader.kml,
     "http://www.google.com/kml/ext/2.2": KMLReader.gx,
+    "http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2": TCXReader.tcx,
+    "http://www.garmin.com/xmlschemas/ActivityExtension/v2": TCXReader.activityExtension,
+    "http://www.garmin.com/xmlschemas/TrackPointExtension/v1": TCXReader.trackPointExtension,
+    "http://www.garmin.com/xmlschemas/TrackPointExtension/v2": TCXReader.trackPointExtension,
   ]
 
   /// What the first bytes say.
   enum Guess: Equatable {
-    case xml, json, csv
+    case xml, json, csv, fit, igc
+  }
+
+  /// Whether the first bytes are a FIT file header: its size (12 or 14) and ".FIT" at 8.
+  static func isFIT(_ head: [UInt8]) -> Bool {
+    head.count >= 12 && (head[0] == 12 || head[0] == 14) && head[8] == 0x2E && head[9] == 0x46
+      && head[10] == 0x49 && head[11] == 0x54
+  }
+
+  /// Whether text starting at `i` is an IGC file: an A record (no CSV delimiter in it) and a
+  /// next record that is an H, I or B record.
+  static func isIGC(_ head: [UInt8], at i: Int) -> Bool {
+    guard i < head.count, head[i] == UInt8(ascii: "A") else { return false }
+    var k = i
+    while k < head.count && head[k] != Chars.lf {
+      if head[k] == Chars.comma || head[k] == Chars.semicolon || head[k] == Chars.tab {
+        return false
+      }
+      k += 1
+    }
+    // The next record after blank lines.
+    while k < head.count && ValueParser.isSpace(head[k]) { k += 1 }
+    guard k < head.count else { return false }
+    return [UInt8(ascii: "H"), UInt8(ascii: "I"), UInt8(ascii: "B")].contains(head[k])
   }
 
   /// "UTF-32" or "UTF-16" when the first bytes are a byte order mark of one, or an ASCII
@@ -61,24 +88,35 @@ enum FormatDetection {
     if i == head.count {
       throw DataFileError(path: path, message: "file is empty (it has only white space)")
     }
+    let ext = (path as NSString).pathExtension.lowercased()
+    if isFIT(head) { return .fit }
+    if ext == "fit" {
+      throw DataFileError(
+        path: path, byteOffset: 0,
+        message: "expected FIT (a 12 or 14 byte header with \".FIT\" at byte 8)")
+    }
     if head.contains(0) || starts(Array("SQLite format 3".utf8))
       || starts([0x89, 0x50, 0x4E, 0x47])
       || starts(Array("%PDF".utf8))
     {
       throw DataFileError(
         path: path,
-        message: "unknown format: binary data (termmap reads GPX, KML, GeoJSON and CSV text files)")
+        message: "unknown format: binary data (termmap reads FIT files and GPX, KML, TCX, GeoJSON, "
+          + "IGC and CSV text files)")
     }
     let first = head[i]
     let guess: Guess =
       first == Chars.lt
-      ? .xml : (first == UInt8(ascii: "{") || first == UInt8(ascii: "[")) ? .json : .csv
+      ? .xml
+      : (first == UInt8(ascii: "{") || first == UInt8(ascii: "["))
+        ? .json : isIGC(head, at: i) ? .igc : .csv
     // A name that promises a format the contents do not have.
-    let ext = (path as NSString).pathExtension.lowercased()
     let expected: (Guess, String)? =
       switch ext {
       case "gpx": (.xml, "GPX (XML starting with \"<\")")
       case "kml": (.xml, "KML (XML starting with \"<\")")
+      case "tcx": (.xml, "TCX (XML starting with \"<\")")
+      case "igc": (.igc, "IGC (an A record, then H records)")
       case "geojson", "json": (.json, "GeoJSON (starting with \"{\")")
       default: nil
       }
@@ -159,15 +197,25 @@ enum FormatDetection {
             var reader = KMLReader(xml: xml, path: source.path)
             return try reader.read()
           }
+          if xml.localNameIs("TrainingCenterDatabase") {
+            var reader = TCXReader(xml: xml, path: source.path)
+            return try reader.read()
+          }
           throw xml.error(
             at: xml.tokenOffset,
-            "the root element <\(TextSanitizer.clean(xml.qualifiedName))> is neither <gpx> nor <kml> "
-              + "(termmap reads GPX, KML, GeoJSON and CSV)")
+            "the root element <\(TextSanitizer.clean(xml.qualifiedName))> is not <gpx>, <kml> or "
+              + "<TrainingCenterDatabase> (termmap reads GPX, KML, TCX, GeoJSON, FIT, IGC and CSV)")
         case .text, .endElement: continue
         case .endOfDocument:
           throw DataFileError(path: source.path, message: "the file has no XML elements")
         }
       }
+    case .fit:
+      var reader = FITReader(source: source)
+      return try reader.read()
+    case .igc:
+      var reader = IGCReader(source: source)
+      return try reader.read()
     case .json:
       source.readingShare = 0.5
       let bytes = try source.readAll()
@@ -182,7 +230,8 @@ enum FormatDetection {
         if let line = lineWithoutDelimiter(bytes) {
           throw DataFileError(
             path: source.path, line: line,
-            message: "unknown format: not GPX, KML, GeoJSON or CSV (a route CSV line has at least "
+            message:
+              "unknown format: not GPX, KML, TCX, GeoJSON, FIT, IGC or CSV (a route CSV line has at least "
               + "latitude and longitude separated by a comma, semicolon or tab)")
         }
         throw error

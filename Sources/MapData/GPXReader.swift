@@ -23,6 +23,10 @@ struct GPXReader {
     var coordinate: Coordinate
     var elevation = Double.nan
     var time = Double.nan
+    /// From Garmin's TrackPointExtension (`<extensions>`).
+    var speed = Double.nan
+    var heartRate = Double.nan
+    var cadence = Double.nan
     var name: String?
     var comment: String?
     var description: String?
@@ -157,27 +161,17 @@ struct GPXReader {
     }
   }
 
-  /// Coordinates, elevations and times of one line as they are read.
+  /// Coordinates, elevations, times and sensor values of one line as they are read.
   private struct Series {
-    var coordinates: [Coordinate] = []
-    var elevations: [Double] = []
-    var times: [Double] = []
-    var anyElevation = false
-    var anyTime = false
+    var series = TrackSeries()
 
     mutating func append(_ p: PointRecord) {
-      coordinates.append(p.coordinate)
-      elevations.append(p.elevation)
-      times.append(p.time)
-      if !p.elevation.isNaN { anyElevation = true }
-      if !p.time.isNaN { anyTime = true }
+      series.append(
+        p.coordinate, elevation: p.elevation, time: p.time, speed: p.speed,
+        heartRate: p.heartRate, cadence: p.cadence)
     }
 
-    func measured(kind: MeasuredLine.Kind) -> MeasuredLine {
-      MeasuredLine(
-        kind: kind, coordinates: coordinates, elevations: anyElevation ? elevations : [],
-        times: anyTime ? times : [])
-    }
+    func measured(kind: MeasuredLine.Kind) -> MeasuredLine { series.measured(kind: kind) }
   }
 
   // MARK: Points
@@ -227,6 +221,8 @@ struct GPXReader {
           } else if !isBlank(text) {
             ignore("time", "an ISO 8601 time such as 2024-05-01T10:00:00Z")
           }
+        } else if xml.localNameIs("extensions") {
+          try readExtensions(&record)
         } else if !full {
           try xml.skipElement()
         } else if xml.localNameIs("name") {
@@ -264,6 +260,37 @@ struct GPXReader {
           return nil
         }
         return record
+      }
+    }
+  }
+
+  /// Heart rate, cadence and speed from Garmin's TrackPointExtension (v1 or v2) inside
+  /// `<extensions>`; other extensions are skipped, and so is a value that is not a number.
+  private mutating func readExtensions(_ record: inout PointRecord) throws(DataFileError) {
+    while true {
+      switch try xml.next() {
+      case .startElement:
+        guard xml.namespace == TCXReader.trackPointExtension else {
+          try xml.skipElement()
+          continue
+        }
+        if xml.localNameIs("TrackPointExtension") {
+          try readExtensions(&record)
+        } else if xml.localNameIs("hr") || xml.localNameIs("cad") || xml.localNameIs("speed") {
+          let which = xml.localNameIs("hr") ? 0 : xml.localNameIs("cad") ? 1 : 2
+          try readText()
+          if let v = ValueParser.number(text), v.isFinite, v >= 0 {
+            switch which {
+            case 0: record.heartRate = v
+            case 1: record.cadence = v
+            default: record.speed = v
+            }
+          }
+        } else {
+          try xml.skipElement()
+        }
+      case .text: continue
+      case .endElement, .endOfDocument: return
       }
     }
   }

@@ -449,6 +449,11 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
         }
       }
     }
+    // Most important first (stably), the order the label placer takes them in.
+    out = out.enumerated().sorted {
+      $0.element.priority != $1.element.priority
+        ? $0.element.priority > $1.element.priority : $0.offset < $1.offset
+    }.map(\.element)
     labelMemo.withLock { $0 = (memoKey, out) }
     return out
   }

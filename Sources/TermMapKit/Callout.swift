@@ -148,6 +148,7 @@ struct CalloutBox {
 extension MapView {
   /// Where each shown marker goes, lowest z first.
   func markerPlacements(_ vp: Viewport) -> [MarkerPlacement] {
+    // Each view's z is read once, into its placement (not in every comparison of the sort).
     var out: [MarkerPlacement] = []
     for v in annotationViews.visible.values where !v.isHidden {
       guard let a = v.annotation, let p = annotationIndex.point(of: a), let c = vp.cell(for: p)

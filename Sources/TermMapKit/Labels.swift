@@ -78,13 +78,18 @@ public struct LabelPlacer {
   /// returns how many were placed.
   @discardableResult
   public mutating func place(_ labels: [MapLabel], into cells: inout CellBuffer) -> Int {
-    let sorted = labels.enumerated().sorted {
-      $0.element.priority != $1.element.priority
-        ? $0.element.priority > $1.element.priority : $0.offset < $1.offset
+    // The order of places, by index (labels are not copied to sort them; a list already in
+    // order, as a tile renderer keeps its labels, is not sorted at all).
+    var order = Array(labels.indices)
+    if labels.indices.dropFirst().contains(where: { labels[$0 - 1].priority < labels[$0].priority })
+    {
+      let priorities = labels.map(\.priority)
+      order.sort { priorities[$0] != priorities[$1] ? priorities[$0] > priorities[$1] : $0 < $1 }
     }
     let cols = viewport.columns
     var placed = 0
-    for (_, c) in sorted {
+    for index in order {
+      let c = labels[index]
       guard let cell = viewport.cell(for: c.point) else { continue }
       let (text, width) = c.shown
       var start: Int

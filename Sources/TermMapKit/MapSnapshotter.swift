@@ -139,18 +139,24 @@ public final class MapSnapshotter: Sendable {
     composer.drawTiles(&plan)
     // As `MapView.renderCompleteFrame`: loads ask for their redraw before they count as ended,
     // so once none is in flight every redraw they need is already pending.
+    // Whether what arrived was drawn once past the deadline (once only: then it gives up).
+    var drewLate = false
     while true {
       try Task.checkCancellation()
       let loading = renderers.contains { $0.loadsInFlight > 0 }
       let pending = renderers.contains { $0.hasPendingInvalidations }
       if !loading && !pending && plan.statistics.tilesWaiting == 0 { break }
-      if Date() >= deadline { throw SnapshotError.timedOut(seconds: o.timeout) }
-      if pending {
+      // Tiles that arrived are drawn before the deadline is looked at (a task that was kept
+      // waiting past it still finishes what is there).
+      let late = Date() >= deadline
+      if pending && !(late && drewLate) {
+        drewLate = late
         plan = composer.planFrame(viewport)
         composer.drawTiles(&plan)
-      } else {
-        try await Task.sleep(nanoseconds: 1_000_000)
+        continue
       }
+      if late { throw SnapshotError.timedOut(seconds: o.timeout) }
+      try await Task.sleep(nanoseconds: 1_000_000)
     }
     for r in renderers {
       if let error = r.lookAtLoading().error { throw SnapshotError.tileLoadFailed(error) }

@@ -9,6 +9,8 @@ public enum ViewerAction: String, Sendable, CaseIterable {
   case enter, escape
   case search
   case toggleRoutes, toggleCharset
+  /// The track tool (issue 13; Viewer+Track.swift and its siblings).
+  case profile, layers, measure, colouring
   case help
   case quit
 }
@@ -73,15 +75,16 @@ public enum KeyBindings {
 
   public static let table: [KeyBinding] = [
     KeyBinding(
-      "←↓↑→  h j k l", "pan (Shift or H J K L: further)",
+      "←↓↑→  h j k l", "pan (Shift or H J K: further)",
       documented: "← ↓ ↑ →, h j k l",
-      details: "pan an eighth of the screen (Shift-arrows or H J K L: half)",
+      details:
+        "pan an eighth of the screen (Shift-arrows or H J K: half; Shift-→ only to the right, `L` is the layer list)",
       [
         k(.left, .panLeft), k(.down, .panDown), k(.up, .panUp), k(.right, .panRight),
         c("h", .panLeft), c("j", .panDown), c("k", .panUp), c("l", .panRight),
         k(.shiftLeft, .panLeftFar), k(.shiftDown, .panDownFar), k(.shiftUp, .panUpFar),
         k(.shiftRight, .panRightFar),
-        c("H", .panLeftFar), c("J", .panDownFar), c("K", .panUpFar), c("L", .panRightFar),
+        c("H", .panLeftFar), c("J", .panDownFar), c("K", .panUpFar),
       ]),
     KeyBinding(
       "+ = a  /  - z", "zoom in / out", documented: "+ = a / - z",
@@ -111,6 +114,25 @@ public enum KeyBindings {
       [c("/", .search)]),
     KeyBinding("r", "show / hide routes", [c("r", .toggleRoutes)]),
     KeyBinding("c", "braille / ASCII", [c("c", .toggleCharset)]),
+    KeyBinding(
+      "p", "profile of the selected track",
+      details:
+        "the profile panel: elevation (v: speed, heart rate, cadence) against distance with the track's statistics; ← → move its cursor and the marker on the map (see below)",
+      [c("p", .profile)]),
+    KeyBinding(
+      "L", "layers: files, tracks, on / off",
+      details:
+        "the layer list: files and their tracks, routes and markers with colours, points and lengths; Space shows / hides, Enter profiles, f fits (see below)",
+      [c("L", .layers)]),
+    KeyBinding(
+      "m", "measure a path",
+      details:
+        "measure: m or Enter adds the centre, a click adds a point; the status line shows the geodesic length and the last leg's bearing; Esc ends (see below)",
+      [c("m", .measure)]),
+    KeyBinding(
+      "t", "colour tracks: file, elevation, …",
+      details: "colour tracks by file, elevation, speed or time, with a legend (see below)",
+      [c("t", .colouring)]),
     KeyBinding(
       "mouse", "drag pans, wheel zooms, click selects",
       details:

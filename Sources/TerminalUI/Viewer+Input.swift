@@ -8,10 +8,13 @@ struct PromptState {
   enum Result {
     case coordinate(Coordinate)
     case place(Place)
+    /// A name from a loaded file (Viewer+Track.swift), listed before places.
+    case loaded(LoadedMatch)
 
     var label: String {
       switch self {
       case .coordinate(let c): return String(format: "go to %.5f, %.5f", c.latitude, c.longitude)
+      case .loaded(let m): return m.label
       case .place(let p):
         return p.population > 0 ? "\(p.label) (\(Viewer.formatPopulation(p.population)))" : p.label
       }
@@ -26,6 +29,8 @@ struct PromptState {
 
 extension Viewer {
   func handle(_ event: InputEvent) {
+    // The track tool's keys and mouse (p, L, m, t; Viewer+Track.swift) come first.
+    if handleTrackEvent(event) { return }
     switch event {
     case .resize:
       screen.refreshSize()
@@ -98,6 +103,10 @@ extension Viewer {
           map.charset != charset
         }
       }
+    case .profile: toggleProfile()
+    case .layers: openLayerList()
+    case .measure: startMeasuring()
+    case .colouring: cycleColouring()
     case .quit:
       running = false
     }
@@ -290,10 +299,11 @@ extension Viewer {
   func results(for text: String) -> [PromptState.Result] {
     if let c = Coordinate(parsing: text) { return [.coordinate(c)] }
     if Viewer.coordinateProblem(text) != nil { return [] }
+    let loaded = loadedMatches(text).map { PromptState.Result.loaded($0) }
     guard text.trimmingCharacters(in: .whitespaces).count >= 2, let g = gazetteer else {
-      return []
+      return loaded
     }
-    return g.search(text, limit: 8).map { .place($0) }
+    return loaded + g.search(text, limit: 8 - loaded.count).map { .place($0) }
   }
 
   /// What the prompt line says after the text when the text cannot be searched for yet (the
@@ -318,6 +328,8 @@ extension Viewer {
       return
     }
     switch p.results[p.selected] {
+    case .loaded(let m):
+      goToLoaded(m)
     case .coordinate(let c):
       map.setCenter(c, animated: true)
       map.setZoomLevel(max(map.zoomLevel, 12), animated: true)

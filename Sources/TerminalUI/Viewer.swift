@@ -131,6 +131,8 @@ public final class Viewer: MapViewDelegate {
   var gazetteerError: String?
   let gazetteerInbox = Slot<Result<Gazetteer, any Error>>()
   let displayRequested = Flag()
+  /// The track tool: profile, layers, measuring, colouring (Viewer+Track.swift).
+  var track = TrackToolState()
 
   /// A viewer in the terminal (ncurses). Throws when there is no usable terminal.
   public convenience init(options: ViewerOptions) throws {
@@ -325,6 +327,7 @@ public final class Viewer: MapViewDelegate {
       switch item {
       case .loaded(let content):
         styler.add(content)
+        trackLoaded(content)
         for o in content.overlays {
           routes.append(o)
           map.addOverlay(o)
@@ -416,6 +419,7 @@ public final class Viewer: MapViewDelegate {
   }
 
   public func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer {
+    if let r = measureRenderer(for: overlay) ?? colouredRenderer(for: overlay) { return r }
     let r = styler.renderer(for: overlay)
     r.alpha = routesShown ? 1 : 0
     return r
@@ -457,15 +461,18 @@ public final class Viewer: MapViewDelegate {
       screen.draw(frame)
       return
     }
-    if map.columns != columns || map.rows != rows - 1 {
-      map.resize(columns: columns, rows: rows - 1)
+    let mapRows = rows - 1 - trackPanelRows(totalRows: rows)
+    if map.columns != columns || map.rows != mapRows {
+      map.resize(columns: columns, rows: mapRows)
     }
     let mapFrame = map.renderFrame()
     for r in 0..<mapFrame.rows {
       for c in 0..<mapFrame.columns { frame[c, r] = mapFrame[c, r] }
     }
     log("frame routes=\(routes.isEmpty ? "none" : routesShown ? "shown" : "hidden")")
+    drawTrackTool(into: &frame)
     drawStatus(into: &frame)
+    drawTrackStatus(into: &frame)
     if helpVisible { drawHelp(into: &frame) }
     if prompt != nil { drawPrompt(into: &frame) }
     screen.draw(frame)

@@ -176,6 +176,11 @@ struct BenchCommand {
             Double(r.fileBytes) / 1e6, Double(r.peakRSSBytes - r.baselineRSSBytes) / 1_048_576)))
     }
 
+    // The track tool (issue 13, BenchTrack.swift): a 1M-record FIT file, a 1M-point profile.
+    if wants("fit-load") || wants("profile") {
+      for r in try trackScenarios(quick: quick, frames: frames) { report(r) }
+    }
+
     // The offline basemap: the first frame from cold, then world and city views at two sizes,
     // with drawn tiles reused ("cached") and with every tile drawn again ("redraw"; the decoded
     // vector tiles stay cached).

@@ -102,7 +102,8 @@ struct TileOptions: ParsableArguments {
 struct FileArguments: ParsableArguments {
   @Argument(
     help: ArgumentHelp(
-      "GPX, GeoJSON, KML or route CSV files, recognised by their contents.", valueName: "FILE"),
+      "GPX, GeoJSON, KML, route CSV, TCX, FIT or IGC files, recognised by their contents.",
+      valueName: "FILE"),
     completion: .file())
   var files: [String] = []
 }
@@ -182,7 +183,8 @@ extension Termmap {
     @Flag(help: "Print JSON instead of text.") var json = false
 
     @Argument(
-      help: ArgumentHelp("GPX, GeoJSON, KML or route CSV files.", valueName: "FILE"),
+      help: ArgumentHelp(
+        "GPX, GeoJSON, KML, route CSV, TCX, FIT or IGC files.", valueName: "FILE"),
       completion: .file())
     var files: [String]
   }

@@ -75,8 +75,30 @@ struct InfoCommand {
     } else {
       row("time", "none")
     }
+    // Track tool rows (issue 13): only for files that have the values.
+    if let moving = s.movingTime {
+      row(
+        "moving",
+        "\(duration(moving)), average \(speed(s.movingSpeed)), max \(speed(s.maxSpeed))")
+    } else if s.maxSpeed != nil {
+      row("speed", "max \(speed(s.maxSpeed))")
+    }
+    if let h = s.heartRate {
+      row("heart rate", "\(whole(h.minimum)) to \(whole(h.maximum)) bpm, average \(whole(h.mean))")
+    }
+    if let c = s.cadence {
+      row("cadence", "\(whole(c.minimum)) to \(whole(c.maximum)) rpm, average \(whole(c.mean))")
+    }
     return lines.joined(separator: "\n") + "\n"
   }
+
+  /// "12.3 km/h" from metres per second.
+  static func speed(_ v: Double?) -> String {
+    guard let v, v.isFinite else { return "unknown" }
+    return String(format: "%.1f km/h", v * 3.6)
+  }
+
+  static func whole(_ v: Double) -> String { String(format: "%.0f", v) }
 
   /// "12.3 m", or "unknown" for a sum that overflowed (nil) or any non-finite value.
   static func metres(_ m: Double?) -> String {
@@ -147,6 +169,16 @@ struct InfoCommand {
         fields.append(("time", "[\(string(iso(t.lowerBound))), \(string(iso(t.upperBound)))]"))
       } else {
         fields.append(("time", "null"))
+      }
+      fields.append(("moving_time_s", fixed3(s.movingTime)))
+      fields.append(("moving_speed_mps", fixed3(s.movingSpeed)))
+      fields.append(("max_speed_mps", fixed3(s.maxSpeed)))
+      for (name, c) in [("heart_rate_bpm", s.heartRate), ("cadence_rpm", s.cadence)] {
+        if let c {
+          fields.append((name, "[\(number(c.minimum)), \(number(c.maximum)), \(fixed3(c.mean))]"))
+        } else {
+          fields.append((name, "null"))
+        }
       }
       fields.append(("warnings", "[" + s.warnings.map(string).joined(separator: ", ") + "]"))
       return "    {" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"

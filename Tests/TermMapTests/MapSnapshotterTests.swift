@@ -99,6 +99,30 @@ final class CancellingWorldTiles: TileOverlay, @unchecked Sendable {
   }
 }
 
+/// Tiles of Data/world.mbtiles answered at once, inside `loadTile`.
+final class ImmediateWorldTiles: TileOverlay, @unchecked Sendable {
+  // `@unchecked Sendable`: `file` is an immutable `Sendable` reference; the base class keeps its
+  // own state behind a mutex.
+  let file: MBTilesSource
+
+  init() throws {
+    file = try MBTilesSource(path: dataDirectory.appendingPathComponent("world.mbtiles").path)
+    super.init(urlTemplate: nil)
+    maximumZ = 6
+    canReplaceMapContent = true
+  }
+
+  override func loadTile(
+    at path: TileOverlayPath, result: @escaping @Sendable (Data?, (any Error)?) -> Void
+  ) {
+    result(try? file.tile(TileID(z: path.z, x: path.x, y: path.y)), nil)
+  }
+
+  override func makeDefaultRenderer() -> OverlayRenderer {
+    VectorTileRenderer(overlay: self, style: .dark)
+  }
+}
+
 /// The same picture made by a map view on the main actor, waiting for its tiles.
 @MainActor
 func mapViewFrame(_ o: MapSnapshotter.Options) -> CellBuffer {
@@ -109,7 +133,7 @@ func mapViewFrame(_ o: MapSnapshotter.Options) -> CellBuffer {
   map.addAnnotations(o.annotations)
   if let r = o.region { map.setRegion(r, animated: false) }
   if let r = o.mapRect { map.setVisibleMapRect(r, edgePadding: o.edgePadding, animated: false) }
-  let (frame, _, complete) = map.renderCompleteFrame(timeout: 60)
+  let (frame, _, complete) = map.renderCompleteFrame(timeout: 600)
   #expect(complete)
   return frame
 }
@@ -130,6 +154,8 @@ struct MapSnapshotterTests {
     let offline = try OfflineMap.overlays(dataDirectory: dataDirectory)
 
     var a = MapSnapshotter.Options(columns: 70, rows: 20)
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+    a.timeout = 600
     a.addOverlays(offline, level: .aboveRoads)
     a.addOverlays(korita.overlays)
     a.annotations = korita.annotations
@@ -137,6 +163,8 @@ struct MapSnapshotterTests {
     a.edgePadding = EdgeInsets(top: 8, left: 8, bottom: 8, right: 8)
 
     var b = MapSnapshotter.Options(columns: 60, rows: 18)
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+    b.timeout = 600
     b.addOverlays(bled.overlays)
     b.annotations = bled.annotations
     b.region = CoordinateRegion(
@@ -144,6 +172,8 @@ struct MapSnapshotterTests {
       span: CoordinateSpan(latitudeDelta: 0.03, longitudeDelta: 0.05))
 
     var c = MapSnapshotter.Options(columns: 80, rows: 24)
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+    c.timeout = 600
     c.addOverlay(try SlowWorldTiles(), level: .aboveRoads)
     c.addOverlay(
       Polyline(coordinates: [
@@ -157,6 +187,8 @@ struct MapSnapshotterTests {
       span: CoordinateSpan(latitudeDelta: 14, longitudeDelta: 30))
 
     var d = MapSnapshotter.Options(columns: 40, rows: 12)
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+    d.timeout = 600
     d.charset = .ascii
     d.addOverlay(Circle(center: Coordinate(latitude: 0, longitude: 0), radius: 400_000))
     d.addOverlay(
@@ -203,6 +235,8 @@ struct MapSnapshotterTests {
     let content = try await Task.detached { try MapContentLoader.load(path: path) }.value
     let snapshot = try await Task.detached {
       var options = MapSnapshotter.Options(columns: 50, rows: 14)
+      // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+      options.timeout = 600
       options.addOverlays(content.overlays)
       options.annotations = content.annotations
       options.mapRect = content.overlays.reduce(MapRect.null) { $0.union($1.boundingMapRect) }
@@ -220,6 +254,8 @@ struct MapSnapshotterTests {
   func waitsForTiles() async throws {
     let tiles = try SlowWorldTiles(delayMilliseconds: 150)
     var options = MapSnapshotter.Options(columns: 80, rows: 24)
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+    options.timeout = 600
     options.addOverlay(tiles, level: .aboveRoads)
     options.region = CoordinateRegion(
       center: Coordinate(latitude: 45, longitude: 10),
@@ -248,7 +284,7 @@ struct MapSnapshotterTests {
         var options = MapSnapshotter.Options(columns: 60, rows: 18)
         options.addOverlay(tiles, level: .aboveRoads)
         options.region = region
-        options.timeout = 60
+        options.timeout = 600
         group.addTask { try await MapSnapshotter(options: options).start() }
       }
       var out: [MapSnapshotter.Snapshot] = []
@@ -258,6 +294,19 @@ struct MapSnapshotterTests {
     #expect(snapshots.count == 2)
     for s in snapshots { #expect(inkedCells(s.buffer) > 100) }
     #expect(tiles.cancelled.withLock { $0 } == 0)
+  }
+
+  @Test("when the time is up, tiles that have arrived are used: timeout 0 with tiles at hand")
+  func timeUpButTilesArrived() async throws {
+    var options = MapSnapshotter.Options(columns: 60, rows: 18)
+    options.timeout = 0
+    options.addOverlay(try ImmediateWorldTiles(), level: .aboveRoads)
+    options.region = CoordinateRegion(
+      center: Coordinate(latitude: 45, longitude: 10),
+      span: CoordinateSpan(latitudeDelta: 14, longitudeDelta: 30))
+    let snapshot = try await MapSnapshotter(options: options).start()
+    #expect(snapshot.statistics.tilesWaiting == 0)
+    #expect(snapshot.text.contains("Italy"))
   }
 
   @Test("tiles that never come: start() throws a one-line error when the timeout runs out")
@@ -276,6 +325,8 @@ struct MapSnapshotterTests {
   @Test("a tile that fails to load: start() throws a one-line error with the loader's")
   func tileLoadFails() async throws {
     var options = MapSnapshotter.Options(columns: 40, rows: 12)
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+    options.timeout = 600
     options.addOverlay(
       try SlowWorldTiles(delayMilliseconds: 5, failure: ServerError(status: 503)),
       level: .aboveRoads)
@@ -309,6 +360,8 @@ struct MapSnapshotterTests {
   func pointForCoordinate() async throws {
     let summit = Coordinate(latitude: 46.4358, longitude: 13.8369)
     var options = MapSnapshotter.Options(columns: 50, rows: 14)
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+    options.timeout = 600
     options.annotations = [
       PointAnnotation(coordinate: summit, title: "Mala Mojstrovka"),
       PointAnnotation(coordinate: Coordinate(latitude: 46.42, longitude: 13.80), title: "Hut"),
