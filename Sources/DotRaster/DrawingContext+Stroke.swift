@@ -157,7 +157,14 @@ struct Stroker {
       }
       return true
     }
-    guard edge(-dx, x0 - minX), edge(dx, maxX - x0), edge(-dy, y0 - minY), edge(dy, maxY - y0)
+    // Both ends inside: nothing to clip (most segments of a tile).
+    let inside =
+      x0 >= minX && x0 <= maxX && x1 >= minX && x1 <= maxX && y0 >= minY && y0 <= maxY
+      && y1 >= minY && y1 <= maxY
+    guard
+      inside
+        || (edge(-dx, x0 - minX) && edge(dx, maxX - x0) && edge(-dy, y0 - minY)
+          && edge(dy, maxY - y0))
     else { return }
     // The dots are those of the whole segment, stepped from its own ends, and only the steps
     // inside the clip are visited: a segment cut by different clip rects (as by tiles) gives
@@ -166,16 +173,16 @@ struct Stroker {
     let far = 1e12
     let whole = abs(x0) < far && abs(y0) < far && abs(x1) < far && abs(y1) < far
     let (s0, s1) = whole ? (0.0, 1.0) : (t0, t1)
-    let ix0 = Int((x0 + s0 * dx).rounded(.down))
-    let iy0 = Int((y0 + s0 * dy).rounded(.down))
-    let ix1 = Int((x0 + s1 * dx).rounded(.down))
-    let iy1 = Int((y0 + s1 * dy).rounded(.down))
+    let ix0 = floorToInt(x0 + s0 * dx)
+    let iy0 = floorToInt(y0 + s0 * dy)
+    let ix1 = floorToInt(x0 + s1 * dx)
+    let iy1 = floorToInt(y0 + s1 * dy)
     let steps = max(abs(ix1 - ix0), abs(iy1 - iy0))
     let stepLength = steps == 0 ? 0 : length * (s1 - s0) / Double(steps)
     let startDistance = dashDistance + s0 * length
     // The steps that can reach the clip (one more each side for the rounding of the ends).
-    let kFirst = whole ? max(0, Int((t0 * Double(steps)).rounded(.down)) - 1) : 0
-    let kLast = whole ? min(steps, Int((t1 * Double(steps)).rounded(.up)) + 1) : steps
+    let kFirst = whole && t0 > 0 ? max(0, Int((t0 * Double(steps)).rounded(.down)) - 1) : 0
+    let kLast = whole && t1 < 1 ? min(steps, Int((t1 * Double(steps)).rounded(.up)) + 1) : steps
     let dashed = dashTotal > 0
     let single = brush.reach == 0
     let cminX = clip.minX
@@ -209,6 +216,18 @@ struct Stroker {
       let fy = Double(iy1 - iy0) / Double(steps)
       let px0 = Double(ix0) + 0.5
       let py0 = Double(iy0) + 0.5
+      // A thin, solid segment whose dots all lie in the clip: no test per dot.
+      let r = brush.reach
+      if single && !dashed && min(ix0, ix1) - r >= cminX && max(ix0, ix1) + r < cmaxX
+        && min(iy0, iy1) - r >= cminY && max(iy0, iy1) + r < cmaxY
+      {
+        for k in kFirst...kLast {
+          let x = floorToInt(px0 + fx * Double(k))
+          let y = floorToInt(py0 + fy * Double(k))
+          dots[y * w + x] = inkValue
+        }
+        return
+      }
       for k in kFirst...kLast {
         if !dashed || on(k) {
           // Computed from k, not accumulated, so every clip gives the same position.

@@ -124,6 +124,7 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
       context.setLineDash(phase: 0, lengths: rule.dash.map { $0 / zoomScale })
       let placement = DotPlacement(transform, context, origin: bounds.origin)
       let z = Float(zoom)
+      let dashed = !rule.dash.isEmpty
       group.chunks.withUnsafeBufferPointer { chunks in
         group.points.withUnsafeBufferPointer { chunkPoints in
           if rule.fill != nil {
@@ -139,7 +140,8 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
                 guard rule.stroke != nil else { continue }
                 context.withDotPath { path in
                   for c in item.chunks where chunks[Int(c)].box.intersects(box) {
-                    addChunk(chunks[Int(c)], chunkPoints, placement, cut: cut, &path)
+                    addChunk(
+                      chunks[Int(c)], chunkPoints, placement, cut: cut, dashed: dashed, &path)
                   }
                 }
                 context.strokePath()
@@ -149,7 +151,7 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
             // Lines and outlines only: every piece near this map tile in one path.
             context.withDotPath { path in
               for c in chunks where c.minZoom <= z && c.box.intersects(box) {
-                addChunk(c, chunkPoints, placement, cut: cut, &path)
+                addChunk(c, chunkPoints, placement, cut: cut, dashed: dashed, &path)
               }
             }
             context.strokePath()
@@ -321,7 +323,7 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
   /// last one dropped, segments along cut edges skipped (outlines).
   private func addChunk(
     _ chunk: PreparedVectorTile.Chunk, _ points: UnsafeBufferPointer<TilePoint>,
-    _ m: DotPlacement, cut: CutEdges, _ path: inout DotPathBuilder
+    _ m: DotPlacement, cut: CutEdges, dashed: Bool, _ path: inout DotPathBuilder
   ) {
     let a = Int(chunk.start)
     let b = a + Int(chunk.count)
@@ -357,7 +359,7 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
       let x = m.ox + u * m.sx
       let y = m.oy + v * m.sy
       let code = m.code(x, y)
-      if n > a {
+      if dashed && n > a {
         let du = u - prevU
         let dv = v - prevV
         along += (du * du + dv * dv).squareRoot()

@@ -49,8 +49,44 @@ extension BenchCommand {
               format: "%d B, %.0f%% of full; %d B without shifts or scrolls", bytes,
               100 * Double(bytes) / Double(max(full, 1)), without)))
       }
+      out.append(panFrames("\(prefix)-\(w)x\(h)-pan-frame", map, dx: dx, frames: frames))
     }
     return out
+  }
+
+  /// A whole pan as the viewer's screen makes it: the map panned an eighth of the screen east
+  /// or west (tiles cached), the frame drawn, mended and written as bytes.
+  func panFrames(_ name: String, _ map: MapView, dx: Double, frames: Int) -> Result {
+    var writer = TerminalWriter(features: TerminalWriter.Features(colors: .palette256))
+    var first = map.renderCompleteFrame(timeout: 15).frame
+    first.repairWideGlyphs()
+    writer.update(to: first)
+    // Both neighbours drawn once, so every measured frame reuses drawn tiles.
+    for step in [dx, -dx, -dx, dx] {
+      map.pan(byDotsX: step, y: 0)
+      var f = map.renderCompleteFrame(timeout: 15).frame
+      f.repairWideGlyphs()
+      writer.update(to: f)
+    }
+    var times: [Double] = []
+    var sizes: [Int] = []
+    let clock = ContinuousClock()
+    for i in 0..<max(frames, 1) {
+      map.pan(byDotsX: i % 2 == 0 ? dx : -dx, y: 0)
+      let t0 = clock.now
+      var frame = map.renderFrame()
+      frame.repairWideGlyphs()
+      let n = writer.update(to: frame).count
+      times.append(Self.milliseconds(clock.now - t0))
+      sizes.append(n)
+    }
+    times.sort()
+    sizes.sort()
+    return Result(
+      name: name, frames: times.count, median: times[times.count / 2],
+      p95: times[min(times.count - 1, Int(Double(times.count) * 0.95))],
+      peakRSS: Double(Memory.peakResidentBytes()) / 1_048_576,
+      note: "frame drawn from cached tiles and written: \(sizes[sizes.count / 2]) B median")
   }
 
   /// Times `TerminalWriter.update` from `old` (nil: a full repaint) to `new`, `frames` times.

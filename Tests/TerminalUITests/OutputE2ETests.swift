@@ -105,15 +105,30 @@ struct OutputE2ETests {
       .compactMap { line in line.split(separator: "bytes=").last.flatMap { Int($0) } }
   }
 
+  /// Polls the screen until `condition` holds, sleeping between looks without holding a thread
+  /// of the concurrency pool (other suites' async tests need them on a 2-core machine).
+  func waitFor(
+    _ tmux: Tmux, timeout: Double = 60, _ condition: ([String]) -> Bool
+  ) async throws -> (ok: Bool, screen: [String]) {
+    let end = Date().addingTimeInterval(timeout)
+    var screen: [String] = []
+    while Date() < end {
+      screen = try tmux.capture()
+      if condition(screen) { return (true, screen) }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    return (false, screen)
+  }
+
   /// Sends a key and waits until the viewer has answered it and the screen has stopped
   /// changing (tiles drawn, the gesture settled); returns the bytes of the answering frame.
   @discardableResult
-  func press(_ key: String, _ tmux: Tmux, log: String) throws -> Int {
+  func press(_ key: String, _ tmux: Tmux, log: String) async throws -> Int {
     let before = latencies(log).count
     try tmux.sendKeys(key)
     var last: [String] = []
     var stableSince = Date()
-    let (ok, _) = try tmux.waitFor(timeout: 60) { screen in
+    let (ok, _) = try await waitFor(tmux, timeout: 60) { screen in
       guard latencies(log).count > before else { return false }
       if screen != last {
         last = screen
@@ -128,9 +143,9 @@ struct OutputE2ETests {
 
   /// Redraws the view whole (charset to ASCII and back: the screen is cleared and written
   /// again) and returns the bytes of that full repaint.
-  func fullRepaint(_ tmux: Tmux, log: String) throws -> Int {
-    try press("c", tmux, log: log)
-    return try press("c", tmux, log: log)
+  func fullRepaint(_ tmux: Tmux, log: String) async throws -> Int {
+    try await press("c", tmux, log: log)
+    return try await press("c", tmux, log: log)
   }
 
   func differences(_ a: [[Styled]], _ b: [[Styled]]) -> String {
@@ -156,7 +171,7 @@ struct OutputE2ETests {
   }
 
   @Test("pans written by difference leave the frame render prints; a sideways pan is cheap")
-  func pansMatchRender() throws {
+  func pansMatchRender() async throws {
     let tmux = try Tmux(width: Self.columns, height: Self.mapRows + 1)
     let log = tmux.file("events.log")
     try tmux.start(
@@ -165,7 +180,7 @@ struct OutputE2ETests {
     let expected = try rendered(tmux)
     try #require(expected.count >= Self.mapRows)
     let start = Array(expected.prefix(Self.mapRows))
-    let (shown, _) = try tmux.waitFor(timeout: 60) { _ in
+    let (shown, _) = try await waitFor(tmux, timeout: 60) { _ in
       (try? mapOnScreen(tmux)) == start
     }
     let first = try mapOnScreen(tmux)
@@ -173,19 +188,19 @@ struct OutputE2ETests {
 
     // Tiles around the view drawn once, so each pan's first frame is complete; back at the
     // start (after DCH, then ICH), the screen is render's frame again.
-    for key in ["l", "h", "j", "k"] { try press(key, tmux, log: log) }
+    for key in ["l", "h", "j", "k"] { try await press(key, tmux, log: log) }
     try expectScreen(tmux, start)
 
-    let full = try fullRepaint(tmux, log: log)
+    let full = try await fullRepaint(tmux, log: log)
     try expectScreen(tmux, start)
-    for key in ["l", "h", "j", "k"] { try press(key, tmux, log: log) }
+    for key in ["l", "h", "j", "k"] { try await press(key, tmux, log: log) }
 
     // Each pan, written by difference, shows what a full repaint of the same view shows.
     var bytes: [String: Int] = [:]
     for key in ["l", "j", "h", "k"] {
-      bytes[key] = try press(key, tmux, log: log)
+      bytes[key] = try await press(key, tmux, log: log)
       let incremental = try tmux.captureWithColours()
-      _ = try fullRepaint(tmux, log: log)
+      _ = try await fullRepaint(tmux, log: log)
       let whole = try tmux.captureWithColours()
       let same = Self.styledLines(incremental) == Self.styledLines(whole)
       #expect(
@@ -203,7 +218,8 @@ struct OutputE2ETests {
       #expect(Double(bytes[key]!) <= 0.4 * Double(full), "\(key): \(bytes[key]!) of \(full) B")
     }
     try tmux.sendKeys("q")
-    let (quit, screen) = try tmux.waitFor(timeout: 30) { s in s.joined().contains("EXITED 0") }
+    let (quit, screen) = try await waitFor(tmux, timeout: 30) { s in s.joined().contains("EXITED 0")
+    }
     #expect(quit, "\(screen.joined(separator: "\n"))")
   }
 
@@ -220,7 +236,7 @@ struct OutputE2ETests {
   }
 
   @Test("after a resize the whole frame is written again at the new size, and stays")
-  func resize() throws {
+  func resize() async throws {
     let tmux = try Tmux(width: 100, height: 31)
     let log = tmux.file("events.log")
     try tmux.start(
@@ -229,14 +245,14 @@ struct OutputE2ETests {
     for (w, h) in [(100, 31), (80, 25), (120, 35)] {
       if w != 100 { try tmux.resize(width: w, height: h) }
       let expected = try rendered(tmux, columns: w, rows: h - 1)
-      let (shown, _) = try tmux.waitFor(timeout: 60) { _ in
+      let (shown, _) = try await waitFor(tmux, timeout: 60) { _ in
         (try? Array(Self.styledLines(tmux.captureWithColours()).prefix(h - 1))) == expected
       }
       let now = Array(Self.styledLines(try tmux.captureWithColours()).prefix(h - 1))
       try #require(shown, "\(w)x\(h): \(differences(now, expected))")
       // Keys read after the resize (ncurses refreshes its window on each) leave it alone.
-      try press("l", tmux, log: log)
-      try press("h", tmux, log: log)
+      try await press("l", tmux, log: log)
+      try await press("h", tmux, log: log)
       let after = Array(Self.styledLines(try tmux.captureWithColours()).prefix(h - 1))
       let same = after == expected
       #expect(same, "\(w)x\(h) after keys: \(differences(after, expected))")
@@ -244,7 +260,7 @@ struct OutputE2ETests {
   }
 
   @Test("TERMMAP_OUTPUT=ncurses: ncurses writes the frames, and they are render's too")
-  func ncursesOutput() throws {
+  func ncursesOutput() async throws {
     let tmux = try Tmux(width: 100, height: 31)
     let log = tmux.file("events.log")
     try tmux.start(
@@ -257,14 +273,18 @@ struct OutputE2ETests {
         "--color", "always", "--size", "100x30",
       ] + Self.view, stdout: out)
     let start = Array(Self.styledLines(try String(contentsOfFile: out, encoding: .utf8)).prefix(30))
-    let (shown, _) = try tmux.waitFor(timeout: 60) { _ in
+    let (shown, _) = try await waitFor(tmux, timeout: 60) { _ in
       (try? Array(Self.styledLines(tmux.captureWithColours()).prefix(30))) == start
     }
     let first = Array(Self.styledLines(try tmux.captureWithColours()).prefix(30))
     try #require(shown, "\(differences(first, start))")
-    try press("l", tmux, log: log)
-    try press("h", tmux, log: log)
+    try await press("l", tmux, log: log)
+    try await press("h", tmux, log: log)
     let back = Array(Self.styledLines(try tmux.captureWithColours()).prefix(30))
     #expect(back == start, "\(differences(back, start))")
+    // ncurses it is: it cannot shift rows, so a sideways pan costs about a full repaint.
+    let full = try await fullRepaint(tmux, log: log)
+    let pan = try await press("l", tmux, log: log)
+    #expect(Double(pan) > 0.6 * Double(full), "pan \(pan) B, full repaint \(full) B")
   }
 }
