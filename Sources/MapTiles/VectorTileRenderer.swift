@@ -134,7 +134,7 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
               for item in group.items where item.minZoom <= zoom && item.box.intersects(box) {
                 if item.polygon {
                   let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)
-                  context.withDotPath { addParts(geometry, placement, closed: true, cut: nil, &$0) }
+                  context.withDotPath { addParts(geometry, placement, &$0) }
                   context.fillPath()
                 }
                 guard rule.stroke != nil else { continue }
@@ -230,104 +230,44 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
     }
   }
 
-  /// Adds a feature's parts to the path, keeping only what can show in the context's clip:
-  /// a run of vertices that all lie beyond one edge of the clip becomes its first and last
-  /// vertex (for a fill, the run and that chord form a loop wholly outside the clip, so the
+  /// Adds a feature's rings to the path for a fill, keeping only what can show in the
+  /// context's clip: a run of vertices that all lie beyond one edge of the clip becomes its
+  /// first and last vertex (the run and that chord form a loop wholly outside the clip, so the
   /// even-odd parity inside it is unchanged), and inside the clip a vertex closer than half a
-  /// dot to the last one kept is dropped. With `cut` (outlines), segments along a cut edge are
-  /// skipped (the pen lifts) and the ring is closed by hand.
-  private func addParts(
-    _ f: FlatParts, _ m: DotPlacement, closed: Bool, cut: CutEdges?, _ path: inout DotPathBuilder
-  ) {
+  /// dot to the last one kept is dropped.
+  private func addParts(_ f: FlatParts, _ m: DotPlacement, _ path: inout DotPathBuilder) {
     for p in f.parts {
       let a = Int(f.offsets[Int(p)])
       let b = Int(f.offsets[Int(p) + 1])
       guard a < b else { continue }
-      var started = false
-      var penUp = false
-      var lastCode = -1
-      var lastX = 0.0
-      var lastY = 0.0
-      // The previous vertex in tile units (for cut edges).
-      var prevU = 0.0
-      var prevV = 0.0
-      var pendingX = 0.0
-      var pendingY = 0.0
-      var pending = false
-      @inline(__always) func emit(_ x: Double, _ y: Double) {
-        if started && !penUp { path.line(x: x, y: y) } else { path.move(x: x, y: y) }
-        started = true
-        penUp = false
-        lastX = x
-        lastY = y
-      }
-      for n in a..<b {
-        let q = f.points[n]
-        let u = Double(q.x)
-        let v = Double(q.y)
-        let x = m.ox + u * m.sx
-        let y = m.oy + v * m.sy
-        let code = m.code(x, y)
-        if let cut, n > a, cut.isCut(prevU, prevV, u, v) {
-          // Lift the pen: this segment is a cut, not an outline.
-          if pending {
-            emit(pendingX, pendingY)
-            pending = false
-          }
-          penUp = true
-          lastCode = code
-          emit(x, y)
-          prevU = u
-          prevV = v
-          continue
-        }
-        prevU = u
-        prevV = v
-        if code != 0 && lastCode >= 0 && code & lastCode != 0 {
-          // Still beyond the same edge: hold the point, the run's end is what matters.
-          pendingX = x
-          pendingY = y
-          pending = true
-          lastCode &= code
-          continue
-        }
-        if pending {
-          emit(pendingX, pendingY)
-          pending = false
-        }
-        if code == 0 && started && lastCode == 0 && !penUp {
-          let dx = x - lastX
-          let dy = y - lastY
-          if dx * dx + dy * dy < 0.25 { continue }
-        }
-        emit(x, y)
-        lastCode = code
-      }
-      if pending { emit(pendingX, pendingY) }
-      if closed {
-        if let cut {
-          // Close the outline by hand unless the closing segment is a cut.
-          let first = f.points[a]
-          if !cut.isCut(prevU, prevV, Double(first.x), Double(first.y)) {
-            emit(m.ox + Double(first.x) * m.sx, m.oy + Double(first.y) * m.sy)
-          }
-        } else {
-          path.close()
-        }
-      }
+      addRun(
+        f.points, a..<b, m, cut: nil, dashed: false, lengthBefore: 0, keepsLast: false, &path)
+      path.close()
     }
   }
 
-  /// Adds one piece of a line or outline to the path, as `addParts` adds a part: what lies
+  /// Adds one piece of a line or outline to the path, as `addParts` adds a ring: what lies
   /// beyond one edge of the clip shortened to its ends, vertices closer than half a dot to the
-  /// last one dropped, segments along cut edges skipped (outlines).
+  /// last one dropped, segments along cut edges skipped (outlines). Its last vertex is kept
+  /// (the next piece starts there).
   private func addChunk(
     _ chunk: PreparedVectorTile.Chunk, _ points: UnsafeBufferPointer<TilePoint>,
     _ m: DotPlacement, cut: CutEdges, dashed: Bool, _ path: inout DotPathBuilder
   ) {
     let a = Int(chunk.start)
-    let b = a + Int(chunk.count)
-    let cut: CutEdges? = chunk.outline ? cut : nil
+    addRun(
+      points, a..<(a + Int(chunk.count)), m, cut: chunk.outline ? cut : nil, dashed: dashed,
+      lengthBefore: Double(chunk.lengthBefore), keepsLast: true, &path)
+  }
+
+  /// Adds the vertices `range` of `points` as one run (see `addParts` and `addChunk`); with
+  /// `dashed`, subpaths start at their distance along the line (from `lengthBefore`).
+  private func addRun(
+    _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
+    cut: CutEdges?, dashed: Bool, lengthBefore: Double, keepsLast: Bool,
+    _ path: inout DotPathBuilder
+  ) {
+    let (a, b) = (range.lowerBound, range.upperBound)
     var started = false
     var penUp = false
     var lastCode = -1
@@ -339,7 +279,7 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
     var pendingY = 0.0
     var pending = false
     // Distance along the line in tile units, for the dashes of a subpath started after a cut.
-    var along = Double(chunk.lengthBefore)
+    var along = lengthBefore
     let dotsPerUnit = abs(m.sx)
     @inline(__always) func emit(_ x: Double, _ y: Double) {
       if started && !penUp {
@@ -394,7 +334,7 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
       if code == 0 && started && lastCode == 0 && !penUp {
         let dx = x - lastX
         let dy = y - lastY
-        if dx * dx + dy * dy < 0.25 && n < b - 1 { continue }
+        if dx * dx + dy * dy < 0.25 && !(keepsLast && n == b - 1) { continue }
       }
       emit(x, y)
       lastCode = code
