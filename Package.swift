@@ -82,6 +82,10 @@ let package = Package(
       exclude: ["Fixtures"], swiftSettings: strict),
     // Frames as text, stored and compared (test support, not a product).
     .target(name: "TextSnapshots", path: "Tests/TextSnapshots", swiftSettings: strict),
+    // Programs the tests start (tmux, gpsfake, termmap), with a clean signal mask.
+    .target(
+      name: "TestProcesses", dependencies: ["CNcursesw"], path: "Tests/TestProcesses",
+      swiftSettings: strict),
     .testTarget(
       name: "MapTilesTests",
       dependencies: ["MapTiles", "TermMapKit", "TileData", "LoopbackHTTPServer", "TextSnapshots"],
@@ -94,16 +98,18 @@ let package = Package(
       name: "RasterTilesTests", dependencies: ["RasterTiles", "DotRaster"],
       exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
     .testTarget(
-      name: "CLITests", dependencies: ["termmap", "LoopbackHTTPServer", "TextSnapshots"],
+      name: "CLITests",
+      dependencies: ["termmap", "LoopbackHTTPServer", "TextSnapshots", "TestProcesses"],
       exclude: ["Snapshots"],
       swiftSettings: strict),
     .testTarget(
-      name: "LiveLocationTests", dependencies: ["LiveLocation", "MapGeometry"],
+      name: "LiveLocationTests", dependencies: ["LiveLocation", "MapGeometry", "TestProcesses"],
       exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "TerminalUITests",
       dependencies: [
         "TerminalUI", "CNcursesw", "TermMapKit", "MapGeometry", "MapData", "DotRaster",
+        "TestProcesses",
       ],
       swiftSettings: strict),
   ]

@@ -33,10 +33,12 @@ public struct CellCanvas: Sendable, Equatable {
     self.init(
       columns: canvas.width / CellGeometry.dotsWide, rows: canvas.height / CellGeometry.dotsHigh)
     if canvas.hasTrueColor {
-      add(canvas, atX: 0, y: 0, layerBase: 0, within: DotRect(minX: 0, minY: 0, maxX: 0, maxY: 0))
+      add(canvas, atX: 0, y: 0, layerBase: 0)
       return
     }
-    // Cell by cell, its eight dots in the order `DotCanvas.paint` reads them.
+    // Cell by cell, its eight dots in the order `DotCanvas.paint` reads them, a row's two dots
+    // in one load.
+    assert(CellGeometry.dotsWide == 2, "a cell row is read as two dots")
     let (w, columns, rows) = (canvas.width, self.columns, self.rows)
     canvas.dots.withUnsafeBufferPointer { d in
       bits.withUnsafeMutableBufferPointer { b in
@@ -124,18 +126,19 @@ public struct CellCanvas: Sendable, Equatable {
 
   /// Stacks the dots of `source` placed with its top-left dot at (x, y) on this canvas's dot
   /// grid, inks moved up by `layerBase` layers, only those inside `area` (in this canvas's
-  /// dots; an empty area means all). For tiles that do not sit on whole cells, or that map
+  /// dots; nil: all). For tiles that do not sit on whole cells, or that map
   /// content above cuts into.
   public mutating func add(
-    _ source: DotCanvas, atX dx: Int, y dy: Int, layerBase: UInt32, within area: DotRect
+    _ source: DotCanvas, atX dx: Int, y dy: Int, layerBase: UInt32,
+    within area: DotRect? = nil
   ) {
-    let all = area.isEmpty
     let wDots = columns * CellGeometry.dotsWide
     let hDots = rows * CellGeometry.dotsHigh
-    let x0 = max(0, -dx, all ? 0 : area.minX - dx)
-    let x1 = min(source.width, wDots - dx, all ? Int.max : area.maxX - dx)
-    let y0 = max(0, -dy, all ? 0 : area.minY - dy)
-    let y1 = min(source.height, hDots - dy, all ? Int.max : area.maxY - dy)
+    let area = area ?? DotRect(minX: 0, minY: 0, maxX: wDots, maxY: hDots)
+    let x0 = max(0, -dx, area.minX - dx)
+    let x1 = min(source.width, wDots - dx, area.maxX - dx)
+    let y0 = max(0, -dy, area.minY - dy)
+    let y1 = min(source.height, hDots - dy, area.maxY - dy)
     guard x0 < x1 && y0 < y1 else { return }
     let shift = layerBase << 8
     let colours = source.hasTrueColor

@@ -129,9 +129,7 @@ public struct DotPathBuilder {
 
   /// Starts a subpath at a dot-space point.
   @inlinable public mutating func move(x: Double, y: Double) {
-    subpaths.append(Subpath(start: xs.count, closed: false, dashOffset: 0))
-    xs.append(x)
-    ys.append(y)
+    move(x: x, y: y, dashOffset: 0)
   }
 
   /// Starts a subpath at a dot-space point whose dashes begin `dashOffset` dots into the

@@ -295,9 +295,7 @@ extension FrameComposer {
           tile.cells, column: p.x / CellGeometry.dotsWide, row: p.y / CellGeometry.dotsHigh,
           layerBase: layer.layerBase)
       } else {
-        canvas.add(
-          tile.dots, atX: p.x, y: p.y, layerBase: layer.layerBase,
-          within: DotRect(minX: 0, minY: 0, maxX: 0, maxY: 0))
+        canvas.add(tile.dots, atX: p.x, y: p.y, layerBase: layer.layerBase)
       }
     }
     return canvas

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import Testing
 
 /// The viewer following a live position in a real terminal (tmux): a real gpsd replaying the
@@ -23,11 +24,11 @@ struct LiveLocationCLITests {
     "gpsd via gpsfake: the marker moves, MapKit's delegate order, f cycles, a pan drops to none; --record",
     .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake")))
   func followGPSD() throws {
-    let port = LiveProcess.freePort()
-    let fake = try LiveProcess.spawn([
+    let port = ChildProcess.freeLoopbackPort()
+    let fake = try ChildProcess.spawn([
       "/usr/bin/gpsfake", "-P", "\(port)", "-q", "-1", "-c", "0.03", Self.log.path,
     ])
-    defer { LiveProcess.stop(fake) }
+    defer { ChildProcess.stop(fake) }
     let term = try LiveTmux()
     let events = term.file("events.log")
     let gpx = term.file("ride.gpx")
@@ -150,80 +151,6 @@ struct LiveLocationCLITests {
   }
 }
 
-/// Processes for the live tests, spawned with the signal mask reset and default signal
-/// actions (the test runner blocks signals; gpsfake would inherit that and never feed its
-/// daemon nor hear SIGTERM).
-enum LiveProcess {
-  static func spawn(_ arguments: [String], stdout: String = "/dev/null") throws -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    var defaults = sigset_t()
-    sigfillset(&defaults)
-    sigdelset(&defaults, SIGKILL)
-    sigdelset(&defaults, SIGSTOP)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(attributes: &attributes)
-    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-    argv.append(nil)
-    defer { for p in argv { free(p) } }
-    var pid: pid_t = 0
-    let r = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
-    guard r == 0 else { throw CocoaError(.executableLoad) }
-    return pid
-  }
-
-  /// Runs a program to its end; its exit status.
-  @discardableResult
-  static func run(_ arguments: [String], stdout: String = "/dev/null") throws -> Int32 {
-    let pid = try spawn(arguments, stdout: stdout)
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return (status >> 8) & 0xFF
-  }
-
-  /// SIGTERM, and SIGKILL if it is still there after 20 seconds.
-  static func stop(_ pid: pid_t) {
-    kill(pid, SIGTERM)
-    var status: Int32 = 0
-    for _ in 0..<400 {
-      if waitpid(pid, &status, WNOHANG) == pid { return }
-      usleep(50_000)
-    }
-    kill(pid, SIGKILL)
-    waitpid(pid, &status, 0)
-  }
-
-  static func freePort() -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var a = sockaddr_in()
-    a.sin_family = sa_family_t(AF_INET)
-    a.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &a) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
-    }
-    _ = withUnsafeMutablePointer(to: &a) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-    }
-    return UInt16(bigEndian: a.sin_port)
-  }
-}
-
-func posix_spawnattr_setflags(attributes: inout posix_spawnattr_t) {
-  posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-}
-
 /// A private tmux server running the viewer.
 final class LiveTmux {
   let directory: URL
@@ -237,7 +164,7 @@ final class LiveTmux {
   }
 
   deinit {
-    _ = try? LiveProcess.run(["tmux", "-S", socket, "kill-server"])
+    _ = try? ChildProcess.run(["tmux", "-S", socket, "kill-server"])
     try? FileManager.default.removeItem(at: directory)
   }
 
@@ -246,23 +173,23 @@ final class LiveTmux {
   func start(_ command: String) throws {
     let script =
       "cd '\(repositoryRoot.path)' && export LANG=C.UTF-8 TERM=xterm-256color && \(command); touch '\(file("exited"))'; sleep 60"
-    let status = try LiveProcess.run([
+    let status = try ChildProcess.run([
       "tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "120",
       "-y", "40", "/bin/sh", "-c", script,
     ])
     guard status == 0 else { throw CocoaError(.executableLoad) }
-    _ = try LiveProcess.run(["tmux", "-S", socket, "set", "-sg", "escape-time", "10"])
+    _ = try ChildProcess.run(["tmux", "-S", socket, "set", "-sg", "escape-time", "10"])
   }
 
   var isRunning: Bool { !FileManager.default.fileExists(atPath: file("exited")) }
 
   func type(_ text: String) throws {
-    try LiveProcess.run(["tmux", "-S", socket, "send-keys", "-t", "main", "-l", text])
+    try ChildProcess.run(["tmux", "-S", socket, "send-keys", "-t", "main", "-l", text])
   }
 
   func capture() throws -> [String] {
     let out = file("capture.txt")
-    try LiveProcess.run(["tmux", "-S", socket, "capture-pane", "-p", "-t", "main"], stdout: out)
+    try ChildProcess.run(["tmux", "-S", socket, "capture-pane", "-p", "-t", "main"], stdout: out)
     let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     while lines.last == "" { lines.removeLast() }

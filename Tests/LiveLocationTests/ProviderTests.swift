@@ -1,6 +1,7 @@
 import Foundation
 import LiveLocation
 import MapGeometry
+import TestProcesses
 import Testing
 
 #if canImport(FoundationXML)
@@ -13,7 +14,7 @@ struct ProviderTests {
     "gpsd: a real gpsd (gpsfake) replays the ride; gpsd going away and coming back",
     .enabled(if: GPSFake.available, "needs gpsd-clients (gpsfake)"))
   func gpsdGoesAwayAndComesBack() throws {
-    let port = freePort()
+    let port = ChildProcess.freeLoopbackPort()
     var fake: GPSFake? = try GPSFake(log: rideLog, port: port, cycle: 0.01)
     let log = EventLog()
     let provider = GPSDProvider(host: "127.0.0.1", port: port, maximumBackoff: 1)
@@ -41,7 +42,7 @@ struct ProviderTests {
 
   @Test("gpsd: nobody listening is a failure, retried without end")
   func gpsdRefused() {
-    let port = freePort()
+    let port = ChildProcess.freeLoopbackPort()
     let log = EventLog()
     let provider = GPSDProvider(host: "127.0.0.1", port: port, maximumBackoff: 0.5)
     provider.start(log.handler)

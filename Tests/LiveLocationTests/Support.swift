@@ -1,6 +1,7 @@
 import Foundation
 import LiveLocation
 import Synchronization
+import TestProcesses
 
 /// Collects a provider's events from its thread.
 final class EventLog: Sendable {
@@ -51,24 +52,6 @@ func append(_ text: String, to path: String) throws {
   try h.close()
 }
 
-/// A TCP port that is free now (bound to port 0, then released).
-func freePort() -> UInt16 {
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  defer { close(fd) }
-  var a = sockaddr_in()
-  a.sin_family = sa_family_t(AF_INET)
-  a.sin_addr.s_addr = inet_addr("127.0.0.1")
-  a.sin_port = 0
-  var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-  _ = withUnsafePointer(to: &a) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
-  }
-  _ = withUnsafeMutablePointer(to: &a) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-  }
-  return UInt16(bigEndian: a.sin_port)
-}
-
 /// A real gpsd replaying an NMEA log, started by gpsfake on a loopback port. It is spawned
 /// with the signal mask reset and default signal actions (the test runner blocks signals,
 /// which a child would inherit: gpsfake then never feeds its daemon nor hears SIGTERM).
@@ -83,47 +66,13 @@ final class GPSFake {
     let arguments = [
       "/usr/bin/gpsfake", "-P", "\(port)", "-q", "-1", "-c", "\(cycle)", log.path,
     ]
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    var defaults = sigset_t()
-    sigfillset(&defaults)
-    sigdelset(&defaults, SIGKILL)
-    sigdelset(&defaults, SIGSTOP)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-    argv.append(nil)
-    defer { for p in argv { free(p) } }
-    var pid: pid_t = 0
-    let r = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
-    guard r == 0 else { throw CocoaError(.executableLoad) }
-    self.pid = pid
+    pid = try ChildProcess.spawn(arguments)
   }
 
   /// Stops gpsfake with SIGTERM (it stops its gpsd) and waits for it; SIGKILL after 20 s.
   func stop() {
     guard !exited else { return }
-    kill(pid, SIGTERM)
-    var status: Int32 = 0
-    for _ in 0..<400 {
-      if waitpid(pid, &status, WNOHANG) == pid {
-        exited = true
-        return
-      }
-      usleep(50_000)
-    }
-    kill(pid, SIGKILL)
-    waitpid(pid, &status, 0)
+    ChildProcess.stop(pid)
     exited = true
   }
 

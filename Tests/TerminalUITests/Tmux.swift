@@ -1,5 +1,6 @@
 import CNcursesw
 import Foundation
+import TestProcesses
 
 /// A private tmux server for one test: the viewer runs in its pane, keys go in with send-keys,
 /// the screen comes out with capture-pane. Commands are spawned with posix_spawn, with the
@@ -109,37 +110,7 @@ final class Tmux {
   /// Runs a program and waits for it; stdin and stderr are /dev/null, stdout optionally a file.
   @discardableResult
   static func spawn(_ arguments: [String], stdout: String? = nil) throws -> Int32 {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(
-      &actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    termmap_spawn_addclosefrom(&actions, 3)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    var defaults = sigset_t()
-    sigfillset(&defaults)
-    sigdelset(&defaults, SIGKILL)
-    sigdelset(&defaults, SIGSTOP)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-    argv.append(nil)
-    defer { for p in argv { free(p) } }
-    var pid: pid_t = 0
-    let r = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
-    guard r == 0 else {
-      throw TmuxError("cannot start \(arguments[0]): \(String(cString: strerror(r)))")
-    }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return (status >> 8) & 0xFF
+    try ChildProcess.run(arguments, stdout: stdout)
   }
 }
 
