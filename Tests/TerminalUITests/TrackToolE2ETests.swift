@@ -81,7 +81,12 @@ struct TrackToolE2ETests {
     try start(tmux, [Self.ride], points: 96)
     let numbers = try info(Self.ride, in: tmux)
     try tmux.sendKeys("p")
-    let (open, screen) = try tmux.waitFor { $0.joined().contains("elevation · cycling") }
+    // The whole panel, not just its title (a capture can fall between two writes of a frame).
+    let (open, screen) = try tmux.waitFor { s in
+      let t = s.joined()
+      return t.contains("elevation · cycling") && t.contains("▸ 0 m · -20 m") && t.contains("bpm")
+        && t.contains("◆")
+    }
     try #require(open, "\(screen.joined(separator: "\n"))")
     let text = screen.joined(separator: "\n")
     // The statistics are info's: 901.658 m, -23.8 to -20 m, heart rate 143-156 (150.031).
@@ -117,6 +122,7 @@ struct TrackToolE2ETests {
     let (open, screen) = try tmux.waitFor { s in
       s.joined().contains("korita-zbevnica.gpx  GPX  871 pts  14.91 km")
         && s.joined().contains("ride-2020-06-01.fit  FIT  96 pts  902 m")
+        && s.joined().contains("[x] waypoints")
     }
     try #require(open, "\(screen.joined(separator: "\n"))")
     #expect(screen.joined().contains("[x] track  03-OCT-10 #2  358 pts  8.64 km"))
@@ -187,7 +193,9 @@ struct TrackToolE2ETests {
     let tmux = try Tmux(width: 120, height: 40)
     try start(tmux, [Self.korita], points: 871)
     try tmux.sendKeys("t")
-    let (legend, screen) = try tmux.waitFor { $0.joined().contains(" elevation 722 m ") }
+    let (legend, screen) = try tmux.waitFor {
+      $0.joined().contains(" elevation 722 m ") && $0.joined().contains("1051 m")
+    }
     try #require(legend, "\(screen.joined(separator: "\n"))")
     #expect(screen.joined().contains("1051 m"))
     // The legs take many colours of the ramp (xterm 21 … 196), from greens to reds.
