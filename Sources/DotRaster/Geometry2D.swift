@@ -105,6 +105,20 @@ public struct DotRect: Hashable, Sendable {
       minX: max(minX, o.minX), minY: max(minY, o.minY), maxX: min(maxX, o.maxX),
       maxY: min(maxY, o.maxY))
   }
+
+  /// The smallest rect holding both rects' dots.
+  public func union(_ o: DotRect) -> DotRect {
+    if isEmpty { return o }
+    if o.isEmpty { return self }
+    return DotRect(
+      minX: min(minX, o.minX), minY: min(minY, o.minY), maxX: max(maxX, o.maxX),
+      maxY: max(maxY, o.maxY))
+  }
+
+  /// Whether every dot of `o` is in this rect (an empty `o` is in every rect).
+  public func contains(_ o: DotRect) -> Bool {
+    o.isEmpty || (minX <= o.minX && minY <= o.minY && maxX >= o.maxX && maxY >= o.maxY)
+  }
 }
 
 /// A path under construction in dot space (see `DrawingContext.withDotPath`).

@@ -231,10 +231,7 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
   }
 
   /// Adds a feature's rings to the path for a fill, keeping only what can show in the
-  /// context's clip: a run of vertices that all lie beyond one edge of the clip becomes its
-  /// first and last vertex (the run and that chord form a loop wholly outside the clip, so the
-  /// even-odd parity inside it is unchanged), and inside the clip a vertex closer than half a
-  /// dot to the last one kept is dropped.
+  /// context's clip (see `addRun`).
   private func addParts(_ f: FlatParts, _ m: DotPlacement, _ path: inout DotPathBuilder) {
     for p in f.parts {
       let a = Int(f.offsets[Int(p)])
@@ -246,10 +243,8 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
     }
   }
 
-  /// Adds one piece of a line or outline to the path, as `addParts` adds a ring: what lies
-  /// beyond one edge of the clip shortened to its ends, vertices closer than half a dot to the
-  /// last one dropped, segments along cut edges skipped (outlines). Its last vertex is kept
-  /// (the next piece starts there).
+  /// Adds one piece of a line or outline to the path (see `addRun`), skipping segments along
+  /// cut edges (outlines). Its last vertex is kept (the next piece starts there).
   private func addChunk(
     _ chunk: PreparedVectorTile.Chunk, _ points: UnsafeBufferPointer<TilePoint>,
     _ m: DotPlacement, cut: CutEdges, dashed: Bool, _ path: inout DotPathBuilder
@@ -260,9 +255,21 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
       lengthBefore: Double(chunk.lengthBefore), keepsLast: true, &path)
   }
 
-  /// Adds the vertices `range` of `points` as one run (see `addParts` and `addChunk`); with
-  /// `dashed`, subpaths start at their distance along the line (from `lengthBefore`).
-  private func addRun(
+  /// Adds the vertices `range` of `points` as one run, in two steps whose result inside the
+  /// clip does not depend on where the clip is (a tile drawn whole or in part, or its
+  /// neighbour, gives the same dots):
+  ///
+  /// 1. A vertex closer than half a dot to the last vertex kept is dropped (wherever it is),
+  ///    except the run's first and, with `keepsLast`, its last.
+  /// 2. Of the vertices kept, a run that lies beyond one edge of the clip (grown a little)
+  ///    becomes its first and last vertex: the chord between them lies beyond that edge too,
+  ///    so strokes inside the clip are unchanged, and the run and the chord form a loop wholly
+  ///    outside, so the even-odd parity of a fill inside is unchanged.
+  ///
+  /// With `dashed`, a subpath starts at its distance along the kept line (from
+  /// `lengthBefore`), and after a run made a chord the line resumes as a new subpath at its
+  /// own distance, so dashes keep their place.
+  @inline(never) private func addRun(
     _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
     cut: CutEdges?, dashed: Bool, lengthBefore: Double, keepsLast: Bool,
     _ path: inout DotPathBuilder
@@ -271,26 +278,28 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
     var started = false
     var penUp = false
     var lastCode = -1
-    var lastX = 0.0
-    var lastY = 0.0
+    // The last vertex kept by step 1, in dots and in tile units.
+    var keptX = 0.0
+    var keptY = 0.0
+    var keptU = 0.0
+    var keptV = 0.0
     var prevU = 0.0
     var prevV = 0.0
     var pendingX = 0.0
     var pendingY = 0.0
+    var pendingAlong = 0.0
     var pending = false
-    // Distance along the line in tile units, for the dashes of a subpath started after a cut.
+    // Distance along the kept line in tile units, for dashes.
     var along = lengthBefore
     let dotsPerUnit = abs(m.sx)
-    @inline(__always) func emit(_ x: Double, _ y: Double) {
+    @inline(__always) func emit(_ x: Double, _ y: Double, at distance: Double) {
       if started && !penUp {
         path.line(x: x, y: y)
       } else {
-        path.move(x: x, y: y, dashOffset: along * dotsPerUnit)
+        path.move(x: x, y: y, dashOffset: distance * dotsPerUnit)
       }
       started = true
       penUp = false
-      lastX = x
-      lastY = y
     }
     for n in a..<b {
       let q = points[n]
@@ -299,47 +308,58 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
       let x = m.ox + u * m.sx
       let y = m.oy + v * m.sy
       let code = m.code(x, y)
-      if dashed && n > a {
-        let du = u - prevU
-        let dv = v - prevV
-        along += (du * du + dv * dv).squareRoot()
-      }
       if let cut, n > a, cut.isCut(prevU, prevV, u, v) {
         // Lift the pen: this segment is a cut, not an outline.
         if pending {
-          emit(pendingX, pendingY)
+          emit(pendingX, pendingY, at: pendingAlong)
           pending = false
+        }
+        if dashed {
+          let du = u - keptU
+          let dv = v - keptV
+          along += (du * du + dv * dv).squareRoot()
         }
         penUp = true
         lastCode = code
-        emit(x, y)
+        emit(x, y, at: along)
+        (keptX, keptY, keptU, keptV) = (x, y, u, v)
         prevU = u
         prevV = v
         continue
       }
       prevU = u
       prevV = v
+      if n > a {
+        let dx = x - keptX
+        let dy = y - keptY
+        if dx * dx + dy * dy < 0.25 && !(keepsLast && n == b - 1) { continue }
+        if dashed {
+          let du = u - keptU
+          let dv = v - keptV
+          along += (du * du + dv * dv).squareRoot()
+        }
+      }
+      (keptX, keptY, keptU, keptV) = (x, y, u, v)
       if code != 0 && lastCode >= 0 && code & lastCode != 0 {
         // Still beyond the same edge: hold the point, the run's end is what matters.
         pendingX = x
         pendingY = y
+        pendingAlong = along
         pending = true
         lastCode &= code
         continue
       }
       if pending {
-        emit(pendingX, pendingY)
+        emit(pendingX, pendingY, at: pendingAlong)
+        // Dashes go on from the run's end at its own distance, not the chord's.
+        if dashed { penUp = true }
+        emit(pendingX, pendingY, at: pendingAlong)
         pending = false
       }
-      if code == 0 && started && lastCode == 0 && !penUp {
-        let dx = x - lastX
-        let dy = y - lastY
-        if dx * dx + dy * dy < 0.25 && !(keepsLast && n == b - 1) { continue }
-      }
-      emit(x, y)
+      emit(x, y, at: along)
       lastCode = code
     }
-    if pending { emit(pendingX, pendingY) }
+    if pending { emit(pendingX, pendingY, at: pendingAlong) }
   }
 
   // MARK: Labels

@@ -37,8 +37,9 @@ struct DrawnTile: Equatable {
 /// bounded, least recently used first out.
 struct TileCache {
   enum Entry {
-    /// Drawn; nil when the tile holds no dots.
-    case drawn(DrawnTile?)
+    /// Drawn where `area` says (the tile's own dots: all of them, or the part that showed
+    /// when it was drawn); nil when the tile holds no dots there.
+    case drawn(DrawnTile?, area: DotRect)
     /// `canDraw` said no; not asked again until the renderer invalidates the tile.
     case waiting
   }

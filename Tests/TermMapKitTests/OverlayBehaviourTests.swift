@@ -159,12 +159,29 @@ struct OverlayBehaviourTests {
     // Each tile meets the screen, at the map's zoom scale.
     #expect(rects.allSatisfy { $0.intersects(map.viewport.mapRect) })
     #expect(calls.allSatisfy { $0.zoomScale == map.zoomScale })
-    // Tiles are squares of a whole number of cells.
-    let side = rects[0].width * map.zoomScale
-    #expect(
-      rects.allSatisfy { abs($0.width - rects[0].width) < 1e-6 && abs($0.height - $0.width) < 1e-6 }
-    )
-    #expect(side.truncatingRemainder(dividingBy: Double(CellGeometry.dotsHigh)) == 0)
+    // Tiles are rects of whole cells on the 64-dot tile grid: a new view asks only for what
+    // shows of each tile, so the tiles inside the screen are whole squares, those on its
+    // edges are cut to the screen.
+    let side = 64.0
+    for r in rects {
+      let (x0, y0) = (r.minX * map.zoomScale, r.minY * map.zoomScale)
+      let (x1, y1) = (r.maxX * map.zoomScale, r.maxY * map.zoomScale)
+      for (v, cell) in [
+        (x0, CellGeometry.dotsWide), (x1, CellGeometry.dotsWide), (y0, CellGeometry.dotsHigh),
+        (y1, CellGeometry.dotsHigh),
+      ] {
+        #expect(abs(v - v.rounded()) < 1e-6 && Int(v.rounded()) % cell == 0, "\(r) is not on cells")
+      }
+      #expect((x0 / side).rounded(.down) == ((x1 - 1e-6) / side).rounded(.down), "\(r) spans tiles")
+      #expect((y0 / side).rounded(.down) == ((y1 - 1e-6) / side).rounded(.down), "\(r) spans tiles")
+      let inside =
+        r.minX > map.viewport.mapRect.minX && r.maxX < map.viewport.mapRect.maxX
+        && r.minY > map.viewport.mapRect.minY && r.maxY < map.viewport.mapRect.maxY
+      if inside {
+        #expect(abs(r.width * map.zoomScale - side) < 1e-6 && abs(r.height - r.width) < 1e-9)
+      }
+    }
+    #expect(rects.contains { abs($0.width * map.zoomScale - side) < 1e-6 })
     // Drawn on more than one thread (where there is more than one processor to run them).
     let threads = Set(calls.map(\.thread))
     if ProcessInfo.processInfo.activeProcessorCount > 1 {
