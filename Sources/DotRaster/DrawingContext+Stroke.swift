@@ -7,22 +7,24 @@ extension DrawingContext {
     var stroker = makeStroker(ink: ink)
     // Local copies (no copying: the arrays are shared) so the loop reads plain values.
     let (xs, ys, subpaths) = (self.xs, self.ys, self.subpaths)
-    xs.withUnsafeBufferPointer { xs in
-      ys.withUnsafeBufferPointer { ys in
-        for index in subpaths.indices {
-          let sub = subpaths[index]
-          let end = index + 1 < subpaths.count ? subpaths[index + 1].start : xs.count
-          let start = sub.start
-          stroker.dashDistance = sub.dashOffset
-          if end - start == 1 {
-            stroker.segment(xs[start], ys[start], xs[start], ys[start])
-            continue
-          }
-          for i in start..<(end - 1) {
-            stroker.segment(xs[i], ys[i], xs[i + 1], ys[i + 1])
-          }
-          if sub.closed && end - start > 2 {
-            stroker.segment(xs[end - 1], ys[end - 1], xs[start], ys[start])
+    stroker.withDots { stroker, dots in
+      xs.withUnsafeBufferPointer { xs in
+        ys.withUnsafeBufferPointer { ys in
+          for index in subpaths.indices {
+            let sub = subpaths[index]
+            let end = index + 1 < subpaths.count ? subpaths[index + 1].start : xs.count
+            let start = sub.start
+            stroker.dashDistance = sub.dashOffset
+            if end - start == 1 {
+              stroker.segment(xs[start], ys[start], xs[start], ys[start], dots)
+              continue
+            }
+            for i in start..<(end - 1) {
+              stroker.segment(xs[i], ys[i], xs[i + 1], ys[i + 1], dots)
+            }
+            if sub.closed && end - start > 2 {
+              stroker.segment(xs[end - 1], ys[end - 1], xs[start], ys[start], dots)
+            }
           }
         }
       }
@@ -54,12 +56,14 @@ extension DrawingContext {
     guard let color = state.strokeColor, !points.isEmpty else { return }
     var stroker = makeStroker(ink: Ink(layer: Self.strokeLayer, color: color))
     let t = state.transform
-    var prev = t.apply(points[0])
-    if points.count == 1 { stroker.segment(prev.x, prev.y, prev.x, prev.y) }
-    for i in 1..<points.count {
-      let next = t.apply(points[i])
-      stroker.segment(prev.x, prev.y, next.x, next.y)
-      prev = next
+    stroker.withDots { stroker, dots in
+      var prev = t.apply(points[0])
+      if points.count == 1 { stroker.segment(prev.x, prev.y, prev.x, prev.y, dots) }
+      for i in 1..<points.count {
+        let next = t.apply(points[i])
+        stroker.segment(prev.x, prev.y, next.x, next.y, dots)
+        prev = next
+      }
     }
     canvas = stroker.canvas
   }
@@ -102,6 +106,19 @@ struct Stroker {
   let dashPhase: Double
   /// Distance drawn so far along the current subpath, in dots.
   var dashDistance: Double = 0
+  /// Thin and solid: one dot per step and no dash test (most strokes).
+  let plain: Bool
+  /// The canvas's width in dots (the canvas itself is lent out while segments are drawn).
+  let width: Int
+  /// The clip as doubles: a segment whose ends lie in it (and are finite) is stepped without
+  /// clipping or a test per dot.
+  let innerMinX: Double
+  let innerMinY: Double
+  let innerMaxX: Double
+  let innerMaxY: Double
+
+  /// A canvas with no dots, stored while a stroker lends its canvas out.
+  static let lentOut = DotCanvas(width: 0, height: 0)
 
   init(context: DrawingContext, ink: Ink) {
     canvas = context.canvas
@@ -112,6 +129,21 @@ struct Stroker {
     dashes = context.lineDashPattern.map { $0 * scale }
     dashTotal = dashes.reduce(0, +)
     dashPhase = context.state.dashPhase * scale
+    plain = brush.reach == 0 && dashTotal <= 0
+    width = canvas.width
+    innerMinX = Double(clip.minX)
+    innerMinY = Double(clip.minY)
+    innerMaxX = Double(clip.maxX)
+    innerMaxY = Double(clip.maxY)
+  }
+
+  /// Runs `body` with the canvas's dots, taken out of the stroker meanwhile (one uniqueness
+  /// check for a whole path, not one per segment).
+  mutating func withDots(_ body: (inout Stroker, UnsafeMutableBufferPointer<Ink>) -> Void) {
+    var dots = canvas
+    canvas = Self.lentOut
+    dots.withDots { body(&self, $0) }
+    canvas = dots
   }
 
   static func dashIsOn(at distance: Double, dashes: [Double], dashTotal: Double, dashPhase: Double)
@@ -130,7 +162,58 @@ struct Stroker {
     return true
   }
 
+  /// Strokes one segment into the canvas.
   mutating func segment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+    withDots { stroker, dots in stroker.segment(x0, y0, x1, y1, dots) }
+  }
+
+  /// Strokes one segment into `dots` (the canvas's, lent out by `withDots`).
+  @inline(__always)
+  mutating func segment(
+    _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+    _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    // The common case first: a thin solid segment with both ends in the clip. The dots are
+    // the general path's (the same expressions), without its clipping, dash bookkeeping
+    // (a solid stroke has no use for the distance) or tests per dot.
+    if plain && x0 >= innerMinX && x0 < innerMaxX && y0 >= innerMinY && y0 < innerMaxY
+      && x1 >= innerMinX && x1 < innerMaxX && y1 >= innerMinY && y1 < innerMaxY
+    {
+      let dx = x1 - x0
+      let dy = y1 - y0
+      let ix0 = Int(x0)
+      let iy0 = Int(y0)
+      let ix1 = floorToInt(x0 + dx)
+      let iy1 = floorToInt(y0 + dy)
+      // (x0 + dx can round to the clip's edge.)
+      if ix1 < clip.maxX && iy1 < clip.maxY && ix1 >= clip.minX && iy1 >= clip.minY {
+        let w = width
+        let inkValue = ink
+        let steps = max(abs(ix1 - ix0), abs(iy1 - iy0))
+        if steps == 0 {
+          dots[iy0 * w + ix0] = inkValue
+          return
+        }
+        let fx = Double(ix1 - ix0) / Double(steps)
+        let fy = Double(iy1 - iy0) / Double(steps)
+        let px0 = Double(ix0) + 0.5
+        let py0 = Double(iy0) + 0.5
+        for k in 0...steps {
+          let x = Int(px0 + fx * Double(k))
+          let y = Int(py0 + fy * Double(k))
+          dots[y * w + x] = inkValue
+        }
+        return
+      }
+    }
+    clippedSegment(x0, y0, x1, y1, dots)
+  }
+
+  /// Any segment: clipped, dashed, wide.
+  mutating func clippedSegment(
+    _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+    _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
     let length = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
     defer { dashDistance += length }
     guard x0.isFinite && y0.isFinite && x1.isFinite && y1.isFinite else { return }
@@ -189,7 +272,7 @@ struct Stroker {
     let cminY = clip.minY
     let cmaxX = clip.maxX
     let cmaxY = clip.maxY
-    let w = canvas.width
+    let w = width
     let inkValue = ink
     let offsets = brush.offsets
     let (pattern, total, phase) = (dashes, dashTotal, dashPhase)
@@ -201,47 +284,45 @@ struct Stroker {
           at: startDistance + Double(k) * stepLength, dashes: pattern, dashTotal: total,
           dashPhase: phase)
     }
-    canvas.withDots { dots in
-      if steps == 0 {
-        if on(0) {
-          for o in offsets {
-            let x = ix0 + o.dx
-            let y = iy0 + o.dy
-            if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = inkValue }
-          }
+    if steps == 0 {
+      if on(0) {
+        for o in offsets {
+          let x = ix0 + o.dx
+          let y = iy0 + o.dy
+          if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = inkValue }
         }
-        return
       }
-      let fx = Double(ix1 - ix0) / Double(steps)
-      let fy = Double(iy1 - iy0) / Double(steps)
-      let px0 = Double(ix0) + 0.5
-      let py0 = Double(iy0) + 0.5
-      // A thin, solid segment whose dots all lie in the clip: no test per dot.
-      let r = brush.reach
-      if single && !dashed && min(ix0, ix1) - r >= cminX && max(ix0, ix1) + r < cmaxX
-        && min(iy0, iy1) - r >= cminY && max(iy0, iy1) + r < cmaxY
-      {
-        for k in kFirst...kLast {
-          let x = floorToInt(px0 + fx * Double(k))
-          let y = floorToInt(py0 + fy * Double(k))
-          dots[y * w + x] = inkValue
-        }
-        return
-      }
+      return
+    }
+    let fx = Double(ix1 - ix0) / Double(steps)
+    let fy = Double(iy1 - iy0) / Double(steps)
+    let px0 = Double(ix0) + 0.5
+    let py0 = Double(iy0) + 0.5
+    // A thin, solid segment whose dots all lie in the clip: no test per dot.
+    let r = brush.reach
+    if single && !dashed && min(ix0, ix1) - r >= cminX && max(ix0, ix1) + r < cmaxX
+      && min(iy0, iy1) - r >= cminY && max(iy0, iy1) + r < cmaxY
+    {
       for k in kFirst...kLast {
-        if !dashed || on(k) {
-          // Computed from k, not accumulated, so every clip gives the same position.
-          let x = floorToInt(px0 + fx * Double(k))
-          let y = floorToInt(py0 + fy * Double(k))
-          if single {
-            if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = inkValue }
-          } else {
-            for o in offsets {
-              let bx = x + o.dx
-              let by = y + o.dy
-              if bx >= cminX && bx < cmaxX && by >= cminY && by < cmaxY {
-                dots[by * w + bx] = inkValue
-              }
+        let x = floorToInt(px0 + fx * Double(k))
+        let y = floorToInt(py0 + fy * Double(k))
+        dots[y * w + x] = inkValue
+      }
+      return
+    }
+    for k in kFirst...kLast {
+      if !dashed || on(k) {
+        // Computed from k, not accumulated, so every clip gives the same position.
+        let x = floorToInt(px0 + fx * Double(k))
+        let y = floorToInt(py0 + fy * Double(k))
+        if single {
+          if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = inkValue }
+        } else {
+          for o in offsets {
+            let bx = x + o.dx
+            let by = y + o.dy
+            if bx >= cminX && bx < cmaxX && by >= cminY && by < cmaxY {
+              dots[by * w + bx] = inkValue
             }
           }
         }
