@@ -82,25 +82,23 @@ extension CellBuffer {
   /// overwritten, or a second cell whose glyph was, becomes a space (so the terminal's columns
   /// and the buffer's stay in step).
   public mutating func repairWideGlyphs() {
-    for row in 0..<rows {
-      let base = row * columns
-      for column in 0..<columns {
-        let cell = cells[base + column]
-        let v = cell.glyph.value
+    // One pass over the raw values picks out the few cells worth a look (nearly every cell of
+    // a map is braille, a space or ASCII); those are mended after it.
+    var blank: [Int] = []
+    let columns = self.columns
+    cells.withUnsafeBufferPointer { cells in
+      for i in cells.indices {
+        let v = cells[i].glyphAndFlags & Cell.scalarMask
+        if v != 0 && (v < 0x1100 || (v >= 0x2800 && v <= 0x28FF)) { continue }
+        let column = i % columns
         if v == 0 {
-          let lead = column > 0 ? cells[base + column - 1] : nil
-          if lead == nil || Self.displayWidth(of: lead!.glyph) != 2 {
-            self[column, row].glyph = " "
-          }
-        } else if v >= 0x1100 && (v < 0x2800 || v > 0x28FF)
-          && Self.displayWidth(of: cell.glyph) == 2
-        {
-          // (Braille, most of a map, is narrow: no table lookup for it.)
-          if column + 1 >= columns || !cells[base + column + 1].isContinuation {
-            self[column, row].glyph = " "
-          }
+          if column == 0 || Self.displayWidth(of: cells[i - 1].glyph) != 2 { blank.append(i) }
+        } else if Self.displayWidth(of: cells[i].glyph) == 2 {
+          if column + 1 >= columns || !cells[i + 1].isContinuation { blank.append(i) }
         }
       }
     }
+    for i in blank { self[i % columns, i / columns].glyph = " " }
   }
+
 }

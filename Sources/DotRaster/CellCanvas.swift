@@ -28,23 +28,32 @@ public struct CellCanvas: Sendable, Equatable {
   }
 
   /// The cells of a dot canvas whose size is a whole number of cells (any dots past the last
-  /// whole cell are left out).
-  public init(_ canvas: DotCanvas) {
+  /// whole cell are left out); with `area`, only the cells that meet it (the rest are blank:
+  /// the part of a tile that was drawn).
+  public init(_ canvas: DotCanvas, within area: DotRect? = nil) {
     self.init(
       columns: canvas.width / CellGeometry.dotsWide, rows: canvas.height / CellGeometry.dotsHigh)
     if canvas.hasTrueColor {
       add(canvas, atX: 0, y: 0, layerBase: 0)
       return
     }
+    var (c0, c1, r0, r1) = (0, columns, 0, rows)
+    if let a = area {
+      c0 = max(0, a.minX / CellGeometry.dotsWide)
+      c1 = min(columns, (a.maxX + CellGeometry.dotsWide - 1) / CellGeometry.dotsWide)
+      r0 = max(0, a.minY / CellGeometry.dotsHigh)
+      r1 = min(rows, (a.maxY + CellGeometry.dotsHigh - 1) / CellGeometry.dotsHigh)
+      guard c0 < c1 && r0 < r1 else { return }
+    }
     // Cell by cell, its eight dots in the order `DotCanvas.paint` reads them, a row's two dots
     // in one load.
     assert(CellGeometry.dotsWide == 2, "a cell row is read as two dots")
-    let (w, columns, rows) = (canvas.width, self.columns, self.rows)
+    let (w, columns) = (canvas.width, self.columns)
     canvas.dots.withUnsafeBufferPointer { d in
       bits.withUnsafeMutableBufferPointer { b in
         top.withUnsafeMutableBufferPointer { t in
-          for row in 0..<rows {
-            for column in 0..<columns {
+          for row in r0..<r1 {
+            for column in c0..<c1 {
               var cellBits: UInt8 = 0
               var high: UInt32 = 0
               var base = row * CellGeometry.dotsHigh * w + column * CellGeometry.dotsWide

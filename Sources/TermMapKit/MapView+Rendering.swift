@@ -495,8 +495,7 @@ struct TileJob: Sendable {
         context.restoreGState()
       }
     }
-    let canvas = context.takeCanvas()
-    return canvas.isBlank ? nil : DrawnTile(canvas)
+    return DrawnTile(context.takeCanvas(), drawnIn: area)
   }
 
   /// Draws jobs on all cores; results come back in the jobs' order.

@@ -27,9 +27,12 @@ struct DrawnTile: Equatable {
   let dots: DotCanvas
   let cells: CellCanvas
 
-  init(_ dots: DotCanvas) {
+  /// A tile drawn in `area` of its dots (nil: all), or nil when it has no dot there.
+  init?(_ dots: DotCanvas, drawnIn area: DotRect?) {
+    let cells = CellCanvas(dots, within: area)
+    guard !cells.isBlank else { return nil }
     self.dots = dots
-    cells = CellCanvas(dots)
+    self.cells = cells
   }
 }
 
