@@ -152,7 +152,9 @@ struct Stroker {
     if dashTotal <= 0 { return true }
     // (x − ⌊x / total⌋ · total: the remainder without a call to fmod, which is slow.)
     let x = distance + dashPhase
-    var d = x - (x / dashTotal).rounded(.down) * dashTotal
+    // (⌊q⌋ by truncation where that is the same, q ≥ 0: no call into libm per dot.)
+    let q = x / dashTotal
+    var d = x - (q >= 0 && q < 0x1p52 ? Double(Int(q)) : q.rounded(.down)) * dashTotal
     if d < 0 { d += dashTotal }
     if d >= dashTotal { d -= dashTotal }
     for (i, length) in dashes.enumerated() {
@@ -205,6 +207,14 @@ struct Stroker {
         }
         return
       }
+    }
+    // A thin solid segment wholly beyond one edge of the clip (grown by the one dot the
+    // clipper allows) has no dot to draw: many of a path's segments run outside a tile.
+    if plain
+      && ((x0 < innerMinX - 1 && x1 < innerMinX - 1) || (x0 > innerMaxX + 1 && x1 > innerMaxX + 1)
+        || (y0 < innerMinY - 1 && y1 < innerMinY - 1) || (y0 > innerMaxY + 1 && y1 > innerMaxY + 1))
+    {
+      return
     }
     clippedSegment(x0, y0, x1, y1, dots)
   }
