@@ -46,22 +46,27 @@ public struct CellCanvas: Sendable, Equatable {
       guard c0 < c1 && r0 < r1 else { return }
     }
     // Cell by cell, its eight dots in the order `DotCanvas.paint` reads them, a row's two dots
-    // in one load.
+    // in one load; a cell whose four rows are all empty (most of a map) is left as it is.
     assert(CellGeometry.dotsWide == 2, "a cell row is read as two dots")
+    assert(CellGeometry.dotsHigh == 4, "a cell is read as four rows")
     let (w, columns) = (canvas.width, self.columns)
     canvas.dots.withUnsafeBufferPointer { d in
+      let raw = UnsafeRawPointer(d.baseAddress!)
+      let rowBytes = w * MemoryLayout<Ink>.stride
       bits.withUnsafeMutableBufferPointer { b in
         top.withUnsafeMutableBufferPointer { t in
           for row in r0..<r1 {
+            let rowBase = raw + row * CellGeometry.dotsHigh * rowBytes
             for column in c0..<c1 {
+              let p = rowBase + column * CellGeometry.dotsWide * MemoryLayout<Ink>.stride
+              let p0 = p.loadUnaligned(as: UInt64.self)
+              let p1 = (p + rowBytes).loadUnaligned(as: UInt64.self)
+              let p2 = (p + 2 * rowBytes).loadUnaligned(as: UInt64.self)
+              let p3 = (p + 3 * rowBytes).loadUnaligned(as: UInt64.self)
+              if p0 | p1 | p2 | p3 == 0 { continue }
               var cellBits: UInt8 = 0
               var high: UInt32 = 0
-              var base = row * CellGeometry.dotsHigh * w + column * CellGeometry.dotsWide
-              for dy in 0..<CellGeometry.dotsHigh {
-                // Both dots of the row at once: most rows of a map are empty.
-                let pair = UnsafeRawPointer(d.baseAddress! + base).loadUnaligned(as: UInt64.self)
-                base += w
-                if pair == 0 { continue }
+              for (dy, pair) in [p0, p1, p2, p3].enumerated() where pair != 0 {
                 #if _endian(big)
                   let (left, right) = (UInt32(pair >> 32), UInt32(truncatingIfNeeded: pair))
                 #else

@@ -498,8 +498,14 @@ struct TileJob: Sendable {
     return DrawnTile(context.takeCanvas(), drawnIn: area)
   }
 
+  /// `TERMMAP_SERIAL_DRAW=1` draws a frame's tiles one after another on the calling thread,
+  /// so that callgrind, which counts only the thread in the function it toggles on, counts
+  /// all of a frame's instructions (docs/benchmarks.md).
+  static let serial = ProcessInfo.processInfo.environment["TERMMAP_SERIAL_DRAW"] == "1"
+
   /// Draws jobs on all cores; results come back in the jobs' order.
   static func runConcurrently(_ jobs: [TileJob]) -> [DrawnTile?] {
+    if serial { return jobs.map { $0.draw() } }
     let results = TileResults(count: jobs.count)
     DispatchQueue.concurrentPerform(iterations: jobs.count) { n in
       results.set(n, jobs[n].draw())
