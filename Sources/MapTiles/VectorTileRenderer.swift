@@ -150,7 +150,9 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
           } else {
             // Lines and outlines only: every piece near this map tile in one path.
             context.withDotPath { path in
-              for c in chunks where c.minZoom <= z && c.box.intersects(box) {
+              group.grid.forEachChunk(near: box) { n in
+                let c = chunks[n]
+                guard c.minZoom <= z && c.box.intersects(box) else { return }
                 addChunk(c, chunkPoints, placement, cut: cut, dashed: dashed, &path)
               }
             }
