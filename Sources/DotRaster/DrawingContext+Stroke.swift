@@ -196,14 +196,29 @@ struct Stroker {
           dots[iy0 * w + ix0] = inkValue
           return
         }
-        let fx = Double(ix1 - ix0) / Double(steps)
-        let fy = Double(iy1 - iy0) / Double(steps)
-        let px0 = Double(ix0) + 0.5
-        let py0 = Double(iy0) + 0.5
-        for k in 0...steps {
-          let x = Int(px0 + fx * Double(k))
-          let y = Int(py0 + fy * Double(k))
-          dots[y * w + x] = inkValue
+        // Along the major axis the step is exactly ±1, so its dot is ⌊i0 + ½ ± k⌋ = i0 ± k
+        // with no conversion; the other axis is ⌊p0 + f·k⌋ as the general path has it.
+        var kd = 0.0
+        if abs(ix1 - ix0) >= abs(iy1 - iy0) {
+          let sx = ix1 >= ix0 ? 1 : -1
+          let fy = Double(iy1 - iy0) / Double(steps)
+          let py0 = Double(iy0) + 0.5
+          var x = ix0
+          for _ in 0...steps {
+            dots[Int(py0 + fy * kd) * w + x] = inkValue
+            x += sx
+            kd += 1
+          }
+        } else {
+          let sy = iy1 >= iy0 ? w : -w
+          let fx = Double(ix1 - ix0) / Double(steps)
+          let px0 = Double(ix0) + 0.5
+          var row = iy0 * w
+          for _ in 0...steps {
+            dots[row + Int(px0 + fx * kd)] = inkValue
+            row += sy
+            kd += 1
+          }
         }
         return
       }
@@ -225,7 +240,8 @@ struct Stroker {
     _ dots: UnsafeMutableBufferPointer<Ink>
   ) {
     let length = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
-    defer { dashDistance += length }
+    let distance = dashDistance
+    dashDistance += length
     guard x0.isFinite && y0.isFinite && x1.isFinite && y1.isFinite else { return }
     // Liang–Barsky against the clip grown by the brush's reach.
     let margin = Double(brush.reach + 1)
@@ -272,10 +288,16 @@ struct Stroker {
     let iy1 = floorToInt(y0 + s1 * dy)
     let steps = max(abs(ix1 - ix0), abs(iy1 - iy0))
     let stepLength = steps == 0 ? 0 : length * (s1 - s0) / Double(steps)
-    let startDistance = dashDistance + s0 * length
-    // The steps that can reach the clip (one more each side for the rounding of the ends).
-    let kFirst = whole && t0 > 0 ? max(0, Int((t0 * Double(steps)).rounded(.down)) - 1) : 0
-    let kLast = whole && t1 < 1 ? min(steps, Int((t1 * Double(steps)).rounded(.up)) + 1) : steps
+    let startDistance = distance + s0 * length
+    // The steps that can reach the clip (one more each side for the rounding of the ends;
+    // t0 and t1 lie in 0...1, so ⌊⌋ is truncation and ⌈⌉ is at most one more).
+    let kFirst = whole && t0 > 0 ? max(0, Int(t0 * Double(steps)) - 1) : 0
+    var kLast = steps
+    if whole && t1 < 1 {
+      let v = t1 * Double(steps)
+      let c = Int(v)
+      kLast = min(steps, (Double(c) < v ? c + 1 : c) + 1)
+    }
     let dashed = dashTotal > 0
     let single = brush.reach == 0
     let cminX = clip.minX
@@ -284,19 +306,17 @@ struct Stroker {
     let cmaxY = clip.maxY
     let w = width
     let inkValue = ink
-    let offsets = brush.offsets
-    let (pattern, total, phase) = (dashes, dashTotal, dashPhase)
     // (A function, not a closure value: a closure kept in a constant would be allocated for
     // every segment.)
     @inline(__always) func on(_ k: Int) -> Bool {
       !dashed
         || Stroker.dashIsOn(
-          at: startDistance + Double(k) * stepLength, dashes: pattern, dashTotal: total,
-          dashPhase: phase)
+          at: startDistance + Double(k) * stepLength, dashes: dashes, dashTotal: dashTotal,
+          dashPhase: dashPhase)
     }
     if steps == 0 {
       if on(0) {
-        for o in offsets {
+        for o in brush.offsets {
           let x = ix0 + o.dx
           let y = iy0 + o.dy
           if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = inkValue }
@@ -308,27 +328,34 @@ struct Stroker {
     let fy = Double(iy1 - iy0) / Double(steps)
     let px0 = Double(ix0) + 0.5
     let py0 = Double(iy0) + 0.5
+    // The dot of step k: along the major axis the step is exactly ±1 (⌊i0 + ½ ± k⌋ = i0 ± k,
+    // no conversion), across it ⌊p0 + f·k⌋; computed from k, not accumulated, so every clip
+    // gives the same position.
+    let xMajor = abs(ix1 - ix0) >= abs(iy1 - iy0)
+    let (sx, sy) = (ix1 >= ix0 ? 1 : -1, iy1 >= iy0 ? 1 : -1)
+    @inline(__always) func dot(_ k: Int) -> (x: Int, y: Int) {
+      xMajor
+        ? (ix0 + sx * k, floorToInt(py0 + fy * Double(k)))
+        : (floorToInt(px0 + fx * Double(k)), iy0 + sy * k)
+    }
     // A thin, solid segment whose dots all lie in the clip: no test per dot.
     let r = brush.reach
     if single && !dashed && min(ix0, ix1) - r >= cminX && max(ix0, ix1) + r < cmaxX
       && min(iy0, iy1) - r >= cminY && max(iy0, iy1) + r < cmaxY
     {
       for k in kFirst...kLast {
-        let x = floorToInt(px0 + fx * Double(k))
-        let y = floorToInt(py0 + fy * Double(k))
+        let (x, y) = dot(k)
         dots[y * w + x] = inkValue
       }
       return
     }
     for k in kFirst...kLast {
       if !dashed || on(k) {
-        // Computed from k, not accumulated, so every clip gives the same position.
-        let x = floorToInt(px0 + fx * Double(k))
-        let y = floorToInt(py0 + fy * Double(k))
+        let (x, y) = dot(k)
         if single {
           if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = inkValue }
         } else {
-          for o in offsets {
+          for o in brush.offsets {
             let bx = x + o.dx
             let by = y + o.dy
             if bx >= cminX && bx < cmaxX && by >= cminY && by < cmaxY {
