@@ -138,25 +138,23 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
                   context.fillPath()
                 }
                 guard rule.stroke != nil else { continue }
-                context.withDotPath { path in
+                context.strokeDotLines { sink in
                   for c in item.chunks where chunks[Int(c)].box.intersects(box) {
                     addChunk(
-                      chunks[Int(c)], chunkPoints, placement, cut: cut, dashed: dashed, &path)
+                      chunks[Int(c)], chunkPoints, placement, cut: cut, dashed: dashed, &sink)
                   }
                 }
-                context.strokePath()
               }
             }
           } else {
             // Lines and outlines only: every piece near this map tile in one path.
-            context.withDotPath { path in
+            context.strokeDotLines { sink in
               group.grid.forEachChunk(near: box) { n in
                 let c = chunks[n]
                 guard c.minZoom <= z && c.box.intersects(box) else { return }
-                addChunk(c, chunkPoints, placement, cut: cut, dashed: dashed, &path)
+                addChunk(c, chunkPoints, placement, cut: cut, dashed: dashed, &sink)
               }
             }
-            context.strokePath()
           }
         }
       }
@@ -247,9 +245,9 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
 
   /// Adds one piece of a line or outline to the path (see `addRun`), skipping segments along
   /// cut edges (outlines). Its last vertex is kept (the next piece starts there).
-  private func addChunk(
+  private func addChunk<Sink: DotLineSink>(
     _ chunk: PreparedVectorTile.Chunk, _ points: UnsafeBufferPointer<TilePoint>,
-    _ m: DotPlacement, cut: CutEdges, dashed: Bool, _ path: inout DotPathBuilder
+    _ m: DotPlacement, cut: CutEdges, dashed: Bool, _ path: inout Sink
   ) {
     let a = Int(chunk.start)
     addRun(
@@ -271,10 +269,10 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
   /// With `dashed`, a subpath starts at its distance along the kept line (from
   /// `lengthBefore`), and after a run made a chord the line resumes as a new subpath at its
   /// own distance, so dashes keep their place.
-  @inline(never) private func addRun(
+  @inline(never) private func addRun<Sink: DotLineSink>(
     _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
     cut: CutEdges?, dashed: Bool, lengthBefore: Double, keepsLast: Bool,
-    _ path: inout DotPathBuilder
+    _ path: inout Sink
   ) {
     let (a, b) = (range.lowerBound, range.upperBound)
     var started = false

@@ -188,6 +188,53 @@ struct StrokeTests {
     #expect(path.inkedCount > 15)
   }
 
+  @Test(
+    "strokeDotLines draws the dots of the same path stroked: thin, wide and dashed, clipped, with one-point subpaths",
+    arguments: [(1.0, [Double]()), (3.0, []), (1.0, [2, 1]), (2.5, [3, 2, 1, 2])])
+  func strokeAsItComes(_ width: Double, _ dash: [Double]) {
+    // Subpaths of pseudo-random points across and beyond a clipped 40 × 24 canvas.
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next() -> Double {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double(seed >> 11) / Double(1 << 53) * 60 - 10
+    }
+    var subpaths: [(offset: Double, points: [(Double, Double)])] = []
+    for n in 0..<24 {
+      let count = n % 5 == 0 ? 1 : 2 + n % 4
+      subpaths.append((Double(n) * 0.7, (0..<count).map { _ in (next(), next()) }))
+    }
+    func context() -> DrawingContext {
+      let c = makeContext(width: 40, height: 24)
+      c.lineWidth = width
+      c.setLineDash(phase: 0.5, lengths: dash)
+      c.clip(to: Rect2D(x: 3, y: 2, width: 30, height: 19))
+      return c
+    }
+    let viaPath = context()
+    viaPath.withDotPath { path in
+      for s in subpaths {
+        path.move(x: s.points[0].0, y: s.points[0].1, dashOffset: s.offset)
+        for p in s.points.dropFirst() { path.line(x: p.0, y: p.1) }
+      }
+    }
+    viaPath.strokePath()
+    let asItComes = context()
+    asItComes.strokeDotLines { sink in
+      for s in subpaths {
+        sink.move(x: s.points[0].0, y: s.points[0].1, dashOffset: s.offset)
+        for p in s.points.dropFirst() { sink.line(x: p.0, y: p.1) }
+      }
+    }
+    let expected = viaPath.takeCanvas()
+    #expect(asItComes.takeCanvas() == expected)
+    #expect(expected.inkedCount > 100)
+    // No stroke colour: nothing drawn.
+    let none = context()
+    none.strokeColor = nil
+    none.strokeDotLines { $0.line(x: 5, y: 5) }
+    #expect(none.takeCanvas().isBlank)
+  }
+
   @Test("A zero-length stroke shows as one dot; non-finite points draw nothing")
   func degenerate() {
     let dot = stroke([Point2D(x: 3.2, y: 4.7)])
