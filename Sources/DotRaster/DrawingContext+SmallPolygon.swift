@@ -28,6 +28,8 @@ public struct SmallShapeBatch {
   let pattern: DotPattern
   let patternOrigin: (x: Int, y: Int)
   let clip: DotRect
+  /// Solid strokes one dot wide (drawn by `thinSegment`).
+  let thin: Bool
   // The current rings, in dot space, and where each ends.
   var xs: [Double] = []
   var ys: [Double] = []
@@ -45,6 +47,7 @@ public struct SmallShapeBatch {
     patternOrigin = context.patternOrigin
     clip = state.clip
     stroker = context.makeStroker(ink: strokeInk ?? .none)
+    thin = stroker.brush.reach == 0 && stroker.dashTotal <= 0
     xs.reserveCapacity(64)
     ys.reserveCapacity(64)
     ringEnds.reserveCapacity(8)
@@ -177,9 +180,89 @@ public struct SmallShapeBatch {
   @inline(__always) public mutating func strokeSegment(
     _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double
   ) {
-    guard strokeInk != nil else { return }
-    stroker.dashDistance = 0
-    stroker.segment(x0, y0, x1, y1)
+    guard let ink = strokeInk else { return }
+    if thin {
+      thinSegment(x0, y0, x1, y1, ink: ink)
+    } else {
+      stroker.dashDistance = 0
+      stroker.segment(x0, y0, x1, y1)
+    }
+  }
+
+  /// `Stroker.segment` for a solid one-dot brush, step for step (the same clipping, the same
+  /// steps from the same rounded ends, the same clip test per dot), without what only dashes
+  /// and wider brushes need: most segments of a small polygon are a few dots long.
+  @inline(__always) mutating func thinSegment(
+    _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, ink: Ink
+  ) {
+    guard x0.isFinite && y0.isFinite && x1.isFinite && y1.isFinite else { return }
+    let clip = clip
+    // Liang–Barsky against the clip grown by a dot (the brush's reach, 0, and one).
+    let minX = Double(clip.minX) - 1
+    let minY = Double(clip.minY) - 1
+    let maxX = Double(clip.maxX) + 1
+    let maxY = Double(clip.maxY) + 1
+    let dx = x1 - x0
+    let dy = y1 - y0
+    var t0 = 0.0
+    var t1 = 1.0
+    @inline(__always) func edge(_ p: Double, _ q: Double) -> Bool {
+      if p == 0 { return q >= 0 }
+      let r = q / p
+      if p < 0 {
+        if r > t1 { return false }
+        if r > t0 { t0 = r }
+      } else {
+        if r < t0 { return false }
+        if r < t1 { t1 = r }
+      }
+      return true
+    }
+    let inside =
+      x0 >= minX && x0 <= maxX && x1 >= minX && x1 <= maxX && y0 >= minY && y0 <= maxY
+      && y1 >= minY && y1 <= maxY
+    guard
+      inside
+        || (edge(-dx, x0 - minX) && edge(dx, maxX - x0) && edge(-dy, y0 - minY)
+          && edge(dy, maxY - y0))
+    else { return }
+    let far = 1e12
+    let whole = abs(x0) < far && abs(y0) < far && abs(x1) < far && abs(y1) < far
+    let (s0, s1) = whole ? (0.0, 1.0) : (t0, t1)
+    let ix0 = floorToInt(x0 + s0 * dx)
+    let iy0 = floorToInt(y0 + s0 * dy)
+    let ix1 = floorToInt(x0 + s1 * dx)
+    let iy1 = floorToInt(y0 + s1 * dy)
+    let steps = max(abs(ix1 - ix0), abs(iy1 - iy0))
+    let kFirst = whole && t0 > 0 ? max(0, Int((t0 * Double(steps)).rounded(.down)) - 1) : 0
+    let kLast = whole && t1 < 1 ? min(steps, Int((t1 * Double(steps)).rounded(.up)) + 1) : steps
+    let (cminX, cminY, cmaxX, cmaxY) = (clip.minX, clip.minY, clip.maxX, clip.maxY)
+    let w = stroker.canvas.width
+    stroker.canvas.withDots { dots in
+      if steps == 0 {
+        if ix0 >= cminX && ix0 < cmaxX && iy0 >= cminY && iy0 < cmaxY { dots[iy0 * w + ix0] = ink }
+        return
+      }
+      let fx = Double(ix1 - ix0) / Double(steps)
+      let fy = Double(iy1 - iy0) / Double(steps)
+      let px0 = Double(ix0) + 0.5
+      let py0 = Double(iy0) + 0.5
+      if min(ix0, ix1) >= cminX && max(ix0, ix1) < cmaxX && min(iy0, iy1) >= cminY
+        && max(iy0, iy1) < cmaxY
+      {
+        for k in kFirst...kLast {
+          let x = floorToInt(px0 + fx * Double(k))
+          let y = floorToInt(py0 + fy * Double(k))
+          dots[y * w + x] = ink
+        }
+        return
+      }
+      for k in kFirst...kLast {
+        let x = floorToInt(px0 + fx * Double(k))
+        let y = floorToInt(py0 + fy * Double(k))
+        if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = ink }
+      }
+    }
   }
 
   /// Inks the dot under a dot-space point with `color` on the mark layer, inside the clip (as

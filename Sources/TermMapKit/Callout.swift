@@ -48,6 +48,17 @@ struct MarkerPlacement: Sendable {
     self.z = z
   }
 
+  /// `drawingOrder` as a value, with the place in a list to break ties by.
+  struct OrderKey: Comparable {
+    let z: Float
+    let row: Int
+    let column: Int
+    let index: Int
+    static func < (a: OrderKey, b: OrderKey) -> Bool {
+      (a.z, a.row, a.column, a.index) < (b.z, b.row, b.column, b.index)
+    }
+  }
+
   /// Lowest z first, then by row and column.
   static func drawingOrder(_ a: MarkerPlacement, _ b: MarkerPlacement) -> Bool {
     if a.z != b.z { return a.z < b.z }
@@ -163,10 +174,14 @@ extension MapView {
     // The keys sorted, not the placements (which hold strings, so every move of one in a sort
     // costs retains and releases): `drawingOrder`, ties kept in the order found, as the
     // stable sort of the placements themselves gave.
-    var keys: [(z: Float, row: Int, column: Int, index: Int)] = []
+    // (Keys compared by their own `<`: a closure written here would be main-actor isolated,
+    // and checked to be on the main actor at every comparison.)
+    var keys: [MarkerPlacement.OrderKey] = []
     keys.reserveCapacity(out.count)
-    for (n, m) in out.enumerated() { keys.append((m.z, m.row, m.column, n)) }
-    keys.sort { $0 < $1 }
+    for (n, m) in out.enumerated() {
+      keys.append(.init(z: m.z, row: m.row, column: m.column, index: n))
+    }
+    keys.sort()
     return keys.map { out[$0.index] }
   }
 

@@ -113,7 +113,7 @@ struct MarkerCandidate {
       let text = c.displayedLabel
       let width =
         mode == .rectangle
-        ? 1 + (text.isEmpty ? 0 : 1 + min(CellBuffer.displayWidth(of: text), 24)) : 1
+        ? 1 + (text.isEmpty ? 0 : 1 + min(FrameComposer.labelWidth(text), 24)) : 1
       placed.append(
         Placed(
           index: n, first: c.row * cols + c.column, width: min(width, cols - c.column),
