@@ -36,7 +36,6 @@ public struct SmallShapeBatch {
   var ringEnds: [Int] = []
   // Reused by fills.
   var edges: [FillScratch.Edge] = []
-  var crossings: [Double] = []
 
   init(context: DrawingContext) {
     self.context = context
@@ -52,7 +51,6 @@ public struct SmallShapeBatch {
     ys.reserveCapacity(64)
     ringEnds.reserveCapacity(8)
     edges.reserveCapacity(64)
-    crossings.reserveCapacity(16)
   }
 
   /// Whether fills draw (the context had a fill colour when the batch began).
@@ -95,22 +93,27 @@ public struct SmallShapeBatch {
     var start = 0
     // As `fill` in DrawingContext+Fill.swift: every ring closed, horizontal and non-finite
     // edges left out, the bounds taken over every point.
-    for end in ringEnds {
-      for i in start..<end {
-        let j = i + 1 < end ? i + 1 : start
-        let (ax, ay, bx, by) = (xs[i], ys[i], xs[j], ys[j])
-        minX = min(minX, ax)
-        maxX = max(maxX, ax)
-        minY = min(minY, ay)
-        maxY = max(maxY, ay)
-        if ay == by || !ay.isFinite || !by.isFinite { continue }
-        if ay < by {
-          edges.append(.init(yTop: ay, yBottom: by, xAtTop: ax, slope: (bx - ax) / (by - ay)))
-        } else {
-          edges.append(.init(yTop: by, yBottom: ay, xAtTop: bx, slope: (ax - bx) / (ay - by)))
+    let (xs, ys) = (self.xs, self.ys)
+    xs.withUnsafeBufferPointer { xs in
+      ys.withUnsafeBufferPointer { ys in
+        for end in ringEnds {
+          for i in start..<end {
+            let j = i + 1 < end ? i + 1 : start
+            let (ax, ay, bx, by) = (xs[i], ys[i], xs[j], ys[j])
+            minX = min(minX, ax)
+            maxX = max(maxX, ax)
+            minY = min(minY, ay)
+            maxY = max(maxY, ay)
+            if ay == by || !ay.isFinite || !by.isFinite { continue }
+            if ay < by {
+              edges.append(.init(yTop: ay, yBottom: by, xAtTop: ax, slope: (bx - ax) / (by - ay)))
+            } else {
+              edges.append(.init(yTop: by, yBottom: ay, xAtTop: bx, slope: (ax - bx) / (ay - by)))
+            }
+          }
+          start = end
         }
       }
-      start = end
     }
     let clip = clip
     guard minX.isFinite, maxX >= Double(clip.minX) - 1, minX <= Double(clip.maxX),
@@ -135,40 +138,41 @@ public struct SmallShapeBatch {
     // Row by row, the crossings of the edges the row's centre line meets (an edge counts from
     // its top, inclusive, to its bottom, exclusive, as the active edges of `fill` do), sorted,
     // inked between pairs: the same crossings, so the same dots, without sorting the edges.
-    var crossings = self.crossings
-    self.crossings = []
-    defer { self.crossings = crossings }
-    let edges = self.edges
-    edges.withUnsafeBufferPointer { edges in
-      stroker.canvas.withDots { dots in
-        for row in firstRow...lastRow {
-          let yc = Double(row) + 0.5
-          crossings.removeAll(keepingCapacity: true)
-          for e in edges where e.yTop <= yc && e.yBottom > yc {
-            // Insertion sort: a row of a small shape crosses a few edges.
-            let c = e.xAtTop + (yc - e.yTop) * e.slope
-            var k = crossings.count
-            crossings.append(c)
-            while k > 0 && crossings[k - 1] > c {
-              crossings[k] = crossings[k - 1]
-              k -= 1
-            }
-            crossings[k] = c
-          }
-          guard crossings.count >= 2 else { continue }
-          var k = 0
-          let base = row * w
-          while k + 1 < crossings.count {
-            let a = max(Int((crossings[k] - 0.5).rounded(.up)), clip.minX)
-            let b = min(Int((crossings[k + 1] - 0.5).rounded(.up)) - 1, clip.maxX - 1)
-            if a <= b {
-              if solid {
-                for x in a...b { dots[base + x] = ink }
-              } else {
-                for x in a...b where pattern.covers(x: x + ox, y: row + oy) { dots[base + x] = ink }
+    let edgeList = self.edges
+    edgeList.withUnsafeBufferPointer { edges in
+      withUnsafeTemporaryAllocation(of: Double.self, capacity: edges.count) { crossings in
+        stroker.canvas.withDots { dots in
+          for row in firstRow...lastRow {
+            let yc = Double(row) + 0.5
+            var count = 0
+            for e in edges where e.yTop <= yc && e.yBottom > yc {
+              // Insertion sort: a row of a small shape crosses a few edges.
+              let c = e.xAtTop + (yc - e.yTop) * e.slope
+              var k = count
+              while k > 0 && crossings[k - 1] > c {
+                crossings[k] = crossings[k - 1]
+                k -= 1
               }
+              crossings[k] = c
+              count += 1
             }
-            k += 2
+            guard count >= 2 else { continue }
+            var k = 0
+            let base = row * w
+            while k + 1 < count {
+              let a = max(Int((crossings[k] - 0.5).rounded(.up)), clip.minX)
+              let b = min(Int((crossings[k + 1] - 0.5).rounded(.up)) - 1, clip.maxX - 1)
+              if a <= b {
+                if solid {
+                  for x in a...b { dots[base + x] = ink }
+                } else {
+                  for x in a...b where pattern.covers(x: x + ox, y: row + oy) {
+                    dots[base + x] = ink
+                  }
+                }
+              }
+              k += 2
+            }
           }
         }
       }

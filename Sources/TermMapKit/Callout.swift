@@ -239,12 +239,11 @@ extension FrameComposer {
   /// `CellBuffer.displayWidth(of:)`, counted by bytes for ASCII text (every scalar below
   /// U+0300 takes one column), as most marker labels are.
   static func labelWidth(_ text: String) -> Int {
-    var n = 0
-    for b in text.utf8 {
-      if b >= 0x80 { return CellBuffer.displayWidth(of: text) }
-      n += 1
-    }
-    return n
+    let ascii =
+      text.utf8.withContiguousStorageIfAvailable { bytes in
+        bytes.allSatisfy { $0 < 0x80 }
+      } ?? text.utf8.allSatisfy { $0 < 0x80 }
+    return ascii ? text.utf8.count : CellBuffer.displayWidth(of: text)
   }
 
   /// `CellBuffer.truncated(_:width:)`, on bytes for printable ASCII text (one character, one
