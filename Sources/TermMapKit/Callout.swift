@@ -214,7 +214,7 @@ extension FrameComposer {
       // The count matters more than the name: "name… +N", else "+N" alone; with too little
       // room for a readable piece the marker shows alone.
       let others = m.others
-      let count = others > 0 ? "+\(others)" : ""
+      let count = others > 0 ? "+" + String(others) : ""
       var fitted: String
       if Self.labelWidth(text) <= room {
         fitted = text
