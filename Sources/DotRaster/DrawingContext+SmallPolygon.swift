@@ -5,8 +5,8 @@ extension DrawingContext {
   /// clip). What the batch draws is dot for dot what the same rings drawn through the path
   /// give (`fillPath` of closed rings, `strokePath`, `strokeSegment`, `plot`), but without a
   /// path, a fill's edge list sorted per shape, or a stroker made per ring: a map tile of a
-  /// MultiPolygon draws hundreds of polygons a few dots across. Dashes are not supported; draw
-  /// dashed strokes through the path.
+  /// MultiPolygon draws hundreds of polygons a few dots across. Dashes start afresh at every
+  /// segment; draw dashed strokes through the path.
   public func withSmallShapes<R>(_ body: (inout SmallShapeBatch) throws -> R) rethrows -> R {
     var batch = SmallShapeBatch(context: self)
     // The stroker holds the canvas; the context has an empty one until the batch ends.
@@ -57,8 +57,8 @@ public struct SmallShapeBatch {
   public var fills: Bool { fillInk != nil }
   /// Whether strokes draw (the context had a stroke colour when the batch began).
   public var strokes: Bool { strokeInk != nil }
-  /// Whether strokes are dashed (the batch draws them solid, so dashed strokes must go through
-  /// the path).
+  /// Whether strokes are dashed (the batch starts the dash pattern afresh at every segment, so
+  /// dashed strokes whose dashes must run on along a ring go through the path).
   public var strokesAreDashed: Bool { stroker.dashTotal > 0 }
 
   /// Adds a dot-space point to the current ring.
