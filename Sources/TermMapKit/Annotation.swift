@@ -153,7 +153,7 @@ open class AnnotationView {
     let others = representedCount - 1 + collidedCount
     let base = label ?? ""
     guard others > 0 else { return base }
-    return base + (base.isEmpty ? "" : " ") + "+\(others)"
+    return base + (base.isEmpty ? "" : " ") + "+" + String(others)
   }
 
   /// Whether the view is selected (its marker reversed, its callout shown).

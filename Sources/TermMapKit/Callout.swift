@@ -48,6 +48,17 @@ struct MarkerPlacement: Sendable {
     self.z = z
   }
 
+  /// `drawingOrder` as a value, with the place in a list to break ties by.
+  struct OrderKey: Comparable {
+    let z: Float
+    let row: Int
+    let column: Int
+    let index: Int
+    static func < (a: OrderKey, b: OrderKey) -> Bool {
+      (a.z, a.row, a.column, a.index) < (b.z, b.row, b.column, b.index)
+    }
+  }
+
   /// Lowest z first, then by row and column.
   static func drawingOrder(_ a: MarkerPlacement, _ b: MarkerPlacement) -> Bool {
     if a.z != b.z { return a.z < b.z }
@@ -160,8 +171,18 @@ extension MapView {
       guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { continue }
       out.append(MarkerPlacement(view: v, column: col, row: row))
     }
-    out.sort(by: MarkerPlacement.drawingOrder)
-    return out
+    // The keys sorted, not the placements (which hold strings, so every move of one in a sort
+    // costs retains and releases): `drawingOrder`, ties kept in the order found, as the
+    // stable sort of the placements themselves gave.
+    // (Keys compared by their own `<`: a closure written here would be main-actor isolated,
+    // and checked to be on the main actor at every comparison.)
+    var keys: [MarkerPlacement.OrderKey] = []
+    keys.reserveCapacity(out.count)
+    for (n, m) in out.enumerated() {
+      keys.append(.init(z: m.z, row: m.row, column: m.column, index: n))
+    }
+    keys.sort()
+    return keys.map { out[$0.index] }
   }
 
 }
@@ -174,15 +195,18 @@ extension FrameComposer {
   func markerLabels(_ markers: [MarkerPlacement], columns: Int) -> [(
     row: Int, column: Int, text: String, selected: Bool
   )] {
-    var taken = Set<Int>()
-    for m in markers { taken.insert(m.row * columns + m.column) }
+    // Cells taken, as flags (markers and labels stay inside the rows of the markers and the
+    // columns of the screen).
+    let rows = (markers.lazy.map(\.row).max() ?? -1) + 1
+    var taken = [Bool](repeating: false, count: rows * columns)
+    for m in markers { taken[m.row * columns + m.column] = true }
     var out: [(row: Int, column: Int, text: String, selected: Bool)] = []
     for m in markers.reversed() {
       let text = m.displayedLabel
       guard !text.isEmpty else { continue }
       let start = m.column + 2
       var room = 0
-      while start + room < columns, room < 24, !taken.contains(m.row * columns + start + room) {
+      while start + room < columns, room < 24, !taken[m.row * columns + start + room] {
         room += 1
       }
       // Keep a free cell before whatever comes next.
@@ -190,26 +214,56 @@ extension FrameComposer {
       // The count matters more than the name: "name… +N", else "+N" alone; with too little
       // room for a readable piece the marker shows alone.
       let others = m.others
-      let count = others > 0 ? "+\(others)" : ""
+      let count = others > 0 ? "+" + String(others) : ""
       var fitted: String
-      if CellBuffer.displayWidth(of: text) <= room {
+      if Self.labelWidth(text) <= room {
         fitted = text
       } else if !count.isEmpty, let name = m.label, !name.isEmpty,
         room - count.count - 1 >= 4
       {
-        fitted = CellBuffer.truncated(name, width: room - count.count - 1) + " " + count
+        fitted = Self.truncatedLabel(name, width: room - count.count - 1) + " " + count
       } else if !count.isEmpty {
         guard count.count <= room else { continue }
         fitted = count
       } else {
         guard room >= 4 else { continue }
-        fitted = CellBuffer.truncated(text, width: room)
+        fitted = Self.truncatedLabel(text, width: room)
       }
-      let width = CellBuffer.displayWidth(of: fitted)
-      for c in (start - 1)..<(start + width) { taken.insert(m.row * columns + c) }
+      let width = Self.labelWidth(fitted)
+      for c in (start - 1)..<(start + width) { taken[m.row * columns + c] = true }
       out.append((m.row, start, fitted, m.isSelected))
     }
     return out
+  }
+
+  /// `CellBuffer.displayWidth(of:)`, counted by bytes for ASCII text (every scalar below
+  /// U+0300 takes one column), as most marker labels are.
+  static func labelWidth(_ text: String) -> Int {
+    let ascii =
+      text.utf8.withContiguousStorageIfAvailable { bytes in
+        bytes.allSatisfy { $0 < 0x80 }
+      } ?? text.utf8.allSatisfy { $0 < 0x80 }
+    return ascii ? text.utf8.count : CellBuffer.displayWidth(of: text)
+  }
+
+  /// `CellBuffer.truncated(_:width:)`, on bytes for printable ASCII text (one character, one
+  /// column, one byte), with the same cut.
+  static func truncatedLabel(_ text: String, width: Int) -> String {
+    let bytes = Array(text.utf8)
+    guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+      return CellBuffer.truncated(text, width: width)
+    }
+    guard bytes.count > width else { return text }
+    guard width > 1 else { return width == 1 ? "…" : "" }
+    var cut = bytes[..<(width - 1)]
+    // The last word break that keeps at least half, as `truncated` cuts.
+    if let space = cut.lastIndex(where: { $0 == 0x20 || $0 == 0x2D || $0 == 0x2F }),
+      space >= cut.count / 2
+    {
+      cut = cut[..<space]
+    }
+    while let last = cut.last, last == 0x20 || last == 0x2C || last == 0x2D { cut.removeLast() }
+    return String(decoding: cut, as: UTF8.self) + "…"
   }
 
   /// Draws markers and their labels (as `markerLabels` placed them); returns how many markers

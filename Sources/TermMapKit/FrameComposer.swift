@@ -113,7 +113,7 @@ struct MarkerCandidate {
       let text = c.displayedLabel
       let width =
         mode == .rectangle
-        ? 1 + (text.isEmpty ? 0 : 1 + min(CellBuffer.displayWidth(of: text), 24)) : 1
+        ? 1 + (text.isEmpty ? 0 : 1 + min(FrameComposer.labelWidth(text), 24)) : 1
       placed.append(
         Placed(
           index: n, first: c.row * cols + c.column, width: min(width, cols - c.column),
@@ -122,11 +122,26 @@ struct MarkerCandidate {
           claims: mode != .none,
           always: mode == .none || c.isSelected || c.priority == .required))
     }
-    placed.sort {
-      if $0.selected != $1.selected { return $0.selected }
-      if $0.priority != $1.priority { return $0.priority > $1.priority }
-      return $0.distance < $1.distance
+    // Selected first, then by priority (highest first), then nearest the centre; ties in the
+    // order given. Sorted as small keys (not the placements) by their own `<`.
+    struct Key: Comparable {
+      let selected: Int
+      let priority: Float
+      let distance: Int
+      let index: Int
+      static func < (a: Key, b: Key) -> Bool {
+        (a.selected, a.priority, a.distance, a.index) < (
+          b.selected, b.priority, b.distance, b.index
+        )
+      }
     }
+    var keys = placed.map {
+      Key(
+        selected: $0.selected ? 0 : 1, priority: -$0.priority, distance: $0.distance,
+        index: $0.index)
+    }
+    keys.sort()
+    placed = keys.map { placed[$0.index] }
     // Which shown marker claimed each cell (-1: none).
     var owner = [Int](repeating: -1, count: cols * rows)
     var outcomes = [Outcome](repeating: Outcome(), count: candidates.count)

@@ -229,7 +229,7 @@ public final class MapSnapshotter: Sendable {
   static func displayedLabel(_ label: String?, others: Int) -> String {
     let base = label ?? ""
     guard others > 0 else { return base }
-    return base + (base.isEmpty ? "" : " ") + "+\(others)"
+    return base + (base.isEmpty ? "" : " ") + "+" + String(others)
   }
 }
 

@@ -98,8 +98,9 @@ extension MapView {
 
   /// A queued view with this identifier, or nil when the queue is empty.
   public func dequeueReusableAnnotationView(withIdentifier id: String) -> AnnotationView? {
-    guard var q = annotationViews.queues[id], let v = q.popLast() else { return nil }
-    annotationViews.queues[id] = q
+    // Popped in place: taking the queue out of the dictionary first would copy it whole for
+    // every view dequeued (a pan over thousands of markers dequeues thousands).
+    guard let v = annotationViews.queues[id]?.popLast() else { return nil }
     v.prepareForReuse()
     return v
   }

@@ -214,6 +214,73 @@ struct PathPainter {
     }
   }
 
+  /// Whether `drawSmallPolygon` draws a polygon: each ring is short enough to have no index
+  /// (so the path gets every point of it, as the batch does).
+  static func drawsInBatch(_ polygon: Polygon) -> Bool {
+    polygon.run.levels.isEmpty && polygon.interiorPolygons.allSatisfy { $0.run.levels.isEmpty }
+  }
+
+  /// Draws a polygon with short rings (`drawsInBatch`) as `drawPolygon` does, dot for dot,
+  /// without a path: the rings' points straight into the batch's fill, then each ring's
+  /// segments and closing segment into its stroker. The batch holds the style (solid strokes)
+  /// and `transform` is the context's.
+  func drawSmallPolygon(
+    _ polygon: Polygon, strokeRect: MapRect, transform t: Transform2D,
+    into batch: inout SmallShapeBatch
+  ) {
+    // The dot-space formulas of `addRun` (ring points) and of `strokeSegment` (the closing
+    // segment, through `point(for:)` and the transform), kept apart: the two can differ in
+    // the last bit, and so in a dot.
+    let ox = t.translateX - origin.x * t.scaleX
+    let oy = t.translateY - origin.y * t.scaleY
+    let holes = polygon.interiorPolygons
+    if batch.fills {
+      for k in -1..<holes.count {
+        let points = k < 0 ? polygon.run.points : holes[k].run.points
+        for p in points { batch.addPoint(x: p.x * t.scaleX + ox, y: p.y * t.scaleY + oy) }
+        batch.closeRing()
+      }
+      batch.fillRings()
+    }
+    guard batch.strokes else { return }
+    for k in -1..<holes.count {
+      let run = k < 0 ? polygon.run : holes[k].run
+      let points = run.points
+      guard let first = points.first, let last = points.last else { continue }
+      // The walk of a ring without an index gives all its points, or none when its bounds
+      // miss the rect (`PointRun.Box.outside`).
+      let b = run.bounds
+      if !(b.maxX < strokeRect.minX || b.minX > strokeRect.maxX || b.maxY < strokeRect.minY
+        || b.minY > strokeRect.maxY)
+      {
+        var px = first.x * t.scaleX + ox
+        var py = first.y * t.scaleY + oy
+        if points.count == 1 { batch.strokeSegment(px, py, px, py) }
+        for p in points.dropFirst() {
+          let qx = p.x * t.scaleX + ox
+          let qy = p.y * t.scaleY + oy
+          batch.strokeSegment(px, py, qx, qy)
+          (px, py) = (qx, qy)
+        }
+      }
+      if first != last {
+        let a = t.apply(point(for: last))
+        let c = t.apply(point(for: first))
+        batch.strokeSegment(a.x, a.y, c.x, c.y)
+      }
+    }
+  }
+
+  /// `drawSpeck` into a batch.
+  func drawSpeck(
+    _ p: MapPoint, style s: PathStyle, transform t: Transform2D,
+    into batch: inout SmallShapeBatch
+  ) {
+    guard let color = s.strokeColor ?? s.fillColor else { return }
+    let d = t.apply(point(for: p))
+    batch.plot(x: d.x, y: d.y, color: color)
+  }
+
   /// Marks a shape smaller than a dot with one dot (none when the style has no colour).
   func drawSpeck(_ p: MapPoint, style s: PathStyle, context: DrawingContext) {
     // `plot` falls back to the context's stroke colour for a nil colour, so check here.

@@ -157,13 +157,38 @@ public struct MultiPolygonDrawing: OverlayRendering {
     let reach = s.tileMargin(zoomScale: zoomScale)
     let rect = mapRect.insetBy(dx: -reach, dy: -reach)
     let multi = multiPolygon
-    multi.index.query(
-      rect, tolerance: 0.75 / zoomScale,
-      shape: { i in
-        painter.drawPolygon(
-          multi.polygons[i], style: s, in: mapRect, zoomScale: zoomScale, context: context)
-      },
-      speck: { p in painter.drawSpeck(p, style: s, context: context) })
+    if s.isDashed {
+      multi.index.query(
+        rect, tolerance: 0.75 / zoomScale,
+        shape: { i in
+          painter.drawPolygon(
+            multi.polygons[i], style: s, in: mapRect, zoomScale: zoomScale, context: context)
+        },
+        speck: { p in painter.drawSpeck(p, style: s, context: context) })
+      return
+    }
+    // Polygons with short rings (most of a MultiPolygon of parcels or buildings, a few dots
+    // across each) go into one batch per tile, with the same dots as through the path; the
+    // rest through the path.
+    s.applyFill(to: context)
+    s.applyStroke(to: context, atZoomScale: zoomScale)
+    let t = context.transform
+    context.withSmallShapes { batch in
+      multi.index.query(
+        rect, tolerance: 0.75 / zoomScale,
+        shape: { i in
+          let polygon = multi.polygons[i]
+          if PathPainter.drawsInBatch(polygon) {
+            painter.drawSmallPolygon(polygon, strokeRect: rect, transform: t, into: &batch)
+          } else {
+            batch.withContext { context in
+              painter.drawPolygon(
+                polygon, style: s, in: mapRect, zoomScale: zoomScale, context: context)
+            }
+          }
+        },
+        speck: { p in painter.drawSpeck(p, style: s, transform: t, into: &batch) })
+    }
   }
 
   /// Half the stroke and a dot.
