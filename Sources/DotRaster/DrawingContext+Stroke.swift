@@ -182,6 +182,8 @@ struct Stroker {
   var dashDistance: Double = 0
   /// Thin and solid: one dot per step and no dash test (most strokes).
   let plain: Bool
+  /// One dot per step (solid or dashed).
+  let thin: Bool
   /// The canvas's width in dots (the canvas itself is lent out while segments are drawn).
   let width: Int
   /// The clip as doubles: a segment whose ends lie in it (and are finite) is stepped without
@@ -204,6 +206,7 @@ struct Stroker {
     dashTotal = dashes.reduce(0, +)
     dashPhase = context.state.dashPhase * scale
     plain = brush.reach == 0 && dashTotal <= 0
+    thin = brush.reach == 0
     width = canvas.width
     innerMinX = Double(clip.minX)
     innerMinY = Double(clip.minY)
@@ -218,6 +221,11 @@ struct Stroker {
     canvas = Self.lentOut
     dots.withDots { body(&self, $0) }
     canvas = dots
+  }
+
+  /// Whether the dash pattern is on `distance` dots along the subpath.
+  @inline(__always) func dashOn(_ distance: Double) -> Bool {
+    Stroker.dashIsOn(at: distance, dashes: dashes, dashTotal: dashTotal, dashPhase: dashPhase)
   }
 
   static func dashIsOn(at distance: Double, dashes: [Double], dashTotal: Double, dashPhase: Double)
@@ -252,7 +260,7 @@ struct Stroker {
     // The common case first: a thin solid segment with both ends in the clip. The dots are
     // the general path's (the same expressions), without its clipping, dash bookkeeping
     // (a solid stroke has no use for the distance) or tests per dot.
-    if plain && x0 >= innerMinX && x0 < innerMaxX && y0 >= innerMinY && y0 < innerMaxY
+    if thin && x0 >= innerMinX && x0 < innerMaxX && y0 >= innerMinY && y0 < innerMaxY
       && x1 >= innerMinX && x1 < innerMaxX && y1 >= innerMinY && y1 < innerMaxY
     {
       let dx = x1 - x0
@@ -266,6 +274,10 @@ struct Stroker {
         let w = width
         let inkValue = ink
         let steps = max(abs(ix1 - ix0), abs(iy1 - iy0))
+        if !plain {
+          dashedInside(x0, y0, x1, y1, ix0, iy0, ix1, iy1, steps, dots)
+          return
+        }
         if steps == 0 {
           dots[iy0 * w + ix0] = inkValue
           return
@@ -297,15 +309,49 @@ struct Stroker {
         return
       }
     }
-    // A thin solid segment wholly beyond one edge of the clip (grown by the one dot the
-    // clipper allows) has no dot to draw: many of a path's segments run outside a tile.
-    if plain
+    // A thin segment wholly beyond one edge of the clip (grown by the one dot the clipper
+    // allows) has no dot to draw: many of a path's segments run outside a tile.
+    if thin
       && ((x0 < innerMinX - 1 && x1 < innerMinX - 1) || (x0 > innerMaxX + 1 && x1 > innerMaxX + 1)
         || (y0 < innerMinY - 1 && y1 < innerMinY - 1) || (y0 > innerMaxY + 1 && y1 > innerMaxY + 1))
     {
+      if !plain { dashDistance += ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot() }
       return
     }
     clippedSegment(x0, y0, x1, y1, dots)
+  }
+
+  /// A thin dashed segment whose dots all lie in the clip: the general path's dots and dash
+  /// test (the same expressions, with the segment whole), without clipping or a bounds test
+  /// per dot.
+  @inline(__always)
+  mutating func dashedInside(
+    _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ ix0: Int, _ iy0: Int, _ ix1: Int,
+    _ iy1: Int, _ steps: Int, _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    let length = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
+    let start = dashDistance
+    dashDistance += length
+    let (w, inkValue) = (width, ink)
+    if steps == 0 {
+      if dashOn(start) {
+        dots[iy0 * w + ix0] = inkValue
+      }
+      return
+    }
+    let stepLength = length / Double(steps)
+    let xMajor = abs(ix1 - ix0) >= abs(iy1 - iy0)
+    let (sx, sy) = (ix1 >= ix0 ? 1 : -1, iy1 >= iy0 ? 1 : -1)
+    let fx = Double(ix1 - ix0) / Double(steps)
+    let fy = Double(iy1 - iy0) / Double(steps)
+    let px0 = Double(ix0) + 0.5
+    let py0 = Double(iy0) + 0.5
+    for k in 0...steps where dashOn(start + Double(k) * stepLength) {
+      let (x, y) =
+        xMajor
+        ? (ix0 + sx * k, Int(py0 + fy * Double(k))) : (Int(px0 + fx * Double(k)), iy0 + sy * k)
+      dots[y * w + x] = inkValue
+    }
   }
 
   /// Any segment: clipped, dashed, wide.
@@ -383,10 +429,7 @@ struct Stroker {
     // (A function, not a closure value: a closure kept in a constant would be allocated for
     // every segment.)
     @inline(__always) func on(_ k: Int) -> Bool {
-      !dashed
-        || Stroker.dashIsOn(
-          at: startDistance + Double(k) * stepLength, dashes: dashes, dashTotal: dashTotal,
-          dashPhase: dashPhase)
+      !dashed || dashOn(startDistance + Double(k) * stepLength)
     }
     if steps == 0 {
       if on(0) {
