@@ -106,38 +106,61 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
     let id = TileID(z: path.z, x: path.x, y: path.y)
     let bounds = tileOverlay.boundingMapRect
     let prepared = v.prepared.prepared(v.tile, for: style)
-    for group in prepared.rules {
-      let rule = style.rules[group.rule]
-      guard zoom >= rule.minZoom && zoom < rule.maxZoom else { continue }
-      let layer = group.layer
-      let transform = layer.transform(for: id)
-      let reach = (rule.lineWidth / 2 + 1) / zoomScale
-      let box = transform.tileBox(covering: mapRect.insetBy(dx: -reach, dy: -reach))
-      guard box.intersects(group.box) else { continue }
-      // Polygon outlines are not stroked along the tile's edges or the source's bounds: those
-      // edges were made by cutting, not by the data.
-      let cut = CutEdges(transform: transform, bounds: bounds)
-      context.fillColor = rule.fill
-      context.fillPattern = rule.fillPattern
-      context.strokeColor = rule.stroke
-      context.lineWidth = rule.lineWidth / zoomScale
-      context.setLineDash(phase: 0, lengths: rule.dash.map { $0 / zoomScale })
-      let placement = DotPlacement(transform, context, origin: bounds.origin)
-      let z = Float(zoom)
-      let dashed = !rule.dash.isEmpty
-      group.chunks.withUnsafeBufferPointer { chunks in
-        group.points.withUnsafeBufferPointer { chunkPoints in
-          if rule.fill != nil {
-            // Feature by feature, a polygon's fill then its outline (a later fill covers an
-            // earlier outline, as the style's order says).
-            layer.withFlatGeometry { points, offsets in
-              for item in group.items where item.minZoom <= zoom && item.box.intersects(box) {
+    // The rules and their features are read in place (a copy of each per map tile retained and
+    // released their arrays and strings).
+    prepared.rules.withUnsafeBufferPointer { groups in
+      style.rules.withUnsafeBufferPointer { rules in
+        for g in groups.indices {
+          let r = groups[g].rule
+          guard zoom >= rules[r].minZoom && zoom < rules[r].maxZoom else { continue }
+          draw(
+            groups.baseAddress! + g, rules.baseAddress! + r, id: id, mapRect: mapRect,
+            zoom: zoom, zoomScale: zoomScale, bounds: bounds, context: context)
+        }
+      }
+    }
+  }
+
+  /// Draws one rule's features of a vector tile into a map tile.
+  private func draw(
+    _ group: UnsafePointer<PreparedVectorTile.RuleItems>, _ rule: UnsafePointer<BasemapStyle.Rule>,
+    id: TileID, mapRect: MapRect, zoom: Double, zoomScale: Double, bounds: MapRect,
+    context: DrawingContext
+  ) {
+    let layer = group.pointee.layer
+    let transform = layer.transform(for: id)
+    let lineWidth = rule.pointee.lineWidth
+    let reach = (lineWidth / 2 + 1) / zoomScale
+    let box = transform.tileBox(covering: mapRect.insetBy(dx: -reach, dy: -reach))
+    guard box.intersects(group.pointee.box) else { return }
+    // Polygon outlines are not stroked along the tile's edges or the source's bounds: those
+    // edges were made by cutting, not by the data.
+    let cut = CutEdges(transform: transform, bounds: bounds)
+    let fill = rule.pointee.fill
+    let stroke = rule.pointee.stroke
+    context.fillColor = fill
+    context.fillPattern = rule.pointee.fillPattern
+    context.strokeColor = stroke
+    context.lineWidth = lineWidth / zoomScale
+    let dash = rule.pointee.dash
+    context.setLineDash(phase: 0, lengths: dash.isEmpty ? [] : dash.map { $0 / zoomScale })
+    let placement = DotPlacement(transform, context, origin: bounds.origin)
+    let z = Float(zoom)
+    let dashed = !dash.isEmpty
+    group.pointee.chunks.withUnsafeBufferPointer { chunks in
+      group.pointee.points.withUnsafeBufferPointer { chunkPoints in
+        if fill != nil {
+          // Feature by feature, a polygon's fill then its outline (a later fill covers an
+          // earlier outline, as the style's order says).
+          layer.withFlatGeometry { points, offsets in
+            group.pointee.items.withUnsafeBufferPointer { items in
+              for item in items where item.minZoom <= zoom && item.box.intersects(box) {
                 if item.polygon {
                   let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)
                   context.withDotPath { addParts(geometry, placement, &$0) }
                   context.fillPath()
                 }
-                guard rule.stroke != nil else { continue }
+                guard stroke != nil else { continue }
                 context.strokeDotLines { sink in
                   for c in item.chunks where chunks[Int(c)].box.intersects(box) {
                     addChunk(
@@ -146,14 +169,14 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
                 }
               }
             }
-          } else {
-            // Lines and outlines only: every piece near this map tile in one path.
-            context.strokeDotLines { sink in
-              group.grid.forEachChunk(near: box) { n in
-                let c = chunks[n]
-                guard c.minZoom <= z && c.box.intersects(box) else { return }
-                addChunk(c, chunkPoints, placement, cut: cut, dashed: dashed, &sink)
-              }
+          }
+        } else {
+          // Lines and outlines only: every piece near this map tile, stroked as it comes.
+          context.strokeDotLines { sink in
+            group.pointee.grid.forEachChunk(near: box) { n in
+              let c = chunks[n]
+              guard c.minZoom <= z && c.box.intersects(box) else { return }
+              addChunk(c, chunkPoints, placement, cut: cut, dashed: dashed, &sink)
             }
           }
         }
