@@ -161,13 +161,14 @@ extension MapView {
   func markerPlacements(_ vp: Viewport) -> [MarkerPlacement] {
     // Each view's z is read once, into its placement (not in every comparison of the sort).
     var out: [MarkerPlacement] = []
+    let points = annotationIndex.pointOf
     for v in annotationViews.visible.values where !v.isHidden {
-      guard let a = v.annotation, let p = annotationIndex.point(of: a), let c = vp.cell(for: p)
-      else {
-        continue
-      }
-      let col = c.column + v.centerOffset.columns
-      let row = c.row + v.centerOffset.rows
+      // The view's annotation's point, by its slot (as layout found it).
+      let slot = Int(v.layoutSlot)
+      guard slot >= 0, v.annotation != nil, let c = vp.cell(for: points[slot]) else { continue }
+      let offset = v.centerOffset
+      let col = c.column + offset.columns
+      let row = c.row + offset.rows
       guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { continue }
       out.append(MarkerPlacement(view: v, column: col, row: row))
     }
