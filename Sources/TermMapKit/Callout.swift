@@ -188,20 +188,27 @@ extension MapView {
 
 }
 
+/// A marker's label as placed: its first cell, its text and the columns it takes.
+struct MarkerLabel {
+  let row: Int
+  let column: Int
+  let text: String
+  let width: Int
+  let selected: Bool
+}
+
 extension FrameComposer {
   /// Where marker labels go: each starts a cell right of its marker and runs up to a cell short
   /// of the next marker or label (cut with "…" to fit, and never more than 24 columns), the
   /// selected marker's first, then by z priority; a label with less than four columns of room
   /// (or its own width, when shorter) is left out. Marker glyphs are never covered.
-  func markerLabels(_ markers: [MarkerPlacement], columns: Int) -> [(
-    row: Int, column: Int, text: String, selected: Bool
-  )] {
+  func markerLabels(_ markers: [MarkerPlacement], columns: Int) -> [MarkerLabel] {
     // Cells taken, as flags (markers and labels stay inside the rows of the markers and the
     // columns of the screen).
     let rows = (markers.lazy.map(\.row).max() ?? -1) + 1
     var taken = [Bool](repeating: false, count: rows * columns)
     for m in markers { taken[m.row * columns + m.column] = true }
-    var out: [(row: Int, column: Int, text: String, selected: Bool)] = []
+    var out: [MarkerLabel] = []
     for m in markers.reversed() {
       let text = m.displayedLabel
       guard !text.isEmpty else { continue }
@@ -217,34 +224,53 @@ extension FrameComposer {
       let others = m.others
       let count = others > 0 ? "+" + String(others) : ""
       var fitted: String
-      if Self.labelWidth(text) <= room {
+      var width = Self.labelWidth(text)
+      if width <= room {
         fitted = text
       } else if !count.isEmpty, let name = m.label, !name.isEmpty,
         room - count.count - 1 >= 4
       {
-        fitted = Self.truncatedLabel(name, width: room - count.count - 1) + " " + count
+        let cut = Self.truncatedLabel(name, width: room - count.count - 1)
+        fitted = cut + " " + count
+        // (`count` is ASCII: one column a byte.)
+        width = Self.labelWidth(cut) + 1 + count.utf8.count
       } else if !count.isEmpty {
         guard count.count <= room else { continue }
         fitted = count
+        width = count.utf8.count
       } else {
         guard room >= 4 else { continue }
         fitted = Self.truncatedLabel(text, width: room)
+        width = Self.labelWidth(fitted)
       }
-      let width = Self.labelWidth(fitted)
       for c in (start - 1)..<(start + width) { taken[m.row * columns + c] = true }
-      out.append((m.row, start, fitted, m.isSelected))
+      out.append(
+        MarkerLabel(row: m.row, column: start, text: fitted, width: width, selected: m.isSelected))
     }
     return out
   }
 
   /// `CellBuffer.displayWidth(of:)`, counted by bytes for ASCII text (every scalar below
   /// U+0300 takes one column), as most marker labels are.
+  /// Other text is summed scalar by scalar as `displayWidth` sums it, with `scalarWidth`.
   static func labelWidth(_ text: String) -> Int {
-    let ascii =
-      text.utf8.withContiguousStorageIfAvailable { bytes in
-        bytes.allSatisfy { $0 < 0x80 }
-      } ?? text.utf8.allSatisfy { $0 < 0x80 }
-    return ascii ? text.utf8.count : CellBuffer.displayWidth(of: text)
+    var bytes = 0
+    for b in text.utf8 {
+      guard b < 0x80 else {
+        var width = 0
+        for s in text.unicodeScalars { width += scalarWidth(s) }
+        return width
+      }
+      bytes += 1
+    }
+    return bytes
+  }
+
+  /// `CellBuffer.displayWidth(of:)` of a scalar, without its general-category look-up for the
+  /// scalars below U+0300 and for "…" (U+2026, which cut labels end with), all one column.
+  @inline(__always)
+  static func scalarWidth(_ s: Unicode.Scalar) -> Int {
+    s.value < 0x300 || s.value == 0x2026 ? 1 : CellBuffer.displayWidth(of: s)
   }
 
   /// `CellBuffer.truncated(_:width:)`, on bytes for printable ASCII text (one character, one
@@ -270,8 +296,7 @@ extension FrameComposer {
   /// Draws markers and their labels (as `markerLabels` placed them); returns how many markers
   /// were drawn.
   func drawMarkers(
-    _ markers: [MarkerPlacement], labels: [(row: Int, column: Int, text: String, selected: Bool)],
-    into cells: inout CellBuffer
+    _ markers: [MarkerPlacement], labels: [MarkerLabel], into cells: inout CellBuffer
   ) -> Int {
     for m in markers {
       let glyph = charset == .ascii ? m.asciiGlyph : m.glyph
@@ -284,11 +309,37 @@ extension FrameComposer {
     for l in labels {
       // The cell between a marker and its label is the label's: a space, not map dots.
       cells[l.column - 1, l.row] = Cell(glyph: " ")
-      cells.put(
+      Self.put(
         l.text, column: l.column, row: l.row, foreground: l.selected ? .brightWhite : .white,
-        bold: l.selected)
+        bold: l.selected, into: &cells)
     }
     return markers.count
+  }
+
+  /// `CellBuffer.put(_:column:row:foreground:bold:)` (the same cells), measuring scalars with
+  /// `scalarWidth`: a label's scalars are nearly all below U+0300.
+  static func put(
+    _ text: String, column: Int, row: Int, foreground: TermColor, bold: Bool,
+    into cells: inout CellBuffer
+  ) {
+    guard row >= 0 && row < cells.rows else { return }
+    let limit = cells.columns
+    var c = column
+    for raw in text.unicodeScalars {
+      if c >= limit { break }
+      let scalar = CellBuffer.isPrintable(raw) ? raw : "?"
+      let width = scalarWidth(scalar)
+      if width == 0 { continue }  // combining marks have no cell of their own
+      if width == 2 && c + 1 >= limit { break }  // never half a wide glyph
+      let cell = Cell(glyph: scalar, foreground: foreground, bold: bold)
+      if c >= 0 { cells[c, row] = cell }
+      if width == 2 {
+        var second = cell
+        second.glyph = Cell.continuation.glyph
+        if c + 1 >= 0 { cells[c + 1, row] = second }
+      }
+      c += width
+    }
   }
 
 }

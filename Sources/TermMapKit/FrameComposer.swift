@@ -142,33 +142,25 @@ struct CollisionInput {
     // The order as one integer compared first: selected (bit 63 clear), priority (the bits of
     // 1000 - priority, a non-negative float, whose bit patterns sort as the numbers do), and
     // distance (low 32 bits).
-    struct Key: Comparable {
-      let major: UInt64
-      let order: Int
-      let index: Int
-      static func < (a: Key, b: Key) -> Bool {
-        if a.major != b.major { return a.major < b.major }
-        if a.order != b.order { return a.order < b.order }
-        return a.index < b.index
-      }
-    }
-    var keys: [Key] = []
-    keys.reserveCapacity(inputs.count)
-    for (n, c) in inputs.enumerated() {
+    var majors: [UInt64] = []
+    majors.reserveCapacity(inputs.count)
+    var maxDistance = 0
+    for c in inputs {
       let dx = c.column - cx
       let dy = c.row - cy
-      let distance = UInt64(min(max(dx * dx + dy * dy * rowWeight, 0), Int(UInt32.max)))
+      let d = min(max(dx * dx + dy * dy * rowWeight, 0), Int(UInt32.max))
+      maxDistance = max(maxDistance, d)
       let rank = UInt64((1000 - c.priority).bitPattern & 0x7FFF_FFFF)
-      keys.append(
-        Key(
-          major: (c.isSelected ? 0 : 1 << 63) | rank << 32 | distance, order: c.order, index: n))
+      majors.append((c.isSelected ? 0 : 1 << 63) | rank << 32 | UInt64(d))
     }
-    keys.sort()
+    let sorted =
+      countingOrder(inputs, majors, maxDistance: maxDistance)
+      ?? comparisonOrder(inputs, majors)
     // Which shown marker claimed each cell (-1: none), as an index into `inputs`.
     var owner = [Int](repeating: -1, count: cols * rows)
     var outcomes = [MarkerCandidate.Outcome](repeating: .init(), count: inputs.count)
-    for key in keys {
-      let n = key.index
+    for n32 in sorted {
+      let n = Int(n32)
       let p = inputs[n]
       let first = p.row * cols + p.column
       let end = first + p.width
@@ -191,5 +183,88 @@ struct CollisionInput {
       }
     }
     return outcomes
+  }
+
+  /// The inputs' indices sorted by (major, order, index), by comparisons.
+  static func comparisonOrder(_ inputs: [CollisionInput], _ majors: [UInt64]) -> [Int32] {
+    struct Key: Comparable {
+      let major: UInt64
+      let order: Int
+      let index: Int32
+      static func < (a: Key, b: Key) -> Bool {
+        if a.major != b.major { return a.major < b.major }
+        if a.order != b.order { return a.order < b.order }
+        return a.index < b.index
+      }
+    }
+    var keys: [Key] = []
+    keys.reserveCapacity(inputs.count)
+    for n in inputs.indices {
+      keys.append(Key(major: majors[n], order: inputs[n].order, index: Int32(n)))
+    }
+    keys.sort()
+    return keys.map(\.index)
+  }
+
+  /// The same order as `comparisonOrder`, by counting: when there are many inputs in a few
+  /// groups of (selected, priority), with distances small enough for a bucket each, inputs are
+  /// put in buckets of (group, distance) in the order given, and each bucket holding more than
+  /// one is sorted by `order`. Nil when that does not pay.
+  static func countingOrder(_ inputs: [CollisionInput], _ majors: [UInt64], maxDistance: Int)
+    -> [Int32]?
+  {
+    let n = inputs.count
+    guard n >= 64 else { return nil }
+    // The distinct groups (the major key without its distance), at most four.
+    var groups: [UInt64] = []
+    for m in majors {
+      let g = m >> 32
+      if !groups.contains(g) {
+        guard groups.count < 4 else { return nil }
+        groups.append(g)
+      }
+    }
+    groups.sort()
+    let span = maxDistance + 1
+    let buckets = groups.count * span
+    guard buckets <= 16 * n + 4096 else { return nil }
+    var bucketOf = [Int32](repeating: 0, count: n)
+    var start = [Int32](repeating: 0, count: buckets + 1)
+    for i in 0..<n {
+      let m = majors[i]
+      let g = groups.count == 1 ? 0 : groups.firstIndex(of: m >> 32)!
+      let b = g * span + Int(m & 0xFFFF_FFFF)
+      bucketOf[i] = Int32(b)
+      start[b + 1] += 1
+    }
+    for b in 0..<buckets { start[b + 1] += start[b] }
+    var next = start
+    var sorted = [Int32](repeating: 0, count: n)
+    for i in 0..<n {
+      let b = Int(bucketOf[i])
+      sorted[Int(next[b])] = Int32(i)
+      next[b] += 1
+    }
+    // Within a bucket (equal group and distance): by order, then index (insertion sort; the
+    // indices are already ascending).
+    var lo = 0
+    while lo < n {
+      let b = Int(bucketOf[Int(sorted[lo])])
+      let hi = Int(start[b + 1])
+      if hi - lo > 1 {
+        for j in (lo + 1)..<hi {
+          let x = sorted[j]
+          let ox = inputs[Int(x)].order
+          var k = j
+          while k > lo && inputs[Int(sorted[k - 1])].order > ox {
+            sorted[k] = sorted[k - 1]
+            k -= 1
+          }
+          sorted[k] = x
+        }
+      }
+      lo = hi
+    }
+    return sorted
   }
 }

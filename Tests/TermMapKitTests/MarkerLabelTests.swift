@@ -21,10 +21,39 @@ struct MarkerLabelTests {
       for width in 0...24 {
         let fitted = FrameComposer.truncatedLabel(text, width: width)
         #expect(fitted == CellBuffer.truncated(text, width: width), "\(text) in \(width)")
+        #expect(
+          FrameComposer.labelWidth(fitted) == CellBuffer.displayWidth(of: fitted),
+          "\(fitted)")
         if fitted != text { cut += 1 }
       }
     }
     // Most of them were cut somewhere (so the comparison covers the cutting).
     #expect(cut > 100)
+  }
+
+  @Test("labels are written into cells as CellBuffer.put writes them")
+  func putSameAsCellBuffer() {
+    let texts =
+      Self.labels + [
+        "cut…", "e\u{301}cole", "tab\u{7}bell", "zero\u{200B}width", "rtl\u{202E}x", "ＡＢＣ",
+      ]
+    var differing = 0
+    for text in texts {
+      // Columns that put it at the left edge, inside, and across the right edge (a wide glyph
+      // there is left out whole).
+      for column in [0, 3, 12, 16, 17] {
+        for bold in [false, true] {
+          var expected = CellBuffer(columns: 20, rows: 2)
+          var cells = expected
+          expected.put(text, column: column, row: 1, foreground: .white, bold: bold)
+          FrameComposer.put(
+            text, column: column, row: 1, foreground: .white, bold: bold, into: &cells)
+          #expect(cells == expected, "\(text) at \(column)")
+          if cells != CellBuffer(columns: 20, rows: 2) { differing += 1 }
+        }
+      }
+    }
+    // Nearly every case wrote something (the comparison is not between empty buffers).
+    #expect(differing > texts.count * 8)
   }
 }
