@@ -11,12 +11,25 @@ struct MarkerPlacement: Sendable {
   let isSelected: Bool
   /// The view's own label (without the count).
   let label: String?
-  /// The label as drawn (`label` and `+N`).
-  let displayedLabel: String
+  /// The columns `label` takes (`FrameComposer.labelWidth`; 0 without one).
+  let labelWidth: Int
   /// Annotations counted in the `+N`.
   let others: Int
   /// The z priority it is drawn with (selected or not).
   let z: Float
+
+  /// The label as drawn (`label` and `+N`), built on demand: labels are placed and drawn from
+  /// `label`, `labelWidth` and `others` without building it.
+  var displayedLabel: String { MapSnapshotter.displayedLabel(label, others: others) }
+
+  /// Whether there is a label to draw (a name or a count).
+  var hasLabel: Bool { others > 0 || !(label?.isEmpty ?? true) }
+
+  /// The columns `displayedLabel` takes.
+  var displayedLabelWidth: Int {
+    guard others > 0 else { return labelWidth }
+    return labelWidth + (label?.isEmpty ?? true ? 1 : 2) + MapView.decimalDigits(others)
+  }
 
   @MainActor
   init(view v: AnnotationView, column: Int, row: Int) {
@@ -25,17 +38,22 @@ struct MarkerPlacement: Sendable {
     glyph = v.glyph
     asciiGlyph = v.asciiGlyph
     color = v.color
-    isSelected = v.isSelected
-    label = v.label
-    displayedLabel = v.displayedLabel
+    let selected = v.isSelected
+    isSelected = selected
+    labelWidth = MapView.measuredLabelWidth(v)
+    label = v.measuredLabel
     others = v.representedCount - 1 + v.collidedCount
-    z = v.isSelected ? v.selectedZPriority : v.zPriority
+    z = selected ? v.selectedZPriority : v.zPriority
   }
 
+  /// A placement with its label and the count of others; `displayedLabel` must be the two as
+  /// `MapSnapshotter.displayedLabel` joins them (it is not kept: labels are drawn from the
+  /// parts).
   init(
     column: Int, row: Int, glyph: Character, asciiGlyph: Character, color: TermColor,
     label: String?, displayedLabel: String, others: Int, z: Float
   ) {
+    assert(displayedLabel == MapSnapshotter.displayedLabel(label, others: others))
     self.column = column
     self.row = row
     self.glyph = glyph
@@ -43,7 +61,7 @@ struct MarkerPlacement: Sendable {
     self.color = color
     self.isSelected = false
     self.label = label
-    self.displayedLabel = displayedLabel
+    self.labelWidth = label.map { FrameComposer.labelWidth($0) } ?? 0
     self.others = others
     self.z = z
   }
@@ -188,13 +206,18 @@ extension MapView {
 
 }
 
-/// A marker's label as placed: its first cell, its text and the columns it takes.
+/// A marker's label as placed: its first cell, the name (perhaps cut, perhaps empty) and the
+/// count shown after it as "+N" (0: none), and the columns it takes.
 struct MarkerLabel {
   let row: Int
   let column: Int
-  let text: String
+  let name: String
+  let count: Int
   let width: Int
   let selected: Bool
+
+  /// The text drawn: the name, a space when both show, and "+N".
+  var text: String { MapSnapshotter.displayedLabel(name.isEmpty ? nil : name, others: count) }
 }
 
 extension FrameComposer {
@@ -210,8 +233,7 @@ extension FrameComposer {
     for m in markers { taken[m.row * columns + m.column] = true }
     var out: [MarkerLabel] = []
     for m in markers.reversed() {
-      let text = m.displayedLabel
-      guard !text.isEmpty else { continue }
+      guard m.hasLabel else { continue }
       let start = m.column + 2
       var room = 0
       while start + room < columns, room < 24, !taken[m.row * columns + start + room] {
@@ -220,32 +242,33 @@ extension FrameComposer {
       // Keep a free cell before whatever comes next.
       if start + room < columns && room < 24 { room -= 1 }
       // The count matters more than the name: "name… +N", else "+N" alone; with too little
-      // room for a readable piece the marker shows alone.
+      // room for a readable piece the marker shows alone. (The count, "+N", is ASCII.)
       let others = m.others
-      let count = others > 0 ? "+" + String(others) : ""
-      var fitted: String
-      var width = Self.labelWidth(text)
+      let countWidth = others > 0 ? 1 + MapView.decimalDigits(others) : 0
+      let name: String
+      var count = others
+      var width = m.displayedLabelWidth
       if width <= room {
-        fitted = text
-      } else if !count.isEmpty, let name = m.label, !name.isEmpty,
-        room - count.count - 1 >= 4
-      {
-        let cut = Self.truncatedLabel(name, width: room - count.count - 1)
-        fitted = cut + " " + count
-        // (`count` is ASCII: one column a byte.)
-        width = Self.labelWidth(cut) + 1 + count.utf8.count
-      } else if !count.isEmpty {
-        guard count.count <= room else { continue }
-        fitted = count
-        width = count.utf8.count
+        name = m.label ?? ""
+      } else if others > 0, let label = m.label, !label.isEmpty, room - countWidth - 1 >= 4 {
+        name = Self.truncatedLabel(label, width: room - countWidth - 1)
+        width = Self.labelWidth(name) + 1 + countWidth
+      } else if others > 0 {
+        guard countWidth <= room else { continue }
+        name = ""
+        width = countWidth
       } else {
         guard room >= 4 else { continue }
-        fitted = Self.truncatedLabel(text, width: room)
-        width = Self.labelWidth(fitted)
+        // No count: the text is the label alone.
+        name = Self.truncatedLabel(m.label ?? "", width: room)
+        width = Self.labelWidth(name)
+        count = 0
       }
       for c in (start - 1)..<(start + width) { taken[m.row * columns + c] = true }
       out.append(
-        MarkerLabel(row: m.row, column: start, text: fitted, width: width, selected: m.isSelected))
+        MarkerLabel(
+          row: m.row, column: start, name: name, count: count, width: width,
+          selected: m.isSelected))
     }
     return out
   }
@@ -309,28 +332,49 @@ extension FrameComposer {
     for l in labels {
       // The cell between a marker and its label is the label's: a space, not map dots.
       cells[l.column - 1, l.row] = Cell(glyph: " ")
-      Self.put(
-        l.text, column: l.column, row: l.row, foreground: l.selected ? .brightWhite : .white,
-        bold: l.selected, into: &cells)
+      let foreground: TermColor = l.selected ? .brightWhite : .white
+      let end = Self.put(
+        l.name, column: l.column, row: l.row, foreground: foreground, bold: l.selected,
+        into: &cells)
+      if l.count > 0, let end {
+        // " +N" (or "+N" alone), written as put would write the joined text.
+        var c = end
+        if !l.name.isEmpty {
+          c = Self.putASCII(0x20, column: c, row: l.row, foreground, l.selected, &cells)
+        }
+        c = Self.putASCII(0x2B, column: c, row: l.row, foreground, l.selected, &cells)
+        var digits: [UInt8] = []
+        var n = l.count
+        while true {
+          digits.append(UInt8(0x30 + n % 10))
+          n /= 10
+          if n == 0 { break }
+        }
+        for d in digits.reversed() {
+          c = Self.putASCII(d, column: c, row: l.row, foreground, l.selected, &cells)
+        }
+      }
     }
     return markers.count
   }
 
   /// `CellBuffer.put(_:column:row:foreground:bold:)` (the same cells), measuring scalars with
-  /// `scalarWidth`: a label's scalars are nearly all below U+0300.
+  /// `scalarWidth`: a label's scalars are nearly all below U+0300. Returns the column after the
+  /// text, or nil when it stopped short (at the right edge, or off the rows).
+  @discardableResult
   static func put(
     _ text: String, column: Int, row: Int, foreground: TermColor, bold: Bool,
     into cells: inout CellBuffer
-  ) {
-    guard row >= 0 && row < cells.rows else { return }
+  ) -> Int? {
+    guard row >= 0 && row < cells.rows else { return nil }
     let limit = cells.columns
     var c = column
     for raw in text.unicodeScalars {
-      if c >= limit { break }
+      if c >= limit { return nil }
       let scalar = CellBuffer.isPrintable(raw) ? raw : "?"
       let width = scalarWidth(scalar)
       if width == 0 { continue }  // combining marks have no cell of their own
-      if width == 2 && c + 1 >= limit { break }  // never half a wide glyph
+      if width == 2 && c + 1 >= limit { return nil }  // never half a wide glyph
       let cell = Cell(glyph: scalar, foreground: foreground, bold: bold)
       if c >= 0 { cells[c, row] = cell }
       if width == 2 {
@@ -340,6 +384,20 @@ extension FrameComposer {
       }
       c += width
     }
+    return c
+  }
+
+  /// One printable ASCII character as `put` writes it (clipped at the right edge); returns the
+  /// next column.
+  static func putASCII(
+    _ byte: UInt8, column c: Int, row: Int, _ foreground: TermColor, _ bold: Bool,
+    _ cells: inout CellBuffer
+  ) -> Int {
+    guard c < cells.columns else { return c }
+    if c >= 0 {
+      cells[c, row] = Cell(glyph: Unicode.Scalar(byte), foreground: foreground, bold: bold)
+    }
+    return c + 1
   }
 
 }

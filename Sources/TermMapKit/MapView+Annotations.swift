@@ -357,7 +357,7 @@ extension MapView {
   }
 
   /// How many decimal digits a positive number has.
-  static func decimalDigits(_ n: Int) -> Int {
+  nonisolated static func decimalDigits(_ n: Int) -> Int {
     var d = 1
     var m = n
     while m >= 10 {

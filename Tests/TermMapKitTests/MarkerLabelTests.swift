@@ -56,4 +56,47 @@ struct MarkerLabelTests {
     // Nearly every case wrote something (the comparison is not between empty buffers).
     #expect(differing > texts.count * 8)
   }
+
+  @Test("placed labels (name and +N drawn apart) are the joined text, as put draws it")
+  func placedLabelsDrawTheirText() {
+    let composer = FrameComposer()
+    let names: [String?] = [nil, "", "Place 61098", "Zürich HB", "東京駅", "Rue de la Paix, Paris"]
+    var markers: [MarkerPlacement] = []
+    var k = 0
+    // Rows of markers at varied gaps, so labels fit, are cut, or give way to "+N" or nothing.
+    for row in 0..<12 {
+      var column = 0
+      while column < 70 {
+        let label = names[k % names.count]
+        let others = [0, 3, 12, 1, 250][k % 5]
+        markers.append(
+          MarkerPlacement(
+            column: column, row: row, glyph: "●", asciiGlyph: "@", color: .brightYellow,
+            label: label, displayedLabel: MapSnapshotter.displayedLabel(label, others: others),
+            others: others, z: 500))
+        column += 3 + (k * 7) % 19
+        k += 1
+      }
+    }
+    let labels = composer.markerLabels(markers, columns: 80)
+    var drawn = CellBuffer(columns: 80, rows: 12)
+    _ = composer.drawMarkers(markers, labels: labels, into: &drawn)
+    var expected = CellBuffer(columns: 80, rows: 12)
+    for m in markers {
+      expected[m.column, m.row] = Cell(glyph: "●", foreground: .brightYellow, bold: true)
+    }
+    var counts = 0
+    var cut = 0
+    for l in labels {
+      #expect(l.width == CellBuffer.displayWidth(of: l.text), "\(l.text)")
+      expected[l.column - 1, l.row] = Cell(glyph: " ")
+      expected.put(l.text, column: l.column, row: l.row, foreground: .white)
+      if l.count > 0 { counts += 1 }
+      if l.text.contains("…") { cut += 1 }
+    }
+    #expect(drawn == expected)
+    // Labels with and without a count, and cut ones, were compared.
+    #expect(
+      counts > 15 && labels.count - counts > 5 && cut > 5, "\(labels.count) \(counts) \(cut)")
+  }
 }
