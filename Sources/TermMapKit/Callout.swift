@@ -277,16 +277,14 @@ extension FrameComposer {
   /// U+0300 takes one column), as most marker labels are.
   /// Other text is summed scalar by scalar as `displayWidth` sums it, with `scalarWidth`.
   static func labelWidth(_ text: String) -> Int {
-    var bytes = 0
-    for b in text.utf8 {
-      guard b < 0x80 else {
-        var width = 0
-        for s in text.unicodeScalars { width += scalarWidth(s) }
-        return width
-      }
-      bytes += 1
-    }
-    return bytes
+    // The bytes in place (a small string's are copied to the stack), not through the UTF-8
+    // view's iterator.
+    var copy = text
+    let ascii = copy.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } }
+    guard !ascii else { return text.utf8.count }
+    var width = 0
+    for s in text.unicodeScalars { width += scalarWidth(s) }
+    return width
   }
 
   /// `CellBuffer.displayWidth(of:)` of a scalar, without its general-category look-up for the

@@ -22,6 +22,9 @@ struct AnnotationViewRegistry {
   var bySlot: [AnnotationView?] = []
   /// The current layout pass (views found on screen in it carry it as `layoutStamp`).
   var stamp: UInt32 = 0
+  /// The last pass's representatives, kept for its capacity (a pass over a dense place finds
+  /// thousands).
+  var reps: [AnnotationIndex.Representative] = []
   var queues: [String: [AnnotationView]] = [:]
   var classes: [String: AnnotationView.Type] = [:]
   var selected: (any Annotation)?
@@ -223,6 +226,9 @@ extension MapView {
   func layoutAnnotationViews() {
     let vp = viewport
     var reps: [AnnotationIndex.Representative] = []
+    swap(&reps, &annotationViews.reps)
+    reps.removeAll(keepingCapacity: true)
+    defer { swap(&reps, &annotationViews.reps) }
     var slots = [Int32](repeating: -1, count: vp.columns * vp.rows)
     let visible = vp.mapRect
     for shift in vp.worldCopies {
@@ -304,14 +310,18 @@ extension MapView {
   func resolveCollisions(_ vp: Viewport) {
     let points = annotationIndex.pointOf
     let serials = annotationIndex.serialOf
-    var views: [AnnotationView] = []
+    // The views are walked twice in the dictionary's order (it does not change in between),
+    // not gathered into an array (a retain and release each).
+    let views = annotationViews.visible.values
     var inputs: [CollisionInput] = []
-    views.reserveCapacity(annotationViews.visible.count)
-    inputs.reserveCapacity(annotationViews.visible.count)
-    for v in annotationViews.visible.values {
+    var included: [Bool] = []
+    inputs.reserveCapacity(views.count)
+    included.reserveCapacity(views.count)
+    for v in views {
       let slot = Int(v.layoutSlot)
       guard slot >= 0, let c = vp.cell(for: points[slot]) else {
         v.isHidden = true
+        included.append(false)
         continue
       }
       let offset = v.centerOffset
@@ -319,8 +329,10 @@ extension MapView {
       let row = c.row + offset.rows
       guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else {
         v.isHidden = true
+        included.append(false)
         continue
       }
+      included.append(true)
       let mode = v.collisionMode
       // The width of `displayedLabel` (the label and its `+N`), without building it.
       var width = 1
@@ -331,7 +343,6 @@ extension MapView {
         if others > 0 { text += (named ? 2 : 1) + Self.decimalDigits(others) }
         if named || others > 0 { width = 1 + 1 + min(text, 24) }
       }
-      views.append(v)
       inputs.append(
         CollisionInput(
           column: col, row: row, width: min(width, vp.columns - col), claims: mode != .none,
@@ -340,9 +351,11 @@ extension MapView {
           representedCount: v.representedCount))
     }
     let outcomes = CollisionInput.resolve(inputs, columns: vp.columns, rows: vp.rows)
-    for (v, o) in zip(views, outcomes) {
-      v.isHidden = o.isHidden
-      v.collidedCount = o.collidedCount
+    var n = 0
+    for (v, isIncluded) in zip(views, included) where isIncluded {
+      v.isHidden = outcomes[n].isHidden
+      v.collidedCount = outcomes[n].collidedCount
+      n += 1
     }
   }
 
