@@ -110,6 +110,15 @@ public struct CalloutAccessory: Sendable, Equatable {
 
 /// The marker shown for an annotation: a glyph cell, a colour and an optional label
 /// (MKAnnotationView). Views are reused through the map view's queue.
+///
+/// Properties marked `@exclusivity(unchecked)` hold plain values (integers, floats, flags,
+/// enums without payloads that hold references, a colour as an integer): the map view reads
+/// them for thousands of views each frame, and Swift's run-time exclusivity check cost more than
+/// the reads. Unchecked is safe here: the view is main-actor isolated, so accesses never run at
+/// once on two threads, and an overlapping access on the main thread (a read inside a
+/// modification of the same property) can only see the old or the new value of a type without
+/// references — there is no buffer to free or reallocate under it. Strings, characters and
+/// optionals holding references keep the check.
 @MainActor
 open class AnnotationView {
   /// The annotation shown; nil while the view waits in the reuse queue.
@@ -122,11 +131,11 @@ open class AnnotationView {
   /// The marker character when the screen shows ASCII only.
   open var asciiGlyph: Character = StandardMarker.asciiGlyph
   /// The marker's colour (and the callout title's).
-  open var color: TermColor = StandardMarker.color
+  @exclusivity(unchecked) open var color: TermColor = StandardMarker.color
   /// A short label drawn right of the marker.
   open var label: String?
   /// Cells to move the marker from the coordinate's cell (right and down positive).
-  open var centerOffset: (columns: Int, rows: Int) = (0, 0)
+  @exclusivity(unchecked) open var centerOffset: (columns: Int, rows: Int) = (0, 0)
   /// Cells to move the callout from its place beside the marker.
   open var calloutOffset: (columns: Int, rows: Int) = (0, 0)
   /// Whether selecting the view shows its annotation's callout.
@@ -134,19 +143,19 @@ open class AnnotationView {
   /// Whether the view can be selected.
   open var isEnabled = true
   /// How strongly the view keeps its place when views collide.
-  open var displayPriority = DisplayPriority.required
+  @exclusivity(unchecked) open var displayPriority = DisplayPriority.required
   /// The drawing order among markers (higher is drawn on top).
-  open var zPriority: Float = StandardMarker.zPriority
+  @exclusivity(unchecked) open var zPriority: Float = StandardMarker.zPriority
   /// The drawing order while the view is selected.
-  open var selectedZPriority: Float = 1000
+  @exclusivity(unchecked) open var selectedZPriority: Float = 1000
   /// The cells the view claims when collisions are resolved.
-  open var collisionMode = CollisionMode.rectangle
+  @exclusivity(unchecked) open var collisionMode = CollisionMode.rectangle
   /// The accessory at the callout's right (a control reaches the delegate when tapped).
   open var rightCalloutAccessory: CalloutAccessory?
   /// How many annotations this view stands for (more than 1 when nearby ones share its cell).
-  public internal(set) var representedCount = 1
+  @exclusivity(unchecked) public internal(set) var representedCount = 1
   /// Annotations whose views collided with this one and were hidden: counted in its `+N`.
-  public internal(set) var collidedCount = 0
+  @exclusivity(unchecked) public internal(set) var collidedCount = 0
 
   /// The marker's label as drawn: `label`, and `+N` for the other annotations it stands for.
   public var displayedLabel: String {
@@ -157,11 +166,20 @@ open class AnnotationView {
   }
 
   /// Whether the view is selected (its marker reversed, its callout shown).
-  public internal(set) var isSelected = false
+  @exclusivity(unchecked) public internal(set) var isSelected = false
   /// True when a view of higher priority took this view's place.
-  public internal(set) var isHidden = false
+  @exclusivity(unchecked) public internal(set) var isHidden = false
   /// Count of `prepareForReuse` calls (useful to see reuse happen).
   public private(set) var reuseCount = 0
+
+  // Kept by the map view's layout (MapView+Annotations.swift).
+  /// The annotation's slot in the map's index while the view is on screen (-1: not on screen).
+  @exclusivity(unchecked) var layoutSlot: Int32 = -1
+  /// The layout pass that last found the annotation on screen.
+  @exclusivity(unchecked) var layoutStamp: UInt32 = 0
+  /// `label` when its width was last measured, and that width (`FrameComposer.labelWidth`).
+  var measuredLabel: String?
+  @exclusivity(unchecked) var measuredLabelWidth = 0
 
   /// A view for an annotation (nil while queued for reuse) and its reuse identifier.
   public required init(annotation: (any Annotation)?, reuseIdentifier: String?) {

@@ -27,7 +27,15 @@ final class AnnotationIndex {
   private var store: [(any Annotation)?] = []
   private var freeSlots: [Int32] = []
   private var slotOf: [ObjectIdentifier: Int32] = [:]
-  private var pointOf: [MapPoint] = []
+  /// Each slot's map point (read by slot in layout, without hashing the annotation).
+  private(set) var pointOf: [MapPoint] = []
+  /// Each slot's place in the order annotations were added (ties in marker collisions go to the
+  /// annotation added first); kept when an annotation moves.
+  private(set) var serialOf: [Int] = []
+  private var nextSerial = 0
+
+  /// Slots in use or free: slot numbers are below this.
+  var slotCapacity: Int { store.count }
 
   var count: Int { root.count }
 
@@ -43,11 +51,14 @@ final class AnnotationIndex {
       slot = s
       store[Int(s)] = a
       pointOf[Int(s)] = p
+      serialOf[Int(s)] = nextSerial
     } else {
       slot = Int32(store.count)
       store.append(a)
       pointOf.append(p)
+      serialOf.append(nextSerial)
     }
+    nextSerial += 1
     slotOf[id] = slot
     insert(Entry(point: p, slot: slot), into: root)
   }
@@ -61,7 +72,21 @@ final class AnnotationIndex {
     return remove(slot, at: p, from: root)
   }
 
+  /// Re-indexes an annotation whose coordinate changed, in the same slot and keeping its place
+  /// in the order of addition; false when it is not in the index.
+  @discardableResult
+  func move(_ a: any Annotation) -> Bool {
+    guard let slot = slotOf[ObjectIdentifier(a)] else { return false }
+    guard remove(slot, at: pointOf[Int(slot)], from: root) else { return false }
+    let p = Self.clamped(MapPoint(a.coordinate))
+    pointOf[Int(slot)] = p
+    insert(Entry(point: p, slot: slot), into: root)
+    return true
+  }
+
   func contains(_ a: any Annotation) -> Bool { slotOf[ObjectIdentifier(a)] != nil }
+
+  func slot(of a: any Annotation) -> Int32? { slotOf[ObjectIdentifier(a)] }
 
   func point(of a: any Annotation) -> MapPoint? {
     slotOf[ObjectIdentifier(a)].map { pointOf[Int($0)] }

@@ -11,12 +11,25 @@ struct MarkerPlacement: Sendable {
   let isSelected: Bool
   /// The view's own label (without the count).
   let label: String?
-  /// The label as drawn (`label` and `+N`).
-  let displayedLabel: String
+  /// The columns `label` takes (`FrameComposer.labelWidth`; 0 without one).
+  let labelWidth: Int
   /// Annotations counted in the `+N`.
   let others: Int
   /// The z priority it is drawn with (selected or not).
   let z: Float
+
+  /// The label as drawn (`label` and `+N`), built on demand: labels are placed and drawn from
+  /// `label`, `labelWidth` and `others` without building it.
+  var displayedLabel: String { MapSnapshotter.displayedLabel(label, others: others) }
+
+  /// Whether there is a label to draw (a name or a count).
+  var hasLabel: Bool { others > 0 || !(label?.isEmpty ?? true) }
+
+  /// The columns `displayedLabel` takes.
+  var displayedLabelWidth: Int {
+    guard others > 0 else { return labelWidth }
+    return labelWidth + (label?.isEmpty ?? true ? 1 : 2) + MapView.decimalDigits(others)
+  }
 
   @MainActor
   init(view v: AnnotationView, column: Int, row: Int) {
@@ -25,17 +38,22 @@ struct MarkerPlacement: Sendable {
     glyph = v.glyph
     asciiGlyph = v.asciiGlyph
     color = v.color
-    isSelected = v.isSelected
-    label = v.label
-    displayedLabel = v.displayedLabel
+    let selected = v.isSelected
+    isSelected = selected
+    labelWidth = MapView.measuredLabelWidth(v)
+    label = v.measuredLabel
     others = v.representedCount - 1 + v.collidedCount
-    z = v.isSelected ? v.selectedZPriority : v.zPriority
+    z = selected ? v.selectedZPriority : v.zPriority
   }
 
+  /// A placement with its label and the count of others; `displayedLabel` must be the two as
+  /// `MapSnapshotter.displayedLabel` joins them (it is not kept: labels are drawn from the
+  /// parts).
   init(
     column: Int, row: Int, glyph: Character, asciiGlyph: Character, color: TermColor,
     label: String?, displayedLabel: String, others: Int, z: Float
   ) {
+    assert(displayedLabel == MapSnapshotter.displayedLabel(label, others: others))
     self.column = column
     self.row = row
     self.glyph = glyph
@@ -43,7 +61,7 @@ struct MarkerPlacement: Sendable {
     self.color = color
     self.isSelected = false
     self.label = label
-    self.displayedLabel = displayedLabel
+    self.labelWidth = label.map { FrameComposer.labelWidth($0) } ?? 0
     self.others = others
     self.z = z
   }
@@ -161,13 +179,14 @@ extension MapView {
   func markerPlacements(_ vp: Viewport) -> [MarkerPlacement] {
     // Each view's z is read once, into its placement (not in every comparison of the sort).
     var out: [MarkerPlacement] = []
+    let points = annotationIndex.pointOf
     for v in annotationViews.visible.values where !v.isHidden {
-      guard let a = v.annotation, let p = annotationIndex.point(of: a), let c = vp.cell(for: p)
-      else {
-        continue
-      }
-      let col = c.column + v.centerOffset.columns
-      let row = c.row + v.centerOffset.rows
+      // The view's annotation's point, by its slot (as layout found it).
+      let slot = Int(v.layoutSlot)
+      guard slot >= 0, v.annotation != nil, let c = vp.cell(for: points[slot]) else { continue }
+      let offset = v.centerOffset
+      let col = c.column + offset.columns
+      let row = c.row + offset.rows
       guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { continue }
       out.append(MarkerPlacement(view: v, column: col, row: row))
     }
@@ -187,23 +206,34 @@ extension MapView {
 
 }
 
+/// A marker's label as placed: its first cell, the name (perhaps cut, perhaps empty) and the
+/// count shown after it as "+N" (0: none), and the columns it takes.
+struct MarkerLabel {
+  let row: Int
+  let column: Int
+  let name: String
+  let count: Int
+  let width: Int
+  let selected: Bool
+
+  /// The text drawn: the name, a space when both show, and "+N".
+  var text: String { MapSnapshotter.displayedLabel(name.isEmpty ? nil : name, others: count) }
+}
+
 extension FrameComposer {
   /// Where marker labels go: each starts a cell right of its marker and runs up to a cell short
   /// of the next marker or label (cut with "…" to fit, and never more than 24 columns), the
   /// selected marker's first, then by z priority; a label with less than four columns of room
   /// (or its own width, when shorter) is left out. Marker glyphs are never covered.
-  func markerLabels(_ markers: [MarkerPlacement], columns: Int) -> [(
-    row: Int, column: Int, text: String, selected: Bool
-  )] {
+  func markerLabels(_ markers: [MarkerPlacement], columns: Int) -> [MarkerLabel] {
     // Cells taken, as flags (markers and labels stay inside the rows of the markers and the
     // columns of the screen).
     let rows = (markers.lazy.map(\.row).max() ?? -1) + 1
     var taken = [Bool](repeating: false, count: rows * columns)
     for m in markers { taken[m.row * columns + m.column] = true }
-    var out: [(row: Int, column: Int, text: String, selected: Bool)] = []
+    var out: [MarkerLabel] = []
     for m in markers.reversed() {
-      let text = m.displayedLabel
-      guard !text.isEmpty else { continue }
+      guard m.hasLabel else { continue }
       let start = m.column + 2
       var room = 0
       while start + room < columns, room < 24, !taken[m.row * columns + start + room] {
@@ -212,38 +242,56 @@ extension FrameComposer {
       // Keep a free cell before whatever comes next.
       if start + room < columns && room < 24 { room -= 1 }
       // The count matters more than the name: "name… +N", else "+N" alone; with too little
-      // room for a readable piece the marker shows alone.
+      // room for a readable piece the marker shows alone. (The count, "+N", is ASCII.)
       let others = m.others
-      let count = others > 0 ? "+" + String(others) : ""
-      var fitted: String
-      if Self.labelWidth(text) <= room {
-        fitted = text
-      } else if !count.isEmpty, let name = m.label, !name.isEmpty,
-        room - count.count - 1 >= 4
-      {
-        fitted = Self.truncatedLabel(name, width: room - count.count - 1) + " " + count
-      } else if !count.isEmpty {
-        guard count.count <= room else { continue }
-        fitted = count
+      let countWidth = others > 0 ? 1 + MapView.decimalDigits(others) : 0
+      let name: String
+      var count = others
+      var width = m.displayedLabelWidth
+      if width <= room {
+        name = m.label ?? ""
+      } else if others > 0, let label = m.label, !label.isEmpty, room - countWidth - 1 >= 4 {
+        name = Self.truncatedLabel(label, width: room - countWidth - 1)
+        width = Self.labelWidth(name) + 1 + countWidth
+      } else if others > 0 {
+        guard countWidth <= room else { continue }
+        name = ""
+        width = countWidth
       } else {
         guard room >= 4 else { continue }
-        fitted = Self.truncatedLabel(text, width: room)
+        // No count: the text is the label alone.
+        name = Self.truncatedLabel(m.label ?? "", width: room)
+        width = Self.labelWidth(name)
+        count = 0
       }
-      let width = Self.labelWidth(fitted)
       for c in (start - 1)..<(start + width) { taken[m.row * columns + c] = true }
-      out.append((m.row, start, fitted, m.isSelected))
+      out.append(
+        MarkerLabel(
+          row: m.row, column: start, name: name, count: count, width: width,
+          selected: m.isSelected))
     }
     return out
   }
 
   /// `CellBuffer.displayWidth(of:)`, counted by bytes for ASCII text (every scalar below
   /// U+0300 takes one column), as most marker labels are.
+  /// Other text is summed scalar by scalar as `displayWidth` sums it, with `scalarWidth`.
   static func labelWidth(_ text: String) -> Int {
-    let ascii =
-      text.utf8.withContiguousStorageIfAvailable { bytes in
-        bytes.allSatisfy { $0 < 0x80 }
-      } ?? text.utf8.allSatisfy { $0 < 0x80 }
-    return ascii ? text.utf8.count : CellBuffer.displayWidth(of: text)
+    // The bytes in place (a small string's are copied to the stack), not through the UTF-8
+    // view's iterator.
+    var copy = text
+    let ascii = copy.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } }
+    guard !ascii else { return text.utf8.count }
+    var width = 0
+    for s in text.unicodeScalars { width += scalarWidth(s) }
+    return width
+  }
+
+  /// `CellBuffer.displayWidth(of:)` of a scalar, without its general-category look-up for the
+  /// scalars below U+0300 and for "…" (U+2026, which cut labels end with), all one column.
+  @inline(__always)
+  static func scalarWidth(_ s: Unicode.Scalar) -> Int {
+    s.value < 0x300 || s.value == 0x2026 ? 1 : CellBuffer.displayWidth(of: s)
   }
 
   /// `CellBuffer.truncated(_:width:)`, on bytes for printable ASCII text (one character, one
@@ -269,8 +317,7 @@ extension FrameComposer {
   /// Draws markers and their labels (as `markerLabels` placed them); returns how many markers
   /// were drawn.
   func drawMarkers(
-    _ markers: [MarkerPlacement], labels: [(row: Int, column: Int, text: String, selected: Bool)],
-    into cells: inout CellBuffer
+    _ markers: [MarkerPlacement], labels: [MarkerLabel], into cells: inout CellBuffer
   ) -> Int {
     for m in markers {
       let glyph = charset == .ascii ? m.asciiGlyph : m.glyph
@@ -283,11 +330,72 @@ extension FrameComposer {
     for l in labels {
       // The cell between a marker and its label is the label's: a space, not map dots.
       cells[l.column - 1, l.row] = Cell(glyph: " ")
-      cells.put(
-        l.text, column: l.column, row: l.row, foreground: l.selected ? .brightWhite : .white,
-        bold: l.selected)
+      let foreground: TermColor = l.selected ? .brightWhite : .white
+      let end = Self.put(
+        l.name, column: l.column, row: l.row, foreground: foreground, bold: l.selected,
+        into: &cells)
+      if l.count > 0, let end {
+        // " +N" (or "+N" alone), written as put would write the joined text.
+        var c = end
+        if !l.name.isEmpty {
+          c = Self.putASCII(0x20, column: c, row: l.row, foreground, l.selected, &cells)
+        }
+        c = Self.putASCII(0x2B, column: c, row: l.row, foreground, l.selected, &cells)
+        var digits: [UInt8] = []
+        var n = l.count
+        while true {
+          digits.append(UInt8(0x30 + n % 10))
+          n /= 10
+          if n == 0 { break }
+        }
+        for d in digits.reversed() {
+          c = Self.putASCII(d, column: c, row: l.row, foreground, l.selected, &cells)
+        }
+      }
     }
     return markers.count
+  }
+
+  /// `CellBuffer.put(_:column:row:foreground:bold:)` (the same cells), measuring scalars with
+  /// `scalarWidth`: a label's scalars are nearly all below U+0300. Returns the column after the
+  /// text, or nil when it stopped short (at the right edge, or off the rows).
+  @discardableResult
+  static func put(
+    _ text: String, column: Int, row: Int, foreground: TermColor, bold: Bool,
+    into cells: inout CellBuffer
+  ) -> Int? {
+    guard row >= 0 && row < cells.rows else { return nil }
+    let limit = cells.columns
+    var c = column
+    for raw in text.unicodeScalars {
+      if c >= limit { return nil }
+      let scalar = CellBuffer.isPrintable(raw) ? raw : "?"
+      let width = scalarWidth(scalar)
+      if width == 0 { continue }  // combining marks have no cell of their own
+      if width == 2 && c + 1 >= limit { return nil }  // never half a wide glyph
+      let cell = Cell(glyph: scalar, foreground: foreground, bold: bold)
+      if c >= 0 { cells[c, row] = cell }
+      if width == 2 {
+        var second = cell
+        second.glyph = Cell.continuation.glyph
+        if c + 1 >= 0 { cells[c + 1, row] = second }
+      }
+      c += width
+    }
+    return c
+  }
+
+  /// One printable ASCII character as `put` writes it (clipped at the right edge); returns the
+  /// next column.
+  static func putASCII(
+    _ byte: UInt8, column c: Int, row: Int, _ foreground: TermColor, _ bold: Bool,
+    _ cells: inout CellBuffer
+  ) -> Int {
+    guard c < cells.columns else { return c }
+    if c >= 0 {
+      cells[c, row] = Cell(glyph: Unicode.Scalar(byte), foreground: foreground, bold: bold)
+    }
+    return c + 1
   }
 
 }

@@ -85,80 +85,186 @@ struct MarkerCandidate {
   }
 
   /// Hides the lower-priority marker where markers overlap (ties: the one farther from the
-  /// centre); the selected one, `.required` ones and those with collision mode `.none` always
-  /// show. A hidden marker is counted in the `+N` of the marker it collided with, so every
-  /// annotation is drawn or counted.
+  /// centre, then the one given first); the selected one, `.required` ones and those with
+  /// collision mode `.none` always show. A hidden marker is counted in the `+N` of the marker it
+  /// collided with, so every annotation is drawn or counted.
   static func resolveCollisions(_ candidates: [MarkerCandidate], columns cols: Int, rows: Int)
     -> [Outcome]
   {
-    struct Placed {
-      let index: Int
-      let first: Int
-      let width: Int
-      let selected: Bool
-      let priority: Float
-      let distance: Int
-      let claims: Bool
-      let always: Bool
-    }
-    let cx = cols / 2
-    let cy = rows / 2
-    // Distances in dots: a row is dotsHigh / dotsWide times as tall as a column is wide.
-    let aspect = CellGeometry.dotsHigh / CellGeometry.dotsWide
-    let rowWeight = aspect * aspect
-    var placed: [Placed] = []
-    placed.reserveCapacity(candidates.count)
-    for (n, c) in candidates.enumerated() {
+    var inputs: [CollisionInput] = []
+    inputs.reserveCapacity(candidates.count)
+    for c in candidates {
       let mode = c.collisionMode
       let text = c.displayedLabel
       let width =
         mode == .rectangle
         ? 1 + (text.isEmpty ? 0 : 1 + min(FrameComposer.labelWidth(text), 24)) : 1
-      placed.append(
-        Placed(
-          index: n, first: c.row * cols + c.column, width: min(width, cols - c.column),
-          selected: c.isSelected, priority: c.priority.rawValue,
-          distance: (c.column - cx) * (c.column - cx) + (c.row - cy) * (c.row - cy) * rowWeight,
-          claims: mode != .none,
-          always: mode == .none || c.isSelected || c.priority == .required))
+      inputs.append(
+        CollisionInput(
+          column: c.column, row: c.row, width: min(width, cols - c.column), claims: mode != .none,
+          always: mode == .none || c.isSelected || c.priority == .required,
+          isSelected: c.isSelected, priority: c.priority.rawValue, order: 0,
+          representedCount: c.representedCount))
     }
-    // Selected first, then by priority (highest first), then nearest the centre; ties in the
-    // order given. Sorted as small keys (not the placements) by their own `<`.
-    struct Key: Comparable {
-      let selected: Int
-      let priority: Float
-      let distance: Int
-      let index: Int
-      static func < (a: Key, b: Key) -> Bool {
-        (a.selected, a.priority, a.distance, a.index) < (
-          b.selected, b.priority, b.distance, b.index
-        )
-      }
+    return CollisionInput.resolve(inputs, columns: cols, rows: rows)
+  }
+}
+
+/// A marker's claim in collisions, as plain numbers: its cell, how many cells it claims (the
+/// marker and, for `.rectangle`, its label), and what decides who wins.
+struct CollisionInput {
+  let column: Int
+  let row: Int
+  /// Cells claimed from the marker rightwards (clipped at the screen's edge).
+  let width: Int
+  /// Whether it claims cells at all (collision mode not `.none`).
+  let claims: Bool
+  /// Never hidden (selected, `.required`, or collision mode `.none`).
+  let always: Bool
+  let isSelected: Bool
+  let priority: Float
+  /// Breaks ties of priority and distance (lower first), before the place in the list.
+  let order: Int
+  let representedCount: Int
+
+  /// Selected first, then by priority (highest first), then nearest the centre, then by
+  /// `order`, then in the order given. The first in that order takes its cells; a later one
+  /// meeting a taken cell is hidden (unless it always shows) and counted in the `+N` of the one
+  /// that took the first taken cell it meets.
+  static func resolve(_ inputs: [CollisionInput], columns cols: Int, rows: Int)
+    -> [MarkerCandidate.Outcome]
+  {
+    let cx = cols / 2
+    let cy = rows / 2
+    // Distances in dots: a row is dotsHigh / dotsWide times as tall as a column is wide.
+    let aspect = CellGeometry.dotsHigh / CellGeometry.dotsWide
+    let rowWeight = aspect * aspect
+    // The order as one integer compared first: selected (bit 63 clear), priority (the bits of
+    // 1000 - priority, a non-negative float, whose bit patterns sort as the numbers do), and
+    // distance (low 32 bits).
+    var majors: [UInt64] = []
+    majors.reserveCapacity(inputs.count)
+    var maxDistance = 0
+    for c in inputs {
+      let dx = c.column - cx
+      let dy = c.row - cy
+      let d = min(max(dx * dx + dy * dy * rowWeight, 0), Int(UInt32.max))
+      maxDistance = max(maxDistance, d)
+      let rank = UInt64((1000 - c.priority).bitPattern & 0x7FFF_FFFF)
+      majors.append((c.isSelected ? 0 : 1 << 63) | rank << 32 | UInt64(d))
     }
-    var keys = placed.map {
-      Key(
-        selected: $0.selected ? 0 : 1, priority: -$0.priority, distance: $0.distance,
-        index: $0.index)
-    }
-    keys.sort()
-    placed = keys.map { placed[$0.index] }
-    // Which shown marker claimed each cell (-1: none).
+    let sorted =
+      countingOrder(inputs, majors, maxDistance: maxDistance)
+      ?? comparisonOrder(inputs, majors)
+    // Which shown marker claimed each cell (-1: none), as an index into `inputs`.
     var owner = [Int](repeating: -1, count: cols * rows)
-    var outcomes = [Outcome](repeating: Outcome(), count: candidates.count)
-    for (n, p) in placed.enumerated() {
+    var outcomes = [MarkerCandidate.Outcome](repeating: .init(), count: inputs.count)
+    for n32 in sorted {
+      let n = Int(n32)
+      let p = inputs[n]
+      let first = p.row * cols + p.column
+      let end = first + p.width
       var collidedWith = -1
-      for k in p.first..<(p.first + p.width) where owner[k] >= 0 {
-        collidedWith = owner[k]
-        break
+      var k = first
+      while k < end {
+        if owner[k] >= 0 {
+          collidedWith = owner[k]
+          break
+        }
+        k += 1
       }
       if p.always || collidedWith < 0 {
-        outcomes[p.index].isHidden = false
-        if p.claims { for k in p.first..<(p.first + p.width) where owner[k] < 0 { owner[k] = n } }
+        if p.claims {
+          for k in first..<end where owner[k] < 0 { owner[k] = n }
+        }
       } else {
-        outcomes[p.index].isHidden = true
-        outcomes[placed[collidedWith].index].collidedCount += candidates[p.index].representedCount
+        outcomes[n].isHidden = true
+        outcomes[collidedWith].collidedCount += p.representedCount
       }
     }
     return outcomes
+  }
+
+  /// The inputs' indices sorted by (major, order, index), by comparisons.
+  static func comparisonOrder(_ inputs: [CollisionInput], _ majors: [UInt64]) -> [Int32] {
+    struct Key: Comparable {
+      let major: UInt64
+      let order: Int
+      let index: Int32
+      static func < (a: Key, b: Key) -> Bool {
+        if a.major != b.major { return a.major < b.major }
+        if a.order != b.order { return a.order < b.order }
+        return a.index < b.index
+      }
+    }
+    var keys: [Key] = []
+    keys.reserveCapacity(inputs.count)
+    for n in inputs.indices {
+      keys.append(Key(major: majors[n], order: inputs[n].order, index: Int32(n)))
+    }
+    keys.sort()
+    return keys.map(\.index)
+  }
+
+  /// The same order as `comparisonOrder`, by counting: when there are many inputs in a few
+  /// groups of (selected, priority), with distances small enough for a bucket each, inputs are
+  /// put in buckets of (group, distance) in the order given, and each bucket holding more than
+  /// one is sorted by `order`. Nil when that does not pay.
+  static func countingOrder(_ inputs: [CollisionInput], _ majors: [UInt64], maxDistance: Int)
+    -> [Int32]?
+  {
+    let n = inputs.count
+    guard n >= 64 else { return nil }
+    // The distinct groups (the major key without its distance), at most four.
+    var groups: [UInt64] = []
+    for m in majors {
+      let g = m >> 32
+      if !groups.contains(g) {
+        guard groups.count < 4 else { return nil }
+        groups.append(g)
+      }
+    }
+    groups.sort()
+    let span = maxDistance + 1
+    let buckets = groups.count * span
+    guard buckets <= 16 * n + 4096 else { return nil }
+    var bucketOf = [Int32](repeating: 0, count: n)
+    var start = [Int32](repeating: 0, count: buckets + 1)
+    for i in 0..<n {
+      let m = majors[i]
+      let g = groups.count == 1 ? 0 : groups.firstIndex(of: m >> 32)!
+      let b = g * span + Int(m & 0xFFFF_FFFF)
+      bucketOf[i] = Int32(b)
+      start[b + 1] += 1
+    }
+    for b in 0..<buckets { start[b + 1] += start[b] }
+    var next = start
+    var sorted = [Int32](repeating: 0, count: n)
+    for i in 0..<n {
+      let b = Int(bucketOf[i])
+      sorted[Int(next[b])] = Int32(i)
+      next[b] += 1
+    }
+    // Within a bucket (equal group and distance): by order, then index (insertion sort; the
+    // indices are already ascending).
+    var lo = 0
+    while lo < n {
+      let b = Int(bucketOf[Int(sorted[lo])])
+      let hi = Int(start[b + 1])
+      if hi - lo > 1 {
+        for j in (lo + 1)..<hi {
+          let x = sorted[j]
+          let ox = inputs[Int(x)].order
+          var k = j
+          while k > lo && inputs[Int(sorted[k - 1])].order > ox {
+            sorted[k] = sorted[k - 1]
+            k -= 1
+          }
+          sorted[k] = x
+        }
+      }
+      lo = hi
+    }
+    return sorted
   }
 }

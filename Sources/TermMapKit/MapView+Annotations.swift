@@ -17,6 +17,14 @@ public enum AnnotationViewError: Error, Equatable, CustomStringConvertible {
 @MainActor
 struct AnnotationViewRegistry {
   var visible: [ObjectIdentifier: AnnotationView] = [:]
+  /// The views on screen by their annotation's slot in the index (the same views as `visible`),
+  /// so a layout finds them without hashing annotations.
+  var bySlot: [AnnotationView?] = []
+  /// The current layout pass (views found on screen in it carry it as `layoutStamp`).
+  var stamp: UInt32 = 0
+  /// The last pass's representatives, kept for its capacity (a pass over a dense place finds
+  /// thousands).
+  var reps: [AnnotationIndex.Representative] = []
   var queues: [String: [AnnotationView]] = [:]
   var classes: [String: AnnotationView.Type] = [:]
   var selected: (any Annotation)?
@@ -53,6 +61,7 @@ extension MapView {
     }
     annotationIndex.remove(annotation)
     if let v = annotationViews.visible.removeValue(forKey: ObjectIdentifier(annotation)) {
+      forgetSlot(of: v)
       enqueue(v)
     }
     setNeedsLayout()
@@ -65,8 +74,7 @@ extension MapView {
 
   /// Re-indexes an annotation whose coordinate changed.
   public func annotationDidMove(_ annotation: any Annotation) {
-    guard annotationIndex.remove(annotation) else { return }
-    annotationIndex.insert(annotation)
+    guard annotationIndex.move(annotation) else { return }
     setNeedsLayout()
   }
 
@@ -130,6 +138,7 @@ extension MapView {
   func enqueue(_ v: AnnotationView) {
     if v.isSelected { v.setSelected(false, animated: false) }
     v.annotation = nil
+    v.layoutSlot = -1
     guard let id = v.reuseIdentifier else { return }
     annotationViews.queues[id, default: []].append(v)
   }
@@ -210,9 +219,16 @@ extension MapView {
 
   /// Brings views in line with the visible area: views for annotations that came on screen
   /// (from the delegate or the queue), queued views for those that left, and collisions.
+  ///
+  /// Views that stay on screen are kept (as MapKit keeps them); they are found by their
+  /// annotation's slot in the index, and marked with this pass's stamp, so the pass hashes only
+  /// the annotations that come or go.
   func layoutAnnotationViews() {
     let vp = viewport
     var reps: [AnnotationIndex.Representative] = []
+    swap(&reps, &annotationViews.reps)
+    reps.removeAll(keepingCapacity: true)
+    defer { swap(&reps, &annotationViews.reps) }
     var slots = [Int32](repeating: -1, count: vp.columns * vp.rows)
     let visible = vp.mapRect
     for shift in vp.worldCopies {
@@ -220,18 +236,36 @@ extension MapView {
       guard !r.isNull else { continue }
       annotationIndex.representatives(in: r, shift: shift, viewport: vp, into: &reps, slots: &slots)
     }
-    var present: [ObjectIdentifier: (any Annotation, Int)] = [:]
-    present.reserveCapacity(reps.count)
-    for rep in reps {
-      let a = annotationIndex.annotation(inSlot: rep.slot)
-      present[ObjectIdentifier(a)] = (a, rep.count)
+    let capacity = annotationIndex.slotCapacity
+    if annotationViews.bySlot.count < capacity {
+      annotationViews.bySlot.append(
+        contentsOf: repeatElement(nil, count: capacity - annotationViews.bySlot.count))
+    }
+    annotationViews.stamp &+= 1
+    let stamp = annotationViews.stamp
+    // Views that stay: this pass's count (an annotation seen in two copies of the world takes
+    // the count of the last).
+    var entering: [Int] = []
+    do {
+      let bySlot = annotationViews.bySlot
+      for (n, rep) in reps.enumerated() {
+        if let v = bySlot[Int(rep.slot)] {
+          v.layoutStamp = stamp
+          v.representedCount = rep.count
+        } else {
+          entering.append(n)
+        }
+      }
     }
     var leaving: [AnnotationView] = []
-    for (id, v) in annotationViews.visible where present[id] == nil {
+    for v in annotationViews.visible.values where v.layoutStamp != stamp {
       leaving.append(v)
-      annotationViews.visible[id] = nil
     }
-    if let s = annotationViews.selected, present[ObjectIdentifier(s)] == nil {
+    for v in leaving {
+      if let a = v.annotation { annotationViews.visible[ObjectIdentifier(a)] = nil }
+      forgetSlot(of: v)
+    }
+    if let s = annotationViews.selected, annotationViews.visible[ObjectIdentifier(s)] == nil {
       annotationViews.selected = nil
       if let v = leaving.first(where: { $0.annotation === s }) {
         v.setSelected(false, animated: false)
@@ -240,51 +274,110 @@ extension MapView {
     }
     for v in leaving { enqueue(v) }
     var added: [AnnotationView] = []
-    for (id, entry) in present {
-      if let v = annotationViews.visible[id] {
-        v.representedCount = entry.1
+    for n in entering {
+      let rep = reps[n]
+      let slot = Int(rep.slot)
+      if let v = annotationViews.bySlot[slot] {
+        // The same annotation in another copy of the world, made earlier in this pass.
+        v.representedCount = rep.count
         continue
       }
-      let v = makeView(for: entry.0)
-      v.representedCount = entry.1
+      let a = annotationIndex.annotation(inSlot: rep.slot)
+      let v = makeView(for: a)
+      v.representedCount = rep.count
       v.prepareForDisplay()
-      annotationViews.visible[id] = v
+      v.layoutSlot = rep.slot
+      v.layoutStamp = stamp
+      annotationViews.visible[ObjectIdentifier(a)] = v
+      annotationViews.bySlot[slot] = v
       added.append(v)
     }
     if !added.isEmpty { delegate?.mapView(self, didAdd: added) }
     resolveCollisions(vp)
   }
 
-  /// Hides the lower-priority view where views overlap (ties: the one farther from the centre).
+  /// Takes a view that leaves the screen out of the by-slot table.
+  func forgetSlot(of v: AnnotationView) {
+    let slot = Int(v.layoutSlot)
+    if slot >= 0 && slot < annotationViews.bySlot.count && annotationViews.bySlot[slot] === v {
+      annotationViews.bySlot[slot] = nil
+    }
+    v.layoutSlot = -1
+  }
+
+  /// Hides the lower-priority view where views overlap (ties: the one farther from the centre,
+  /// then the annotation added later).
   func resolveCollisions(_ vp: Viewport) {
-    var views: [AnnotationView] = []
-    var candidates: [MarkerCandidate] = []
-    views.reserveCapacity(annotationViews.visible.count)
-    candidates.reserveCapacity(annotationViews.visible.count)
-    for v in annotationViews.visible.values {
-      guard let a = v.annotation, let p = annotationIndex.point(of: a), let c = vp.cell(for: p)
-      else {
+    let points = annotationIndex.pointOf
+    let serials = annotationIndex.serialOf
+    // The views are walked twice in the dictionary's order (it does not change in between),
+    // not gathered into an array (a retain and release each).
+    let views = annotationViews.visible.values
+    var inputs: [CollisionInput] = []
+    var included: [Bool] = []
+    inputs.reserveCapacity(views.count)
+    included.reserveCapacity(views.count)
+    for v in views {
+      let slot = Int(v.layoutSlot)
+      guard slot >= 0, let c = vp.cell(for: points[slot]) else {
         v.isHidden = true
+        included.append(false)
         continue
       }
-      let col = c.column + v.centerOffset.columns
-      let row = c.row + v.centerOffset.rows
+      let offset = v.centerOffset
+      let col = c.column + offset.columns
+      let row = c.row + offset.rows
       guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else {
         v.isHidden = true
+        included.append(false)
         continue
       }
-      views.append(v)
-      candidates.append(
-        MarkerCandidate(
-          column: col, row: row, displayedLabel: v.displayedLabel, collisionMode: v.collisionMode,
-          priority: v.displayPriority, isSelected: v.isSelected,
+      included.append(true)
+      let mode = v.collisionMode
+      // The width of `displayedLabel` (the label and its `+N`), without building it.
+      var width = 1
+      if mode == .rectangle {
+        let others = v.representedCount - 1 + v.collidedCount
+        var text = Self.measuredLabelWidth(v)
+        let named = !(v.measuredLabel?.isEmpty ?? true)
+        if others > 0 { text += (named ? 2 : 1) + Self.decimalDigits(others) }
+        if named || others > 0 { width = 1 + 1 + min(text, 24) }
+      }
+      inputs.append(
+        CollisionInput(
+          column: col, row: row, width: min(width, vp.columns - col), claims: mode != .none,
+          always: mode == .none || v.isSelected || v.displayPriority == .required,
+          isSelected: v.isSelected, priority: v.displayPriority.rawValue, order: serials[slot],
           representedCount: v.representedCount))
     }
-    let outcomes = MarkerCandidate.resolveCollisions(candidates, columns: vp.columns, rows: vp.rows)
-    for (v, o) in zip(views, outcomes) {
-      v.isHidden = o.isHidden
-      v.collidedCount = o.collidedCount
+    let outcomes = CollisionInput.resolve(inputs, columns: vp.columns, rows: vp.rows)
+    var n = 0
+    for (v, isIncluded) in zip(views, included) where isIncluded {
+      v.isHidden = outcomes[n].isHidden
+      v.collidedCount = outcomes[n].collidedCount
+      n += 1
     }
+  }
+
+  /// `FrameComposer.labelWidth(view.label ?? "")`, measured again only when the label changed.
+  static func measuredLabelWidth(_ v: AnnotationView) -> Int {
+    let label = v.label
+    if label != v.measuredLabel {
+      v.measuredLabel = label
+      v.measuredLabelWidth = label.map { FrameComposer.labelWidth($0) } ?? 0
+    }
+    return v.measuredLabelWidth
+  }
+
+  /// How many decimal digits a positive number has.
+  nonisolated static func decimalDigits(_ n: Int) -> Int {
+    var d = 1
+    var m = n
+    while m >= 10 {
+      m /= 10
+      d += 1
+    }
+    return d
   }
 
   /// Marks layout stale (after a region or content change).

@@ -354,7 +354,7 @@ extension FrameComposer {
       for m in markers { taken[m.row * vp.columns + m.column] = true }
       for l in markerText {
         let first = l.row * vp.columns + l.column - 1
-        for k in first..<(first + 1 + Self.labelWidth(l.text)) where k < taken.count {
+        for k in first..<(first + 1 + l.width) where k < taken.count {
           taken[k] = true
         }
       }

@@ -21,10 +21,82 @@ struct MarkerLabelTests {
       for width in 0...24 {
         let fitted = FrameComposer.truncatedLabel(text, width: width)
         #expect(fitted == CellBuffer.truncated(text, width: width), "\(text) in \(width)")
+        #expect(
+          FrameComposer.labelWidth(fitted) == CellBuffer.displayWidth(of: fitted),
+          "\(fitted)")
         if fitted != text { cut += 1 }
       }
     }
     // Most of them were cut somewhere (so the comparison covers the cutting).
     #expect(cut > 100)
+  }
+
+  @Test("labels are written into cells as CellBuffer.put writes them")
+  func putSameAsCellBuffer() {
+    let texts =
+      Self.labels + [
+        "cut…", "e\u{301}cole", "tab\u{7}bell", "zero\u{200B}width", "rtl\u{202E}x", "ＡＢＣ",
+      ]
+    var differing = 0
+    for text in texts {
+      // Columns that put it at the left edge, inside, and across the right edge (a wide glyph
+      // there is left out whole).
+      for column in [0, 3, 12, 16, 17] {
+        for bold in [false, true] {
+          var expected = CellBuffer(columns: 20, rows: 2)
+          var cells = expected
+          expected.put(text, column: column, row: 1, foreground: .white, bold: bold)
+          FrameComposer.put(
+            text, column: column, row: 1, foreground: .white, bold: bold, into: &cells)
+          #expect(cells == expected, "\(text) at \(column)")
+          if cells != CellBuffer(columns: 20, rows: 2) { differing += 1 }
+        }
+      }
+    }
+    // Nearly every case wrote something (the comparison is not between empty buffers).
+    #expect(differing > texts.count * 8)
+  }
+
+  @Test("placed labels (name and +N drawn apart) are the joined text, as put draws it")
+  func placedLabelsDrawTheirText() {
+    let composer = FrameComposer()
+    let names: [String?] = [nil, "", "Place 61098", "Zürich HB", "東京駅", "Rue de la Paix, Paris"]
+    var markers: [MarkerPlacement] = []
+    var k = 0
+    // Rows of markers at varied gaps, so labels fit, are cut, or give way to "+N" or nothing.
+    for row in 0..<12 {
+      var column = 0
+      while column < 70 {
+        let label = names[k % names.count]
+        let others = [0, 3, 12, 1, 250][k % 5]
+        markers.append(
+          MarkerPlacement(
+            column: column, row: row, glyph: "●", asciiGlyph: "@", color: .brightYellow,
+            label: label, displayedLabel: MapSnapshotter.displayedLabel(label, others: others),
+            others: others, z: 500))
+        column += 3 + (k * 7) % 19
+        k += 1
+      }
+    }
+    let labels = composer.markerLabels(markers, columns: 80)
+    var drawn = CellBuffer(columns: 80, rows: 12)
+    _ = composer.drawMarkers(markers, labels: labels, into: &drawn)
+    var expected = CellBuffer(columns: 80, rows: 12)
+    for m in markers {
+      expected[m.column, m.row] = Cell(glyph: "●", foreground: .brightYellow, bold: true)
+    }
+    var counts = 0
+    var cut = 0
+    for l in labels {
+      #expect(l.width == CellBuffer.displayWidth(of: l.text), "\(l.text)")
+      expected[l.column - 1, l.row] = Cell(glyph: " ")
+      expected.put(l.text, column: l.column, row: l.row, foreground: .white)
+      if l.count > 0 { counts += 1 }
+      if l.text.contains("…") { cut += 1 }
+    }
+    #expect(drawn == expected)
+    // Labels with and without a count, and cut ones, were compared.
+    #expect(
+      counts > 15 && labels.count - counts > 5 && cut > 5, "\(labels.count) \(counts) \(cut)")
   }
 }
