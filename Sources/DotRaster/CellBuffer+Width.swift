@@ -82,6 +82,7 @@ extension CellBuffer {
   /// overwritten, or a second cell whose glyph was, becomes a space (so the terminal's columns
   /// and the buffer's stay in step).
   public mutating func repairWideGlyphs() {
+    guard mayHoldWideGlyphs else { return }
     // One pass over the raw values picks out the few cells worth a look (nearly every cell of
     // a map is braille, a space or ASCII); those are mended after it.
     var blank: [Int] = []

@@ -90,6 +90,9 @@ public struct CellBuffer: Sendable, Equatable {
   public let rows: Int
   /// The cells, row by row.
   public private(set) var cells: [Cell]
+  /// Whether a wide glyph or a wide glyph's second cell was ever written (only then can
+  /// `repairWideGlyphs` have anything to mend). Not part of the frame: `==` ignores it.
+  var mayHoldWideGlyphs = false
 
   /// A blank frame of `columns` × `rows` cells.
   public init(columns: Int, rows: Int) {
@@ -101,7 +104,17 @@ public struct CellBuffer: Sendable, Equatable {
   /// The cell at a column and row (reading outside gives a blank; writing outside does nothing).
   public subscript(column: Int, row: Int) -> Cell {
     get { cells[row * columns + column] }
-    set { cells[row * columns + column] = newValue }
+    set {
+      // Below U+1100 (but not 0, a second cell) and braille are one column wide.
+      let v = newValue.glyphAndFlags & Cell.scalarMask
+      if !(v &- 1 < 0x10FF || v &- 0x2800 < 0x100) { mayHoldWideGlyphs = true }
+      cells[row * columns + column] = newValue
+    }
+  }
+
+  /// Two frames are equal when their cells are.
+  public static func == (a: CellBuffer, b: CellBuffer) -> Bool {
+    a.columns == b.columns && a.rows == b.rows && a.cells == b.cells
   }
 
   /// Writes text from (column, row), clipped at the right edge; returns the columns used.

@@ -184,7 +184,12 @@ public struct CellCanvas: Sendable, Equatable {
   /// One flag per cell: true where a dot of the cell is on `layer` or above.
   public func cellsInked(atOrAbove layer: UInt32) -> [Bool] {
     let threshold = layer << 8
-    return top.map { $0 >= threshold }
+    return [Bool](unsafeUninitializedCapacity: top.count) { out, count in
+      top.withUnsafeBufferPointer { top in
+        for i in top.indices { out.initializeElement(at: i, to: top[i] >= threshold) }
+      }
+      count = top.count
+    }
   }
 
   /// Writes the inked cells over `buffer` as glyphs of `charset` in their top dot's colour
