@@ -105,9 +105,14 @@ public struct CellBuffer: Sendable, Equatable {
   public subscript(column: Int, row: Int) -> Cell {
     get { cells[row * columns + column] }
     set {
-      // Below U+1100 (but not 0, a second cell) and braille are one column wide.
+      // Below U+1100 (but not 0, a second cell) and braille are one column wide; the few
+      // other glyphs written (a place's dot, box drawing) are looked up.
       let v = newValue.glyphAndFlags & Cell.scalarMask
-      if !(v &- 1 < 0x10FF || v &- 0x2800 < 0x100) { mayHoldWideGlyphs = true }
+      if !(v &- 1 < 0x10FF || v &- 0x2800 < 0x100)
+        && (v == 0 || CellBuffer.displayWidth(of: newValue.glyph) == 2)
+      {
+        mayHoldWideGlyphs = true
+      }
       cells[row * columns + column] = newValue
     }
   }
