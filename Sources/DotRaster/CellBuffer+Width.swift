@@ -90,7 +90,7 @@ extension CellBuffer {
     cells.withUnsafeBufferPointer { cells in
       for i in cells.indices {
         let v = cells[i].glyphAndFlags & Cell.scalarMask
-        if v != 0 && (v < 0x1100 || (v >= 0x2800 && v <= 0x28FF)) { continue }
+        if Cell.isPlainNarrow(v) { continue }
         let column = i % columns
         if v == 0 {
           if column == 0 || Self.displayWidth(of: cells[i - 1].glyph) != 2 { blank.append(i) }

@@ -18,6 +18,12 @@ public struct Cell: Hashable, Sendable {
   @usableFromInline static let boldBit: UInt32 = 1 << 21
   @usableFromInline static let reverseBit: UInt32 = 1 << 22
 
+  /// True for a scalar value that is surely one column wide without a table look-up: below
+  /// U+1100 (but not 0, a wide glyph's second cell) or braille. (Two unsigned compares.)
+  @inline(__always) static func isPlainNarrow(_ v: UInt32) -> Bool {
+    v &- 1 < 0x10FF || v &- 0x2800 < 0x100
+  }
+
   /// A cell showing a glyph in colours (nil: the terminal's default), bold or reversed.
   public init(
     glyph: Unicode.Scalar, foreground: TermColor? = nil, background: TermColor? = nil,
@@ -105,12 +111,9 @@ public struct CellBuffer: Sendable, Equatable {
   public subscript(column: Int, row: Int) -> Cell {
     get { cells[row * columns + column] }
     set {
-      // Below U+1100 (but not 0, a second cell) and braille are one column wide; the few
-      // other glyphs written (a place's dot, box drawing) are looked up.
+      // The few glyphs not surely narrow (a place's dot, box drawing) are looked up.
       let v = newValue.glyphAndFlags & Cell.scalarMask
-      if !(v &- 1 < 0x10FF || v &- 0x2800 < 0x100)
-        && (v == 0 || CellBuffer.displayWidth(of: newValue.glyph) == 2)
-      {
+      if !Cell.isPlainNarrow(v) && (v == 0 || CellBuffer.displayWidth(of: newValue.glyph) == 2) {
         mayHoldWideGlyphs = true
       }
       cells[row * columns + column] = newValue

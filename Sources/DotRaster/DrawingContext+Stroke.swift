@@ -73,19 +73,16 @@ extension DrawingContext {
   /// Strokes lines given in dot space as `body` hands them over, with the stroke colour,
   /// width and dashes, each segment as it comes: the dots are those of building the same path
   /// with `withDotPath` and `strokePath()`, without the path (for renderers that stroke many
-  /// vertices, such as vector tiles). The current path is left alone.
+  /// vertices, such as vector tiles). The current path is left alone; without a stroke
+  /// colour nothing is drawn and `body` is not called.
   public func strokeDotLines(_ body: (inout DotStrokeSink) -> Void) {
-    guard let color = state.strokeColor else {
-      var idle = DotStrokeSink(stroker: nil, dots: nil)
-      body(&idle)
-      return
-    }
+    guard let color = state.strokeColor else { return }
     var stroker = makeStroker(ink: Ink(layer: Self.strokeLayer, color: color))
     stroker.withDots { stroker, dots in
       var sink = DotStrokeSink(stroker: stroker, dots: dots)
       body(&sink)
       sink.finishSubpath()
-      stroker = sink.stroker!
+      stroker = sink.stroker
     }
     canvas = stroker.canvas
   }
@@ -106,21 +103,21 @@ extension DotPathBuilder: DotLineSink {}
 /// Strokes the lines handed to it at once (see `DrawingContext.strokeDotLines`): a subpath of
 /// one point is a dot, as when a path is stroked.
 public struct DotStrokeSink: DotLineSink {
-  var stroker: Stroker?
-  let dots: UnsafeMutableBufferPointer<Ink>?
+  var stroker: Stroker
+  let dots: UnsafeMutableBufferPointer<Ink>
   var lastX = 0.0
   var lastY = 0.0
   /// Points in the open subpath.
   var points = 0
 
-  init(stroker: Stroker?, dots: UnsafeMutableBufferPointer<Ink>?) {
+  init(stroker: Stroker, dots: UnsafeMutableBufferPointer<Ink>) {
     self.stroker = stroker
     self.dots = dots
   }
 
   public mutating func move(x: Double, y: Double, dashOffset: Double) {
     finishSubpath()
-    stroker?.dashDistance = dashOffset.isFinite ? dashOffset : 0
+    stroker.dashDistance = dashOffset.isFinite ? dashOffset : 0
     lastX = x
     lastY = y
     points = 1
@@ -131,14 +128,14 @@ public struct DotStrokeSink: DotLineSink {
       move(x: x, y: y, dashOffset: 0)
       return
     }
-    if let dots { stroker!.segment(lastX, lastY, x, y, dots) }
+    stroker.segment(lastX, lastY, x, y, dots)
     lastX = x
     lastY = y
     points += 1
   }
 
   mutating func finishSubpath() {
-    if points == 1, let dots { stroker!.segment(lastX, lastY, lastX, lastY, dots) }
+    if points == 1 { stroker.segment(lastX, lastY, lastX, lastY, dots) }
     points = 0
   }
 }

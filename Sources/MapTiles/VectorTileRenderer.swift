@@ -315,6 +315,12 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
     // Distance along the kept line in tile units, for dashes.
     var along = lengthBefore
     let dotsPerUnit = abs(m.sx)
+    // Adds the length from the last kept vertex to (u, v) to `along`.
+    @inline(__always) func advance(_ u: Double, _ v: Double) {
+      let du = u - keptU
+      let dv = v - keptV
+      along += (du * du + dv * dv).squareRoot()
+    }
     @inline(__always) func emit(_ x: Double, _ y: Double, at distance: Double) {
       if started && !penUp {
         path.line(x: x, y: y)
@@ -337,11 +343,7 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
           emit(pendingX, pendingY, at: pendingAlong)
           pending = false
         }
-        if dashed {
-          let du = u - keptU
-          let dv = v - keptV
-          along += (du * du + dv * dv).squareRoot()
-        }
+        if dashed { advance(u, v) }
         penUp = true
         lastCode = code
         emit(x, y, at: along)
@@ -356,11 +358,7 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
         let dx = x - keptX
         let dy = y - keptY
         if dx * dx + dy * dy < 0.25 && !(keepsLast && n == b - 1) { continue }
-        if dashed {
-          let du = u - keptU
-          let dv = v - keptV
-          along += (du * du + dv * dv).squareRoot()
-        }
+        if dashed { advance(u, v) }
       }
       (keptX, keptY, keptU, keptV) = (x, y, u, v)
       if code != 0 && lastCode >= 0 && code & lastCode != 0 {

@@ -275,9 +275,8 @@ extension FrameComposer {
   func drawTiles(_ plan: inout FramePlan) {
     guard !plan.jobs.isEmpty else { return }
     let drawn = TileJob.runConcurrently(plan.jobs)
-    let whole = DotRect(minX: 0, minY: 0, maxX: TileGrid.size, maxY: TileGrid.size)
     for (job, tile) in zip(plan.jobs, drawn) {
-      tileCache.store(.drawn(tile, area: job.area ?? whole), for: job.key)
+      tileCache.store(.drawn(tile, area: job.area ?? TileGrid.whole), for: job.key)
     }
     plan.statistics.tilesDrawn = plan.jobs.count
   }
@@ -472,7 +471,7 @@ struct TileJob: Sendable {
       translateY: (origin.y - tileOrigin.y) * zoomScale)
     context.transform = base
     var rect = self.rect
-    if let a = area, a != DotRect(minX: 0, minY: 0, maxX: size, maxY: size) {
+    if let a = area, a != TileGrid.whole {
       rect = MapRect(
         x: tileOrigin.x + Double(a.minX) / zoomScale, y: tileOrigin.y + Double(a.minY) / zoomScale,
         width: Double(a.maxX - a.minX) / zoomScale, height: Double(a.maxY - a.minY) / zoomScale

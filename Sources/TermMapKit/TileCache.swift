@@ -14,6 +14,8 @@ struct TileKey: Hashable {
 enum TileGrid {
   /// Tile edge in dots (a whole number of cells both ways).
   static let size = 64
+  /// All of a tile's dots, in its own dots.
+  static let whole = DotRect(minX: 0, minY: 0, maxX: size, maxY: size)
 
   static func mapRect(i: Int, j: Int, zoomScale: Double) -> MapRect {
     let s = Double(size) / zoomScale
