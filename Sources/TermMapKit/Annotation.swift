@@ -121,41 +121,65 @@ public struct CalloutAccessory: Sendable, Equatable {
 /// optionals holding references keep the check.
 @MainActor
 open class AnnotationView {
-  /// The annotation shown; nil while the view waits in the reuse queue.
-  public internal(set) var annotation: (any Annotation)?
-  /// The reuse queue the view returns to (nil: not reused).
-  public let reuseIdentifier: String?
+  // Declared hot first: a layout reads these for every view on screen (a dense screen has
+  // thousands, read several times a frame), and together they fill the object's first cache
+  // lines; scattered, they cost more in cache misses than in instructions.
 
-  /// The marker character.
-  open var glyph: Character = StandardMarker.glyph
-  /// The marker character when the screen shows ASCII only.
-  open var asciiGlyph: Character = StandardMarker.asciiGlyph
-  /// The marker's colour (and the callout title's).
-  @exclusivity(unchecked) open var color: TermColor = StandardMarker.color
-  /// A short label drawn right of the marker.
-  open var label: String?
-  /// Cells to move the marker from the coordinate's cell (right and down positive).
-  @exclusivity(unchecked) open var centerOffset: (columns: Int, rows: Int) = (0, 0)
-  /// Cells to move the callout from its place beside the marker.
-  open var calloutOffset: (columns: Int, rows: Int) = (0, 0)
-  /// Whether selecting the view shows its annotation's callout.
-  open var canShowCallout = true
-  /// Whether the view can be selected.
-  open var isEnabled = true
+  // Kept by the map view's layout (MapView+Annotations.swift).
+  /// The annotation's slot in the map's index while the view is on screen (-1: not on screen).
+  @exclusivity(unchecked) var layoutSlot: Int32 = -1
+  /// The layout pass that last found the annotation on screen.
+  @exclusivity(unchecked) var layoutStamp: UInt32 = 0
+  /// The annotation's map point when the layout last found it (the index's copy).
+  @exclusivity(unchecked) var layoutPoint = MapPoint(x: 0, y: 0)
+  /// The annotation's place in the order annotations were added (ties in collisions).
+  @exclusivity(unchecked) var layoutOrder = 0
+  /// `label`'s width when it was last measured (`measuredLabel`).
+  @exclusivity(unchecked) var measuredLabelWidth = 0
+
+  /// Whether the view is selected (its marker reversed, its callout shown).
+  @exclusivity(unchecked) public internal(set) var isSelected = false
+  /// True when a view of higher priority took this view's place.
+  @exclusivity(unchecked) public internal(set) var isHidden = false
+  /// The cells the view claims when collisions are resolved.
+  @exclusivity(unchecked) open var collisionMode = CollisionMode.rectangle
   /// How strongly the view keeps its place when views collide.
   @exclusivity(unchecked) open var displayPriority = DisplayPriority.required
   /// The drawing order among markers (higher is drawn on top).
   @exclusivity(unchecked) open var zPriority: Float = StandardMarker.zPriority
   /// The drawing order while the view is selected.
   @exclusivity(unchecked) open var selectedZPriority: Float = 1000
-  /// The cells the view claims when collisions are resolved.
-  @exclusivity(unchecked) open var collisionMode = CollisionMode.rectangle
-  /// The accessory at the callout's right (a control reaches the delegate when tapped).
-  open var rightCalloutAccessory: CalloutAccessory?
   /// How many annotations this view stands for (more than 1 when nearby ones share its cell).
   @exclusivity(unchecked) public internal(set) var representedCount = 1
   /// Annotations whose views collided with this one and were hidden: counted in its `+N`.
   @exclusivity(unchecked) public internal(set) var collidedCount = 0
+  /// Cells to move the marker from the coordinate's cell (right and down positive).
+  @exclusivity(unchecked) open var centerOffset: (columns: Int, rows: Int) = (0, 0)
+  /// The marker's colour (and the callout title's).
+  @exclusivity(unchecked) open var color: TermColor = StandardMarker.color
+  /// A short label drawn right of the marker.
+  open var label: String?
+  /// `label` when its width was last measured.
+  var measuredLabel: String?
+  /// The marker character.
+  open var glyph: Character = StandardMarker.glyph
+  /// The marker character when the screen shows ASCII only.
+  open var asciiGlyph: Character = StandardMarker.asciiGlyph
+
+  /// The annotation shown; nil while the view waits in the reuse queue.
+  public internal(set) var annotation: (any Annotation)?
+  /// The reuse queue the view returns to (nil: not reused).
+  public let reuseIdentifier: String?
+  /// Cells to move the callout from its place beside the marker.
+  open var calloutOffset: (columns: Int, rows: Int) = (0, 0)
+  /// Whether selecting the view shows its annotation's callout.
+  open var canShowCallout = true
+  /// Whether the view can be selected.
+  open var isEnabled = true
+  /// The accessory at the callout's right (a control reaches the delegate when tapped).
+  open var rightCalloutAccessory: CalloutAccessory?
+  /// Count of `prepareForReuse` calls (useful to see reuse happen).
+  public private(set) var reuseCount = 0
 
   /// The marker's label as drawn: `label`, and `+N` for the other annotations it stands for.
   public var displayedLabel: String {
@@ -164,22 +188,6 @@ open class AnnotationView {
     guard others > 0 else { return base }
     return base + (base.isEmpty ? "" : " ") + "+" + String(others)
   }
-
-  /// Whether the view is selected (its marker reversed, its callout shown).
-  @exclusivity(unchecked) public internal(set) var isSelected = false
-  /// True when a view of higher priority took this view's place.
-  @exclusivity(unchecked) public internal(set) var isHidden = false
-  /// Count of `prepareForReuse` calls (useful to see reuse happen).
-  public private(set) var reuseCount = 0
-
-  // Kept by the map view's layout (MapView+Annotations.swift).
-  /// The annotation's slot in the map's index while the view is on screen (-1: not on screen).
-  @exclusivity(unchecked) var layoutSlot: Int32 = -1
-  /// The layout pass that last found the annotation on screen.
-  @exclusivity(unchecked) var layoutStamp: UInt32 = 0
-  /// `label` when its width was last measured, and that width (`FrameComposer.labelWidth`).
-  var measuredLabel: String?
-  @exclusivity(unchecked) var measuredLabelWidth = 0
 
   /// A view for an annotation (nil while queued for reuse) and its reuse identifier.
   public required init(annotation: (any Annotation)?, reuseIdentifier: String?) {

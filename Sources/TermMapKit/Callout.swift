@@ -179,11 +179,10 @@ extension MapView {
   func markerPlacements(_ vp: Viewport) -> [MarkerPlacement] {
     // Each view's z is read once, into its placement (not in every comparison of the sort).
     var out: [MarkerPlacement] = []
-    let points = annotationIndex.pointOf
-    for v in annotationViews.visible.values where !v.isHidden {
-      // The view's annotation's point, by its slot (as layout found it).
-      let slot = Int(v.layoutSlot)
-      guard slot >= 0, v.annotation != nil, let c = vp.cell(for: points[slot]) else { continue }
+    // The views in the order the layout found them, each with its annotation's point as the
+    // layout found it.
+    for v in annotationViews.shown where !v.isHidden {
+      guard v.layoutSlot >= 0, let c = vp.cell(for: v.layoutPoint) else { continue }
       let offset = v.centerOffset
       let col = c.column + offset.columns
       let row = c.row + offset.rows

@@ -20,6 +20,12 @@ struct AnnotationViewRegistry {
   /// The views on screen by their annotation's slot in the index (the same views as `visible`),
   /// so a layout finds them without hashing annotations.
   var bySlot: [AnnotationView?] = []
+  /// The views on screen in the order the last layout found them (the same views as
+  /// `visible`): frames walk these, in the index's spatial order, not the dictionary's
+  /// scattered one.
+  var shown: [AnnotationView] = []
+  /// The list before `shown`, emptied, kept for its capacity.
+  var spareShown: [AnnotationView] = []
   /// The current layout pass (views found on screen in it carry it as `layoutStamp`).
   var stamp: UInt32 = 0
   /// The last pass's representatives, kept for its capacity (a pass over a dense place finds
@@ -50,7 +56,7 @@ extension MapView {
 
   /// Adds annotations; their views are made when they come on screen.
   public func addAnnotations(_ annotations: [any Annotation]) {
-    for a in annotations { annotationIndex.insert(a) }
+    annotationIndex.insert(contentsOf: annotations)
     setNeedsLayout()
   }
 
@@ -244,21 +250,34 @@ extension MapView {
     annotationViews.stamp &+= 1
     let stamp = annotationViews.stamp
     // Views that stay: this pass's count (an annotation seen in two copies of the world takes
-    // the count of the last).
+    // the count of the last), its point and its order of addition. The views on screen are
+    // listed in the order found, each once.
     var entering: [Int] = []
+    var previous: [AnnotationView] = []
+    swap(&previous, &annotationViews.shown)
+    var shown: [AnnotationView] = []
+    swap(&shown, &annotationViews.spareShown)
+    shown.reserveCapacity(reps.count)
     do {
       let bySlot = annotationViews.bySlot
       for (n, rep) in reps.enumerated() {
         if let v = bySlot[Int(rep.slot)] {
-          v.layoutStamp = stamp
+          if v.layoutStamp != stamp {
+            v.layoutStamp = stamp
+            shown.append(v)
+          }
           v.representedCount = rep.count
+          v.layoutPoint = rep.point
+          v.layoutOrder = rep.serial
         } else {
           entering.append(n)
         }
       }
     }
+    // Views that leave: those of the last pass not found in this one (a view removed with its
+    // annotation since has left already: its slot is -1).
     var leaving: [AnnotationView] = []
-    for v in annotationViews.visible.values where v.layoutStamp != stamp {
+    for v in previous where v.layoutStamp != stamp && v.layoutSlot >= 0 {
       leaving.append(v)
     }
     for v in leaving {
@@ -288,10 +307,16 @@ extension MapView {
       v.prepareForDisplay()
       v.layoutSlot = rep.slot
       v.layoutStamp = stamp
+      v.layoutPoint = rep.point
+      v.layoutOrder = rep.serial
       annotationViews.visible[ObjectIdentifier(a)] = v
       annotationViews.bySlot[slot] = v
+      shown.append(v)
       added.append(v)
     }
+    annotationViews.shown = shown
+    previous.removeAll(keepingCapacity: true)
+    annotationViews.spareShown = previous
     if !added.isEmpty { delegate?.mapView(self, didAdd: added) }
     resolveCollisions(vp)
   }
@@ -308,18 +333,17 @@ extension MapView {
   /// Hides the lower-priority view where views overlap (ties: the one farther from the centre,
   /// then the annotation added later).
   func resolveCollisions(_ vp: Viewport) {
-    let points = annotationIndex.pointOf
-    let serials = annotationIndex.serialOf
-    // The views are walked twice in the dictionary's order (it does not change in between),
-    // not gathered into an array (a retain and release each).
-    let views = annotationViews.visible.values
+    // Each view's point and order of addition are its own copies (set by the layout), not
+    // read from the index's arrays by slot: slots follow the order annotations were added, so
+    // reading those for every view on screen was a cache miss each.
+    let views = annotationViews.shown
     var inputs: [CollisionInput] = []
     var included: [Bool] = []
     inputs.reserveCapacity(views.count)
     included.reserveCapacity(views.count)
     for v in views {
       let slot = Int(v.layoutSlot)
-      guard slot >= 0, let c = vp.cell(for: points[slot]) else {
+      guard slot >= 0, let c = vp.cell(for: v.layoutPoint) else {
         v.isHidden = true
         included.append(false)
         continue
@@ -347,7 +371,7 @@ extension MapView {
         CollisionInput(
           column: col, row: row, width: min(width, vp.columns - col), claims: mode != .none,
           always: mode == .none || v.isSelected || v.displayPriority == .required,
-          isSelected: v.isSelected, priority: v.displayPriority.rawValue, order: serials[slot],
+          isSelected: v.isSelected, priority: v.displayPriority.rawValue, order: v.layoutOrder,
           representedCount: v.representedCount))
     }
     let outcomes = CollisionInput.resolve(inputs, columns: vp.columns, rows: vp.rows)

@@ -116,4 +116,82 @@ struct MarkerCollisionOrderTests {
     // Counting was used in most cases (not skipped for all of them).
     #expect(counted >= 6)
   }
+
+  /// Points inside one cell, from its top-left corner towards its bottom-right one (fractions
+  /// of the cell).
+  func pointsInCell(_ map: MapView, column: Int, row: Int, count: Int) -> [Coordinate] {
+    let vp = map.viewport
+    let cell = vp.cellSizeInMapPoints
+    let corner = vp.mapPoint(forCellColumn: column, row: row)
+    let origin = MapPoint(x: corner.x - cell.width / 2, y: corner.y - cell.height / 2)
+    return (0..<count).map { k in
+      let f = (Double(k) + 0.5) / Double(count)
+      return MapPoint(x: origin.x + cell.width * f, y: origin.y + cell.height * f).coordinate
+    }
+  }
+
+  @Test("The annotation added first stands for a crowded cell, wherever it lies in the cell")
+  func firstAddedStandsForItsCell() {
+    for together in [true, false] {
+      let (map, _) = makeScene()
+      // Five in the centre cell, the first added in its bottom-right corner (the last a walk
+      // of the tree in space would meet), and a crowd around to split the index's nodes.
+      let inCell = pointsInCell(map, column: 30, row: 10, count: 5).reversed()
+      var all = inCell.enumerated().map { k, c in PointAnnotation(coordinate: c, title: "P\(k)") }
+      var state: UInt64 = 7
+      for k in 0..<400 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let column = Int((state >> 33) % 60)
+        let row = Int((state >> 13) % 21)
+        guard abs(column - 30) > 12 || row != 10 else { continue }
+        let c = pointsInCell(map, column: column, row: row, count: 3)[k % 3]
+        all.append(PointAnnotation(coordinate: c, title: "Q"))
+      }
+      if together {
+        map.addAnnotations(all)
+      } else {
+        for a in all { map.addAnnotation(a) }
+      }
+      var row = map.renderFrame().lines[10]
+      #expect(row.contains("P0 +4") && !row.contains("P1"), "\(together): \(row)")
+      #expect(map.view(for: all[0])?.representedCount == 5)
+      map.removeAnnotation(all[0])
+      row = map.renderFrame().lines[10]
+      #expect(row.contains("P1 +3") && !row.contains("P0"), "\(together): \(row)")
+    }
+  }
+
+  @Test("Annotations added together draw the frames added one by one draw")
+  func togetherEqualsOneByOne() {
+    var state: UInt64 = 99
+    func unit() -> Double {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double(state >> 11) / Double(1 << 53)
+    }
+    let places = (0..<3_000).map { k in
+      PointAnnotation(
+        coordinate: Coordinate(latitude: 38.70 + unit() * 0.05, longitude: -9.17 + unit() * 0.07),
+        title: "Place \(k)")
+    }
+    var frames: [[String]] = []
+    for together in [true, false] {
+      let (map, _) = makeScene()
+      if together {
+        map.addAnnotations(places)
+      } else {
+        for p in places { map.addAnnotation(p) }
+      }
+      var seen = map.renderFrame().lines
+      for _ in 0..<6 {
+        map.pan(byDotsX: 22, y: 8)
+        seen += map.renderFrame().lines
+      }
+      frames.append(seen)
+    }
+    let differing = zip(frames[0], frames[1]).enumerated().first { $0.element.0 != $0.element.1 }
+    #expect(
+      differing == nil, "line \(differing?.offset ?? -1): \(String(describing: differing?.element))"
+    )
+    #expect(frames[0].count == frames[1].count && frames[0].joined().contains("Place"))
+  }
 }
