@@ -45,7 +45,13 @@ extension MapView {
 
   func planFrame(_ vp: Viewport) -> FramePlan { composer.planFrame(vp) }
 
-  func drawTiles(_ plan: inout FramePlan) { composer.drawTiles(&plan) }
+  func startDrawingTiles(_ plan: FramePlan, overlapped: Bool) -> TileDrawBatch? {
+    composer.startDrawingTiles(plan, overlapped: overlapped)
+  }
+
+  func finishDrawingTiles(_ batch: TileDrawBatch?, _ plan: inout FramePlan) {
+    composer.finishDrawingTiles(batch, &plan)
+  }
 
   func attribution(of plan: FramePlan) -> [String] { composer.attribution(of: plan) }
 
@@ -53,12 +59,18 @@ extension MapView {
     composer.compositeDots(plan, vp)
   }
 
-  /// Stage 4 with this frame's markers and callout, taken from the annotation views.
-  func placeCellContent(_ canvas: CellCanvas, _ plan: inout FramePlan, _ vp: Viewport)
-    -> CellBuffer
-  {
-    composer.markers = markerPlacements(vp)
-    composer.callout = calloutLayout(vp)
+  /// This frame's markers and callout, taken from the annotation views.
+  struct CellContent {
+    let markers: [MarkerPlacement]
+    let callout: CalloutBox?
+  }
+
+  /// Stage 4 with this frame's markers and callout.
+  func placeCellContent(
+    _ canvas: CellCanvas, _ plan: inout FramePlan, _ vp: Viewport, _ content: CellContent
+  ) -> CellBuffer {
+    composer.markers = content.markers
+    composer.callout = content.callout
     defer {
       composer.markers = []
       composer.callout = nil

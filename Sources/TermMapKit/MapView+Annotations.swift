@@ -26,6 +26,8 @@ struct AnnotationViewRegistry {
   var shown: [AnnotationView] = []
   /// The list before `shown`, emptied, kept for its capacity.
   var spareShown: [AnnotationView] = []
+  /// The viewport of the last layout while its collisions are still to resolve.
+  var collisionsFor: Viewport?
   /// The current layout pass (views found on screen in it carry it as `layoutStamp`).
   var stamp: UInt32 = 0
   /// The last pass's representatives, kept for its capacity (a pass over a dense place finds
@@ -318,6 +320,13 @@ extension MapView {
     previous.removeAll(keepingCapacity: true)
     annotationViews.spareShown = previous
     if !added.isEmpty { delegate?.mapView(self, didAdd: added) }
+    annotationViews.collisionsFor = vp
+  }
+
+  /// Resolves the last layout's collisions if that is still to do.
+  func resolveCollisionsIfNeeded() {
+    guard let vp = annotationViews.collisionsFor else { return }
+    annotationViews.collisionsFor = nil
     resolveCollisions(vp)
   }
 
@@ -412,9 +421,17 @@ extension MapView {
 
   /// Lays out renderers and annotation views if anything changed since the last layout.
   public func layoutIfNeeded() {
-    guard layoutStale else { return }
-    layoutStale = false
-    ensureRenderers()
-    layoutAnnotationViews()
+    layoutIfNeeded(deferringCollisions: false)
+  }
+
+  /// `layoutIfNeeded()`, perhaps leaving the views' collisions for
+  /// `resolveCollisionsIfNeeded()` (a frame resolves them while its tiles draw).
+  func layoutIfNeeded(deferringCollisions: Bool) {
+    if layoutStale {
+      layoutStale = false
+      ensureRenderers()
+      layoutAnnotationViews()
+    }
+    if !deferringCollisions { resolveCollisionsIfNeeded() }
   }
 }

@@ -69,12 +69,15 @@ extension MapView {
   /// 1. `planFrame`: the layer stack (overlays bottom to top, each on its own band of ink
   ///    layers; map content hidden under opaque map content above it) and its visible tiles:
   ///    cached, waiting for data, or to draw.
-  /// 2. `drawTiles`: the missing tiles, drawn on all cores and cached.
+  /// 2. `drawTiles`: the missing tiles, drawn on all cores and cached (the markers are placed
+  ///    on this thread meanwhile).
   /// 3. `compositeDots`: every tile copied onto one screen canvas on its layer's band.
   /// 4. `placeCellContent`: the canvas turned into glyphs, then what lives in cells — labels
   ///    (under `.aboveLabels` ink, over `.aboveRoads` ink), markers, and the callout.
   public func renderFrameWithStatistics() -> (frame: CellBuffer, statistics: FrameStatistics) {
-    layoutIfNeeded()
+    // Views are made (the delegate hears of them) before the tiles; their collisions are
+    // resolved while the tiles draw.
+    layoutIfNeeded(deferringCollisions: true)
     needsDisplay = false
     processLoadingEvents()
     let vp = viewport
@@ -83,10 +86,16 @@ extension MapView {
     processLoadingEvents()
     let rendering = !plan.jobs.isEmpty || plan.statistics.tilesWaiting > 0
     if rendering { delegate?.mapViewWillStartRenderingMap(self) }
-    drawTiles(&plan)
+    // While other cores draw, this thread places the markers (collisions, places) and the
+    // callout, when there are enough markers for that to outlast waking a helper thread.
+    let drawing = startDrawingTiles(
+      plan, overlapped: annotationViews.shown.count >= markersWorthOverlapping)
+    resolveCollisionsIfNeeded()
+    let content = CellContent(markers: markerPlacements(vp), callout: calloutLayout(vp))
+    finishDrawingTiles(drawing, &plan)
     frameAttribution = attribution(of: plan)
     let canvas = compositeDots(plan, vp)
-    var cells = placeCellContent(canvas, &plan, vp)
+    var cells = placeCellContent(canvas, &plan, vp, content)
     cells.repairWideGlyphs()
     if rendering {
       delegate?.mapViewDidFinishRenderingMap(self, fullyRendered: plan.complete)
@@ -273,12 +282,24 @@ extension FrameComposer {
 
   /// Stage 2: draws the plan's missing tiles on all cores and caches them.
   func drawTiles(_ plan: inout FramePlan) {
-    guard !plan.jobs.isEmpty else { return }
-    let drawn = TileJob.runConcurrently(plan.jobs)
-    for (job, tile) in zip(plan.jobs, drawn) {
+    finishDrawingTiles(startDrawingTiles(plan, overlapped: false), &plan)
+  }
+
+  /// Stage 2 begun (nil: no tile to draw). `overlapped`: the plan's missing tiles start
+  /// drawing on other cores now, while this thread does other work before
+  /// `finishDrawingTiles`; otherwise they all draw there, on every core.
+  func startDrawingTiles(_ plan: FramePlan, overlapped: Bool) -> TileDrawBatch? {
+    guard !plan.jobs.isEmpty else { return nil }
+    return TileDrawBatch(plan.jobs, overlapped: overlapped)
+  }
+
+  /// Stage 2 ended: this thread draws what is left, and the tiles are cached.
+  func finishDrawingTiles(_ batch: TileDrawBatch?, _ plan: inout FramePlan) {
+    guard let batch else { return }
+    for (job, tile) in zip(batch.jobs, batch.finish()) {
       tileCache.store(.drawn(tile, area: job.area ?? TileGrid.whole), for: job.key)
     }
-    plan.statistics.tilesDrawn = plan.jobs.count
+    plan.statistics.tilesDrawn = batch.jobs.count
   }
 
   // MARK: Stage 3: compositing dots
@@ -504,10 +525,61 @@ struct TileJob: Sendable {
 
   /// Draws jobs on all cores; results come back in the jobs' order.
   static func runConcurrently(_ jobs: [TileJob]) -> [DrawnTile?] {
-    if serial { return jobs.map { $0.draw() } }
-    let results = TileResults(count: jobs.count)
-    DispatchQueue.concurrentPerform(iterations: jobs.count) { n in
+    TileDrawBatch(jobs, overlapped: false).finish()
+  }
+}
+
+/// A frame's tiles to draw. Started `overlapped`, helper threads begin drawing at once, while
+/// the calling thread does other work of the frame, and the calling thread joins them in
+/// `finish()`: jobs are taken one at a time from a shared counter, so no core idles while one
+/// is left. Otherwise `finish()` draws them all on every core (`concurrentPerform`, whose
+/// workers wake sooner than helpers started there would).
+///
+/// With `TERMMAP_SERIAL_DRAW=1` the caller draws every job in `finish()` (so callgrind, which
+/// counts only the thread it toggles on, counts whole frames).
+final class TileDrawBatch: Sendable {
+  let jobs: [TileJob]
+  private let next = Atomic<Int>(0)
+  private let results: TileResults
+  private let helpers = DispatchGroup()
+  private let overlapped: Bool
+
+  init(_ jobs: [TileJob], overlapped: Bool) {
+    self.jobs = jobs
+    results = TileResults(count: jobs.count)
+    self.overlapped = overlapped && !TileJob.serial && !jobs.isEmpty
+    guard self.overlapped else { return }
+    // One helper fewer than the cores (the caller's thread is the last), no more than jobs.
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    for _ in 0..<min(jobs.count, max(1, cores - 1)) {
+      helpers.enter()
+      DispatchQueue.global().async {
+        self.drain()
+        self.helpers.leave()
+      }
+    }
+  }
+
+  /// Draws jobs until none is left to take.
+  private func drain() {
+    while true {
+      let n = next.wrappingAdd(1, ordering: .relaxed).oldValue
+      guard n < jobs.count else { return }
       results.set(n, jobs[n].draw())
+    }
+  }
+
+  /// Draws what is left, waits for the helpers' last tiles, and returns every tile in the
+  /// jobs' order.
+  func finish() -> [DrawnTile?] {
+    if TileJob.serial { return jobs.map { $0.draw() } }
+    if overlapped {
+      drain()
+      helpers.wait()
+    } else {
+      DispatchQueue.concurrentPerform(iterations: jobs.count) { n in
+        results.set(n, jobs[n].draw())
+      }
     }
     return results.values
   }

@@ -81,6 +81,10 @@ public final class MapView {
   /// Set by renderers that asked to redraw; cleared by `renderFrame`.
   public internal(set) var needsDisplay = true
   var layoutStale = true
+  /// Views on screen from which a frame places markers while its tiles draw on other cores:
+  /// below this the work is shorter than waking a helper thread (about 0.1 ms), and the tiles
+  /// are drawn first, on every core.
+  var markersWorthOverlapping = 256
   /// Credit lines of the tile overlays drawn in the last frame.
   var frameAttribution: [String] = []
   /// Called (from any thread) when something asks for a redraw, e.g. a tile finished loading.

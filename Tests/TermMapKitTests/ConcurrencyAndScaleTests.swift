@@ -203,6 +203,37 @@ struct ConcurrentDrawingTests {
     }
   }
 
+  @Test("Tiles drawn while this thread places markers give the frame of tiles drawn first")
+  func overlappedEqualsTilesFirst() {
+    var frames: [CellBuffer] = []
+    for threshold in [Int.max, 0, 0, 0] {
+      let (map, _) = busyMap()
+      // 3,000 markers over the busy area, most of them on screen.
+      let area = map.visibleMapRect
+      var state: UInt64 = 5
+      func unit() -> Double {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Double(state >> 11) / Double(1 << 53)
+      }
+      map.addAnnotations(
+        (0..<3_000).map { k in
+          PointAnnotation(
+            coordinate: MapPoint(
+              x: area.minX + unit() * area.width, y: area.minY + unit() * area.height
+            ).coordinate, title: "M\(k)")
+        })
+      map.markersWorthOverlapping = threshold
+      let (frame, stats) = map.renderFrameWithStatistics()
+      #expect(stats.tilesDrawn > 20 && stats.markersShown > 300)
+      #expect(map.annotationViewsOnScreen.filter { !$0.isHidden }.count == stats.markersShown)
+      frames.append(frame)
+    }
+    for f in frames.dropFirst() {
+      #expect(
+        f == frames[0], "\(zip(f.cells, frames[0].cells).filter { $0 != $1 }.count) cells differ")
+    }
+  }
+
   @Test("Drawing the same map again, from a cold cache, gives the same frame")
   func repeatableFrames() {
     let (map, _) = busyMap()
