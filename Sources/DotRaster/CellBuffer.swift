@@ -120,6 +120,12 @@ public struct CellBuffer: Sendable, Equatable {
     }
   }
 
+  /// The cells to write in place, for a painter that writes only glyphs one column wide
+  /// (dots: braille, quadrant blocks, ASCII), which never need the wide-glyph repair.
+  mutating func withNarrowCells<R>(_ body: (UnsafeMutableBufferPointer<Cell>) -> R) -> R {
+    cells.withUnsafeMutableBufferPointer { body($0) }
+  }
+
   /// Two frames are equal when their cells are.
   public static func == (a: CellBuffer, b: CellBuffer) -> Bool {
     a.columns == b.columns && a.rows == b.rows && a.cells == b.cells

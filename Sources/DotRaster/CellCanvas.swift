@@ -198,19 +198,24 @@ public struct CellCanvas: Sendable, Equatable {
     let columns = min(self.columns, buffer.columns)
     let rows = min(self.rows, buffer.rows)
     let colours = !trueColors.isEmpty
-    for row in 0..<rows {
-      let base = row * self.columns
-      for column in 0..<columns {
-        let b = bits[base + column]
-        if b == 0 { continue }
-        let ink = Ink(raw: top[base + column])
-        var colour = ink.color
-        if colours, trueColors[base + column] != 0 {
-          colour = TermColor(raw: trueColors[base + column])
+    let glyphs = charset.glyphValues
+    let outColumns = buffer.columns
+    // Dot glyphs are one column wide, so the cells are written in place.
+    buffer.withNarrowCells { out in
+      for row in 0..<rows {
+        let base = row * self.columns
+        let outBase = row * outColumns
+        for column in 0..<columns {
+          let b = bits[base + column]
+          if b == 0 { continue }
+          var colour = Ink(raw: top[base + column]).color
+          if colours, trueColors[base + column] != 0 {
+            colour = TermColor(raw: trueColors[base + column])
+          }
+          // The glyph, not bold or reversed, in the ink's colour, on the cell's background.
+          out[outBase + column].glyphAndFlags = glyphs[Int(b)]
+          out[outBase + column].foregroundRaw = colour.raw
         }
-        buffer[column, row] = Cell(
-          glyph: charset.glyph(forDots: b), foreground: colour,
-          background: buffer[column, row].background)
       }
     }
   }

@@ -7,6 +7,18 @@ public enum Charset: String, Sendable, CaseIterable {
   /// Plain ASCII: the dots' shape guessed as a line or a mark.
   case ascii
 
+  /// `glyph(forDots:)` of every dot pattern, as scalar values (for painting many cells).
+  var glyphValues: [UInt32] {
+    switch self {
+    case .braille: return Charset.brailleValues
+    case .block: return Charset.blockValues
+    case .ascii: return Charset.asciiValues
+    }
+  }
+  static let brailleValues = (0..<256).map { Charset.braille.glyph(forDots: UInt8($0)).value }
+  static let blockValues = (0..<256).map { Charset.block.glyph(forDots: UInt8($0)).value }
+  static let asciiValues = (0..<256).map { Charset.ascii.glyph(forDots: UInt8($0)).value }
+
   /// The character for a cell whose inked dots are `bits` (braille numbering).
   public func glyph(forDots bits: UInt8) -> Unicode.Scalar {
     switch self {

@@ -317,31 +317,23 @@ public struct TerminalWriter: Sendable {
     guard !candidates.isEmpty else { return (0, 0) }
     var shifted = 0
     var counts = [Int](repeating: 0, count: candidates.count)
+    guard let o = old.baseAddress, let n = new.baseAddress else { return (0, 0) }
     for r in 0..<rows where oldHashes[r] != newHashes[r] {
       let base = r * cols
-      var misses0 = 0
-      for c in 0..<cols where new[base + c] != old[base + c] { misses0 += 1 }
+      let misses0 = mismatches(n + base, o + base, count: cols, limit: .max)
       // A shift costs about as much as writing a few cells (the move, the reset, CSI k P).
       var best = misses0 - 4
       var choice = -1
       for (i, k) in candidates.enumerated() {
-        var misses = 0
-        if k > 0 {
-          for c in 0..<cols {
-            let was = c + k < cols ? old[base + c + k] : .blank
-            if new[base + c] != was {
-              misses += 1
-              if misses >= best { break }
-            }
-          }
-        } else {
-          for c in 0..<cols {
-            let was = c + k >= 0 ? old[base + c + k] : .blank
-            if new[base + c] != was {
-              misses += 1
-              if misses >= best { break }
-            }
-          }
+        // The row shifted by k: the old cells moved over, blanks where the row was uncovered.
+        let moved = max(cols - abs(k), 0)
+        var misses =
+          k > 0
+          ? mismatches(n + base, o + base + k, count: moved, limit: best)
+          : mismatches(n + base + (cols - moved), o + base, count: moved, limit: best)
+        if misses < best {
+          let uncovered = k > 0 ? n + base + moved : n + base
+          misses += mismatches(uncovered, blankOf: cols - moved, limit: best - misses)
         }
         if misses < best {
           best = misses
@@ -356,6 +348,42 @@ public struct TerminalWriter: Sendable {
     }
     let most = counts.indices.max { counts[$0] < counts[$1] } ?? 0
     return (shifted, shifted > 0 ? candidates[most] : 0)
+  }
+
+  /// How many of `count` cells differ between `a` and `b`, counted 32 cells at a time with no
+  /// branch per cell, stopping at the first group that reaches `limit`.
+  @inline(__always)
+  static func mismatches(
+    _ a: UnsafePointer<Cell>, _ b: UnsafePointer<Cell>, count: Int, limit: Int
+  ) -> Int {
+    var total = 0
+    var i = 0
+    while i < count {
+      let end = min(i + 32, count)
+      var k = i
+      while k < end {
+        let x = a[k]
+        let y = b[k]
+        let d =
+          (x.glyphAndFlags ^ y.glyphAndFlags) | (x.foregroundRaw ^ y.foregroundRaw)
+          | (x.backgroundRaw ^ y.backgroundRaw)
+        total &+= d == 0 ? 0 : 1
+        k += 1
+      }
+      if total >= limit { return total }
+      i = end
+    }
+    return total
+  }
+
+  /// How many of `count` cells from `a` are not blank, stopping once `limit` is reached.
+  static func mismatches(_ a: UnsafePointer<Cell>, blankOf count: Int, limit: Int) -> Int {
+    var total = 0
+    for k in 0..<count where a[k] != .blank {
+      total += 1
+      if total >= limit { break }
+    }
+    return total
   }
 
   /// Sideways shifts worth trying: a few short runs of cells from rows that changed are looked
@@ -412,13 +440,21 @@ public struct TerminalWriter: Sendable {
   /// glyph cut in half becomes unknown, so it is written again.
   static func shiftRow(_ cells: inout [Cell], columns cols: Int, row: Int, by k: Int) {
     let base = row * cols
+    let n = min(abs(k), cols)
+    // The row's cells moved in one copy (cells are plain values), the uncovered ones blanked.
+    cells.withUnsafeMutableBufferPointer { p in
+      guard let row = p.baseAddress?.advanced(by: base) else { return }
+      if k > 0 {
+        row.update(from: row + n, count: cols - n)
+        (row + cols - n).update(repeating: .blank, count: n)
+      } else {
+        (row + n).update(from: row, count: cols - n)
+        row.update(repeating: .blank, count: n)
+      }
+    }
     if k > 0 {
-      for c in 0..<cols { cells[base + c] = c + k < cols ? cells[base + c + k] : .blank }
       if cells[base].isContinuation { cells[base] = .unknown }
     } else {
-      for c in stride(from: cols - 1, through: 0, by: -1) {
-        cells[base + c] = c + k >= 0 ? cells[base + c + k] : .blank
-      }
       let last = cells[base + cols - 1]
       if !last.isContinuation && last.glyph.value >= 0x1100
         && CellBuffer.displayWidth(of: last.glyph) == 2

@@ -415,30 +415,62 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
       })
     if let memo = labelMemo.withLock({ $0 }), memo.key == memoKey { return memo.labels }
     // Each name once per layer: the most important feature of that name (so the result does
-    // not depend on which tiles, exact or stand-ins, held it first).
-    var names = [String: Int]()
-    var out: [MapLabel] = []
-    for (v, path, shift) in sources {
-      do {
-        for (key, candidate) in tileLabels(v.tile, at: path, zoom: zoom) {
-          var label = candidate
-          label.point.x += shift
-          if let i = names[key] {
-            if label.priority > out[i].priority { out[i] = label }
-          } else {
-            names[key] = out.count
-            out.append(label)
+    // not depend on which tiles, exact or stand-ins, held it first). Keys are compared by
+    // their hash, worked out once per tile, and the labels themselves (strings inside) are
+    // copied once, into the answer.
+    let perTile = sources.map { tileLabels($0.tile.tile, at: $0.path, zoom: zoom) }
+    let total = perTile.reduce(0) { $0 + $1.names.count }
+    var names = [LabelName: Int](minimumCapacity: total)
+    // The winner of each name, as (tile, index in tile), and its priority.
+    var winners: [(tile: Int32, index: Int32)] = []
+    var priorities: [Double] = []
+    winners.reserveCapacity(total)
+    priorities.reserveCapacity(total)
+    for (t, tile) in perTile.enumerated() {
+      for n in tile.names.indices {
+        let priority = tile.labels[n].priority
+        let name = tile.names[n]
+        if let i = names[name] {
+          if priority > priorities[i] {
+            winners[i] = (Int32(t), Int32(n))
+            priorities[i] = priority
           }
+        } else {
+          names[name] = winners.count
+          winners.append((Int32(t), Int32(n)))
+          priorities.append(priority)
         }
       }
     }
     // Most important first (stably), the order the label placer takes them in.
-    out = out.enumerated().sorted {
-      $0.element.priority != $1.element.priority
-        ? $0.element.priority > $1.element.priority : $0.offset < $1.offset
-    }.map(\.element)
+    var order = Array(winners.indices)
+    order.sort { a, b in
+      priorities[a] != priorities[b] ? priorities[a] > priorities[b] : a < b
+    }
+    let shifts = sources.map(\.shift)
+    var out: [MapLabel] = []
+    out.reserveCapacity(order.count)
+    for i in order {
+      let (t, n) = winners[i]
+      var label = perTile[Int(t)].labels[Int(n)]
+      label.point.x += shifts[Int(t)]
+      out.append(label)
+    }
     labelMemo.withLock { $0 = (memoKey, out) }
     return out
+  }
+
+  /// A label's layer and name, hashed once (when its tile's labels are made): a frame merges
+  /// the labels of every tile on screen by these.
+  struct LabelName: Hashable {
+    let text: String
+    let hash: Int
+    init(_ text: String) {
+      self.text = text
+      hash = text.hashValue
+    }
+    static func == (a: LabelName, b: LabelName) -> Bool { a.hash == b.hash && a.text == b.text }
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
   }
 
   /// What `labels(for:)` answered last and for what: the zoom, the content, the style and
@@ -469,17 +501,21 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
 
   /// Label candidates of tiles at the current zoom (a pan asks for the same tiles again), by
   /// tile; all of another zoom go when the zoom changes.
-  let labelCache = Mutex<[LabelKey: [(key: String, label: MapLabel)]]>([:])
+  let labelCache = Mutex<[LabelKey: TileLabels]>([:])
+
+  /// A tile's labels and their layer/name keys, side by side.
+  struct TileLabels {
+    var names: [LabelName] = []
+    var labels: [MapLabel] = []
+  }
 
   /// A tile's labels (with their layer/name keys), made once per tile and zoom.
-  func tileLabels(_ tile: DecodedTile, at path: TileOverlayPath, zoom: Double) -> [(
-    key: String, label: MapLabel
-  )] {
+  func tileLabels(_ tile: DecodedTile, at path: TileOverlayPath, zoom: Double) -> TileLabels {
     let style = self.style
     let key = LabelKey(
       path: path, zoomBits: zoom.bitPattern, generation: contentGeneration, style: style.name)
     if let cached = labelCache.withLock({ $0[key] }) { return cached }
-    var out: [(key: String, label: MapLabel)] = []
+    var out = TileLabels()
     collect(
       from: tile, id: TileID(z: path.z, x: path.x, y: path.y), zoom: zoom, style: style,
       into: &out)
@@ -494,7 +530,7 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
 
   private func collect(
     from tile: DecodedTile, id: TileID, zoom: Double, style: BasemapStyle,
-    into out: inout [(key: String, label: MapLabel)]
+    into out: inout TileLabels
   ) {
     let bounds = tileOverlay.boundingMapRect
     for rule in style.labels where zoom >= rule.minZoom {
@@ -531,7 +567,8 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
           text: name, point: p, priority: priority, color: rule.color, bold: rule.bold,
           marker: rule.populationScale > 0
             ? (style.placeDot.unicodeScalars.first!, style.placeDotColor) : nil)
-        out.append((rule.layer + "/" + name, label))
+        out.names.append(LabelName(rule.layer + "/" + name))
+        out.labels.append(label)
       }
     }
   }

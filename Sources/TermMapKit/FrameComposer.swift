@@ -146,6 +146,7 @@ struct CollisionInput {
   static func resolve(_ inputs: [CollisionInput], columns cols: Int, rows: Int)
     -> [MarkerCandidate.Outcome]
   {
+    guard !inputs.isEmpty else { return [] }
     let cx = cols / 2
     let cy = rows / 2
     // Distances in dots: a row is dotsHigh / dotsWide times as tall as a column is wide.

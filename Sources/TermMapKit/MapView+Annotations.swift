@@ -232,6 +232,11 @@ extension MapView {
   /// annotation's slot in the index, and marked with this pass's stamp, so the pass hashes only
   /// the annotations that come or go.
   func layoutAnnotationViews() {
+    // No annotations and no views: nothing to find, nothing to leave.
+    if annotationIndex.count == 0 && annotationViews.shown.isEmpty {
+      annotationViews.collisionsFor = nil
+      return
+    }
     let vp = viewport
     var reps: [AnnotationIndex.Representative] = []
     swap(&reps, &annotationViews.reps)

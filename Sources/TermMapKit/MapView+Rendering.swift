@@ -382,7 +382,15 @@ extension FrameComposer {
       let w = MapSize.world.width
       let tile = Double(TileGrid.size) / vp.zoomScale
       for (provider, layer) in providers {
-        for label in provider.labels(for: vp) {
+        let all = provider.labels(for: vp)
+        if layer.hidden.isEmpty {
+          // Nothing above hides this layer: its names as they are (the first provider's list
+          // itself, not copied label by label).
+          if labels.isEmpty { labels = all } else { labels.append(contentsOf: all) }
+          continue
+        }
+        labels.reserveCapacity(labels.count + all.count)
+        for label in all {
           // A name under map content above its layer is that content's to show.
           let x = label.point.x - (label.point.x / w).rounded(.down) * w
           let p = MapPoint(x: x, y: label.point.y)
