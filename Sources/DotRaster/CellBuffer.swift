@@ -24,6 +24,12 @@ public struct Cell: Hashable, Sendable {
     v &- 1 < 0x10FF || v &- 0x2800 < 0x100
   }
 
+  /// `a == b` with one branch: the fields' differences or-ed together.
+  @inline(__always) static func same(_ a: Cell, _ b: Cell) -> Bool {
+    (a.glyphAndFlags ^ b.glyphAndFlags) | (a.foregroundRaw ^ b.foregroundRaw)
+      | (a.backgroundRaw ^ b.backgroundRaw) == 0
+  }
+
   /// A cell showing a glyph in colours (nil: the terminal's default), bold or reversed.
   public init(
     glyph: Unicode.Scalar, foreground: TermColor? = nil, background: TermColor? = nil,

@@ -199,14 +199,31 @@ public struct TerminalWriter: Sendable {
     }
   }
 
+  /// A row's hash (FNV-1a style), in four lanes over every fourth cell, so the multiplies of
+  /// neighbouring cells do not wait for each other (a row of 300 cells is hashed every frame).
   static func hashRow(_ p: UnsafeBufferPointer<Cell>, from start: Int, count: Int) -> UInt64 {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for i in start..<(start + count) {
-      let c = p[i]
-      h = (h ^ (UInt64(c.glyphAndFlags) | UInt64(c.foregroundRaw) << 32)) &* 0x100_0000_01b3
-      h = (h ^ UInt64(c.backgroundRaw)) &* 0x100_0000_01b3
+    let prime: UInt64 = 0x100_0000_01b3
+    var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+      0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4, 0x9ce4_8422_2325_cbf2, 0x2325_cbf2_9ce4_8422
+    )
+    @inline(__always) func mix(_ h: UInt64, _ c: Cell) -> UInt64 {
+      let h1 = (h ^ (UInt64(c.glyphAndFlags) | UInt64(c.foregroundRaw) << 32)) &* prime
+      return (h1 ^ UInt64(c.backgroundRaw)) &* prime
     }
-    return h
+    var i = start
+    let end = start + count
+    while i + 4 <= end {
+      lanes.0 = mix(lanes.0, p[i])
+      lanes.1 = mix(lanes.1, p[i + 1])
+      lanes.2 = mix(lanes.2, p[i + 2])
+      lanes.3 = mix(lanes.3, p[i + 3])
+      i += 4
+    }
+    while i < end {
+      lanes.0 = mix(lanes.0, p[i])
+      i += 1
+    }
+    return ((((lanes.0 ^ lanes.1) &* prime) ^ lanes.2) &* prime ^ lanes.3) &* prime
   }
 
   static func blankRowHash(columns: Int) -> UInt64 {
@@ -320,9 +337,10 @@ public struct TerminalWriter: Sendable {
     guard let o = old.baseAddress, let n = new.baseAddress else { return (0, 0) }
     for r in 0..<rows where oldHashes[r] != newHashes[r] {
       let base = r * cols
-      let misses0 = mismatches(n + base, o + base, count: cols, limit: .max)
-      // A shift costs about as much as writing a few cells (the move, the reset, CSI k P).
-      var best = misses0 - 4
+      // The best shift first (the first of the fewest misses), then the row unshifted, counted
+      // only as far as decides: a shift costs about as much as writing a few cells (the move,
+      // the reset, CSI k P), so it must leave more than 4 fewer cells to write.
+      var best = Int.max
       var choice = -1
       for (i, k) in candidates.enumerated() {
         // The row shifted by k: the old cells moved over, blanks where the row was uncovered.
@@ -339,6 +357,10 @@ public struct TerminalWriter: Sendable {
           best = misses
           choice = i
         }
+      }
+      if choice >= 0 {
+        let misses0 = mismatches(n + base, o + base, count: cols, limit: best + 5)
+        if best >= misses0 - 4 { choice = -1 }
       }
       if choice >= 0 {
         shifts[r] = candidates[choice]
@@ -362,12 +384,7 @@ public struct TerminalWriter: Sendable {
       let end = min(i + 32, count)
       var k = i
       while k < end {
-        let x = a[k]
-        let y = b[k]
-        let d =
-          (x.glyphAndFlags ^ y.glyphAndFlags) | (x.foregroundRaw ^ y.foregroundRaw)
-          | (x.backgroundRaw ^ y.backgroundRaw)
-        total &+= d == 0 ? 0 : 1
+        total &+= Cell.same(a[k], b[k]) ? 0 : 1
         k += 1
       }
       if total >= limit { return total }
@@ -558,10 +575,9 @@ struct Emitter: Sendable {
     // Columns before this one have been written or were right already.
     var done = 0
     while c < cols {
-      if new[base + c] == old[base + c] {
-        c += 1
-        continue
-      }
+      // Equal cells skipped with one test each (the fields' differences or-ed together).
+      while c < cols && Cell.same(new[base + c], old[base + c]) { c += 1 }
+      if c == cols { break }
       // A wide glyph's second cell is written with its first (once: a second cell whose first
       // is not wide is written as a space).
       if new[base + c].isContinuation && c > done { c -= 1 }

@@ -89,12 +89,14 @@ public struct LabelPlacer {
     let cols = viewport.columns
     var placed = 0
     for index in order {
-      let c = labels[index]
-      guard let cell = viewport.cell(for: c.point) else { continue }
-      let (text, width) = c.shown
+      // Fields read in place: a copy of the label would retain and release its strings for
+      // every label tried, and most are not placed.
+      guard let cell = viewport.cell(for: labels[index].point) else { continue }
+      let width = labels[index].shown.width
+      let marker = labels[index].marker
       var start: Int
       var dotColumn: Int?
-      if c.marker != nil {
+      if marker != nil {
         dotColumn = cell.column
         start = cell.column + 2
         if start + width > cols { start = cell.column - 1 - width }
@@ -113,10 +115,12 @@ public struct LabelPlacer {
       }
       guard free else { continue }
       for col in lo..<hi { taken[row * cols + col] = true }
-      if let d = dotColumn, let m = c.marker {
+      if let d = dotColumn, let m = marker {
         cells[d, row] = Cell(glyph: m.glyph, foreground: m.color, bold: true)
       }
-      cells.put(text, column: start, row: row, foreground: c.color, bold: c.bold)
+      cells.put(
+        labels[index].shown.text, column: start, row: row, foreground: labels[index].color,
+        bold: labels[index].bold)
       placed += 1
     }
     return placed
