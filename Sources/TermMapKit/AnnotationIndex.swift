@@ -77,7 +77,9 @@ final class AnnotationIndex {
   static func zOrder(_ p: MapPoint) -> UInt64 {
     let scale = Double(UInt32.max) / MapSize.world.width
     func spread(_ v: Double) -> UInt64 {
-      var x = UInt64(min(max(v * scale, 0), Double(UInt32.max)))
+      // A coordinate that is not a number (from a caller's annotation) sorts first.
+      let d = v * scale
+      var x = d.isNaN ? 0 : UInt64(min(max(d, 0), Double(UInt32.max)))
       x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF
       x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF
       x = (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F

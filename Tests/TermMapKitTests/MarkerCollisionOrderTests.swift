@@ -194,4 +194,23 @@ struct MarkerCollisionOrderTests {
     )
     #expect(frames[0].count == frames[1].count && frames[0].joined().contains("Place"))
   }
+
+  @Test("An annotation whose coordinate is not a number is kept, drawn nowhere, and harms none")
+  func notANumber() {
+    for together in [true, false] {
+      let (map, at) = makeScene()
+      let lost = PointAnnotation(
+        coordinate: Coordinate(latitude: .nan, longitude: .nan), title: "Lost")
+      let found = PointAnnotation(coordinate: at(30, 10), title: "Found")
+      if together {
+        map.addAnnotations([lost, found])
+      } else {
+        map.addAnnotation(lost)
+        map.addAnnotation(found)
+      }
+      let frame = map.renderFrame()
+      #expect(map.annotationCount == 2)
+      #expect(frame.lines[10].contains("Found") && !frame.lines.joined().contains("Lost"))
+    }
+  }
 }
