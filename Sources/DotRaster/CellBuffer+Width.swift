@@ -101,5 +101,4 @@ extension CellBuffer {
     }
     for i in blank { self[i % columns, i / columns].glyph = " " }
   }
-
 }

@@ -26,46 +26,29 @@ extension DrawingContext {
     scratch.edges = []
     defer { scratch.edges = edges }
     edges.reserveCapacity(xs.count)
-    var minX = Double.infinity
-    var maxX = -Double.infinity
-    var minY = Double.infinity
-    var maxY = -Double.infinity
-    for (index, sub) in subpaths.enumerated() {
-      let end = index + 1 < subpaths.count ? subpaths[index + 1].start : xs.count
-      guard end > sub.start else { continue }
-      for i in sub.start..<end {
-        let j = i + 1 < end ? i + 1 : sub.start  // every ring is closed for filling
-        let (ax, ay, bx, by) = (xs[i], ys[i], xs[j], ys[j])
-        minX = min(minX, ax)
-        maxX = max(maxX, ax)
-        minY = min(minY, ay)
-        maxY = max(maxY, ay)
-        if ay == by || !ay.isFinite || !by.isFinite { continue }
-        if ay < by {
-          edges.append(Edge(yTop: ay, yBottom: by, xAtTop: ax, slope: (bx - ax) / (by - ay)))
-        } else {
-          edges.append(Edge(yTop: by, yBottom: ay, xAtTop: bx, slope: (ax - bx) / (ay - by)))
+    var bounds = FillScratch.Bounds()
+    xs.withUnsafeBufferPointer { xs in
+      ys.withUnsafeBufferPointer { ys in
+        for (index, sub) in subpaths.enumerated() {
+          let end = index + 1 < subpaths.count ? subpaths[index + 1].start : xs.count
+          FillScratch.addRing(xs, ys, sub.start..<end, to: &edges, bounds: &bounds)
         }
       }
     }
     let clip = state.clip
-    guard minX.isFinite, maxX >= Double(clip.minX) - 1, minX <= Double(clip.maxX),
-      maxY >= Double(clip.minY) - 1, minY <= Double(clip.maxY)
-    else { return }
+    guard bounds.meets(clip) else { return }
     let pattern = state.fillPattern
     let (ox, oy) = patternOrigin
     // A shape smaller than one dot still shows as one dot.
-    if maxX - minX < 1 && maxY - minY < 1 {
-      let x = Int(((minX + maxX) / 2).rounded(.down))
-      let y = Int(((minY + maxY) / 2).rounded(.down))
+    if let (x, y) = bounds.speck {
       if x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
         canvas[x, y] = ink
       }
       return
     }
     edges.sort { $0.yTop < $1.yTop }
-    let firstRow = max(clip.minY, Int((minY - 0.5).rounded(.up)))
-    let lastRow = min(clip.maxY - 1, Int((maxY - 0.5).rounded(.down)))
+    let firstRow = max(clip.minY, Int((bounds.minY - 0.5).rounded(.up)))
+    let lastRow = min(clip.maxY - 1, Int((bounds.maxY - 0.5).rounded(.down)))
     guard firstRow <= lastRow else { return }
     var active = scratch.active
     var crossings = scratch.crossings
@@ -122,4 +105,48 @@ struct FillScratch {
   var edges: [Edge] = []
   var active: [Int] = []
   var crossings: [Double] = []
+
+  /// The bounds of the points of a fill's rings (empty: no point yet).
+  struct Bounds {
+    var minX = Double.infinity
+    var maxX = -Double.infinity
+    var minY = Double.infinity
+    var maxY = -Double.infinity
+
+    /// Whether the rings can ink a dot of `clip`.
+    func meets(_ clip: DotRect) -> Bool {
+      minX.isFinite && maxX >= Double(clip.minX) - 1 && minX <= Double(clip.maxX)
+        && maxY >= Double(clip.minY) - 1 && minY <= Double(clip.maxY)
+    }
+
+    /// The one dot a shape smaller than a dot shows as (nil: the shape is larger).
+    var speck: (x: Int, y: Int)? {
+      guard maxX - minX < 1 && maxY - minY < 1 else { return nil }
+      return (Int(((minX + maxX) / 2).rounded(.down)), Int(((minY + maxY) / 2).rounded(.down)))
+    }
+  }
+
+  /// Adds the edges of the ring `range` of the points, closed (as every ring is for filling),
+  /// to `edges`, leaving out horizontal edges and those with an end that is not finite, and
+  /// widens `bounds` over its points.
+  @inline(__always)
+  static func addRing(
+    _ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>, _ range: Range<Int>,
+    to edges: inout [Edge], bounds b: inout Bounds
+  ) {
+    for i in range {
+      let j = i + 1 < range.upperBound ? i + 1 : range.lowerBound
+      let (ax, ay, bx, by) = (xs[i], ys[i], xs[j], ys[j])
+      b.minX = min(b.minX, ax)
+      b.maxX = max(b.maxX, ax)
+      b.minY = min(b.minY, ay)
+      b.maxY = max(b.maxY, ay)
+      if ay == by || !ay.isFinite || !by.isFinite { continue }
+      if ay < by {
+        edges.append(Edge(yTop: ay, yBottom: by, xAtTop: ax, slope: (bx - ax) / (by - ay)))
+      } else {
+        edges.append(Edge(yTop: by, yBottom: ay, xAtTop: bx, slope: (ax - bx) / (ay - by)))
+      }
+    }
+  }
 }

@@ -86,51 +86,30 @@ public struct SmallShapeBatch {
     closeRing()
     guard let ink = fillInk, !xs.isEmpty else { return }
     edges.removeAll(keepingCapacity: true)
-    var minX = Double.infinity
-    var maxX = -Double.infinity
-    var minY = Double.infinity
-    var maxY = -Double.infinity
+    var bounds = FillScratch.Bounds()
     var start = 0
-    // As `fill` in DrawingContext+Fill.swift: every ring closed, horizontal and non-finite
-    // edges left out, the bounds taken over every point.
+    // As `fill` in DrawingContext+Fill.swift.
     let (xs, ys) = (self.xs, self.ys)
     xs.withUnsafeBufferPointer { xs in
       ys.withUnsafeBufferPointer { ys in
         for end in ringEnds {
-          for i in start..<end {
-            let j = i + 1 < end ? i + 1 : start
-            let (ax, ay, bx, by) = (xs[i], ys[i], xs[j], ys[j])
-            minX = min(minX, ax)
-            maxX = max(maxX, ax)
-            minY = min(minY, ay)
-            maxY = max(maxY, ay)
-            if ay == by || !ay.isFinite || !by.isFinite { continue }
-            if ay < by {
-              edges.append(.init(yTop: ay, yBottom: by, xAtTop: ax, slope: (bx - ax) / (by - ay)))
-            } else {
-              edges.append(.init(yTop: by, yBottom: ay, xAtTop: bx, slope: (ax - bx) / (ay - by)))
-            }
-          }
+          FillScratch.addRing(xs, ys, start..<end, to: &edges, bounds: &bounds)
           start = end
         }
       }
     }
     let clip = clip
-    guard minX.isFinite, maxX >= Double(clip.minX) - 1, minX <= Double(clip.maxX),
-      maxY >= Double(clip.minY) - 1, minY <= Double(clip.maxY)
-    else { return }
+    guard bounds.meets(clip) else { return }
     let w = stroker.canvas.width
     // A shape smaller than one dot still shows as one dot.
-    if maxX - minX < 1 && maxY - minY < 1 {
-      let x = Int(((minX + maxX) / 2).rounded(.down))
-      let y = Int(((minY + maxY) / 2).rounded(.down))
+    if let (x, y) = bounds.speck {
       if x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
         stroker.canvas.withDots { $0[y * w + x] = ink }
       }
       return
     }
-    let firstRow = max(clip.minY, Int((minY - 0.5).rounded(.up)))
-    let lastRow = min(clip.maxY - 1, Int((maxY - 0.5).rounded(.down)))
+    let firstRow = max(clip.minY, Int((bounds.minY - 0.5).rounded(.up)))
+    let lastRow = min(clip.maxY - 1, Int((bounds.maxY - 0.5).rounded(.down)))
     guard firstRow <= lastRow else { return }
     let pattern = pattern
     let solid = pattern == .solid

@@ -416,7 +416,6 @@ struct Stroker {
       kLast = min(steps, (Double(c) < v ? c + 1 : c) + 1)
     }
     let dashed = dashTotal > 0
-    let single = brush.reach == 0
     let cminX = clip.minX
     let cminY = clip.minY
     let cmaxX = clip.maxX
@@ -454,7 +453,7 @@ struct Stroker {
     }
     // A thin, solid segment whose dots all lie in the clip: no test per dot.
     let r = brush.reach
-    if single && !dashed && min(ix0, ix1) - r >= cminX && max(ix0, ix1) + r < cmaxX
+    if thin && !dashed && min(ix0, ix1) - r >= cminX && max(ix0, ix1) + r < cmaxX
       && min(iy0, iy1) - r >= cminY && max(iy0, iy1) + r < cmaxY
     {
       for k in kFirst...kLast {
@@ -466,7 +465,7 @@ struct Stroker {
     for k in kFirst...kLast {
       if !dashed || on(k) {
         let (x, y) = dot(k)
-        if single {
+        if thin {
           if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = inkValue }
         } else {
           for o in brush.offsets {

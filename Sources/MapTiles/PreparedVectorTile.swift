@@ -251,7 +251,7 @@ final class PreparedVectorTile: Sendable {
     rules.reduce(64) {
       $0 + 64 + $1.items.count * MemoryLayout<Item>.stride + $1.chunks.count
         * MemoryLayout<Chunk>.stride + $1.points.count * MemoryLayout<TilePoint>.stride
-        + ($1.grid.starts.count + $1.grid.indices.count) * 4
+        + ($1.grid.starts.count + $1.grid.indices.count) * 4 + $1.grid.firstBinX.count * 2
     }
   }
 }

@@ -372,9 +372,11 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
       }
       if pending {
         emit(pendingX, pendingY, at: pendingAlong)
-        // Dashes go on from the run's end at its own distance, not the chord's.
-        if dashed { penUp = true }
-        emit(pendingX, pendingY, at: pendingAlong)
+        if dashed {
+          // Dashes go on from the run's end at its own distance, not the chord's.
+          penUp = true
+          emit(pendingX, pendingY, at: pendingAlong)
+        }
         pending = false
       }
       emit(x, y, at: along)

@@ -340,15 +340,13 @@ extension FrameComposer {
           c = Self.putASCII(0x20, column: c, row: l.row, foreground, l.selected, &cells)
         }
         c = Self.putASCII(0x2B, column: c, row: l.row, foreground, l.selected, &cells)
-        var digits: [UInt8] = []
-        var n = l.count
-        while true {
-          digits.append(UInt8(0x30 + n % 10))
-          n /= 10
-          if n == 0 { break }
-        }
-        for d in digits.reversed() {
-          c = Self.putASCII(d, column: c, row: l.row, foreground, l.selected, &cells)
+        // The digits, most significant first (no buffer per label).
+        var unit = 1
+        while unit <= l.count / 10 { unit *= 10 }
+        while unit > 0 {
+          let digit = UInt8(0x30 + l.count / unit % 10)
+          c = Self.putASCII(digit, column: c, row: l.row, foreground, l.selected, &cells)
+          unit /= 10
         }
       }
     }

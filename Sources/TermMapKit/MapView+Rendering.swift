@@ -530,11 +530,6 @@ struct TileJob: Sendable {
   /// so that callgrind, which counts only the thread in the function it toggles on, counts
   /// all of a frame's instructions (docs/benchmarks.md).
   static let serial = ProcessInfo.processInfo.environment["TERMMAP_SERIAL_DRAW"] == "1"
-
-  /// Draws jobs on all cores; results come back in the jobs' order.
-  static func runConcurrently(_ jobs: [TileJob]) -> [DrawnTile?] {
-    TileDrawBatch(jobs, overlapped: false).finish()
-  }
 }
 
 /// A frame's tiles to draw. Started `overlapped`, helper threads begin drawing at once, while
