@@ -45,8 +45,11 @@ let package = Package(
       swiftSettings: strict),
     .systemLibrary(name: "CZlib"),
     .systemLibrary(name: "CSQLite"),
+    // HTTP(S) for tiles, PMTiles ranges and TileJSON (Debian's libcurl4-openssl-dev).
+    .systemLibrary(name: "CCurl"),
     .target(
-      name: "TileData", dependencies: ["MapGeometry", "CZlib", "CSQLite"], swiftSettings: strict),
+      name: "TileData", dependencies: ["MapGeometry", "CZlib", "CSQLite", "CCurl"],
+      swiftSettings: strict),
     .systemLibrary(name: "CNcursesw"),
     .systemLibrary(name: "CPNG"),
     .systemLibrary(name: "CJPEG"),
@@ -92,7 +95,9 @@ let package = Package(
       exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "TileDataTests",
-      dependencies: ["TileData", "MapGeometry", "CSQLite", "LoopbackHTTPServer"],
+      dependencies: [
+        "TileData", "MapGeometry", "CSQLite", "LoopbackHTTPServer", "TestProcesses",
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "RasterTilesTests", dependencies: ["RasterTiles", "DotRaster"],

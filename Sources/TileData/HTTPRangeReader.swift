@@ -2,171 +2,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// Blocking HTTP GETs whose bodies are collected only up to a limit: the transfer is cancelled
-/// as soon as more arrives (or `Content-Length` announces more), so a server that sends too
-/// much costs at most the limit in memory. A watchdog ends requests after `timeout`.
-///
-/// Callers block on a semaphore while URLSession calls back on a serial queue of its own
-/// (which Dispatch gives a thread even when its shared pool is busy).
-final class BoundedHTTPClient: Sendable {
-  struct Reply: Sendable {
-    let response: HTTPURLResponse
-    let body: Data
-  }
-
-  /// Body limits by status: `200 OK`, `206 Partial Content`, and any other (an error page,
-  /// read only to be dropped).
-  struct Limits: Sendable {
-    var ok: Int
-    var partial: Int
-    var other: Int = 64 << 10
-  }
-
-  enum Failure: Error {
-    /// The body would exceed the limit for its status.
-    case tooLarge(status: Int, limit: Int)
-  }
-
-  let timeout: TimeInterval
-  private let session: URLSession
-  private let delegate: Delegate
-  private let callbackQueue: DispatchQueue
-
-  init(timeout: TimeInterval, maxConnections: Int) {
-    self.timeout = timeout
-    let configuration = URLSessionConfiguration.ephemeral
-    // The semaphore wait enforces `timeout`; URLSession's own limits (whole seconds in
-    // FoundationNetworking) only back it up.
-    configuration.timeoutIntervalForRequest = (timeout * 2).rounded(.up) + 1
-    configuration.timeoutIntervalForResource = (timeout * 2).rounded(.up) + 1
-    configuration.httpMaximumConnectionsPerHost = max(1, maxConnections)
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    configuration.urlCache = nil
-    let delegate = Delegate()
-    let queue = OperationQueue()
-    queue.name = "termmap.http-range"
-    queue.maxConcurrentOperationCount = 1
-    // A serial queue of its own gets a thread even when Dispatch's shared pool is busy (for
-    // example with callers blocked in `fetch`), so answers always arrive.
-    // (`underlyingQueue` is unowned: `callbackQueue` keeps it.)
-    callbackQueue = DispatchQueue(label: "termmap.http-range.delegate")
-    queue.underlyingQueue = callbackQueue
-    self.delegate = delegate
-    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
-  }
-
-  deinit {
-    // The session keeps its delegate until invalidated; do it off any session queue.
-    let session = self.session
-    DispatchQueue.global().async { session.invalidateAndCancel() }
-  }
-
-  /// Sends `request` and waits (at most `timeout`) for the whole answer.
-  func fetch(_ request: URLRequest, limits: Limits) throws -> Reply {
-    let done = DispatchSemaphore(value: 0)
-    let outcome = Mutex<Result<Reply, any Error>?>(nil)
-    let task = session.dataTask(with: request)
-    delegate.register(
-      task.taskIdentifier, limits: limits,
-      completion: { result in
-        outcome.withLock { $0 = result }
-        done.signal()
-      })
-    task.resume()
-    if done.wait(timeout: .now() + timeout) == .timedOut {
-      delegate.unregister(task.taskIdentifier)
-      task.cancel()
-      throw URLError(.timedOut)
-    }
-    return try outcome.withLock { $0! }.get()
-  }
-
-  /// Collects bodies per task. URLSession calls it on its delegate queue (serial); the table
-  /// is behind a mutex because `register`/`unregister` come from the callers' threads.
-  private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
-    struct Pending {
-      var limits: Limits
-      var body = Data()
-      var response: HTTPURLResponse?
-      var exceeded: (status: Int, limit: Int)?
-      let completion: @Sendable (Result<Reply, any Error>) -> Void
-    }
-    private let pending = Mutex<[Int: Pending]>([:])
-
-    func register(
-      _ id: Int, limits: Limits, completion: @escaping @Sendable (Result<Reply, any Error>) -> Void
-    ) {
-      pending.withLock { $0[id] = Pending(limits: limits, completion: completion) }
-    }
-
-    func unregister(_ id: Int) {
-      _ = pending.withLock { $0.removeValue(forKey: id) }
-    }
-
-    private func limit(_ p: Pending) -> Int {
-      switch p.response?.statusCode {
-      case 200?: return p.limits.ok
-      case 206?: return p.limits.partial
-      default: return p.limits.other
-      }
-    }
-
-    func urlSession(
-      _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-      completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-      let allow = pending.withLock { table -> Bool in
-        guard var p = table[dataTask.taskIdentifier] else { return false }
-        p.response = response as? HTTPURLResponse
-        let limit = limit(p)
-        if response.expectedContentLength > Int64(limit) {
-          p.exceeded = (p.response?.statusCode ?? 0, limit)
-        }
-        table[dataTask.taskIdentifier] = p
-        return p.exceeded == nil
-      }
-      completionHandler(allow ? .allow : .cancel)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-      let over = pending.withLock { table -> Bool in
-        guard var p = table[dataTask.taskIdentifier], p.exceeded == nil else { return false }
-        let limit = limit(p)
-        if p.body.count + data.count > limit {
-          p.exceeded = (p.response?.statusCode ?? 0, limit)
-          p.body = Data()
-        } else {
-          p.body.append(data)
-        }
-        table[dataTask.taskIdentifier] = p
-        return p.exceeded != nil
-      }
-      if over { dataTask.cancel() }
-    }
-
-    func urlSession(
-      _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
-    ) {
-      guard let p = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
-        return
-      }
-      if let exceeded = p.exceeded {
-        p.completion(.failure(Failure.tooLarge(status: exceeded.status, limit: exceeded.limit)))
-      } else if let error {
-        p.completion(.failure(error))
-      } else if let response = p.response ?? (task.response as? HTTPURLResponse) {
-        p.completion(.success(Reply(response: response, body: p.body)))
-      } else {
-        p.completion(.failure(URLError(.badServerResponse)))
-      }
-    }
-  }
-}
-
 /// Byte ranges of an HTTP(S) resource: `Range: bytes=a-b` requests answered with `206`.
 ///
 /// - A server that ignores `Range` and answers `200` with the whole body is handled too: the
@@ -196,7 +31,8 @@ final class HTTPByteRangeReader: ByteRangeReader {
     self.url = url
     self.maxFullBodyBytes = maxFullBodyBytes
     self.userAgent = userAgent
-    client = BoundedHTTPClient(timeout: timeout, maxConnections: maxConnections)
+    client = BoundedHTTPClient(
+      timeout: timeout, maxConnections: maxConnections, userAgent: userAgent)
   }
 
   private func fail(_ message: String) -> TileSourceError {
@@ -218,10 +54,9 @@ final class HTTPByteRangeReader: ByteRangeReader {
     var last = offset.addingReportingOverflow(UInt64(length - 1))
     if let size, last.overflow || last.partialValue >= size { last = (size - 1, false) }
     guard !last.overflow else { throw fail("range at byte \(offset) overflows") }
-    var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
-    request.setValue("bytes=\(offset)-\(last.partialValue)", forHTTPHeaderField: "Range")
-    request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-    request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+    let request = BoundedHTTPClient.Request(
+      url: url.absoluteString, headers: [("Range", "bytes=\(offset)-\(last.partialValue)")],
+      decompress: false)
     let expected = Int(last.partialValue - offset + 1)
     let reply: BoundedHTTPClient.Reply
     do {
@@ -234,13 +69,10 @@ final class HTTPByteRangeReader: ByteRangeReader {
       case 206:
         throw fail("HTTP 206: answer larger than the \(limit) bytes asked for")
       default:
-        let reason = HTTPURLResponse.localizedString(forStatusCode: status)
-        throw fail("HTTP \(status) \(reason)")
+        throw fail("HTTP \(status) \(HTTPResponseHead.reason(status))")
       }
-    } catch let error as URLError where error.code == .timedOut {
-      throw fail("timed out after \(HTTPTileSource.seconds(client.timeout))")
-    } catch {
-      throw fail((error as NSError).localizedDescription)
+    } catch let failure as BoundedHTTPClient.Failure {
+      throw fail(failure.message(timeout: client.timeout))
     }
     let http = reply.response
     let etag = http.value(forHTTPHeaderField: "ETag")
@@ -276,8 +108,7 @@ final class HTTPByteRangeReader: ByteRangeReader {
     case 412:
       throw ByteRangeReadError.changed(old: expecting?.etag, new: etag)
     default:
-      let reason = HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
-      throw fail("HTTP \(http.statusCode) \(reason)")
+      throw fail("HTTP \(http.statusCode) \(HTTPResponseHead.reason(http.statusCode))")
     }
   }
 

@@ -3,10 +3,6 @@ import Foundation
 import MapGeometry
 import Synchronization
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Tiles fetched over HTTP(S) from a URL template such as
 /// `https://{s}.example.com/tiles/{z}/{x}/{y}.pbf`, with a disk cache.
 ///
@@ -20,8 +16,10 @@ import Synchronization
 ///   `If-Modified-Since` (304 refreshes its time). A 404 is cached too (as no tile). The cache
 ///   is bounded by `maxCacheBytes` (least recently used entries go first) and written through
 ///   temporary files that never stay behind (`TileDiskCache`).
-/// - A response may have at most `maxResponseBytes` (after URLSession's gzip decoding): a
-///   larger one is cancelled as soon as it is seen. Only a body that arrived whole and is what
+/// - A response may have at most `maxResponseBytes` (after decoding gzip, deflate, brotli or
+///   zstd): a larger one is stopped as soon as it is seen (`BoundedHTTPClient`, over libcurl:
+///   kept-alive connections, the `*_proxy` environment variables, the system's CA
+///   certificates). Only a body that arrived whole and is what
 ///   the format says (a vector tile that inflates and decodes; a PNG, JPEG or WebP signature)
 ///   is returned and cached; anything else fails like a server error.
 /// - 404 and 410 mean no tile (nil). Other statuses, time-outs and transport errors fail with
@@ -64,8 +62,8 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   /// 512 MiB per URL template, unless `TERMMAP_TILE_CACHE_MB` says otherwise.
   public static let defaultMaxCacheBytes = 512 << 20
 
-  private let session: URLSession
-  private let transfers = TransferDelegate()
+  private let client: BoundedHTTPClient
+  private let workers: BlockingWorkPool
   private let diskCache: TileDiskCache?
   private let userAgent: String
   private let state = Mutex(State())
@@ -93,7 +91,7 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
 
   private struct Running {
     var waiters: [Waiter]
-    var task: URLSessionDataTask?
+    let cancellation = BoundedHTTPClient.Cancellation()
     var token: Int
   }
 
@@ -171,15 +169,9 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
       cacheDirectory = nil
       self.diskCache = nil
     }
-    let configuration = URLSessionConfiguration.ephemeral
-    // The watchdog in `start` enforces `timeout`; URLSession's own limits (whole seconds in
-    // FoundationNetworking: under 1 s it fails at once) only back it up.
-    configuration.timeoutIntervalForRequest = Self.sessionTimeout(timeout)
-    configuration.timeoutIntervalForResource = Self.sessionTimeout(timeout)
-    configuration.httpMaximumConnectionsPerHost = self.maxConcurrentRequests
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    configuration.urlCache = nil
-    session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+    client = BoundedHTTPClient(
+      timeout: timeout, maxConnections: self.maxConcurrentRequests, userAgent: userAgent)
+    workers = BlockingWorkPool(limit: self.maxConcurrentRequests, name: "termmap.http-tiles")
   }
 
   static func cacheBytesFromEnvironment(
@@ -196,13 +188,6 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   /// Waits until the disk cache's scheduled scans and pruning are done.
   public func waitForCacheMaintenance() {
     diskCache?.waitForMaintenance()
-  }
-
-  deinit {
-    // The last reference may go on the session's own queue (a task's completion): invalidating
-    // there would wait for that queue, so do it from elsewhere.
-    let session = self.session
-    DispatchQueue.global().async { session.invalidateAndCancel() }
   }
 
   // MARK: Template
@@ -308,9 +293,9 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   }
 
   private func cancel(where shouldCancel: (TileID) -> Bool) {
-    let (waiters, tasks) = state.withLock { s -> ([Waiter], [URLSessionDataTask]) in
+    let (waiters, tasks) = state.withLock { s -> ([Waiter], [BoundedHTTPClient.Cancellation]) in
       var waiters: [Waiter] = []
-      var tasks: [URLSessionDataTask] = []
+      var tasks: [BoundedHTTPClient.Cancellation] = []
       for (id, q) in s.queued where shouldCancel(id) {
         waiters += q.waiters
         s.queued[id] = nil
@@ -318,7 +303,7 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
       }
       for (id, r) in s.running where shouldCancel(id) {
         waiters += r.waiters
-        if let t = r.task { tasks.append(t) }
+        tasks.append(r.cancellation)
         s.running[id] = nil
         s.statistics.cancelled += 1
       }
@@ -388,7 +373,7 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
         }!
         s.queued[pick.key] = nil
         s.counter += 1
-        s.running[pick.key] = Running(waiters: pick.value.waiters, task: nil, token: s.counter)
+        s.running[pick.key] = Running(waiters: pick.value.waiters, token: s.counter)
         s.statistics.requests += 1
         s.statistics.peakInFlight = max(s.statistics.peakInFlight, s.running.count)
         return (pick.key, pick.value, s.counter)
@@ -410,42 +395,27 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   }
 
   private func start(_ id: TileID, cached: CachedTile?, token: Int) {
-    guard let url = url(for: id) else {
+    guard let url = url(for: id),
+      let cancellation = state.withLock({ s in
+        s.running[id].flatMap { $0.token == token ? $0.cancellation : nil }
+      })
+    else {
       finish(id, token: token, .failure(readError(id, "not a valid URL")))
       return
     }
-    var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
-    request.timeoutInterval = Self.sessionTimeout(timeout)
-    request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+    var headers: [(name: String, value: String)] = []
     if let cached {
-      if let etag = cached.meta.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-      if let lm = cached.meta.lastModified {
-        request.setValue(lm, forHTTPHeaderField: "If-Modified-Since")
+      if let etag = cached.meta.etag { headers.append(("If-None-Match", etag)) }
+      if let lm = cached.meta.lastModified { headers.append(("If-Modified-Since", lm)) }
+    }
+    let request = BoundedHTTPClient.Request(url: url.absoluteString, headers: headers)
+    workers.run { [self] in
+      let reply = Result {
+        try client.fetch(
+          request, limits: .init(ok: maxResponseBytes, partial: maxResponseBytes),
+          cancellation: cancellation)
       }
-    }
-    let task = session.dataTask(with: request)
-    transfers.register(task, limit: maxResponseBytes) { [self] data, response, error, overLimit in
-      let result = handle(
-        id, data: data, response: response, error: error, overLimit: overLimit, cached: cached)
-      finish(id, token: token, result)
-    }
-    let stillWanted = state.withLock { s -> Bool in
-      guard s.running[id]?.token == token else { return false }
-      s.running[id]!.task = task
-      return true
-    }
-    guard stillWanted else { return }
-    task.resume()
-    // A watchdog: a server that accepts but never answers fails after `timeout`.
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout + 0.05) { [self] in
-      let late = state.withLock { $0.running[id]?.token == token }
-      guard late else { return }
-      // Finish first: the cancelled task's own callback then finds nothing to finish.
-      finish(
-        id, token: token,
-        cached.map { .success($0.body) }
-          ?? .failure(readError(id, "timed out after \(Self.seconds(timeout))")))
-      task.cancel()
+      finish(id, token: token, handle(id, reply, cached: cached))
     }
   }
 
@@ -462,28 +432,32 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   }
 
   private func handle(
-    _ id: TileID, data: Data?, response: URLResponse?, error: (any Error)?, overLimit: Bool,
-    cached: CachedTile?
+    _ id: TileID, _ reply: Result<BoundedHTTPClient.Reply, any Error>, cached: CachedTile?
   ) -> Result<Data?, any Error> {
-    if overLimit {
+    let http: HTTPResponseHead
+    let data: Data
+    switch reply {
+    case .success(let r):
+      http = r.response
+      data = r.body
+    case .failure(BoundedHTTPClient.Failure.cancelled):
+      return .failure(CancellationError())
+    case .failure(BoundedHTTPClient.Failure.tooLarge(200, _)),
+      .failure(BoundedHTTPClient.Failure.tooLarge(206, _)):
       if let cached { return .success(cached.body) }
       return .failure(
         readError(id, "the response is larger than the limit of \(maxResponseBytes) bytes"))
-    }
-    if let error {
-      if let u = error as? URLError, u.code == .cancelled { return .failure(CancellationError()) }
+    case .failure(BoundedHTTPClient.Failure.tooLarge(let status, _)):
       if let cached { return .success(cached.body) }
-      if let u = error as? URLError, u.code == .timedOut {
-        return .failure(readError(id, "timed out after \(Self.seconds(timeout))"))
-      }
-      return .failure(readError(id, (error as NSError).localizedDescription))
-    }
-    guard let http = response as? HTTPURLResponse else {
-      return .failure(readError(id, "not an HTTP response"))
+      return .failure(readError(id, "HTTP \(status) \(HTTPResponseHead.reason(status))"))
+    case .failure(let error):
+      if let cached { return .success(cached.body) }
+      let failure = error as? BoundedHTTPClient.Failure ?? .transport("\(error)")
+      return .failure(readError(id, failure.message(timeout: timeout)))
     }
     switch http.statusCode {
     case 200..<300 where http.statusCode != 204:
-      let body = data ?? Data()
+      let body = data
       if let problem = Self.problem(with: body, response: http, format: format) {
         if let cached { return .success(cached.body) }
         return .failure(readError(id, "HTTP \(http.statusCode) but \(problem); not cached"))
@@ -513,7 +487,7 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
       return .success(cached.body)
     default:
       if let cached { return .success(cached.body) }
-      let reason = HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
+      let reason = HTTPResponseHead.reason(http.statusCode)
       return .failure(readError(id, "HTTP \(http.statusCode) \(reason)"))
     }
   }
@@ -521,10 +495,11 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   /// Why a 2xx body is not a tile to keep, or nil: it ended before its Content-Length, or it
   /// is not what `format` says (a vector tile must inflate and decode; PNG, JPEG and WebP
   /// must start with their signatures).
-  static func problem(with body: Data, response: HTTPURLResponse, format: TileFormat) -> String? {
+  static func problem(with body: Data, response: HTTPResponseHead, format: TileFormat) -> String? {
     let encoding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
-    let expected = response.expectedContentLength
-    if encoding == nil || encoding == "identity", expected >= 0, Int64(body.count) != expected {
+    if encoding == nil || encoding == "identity", let expected = response.expectedContentLength,
+      Int64(body.count) != expected
+    {
       return "the body ended after \(body.count) of \(expected) bytes"
     }
     let head = [UInt8](body.prefix(12))
@@ -551,10 +526,6 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
     .readFailed(path: url(for: id)?.absoluteString ?? "\(template) \(id)", message: message)
   }
 
-  static func sessionTimeout(_ t: TimeInterval) -> TimeInterval {
-    (t * 2).rounded(.up) + 1
-  }
-
   static func seconds(_ t: TimeInterval) -> String {
     t == t.rounded() ? "\(Int(t)) s" : "\(t) s"
   }
@@ -576,7 +547,7 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   /// What a response's caching headers allow (RFC 9111, for a private cache): `store` is false
   /// for `Cache-Control: no-store`; `freshFor` is `max-age` (or `Expires` less `Date`), 0 for
   /// `no-cache` (use the copy only after asking again), nil when the server says nothing.
-  static func cachePolicy(_ http: HTTPURLResponse) -> (store: Bool, freshFor: Double?) {
+  static func cachePolicy(_ http: HTTPResponseHead) -> (store: Bool, freshFor: Double?) {
     var store = true
     var freshFor: Double?
     if let cc = http.value(forHTTPHeaderField: "Cache-Control") {
@@ -656,64 +627,4 @@ public protocol TileRequestScheduling: AnyObject, Sendable {
   func cancel(_ id: TileID)
   /// Stops fetching every tile not in `keep`.
   func cancelAll(except keep: Set<TileID>)
-}
-
-/// Collects each response's body, at most `limit` bytes: a larger one (by its Content-Length,
-/// or as it streams in after URLSession's own gzip decoding) is cancelled at once, so neither a
-/// huge body nor a gzip bomb is ever held in memory.
-final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
-  typealias Done = @Sendable (Data, URLResponse?, (any Error)?, Bool) -> Void
-
-  private struct Transfer {
-    var limit: Int
-    var data = Data()
-    var overLimit = false
-    let done: Done
-  }
-  private let transfers = Mutex<[Int: Transfer]>([:])
-
-  /// Collects `task`'s body; `done` gets it, the response, the error and whether the limit was
-  /// passed (the body is then empty).
-  func register(_ task: URLSessionTask, limit: Int, done: @escaping Done) {
-    transfers.withLock { $0[task.taskIdentifier] = Transfer(limit: limit, done: done) }
-  }
-
-  func urlSession(
-    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-  ) {
-    let id = dataTask.taskIdentifier
-    let tooLarge = transfers.withLock { t -> Bool in
-      guard let limit = t[id]?.limit, response.expectedContentLength > Int64(limit) else {
-        return false
-      }
-      t[id]!.overLimit = true
-      return true
-    }
-    completionHandler(tooLarge ? .cancel : .allow)
-  }
-
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    let id = dataTask.taskIdentifier
-    let cancel = transfers.withLock { t -> Bool in
-      guard let x = t[id], !x.overLimit else { return false }
-      if x.data.count + data.count > x.limit {
-        t[id]!.overLimit = true
-        t[id]!.data = Data()
-        return true
-      }
-      t[id]!.data.append(data)
-      return false
-    }
-    if cancel { dataTask.cancel() }
-  }
-
-  func urlSession(
-    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
-  ) {
-    guard let x = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
-      return
-    }
-    x.done(x.data, task.response, error, x.overLimit)
-  }
 }

@@ -3,10 +3,6 @@ import Foundation
 import MapGeometry
 import Synchronization
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Tiles from a PMTiles version 3 archive: a local file or an http(s) URL read with range
 /// requests.
 ///
@@ -112,13 +108,14 @@ public final class PMTilesSource: TileSource, Sendable {
   ///   - timeout: longest wait for one answer, in seconds.
   ///   - maxConcurrentRequests: most tile loads in flight at once.
   ///   - maxFullBodyBytes: the most accepted from a server that ignores `Range` and sends the
-  ///     whole archive.
+  ///     whole archive (default 16 MiB: such a server is rare, and several reads may get the
+  ///     whole archive at once before one of them keeps it).
   ///   - directoryCacheCount: the most leaf directories cached.
   ///   - directoryCacheBytes: the most bytes of leaf directories cached.
   ///   - userAgent: the `User-Agent` header sent.
   public convenience init(
     url: URL, timeout: TimeInterval = 10, maxConcurrentRequests: Int = 6,
-    maxFullBodyBytes: Int = 64 << 20, directoryCacheCount: Int = 64,
+    maxFullBodyBytes: Int = 16 << 20, directoryCacheCount: Int = 64,
     directoryCacheBytes: Int = 16 << 20, userAgent: String = "termmap (terminal map viewer)"
   ) throws {
     guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {

@@ -1,10 +1,6 @@
 import Foundation
 import MapGeometry
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A TileJSON document (https://github.com/mapbox/tilejson-spec/tree/master/3.0.0): where a
 /// tile set's tiles are and what they hold. Read from a local file or an http(s) URL, it makes
 /// an `HTTPTileSource`.
@@ -150,32 +146,26 @@ public struct TileJSON: Sendable, Equatable {
         throw TileSourceError.readFailed(path: location, message: "not a valid URL")
       }
       let client = BoundedHTTPClient(timeout: timeout, maxConnections: 1)
-      var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
-      request.setValue("application/json", forHTTPHeaderField: "Accept")
-      request.setValue("termmap (terminal map viewer)", forHTTPHeaderField: "User-Agent")
+      let request = BoundedHTTPClient.Request(
+        url: url.absoluteString, headers: [("Accept", "application/json")])
       let reply: BoundedHTTPClient.Reply
       do {
         reply = try client.fetch(request, limits: .init(ok: maxBytes, partial: maxBytes))
       } catch BoundedHTTPClient.Failure.tooLarge(let status, let limit) {
         guard status == 200 || status == 206 else {
           throw TileSourceError.readFailed(
-            path: location,
-            message: "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))")
+            path: location, message: "HTTP \(status) \(HTTPResponseHead.reason(status))")
         }
         throw TileSourceError.readFailed(
           path: location, message: "TileJSON larger than \(limit) bytes")
-      } catch let error as URLError where error.code == .timedOut {
+      } catch let failure as BoundedHTTPClient.Failure {
         throw TileSourceError.readFailed(
-          path: location, message: "timed out after \(HTTPTileSource.seconds(timeout))")
-      } catch {
-        throw TileSourceError.readFailed(
-          path: location, message: (error as NSError).localizedDescription)
+          path: location, message: failure.message(timeout: timeout))
       }
       guard reply.response.statusCode == 200 else {
         let code = reply.response.statusCode
         throw TileSourceError.readFailed(
-          path: location,
-          message: "HTTP \(code) \(HTTPURLResponse.localizedString(forStatusCode: code))")
+          path: location, message: "HTTP \(code) \(HTTPResponseHead.reason(code))")
       }
       return try TileJSON(data: reply.body, location: location)
     }

@@ -32,6 +32,10 @@ public final class LoopbackHTTPServer: Sendable {
     /// answers a well-behaved server never gives, such as a Content-Length the body does not
     /// fill. `LoopbackHTTPServer.rawResponse` builds one.
     case raw(Data)
+    /// An answer (`200 OK` unless `status` says) with `Transfer-Encoding: chunked` whose body
+    /// is `chunk` sent again and again, `total` bytes at most, for as long as the client
+    /// reads: a hostile server. `streamedBytes` counts what was sent.
+    case stream(status: Int = 200, chunk: Data, total: Int, headers: [String: String] = [:])
   }
 
   /// A raw HTTP/1.1 response: the status line, `headers` as given (nothing added, so no
@@ -51,6 +55,7 @@ public final class LoopbackHTTPServer: Sendable {
     var requests: [Request] = []
     var active = 0
     var peakActive = 0
+    var streamed = 0
     var stopped = false
   }
   private let state = Mutex(State())
@@ -92,6 +97,9 @@ public final class LoopbackHTTPServer: Sendable {
   /// Every request read so far, in arrival order.
   public var requests: [Request] { state.withLock { $0.requests } }
 
+  /// Body bytes sent by `.stream` answers so far (not counting chunk framing).
+  public var streamedBytes: Int { state.withLock { $0.streamed } }
+
   /// The most requests being answered at one time.
   public var peakConcurrentRequests: Int { state.withLock { $0.peakActive } }
 
@@ -123,6 +131,7 @@ public final class LoopbackHTTPServer: Sendable {
     defer { close(fd) }
     var timeout = timeval(tv_sec: 5, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var buffer = [UInt8]()
     var chunk = [UInt8](repeating: 0, count: 4096)
     let end: [UInt8] = Array("\r\n\r\n".utf8)
@@ -158,6 +167,20 @@ public final class LoopbackHTTPServer: Sendable {
       while !stopped { usleep(5_000) }
     case .raw(let bytes):
       sendAll(fd, bytes)
+    case .stream(let status, let chunk, let total, let extra):
+      var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
+      head += "Transfer-Encoding: chunked\r\nConnection: close\r\n"
+      for (k, v) in extra.sorted(by: { $0.key < $1.key }) { head += "\(k): \(v)\r\n" }
+      guard sendAll(fd, Data((head + "\r\n").utf8)), !chunk.isEmpty else { return }
+      var piece = Data((String(chunk.count, radix: 16) + "\r\n").utf8)
+      piece.append(chunk)
+      piece.append(contentsOf: Array("\r\n".utf8))
+      var sent = 0
+      while sent < total, !stopped, sendAll(fd, piece) {
+        sent += chunk.count
+        state.withLock { $0.streamed += chunk.count }
+      }
+      sendAll(fd, Data("0\r\n\r\n".utf8))
     case .respond(let status, let extra, let body, let delay):
       if delay > 0 { usleep(useconds_t(delay * 1_000_000)) }
       var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
@@ -179,14 +202,17 @@ public final class LoopbackHTTPServer: Sendable {
     }
   }
 
-  private func sendAll(_ fd: Int32, _ bytes: Data) {
+  /// Sends every byte; false when the connection failed first.
+  @discardableResult
+  private func sendAll(_ fd: Int32, _ bytes: Data) -> Bool {
     bytes.withUnsafeBytes { raw in
       var offset = 0
       while offset < raw.count {
         let n = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-        if n <= 0 { return }
+        if n <= 0 { return false }
         offset += n
       }
+      return true
     }
   }
 
@@ -201,6 +227,7 @@ public final class LoopbackHTTPServer: Sendable {
   static func reason(_ status: Int) -> String {
     switch status {
     case 200: return "OK"
+    case 206: return "Partial Content"
     case 304: return "Not Modified"
     case 404: return "Not Found"
     case 500: return "Internal Server Error"

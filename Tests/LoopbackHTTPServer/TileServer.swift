@@ -5,12 +5,17 @@ import TileData
 /// A loopback tile server over an MBTiles file: `/{z}/{x}/{y}.pbf` (ETag and Last-Modified,
 /// 304 for a matching If-None-Match, 404 where the file has no tile), `/gz/...` (the same with
 /// Content-Encoding: gzip), `/404/...`, `/500/...`, `/hang/...` (never answers),
-/// `/garbage/...` (200 with bytes that are no tile) and `/slow/...` (answers after 0.2 s).
+/// `/garbage/...` (200 with bytes that are no tile) and `/slow/...` (answers after 0.2 s). It
+/// answers a proxy's requests too (`GET http://any.host/{z}/{x}/{y}.pbf`), as that host.
 extension LoopbackHTTPServer {
   public static func tileServer(mbtiles path: String) throws -> LoopbackHTTPServer {
     let world = try MBTilesSource(path: path)
     return try LoopbackHTTPServer { request in
-      var parts = request.path.split(separator: "/").map(String.init)
+      var path = Substring(request.path)
+      if path.hasPrefix("http://"), let slash = path.dropFirst(7).firstIndex(of: "/") {
+        path = path[slash...]
+      }
+      var parts = path.split(separator: "/").map(String.init)
       let kind = parts.count == 4 ? parts.removeFirst() : ""
       guard parts.count == 3, let z = Int(parts[0]), let x = Int(parts[1]),
         let y = Int(parts[2].replacingOccurrences(of: ".pbf", with: ""))

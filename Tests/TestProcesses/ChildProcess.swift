@@ -7,14 +7,20 @@ import Foundation
 /// and gpsfake then never feeds its daemon nor stops on SIGTERM.)
 public enum ChildProcess {
   /// Starts a program (looked up in PATH unless the path is given); its process id.
-  public static func spawn(_ arguments: [String], stdout: String? = nil) throws -> pid_t {
+  /// `environment` adds to (or replaces) variables of the test runner's; `stderr` names a file
+  /// for the program's standard error (default /dev/null).
+  public static func spawn(
+    _ arguments: [String], stdout: String? = nil, stderr: String? = nil,
+    environment: [String: String] = [:]
+  ) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(
       &actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(
+      &actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     termmap_spawn_addclosefrom(&actions, 3)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -31,8 +37,13 @@ public enum ChildProcess {
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
     argv.append(nil)
     defer { for p in argv { free(p) } }
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    var envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") }
+    envp.append(nil)
+    defer { for p in envp { free(p) } }
     var pid: pid_t = 0
-    let r = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+    let r = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
     guard r == 0 else { throw SpawnError(arguments[0], code: r) }
     return pid
   }
@@ -43,6 +54,15 @@ public enum ChildProcess {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     return (status >> 8) & 0xFF
+  }
+
+  /// Waits for a started program; its exit status and its peak resident memory in KiB (from
+  /// the kernel's accounting of that one child: `wait4`'s `ru_maxrss`).
+  public static func waitMeasured(_ pid: pid_t) -> (status: Int32, maxResidentKiB: Int) {
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    return ((status >> 8) & 0xFF, Int(usage.ru_maxrss))
   }
 
   /// Runs a program to its end; its exit status.
@@ -88,4 +108,6 @@ public struct SpawnError: Error, CustomStringConvertible {
   init(_ program: String, code: Int32) {
     description = "cannot start \(program): \(String(cString: strerror(code)))"
   }
+  init(description: String) { self.description = description }
+  static func message(_ text: String) -> SpawnError { SpawnError(description: text) }
 }

@@ -6,10 +6,6 @@ import Testing
 
 @testable import TileData
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 @Suite("HTTP tile source: the server's caching headers")
 struct HTTPCacheControlTests {
   /// A server answering every tile with world.mbtiles' 0/0/0 and the given headers.
@@ -79,8 +75,7 @@ struct HTTPCacheControlTests {
   @Test("cache policies parsed from headers")
   func parsing() throws {
     func policy(_ h: [String: String]) -> (Bool, Double?) {
-      let r = HTTPURLResponse(
-        url: URL(string: "http://x/")!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: h)!
+      let r = HTTPResponseHead(status: 200, fields: h.map { ($0.key, $0.value) })
       let p = HTTPTileSource.cachePolicy(r)
       return (p.store, p.freshFor)
     }

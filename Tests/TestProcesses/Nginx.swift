@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+
+/// A real nginx (Debian's) on a free loopback port, serving a folder, with its own
+/// configuration, logs and pid file in a temporary folder: started by a test, stopped by it.
+///
+/// The access log has one line per request: `<connection serial> <requests on it> <status>
+/// <request line>`, so a test can tell how many connections a client opened.
+public final class Nginx: Sendable {
+  public let port: UInt16
+  /// `http://127.0.0.1:PORT` (https with a certificate).
+  public let baseURL: String
+  /// The folder with the configuration and logs.
+  public let directory: URL
+  private let pid: pid_t
+  private let stopped = Mutex(false)
+
+  /// Starts nginx serving `root` on 127.0.0.1, over TLS when `certificate` (PEM certificate
+  /// and key files) is given; waits until it accepts connections.
+  public init(serving root: URL, certificate: (cert: String, key: String)? = nil) throws {
+    guard
+      let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: {
+        FileManager.default.isExecutableFile(atPath: $0)
+      })
+    else { throw SpawnError.message("nginx is not installed (Debian package nginx)") }
+    directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("termmap-nginx-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    var lastError: (any Error)?
+    for _ in 0..<5 {
+      let port = ChildProcess.freeLoopbackPort()
+      let listen = certificate == nil ? "127.0.0.1:\(port)" : "127.0.0.1:\(port) ssl"
+      let tls =
+        certificate.map {
+          "ssl_certificate \($0.cert);\n    ssl_certificate_key \($0.key);"
+        } ?? ""
+      let d = directory.path
+      let config = """
+        # The master runs as the test's user; as root, workers would otherwise become nobody
+        # and could not read the test's folders.
+        user \(geteuid() == 0 ? "root" : "nobody");
+        worker_processes 1;
+        pid \(d)/nginx.pid;
+        error_log \(d)/error.log;
+        events { worker_connections 256; }
+        http {
+          types { application/octet-stream pmtiles; application/x-protobuf pbf; }
+          default_type application/octet-stream;
+          client_body_temp_path \(d)/body;
+          proxy_temp_path \(d)/proxy;
+          fastcgi_temp_path \(d)/fastcgi;
+          uwsgi_temp_path \(d)/uwsgi;
+          scgi_temp_path \(d)/scgi;
+          log_format conn '$connection $connection_requests $status "$request"';
+          access_log \(d)/access.log conn;
+          keepalive_requests 10000;
+          server {
+            listen \(listen);
+            \(tls)
+            root \(root.path);
+          }
+        }
+        """
+      try config.write(
+        to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+      let pid = try ChildProcess.spawn(
+        [binary, "-e", "\(d)/error.log", "-p", d, "-c", "\(d)/nginx.conf", "-g", "daemon off;"])
+      if Self.waitUntilAccepting(port: port, pid: pid) {
+        self.port = port
+        self.pid = pid
+        baseURL = (certificate == nil ? "http" : "https") + "://127.0.0.1:\(port)"
+        return
+      }
+      ChildProcess.stop(pid)
+      let log =
+        (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8))
+        ?? ""
+      lastError = SpawnError.message("nginx did not start on port \(port): \(log)")
+    }
+    throw lastError!
+  }
+
+  deinit { stop() }
+
+  /// The access log's lines so far.
+  public var accessLog: [String] {
+    let text =
+      (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8))
+      ?? ""
+    return text.split(separator: "\n").map(String.init)
+  }
+
+  /// Stops nginx and removes its folder.
+  public func stop() {
+    guard
+      !stopped.withLock({ s in
+        defer { s = true }; return s
+      })
+    else { return }
+    ChildProcess.stop(pid)
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  private static func waitUntilAccepting(port: UInt16, pid: pid_t) -> Bool {
+    for _ in 0..<200 {
+      var status: Int32 = 0
+      if waitpid(pid, &status, WNOHANG) == pid { return false }
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      var a = sockaddr_in()
+      a.sin_family = sa_family_t(AF_INET)
+      a.sin_addr.s_addr = inet_addr("127.0.0.1")
+      a.sin_port = port.bigEndian
+      let r = withUnsafePointer(to: &a) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      close(fd)
+      if r == 0 { return true }
+      usleep(25_000)
+    }
+    return false
+  }
+}
