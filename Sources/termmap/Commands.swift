@@ -173,6 +173,13 @@ extension Termmap {
     @Flag(help: "Add a status line: the centre, the zoom, a scale bar and the credits.")
     var status = false
 
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "How long to wait for tiles from the network before printing without those still missing (default 15).",
+        valueName: "SECONDS"))
+    var wait: String?
+
     @OptionGroup var input: FileArguments
   }
 

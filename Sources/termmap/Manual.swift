@@ -193,6 +193,10 @@ enum Manual {
   static let exitStatus: [(String, String)] = [
     ("0", "Done (the viewer: after q)."),
     (
+      "1",
+      "render: a --tiles source gave no tile at all (every request failed, e.g. no network); the frame is printed without it and one line on stderr says so."
+    ),
+    (
       "2",
       "A bad argument or a bad file: one line on stderr says which (one per file), e.g. `route.csv:3:1: expected a number for latitude, found \"abc\"`."
     ),

@@ -25,6 +25,8 @@ struct RenderCommand {
   var style = BasemapStyle.dark
   var rasterMode = RasterMode.dots
   var status = false
+  /// Seconds to wait for tiles (render's --wait).
+  var waitSeconds = 15.0
   var files: [String] = []
   /// Viewer-only settings (accepted when `viewer` is true).
   var keepRoutes = false
@@ -70,6 +72,11 @@ struct RenderCommand {
       colorMode = try ArgumentValues.choice(v, "--color", ["auto", "always", "never"])
     }
     status = c.status
+    if let w = c.wait {
+      let v = try ArgumentValues.number(w, "--wait")
+      guard v >= 0 && v <= 3600 else { throw UsageError("--wait: expected 0...3600 seconds") }
+      waitSeconds = v
+    }
   }
 
   /// The viewer's options.
@@ -143,8 +150,10 @@ struct RenderCommand {
       map.showAllContent(animated: false)
     }
     // Tiles load in the background: draw until the frame is complete (a failed tile counts as
-    // done, and its error was printed by the delegate), or 15 s have passed.
-    var frame = map.renderCompleteFrame(timeout: 15).frame
+    // done, and its error was printed by the delegate), or --wait seconds (15) have passed.
+    let rendered = map.renderCompleteFrame(timeout: waitSeconds)
+    var frame = rendered.frame
+    let unfetched = reportTileTrouble(map, rendered)
     if asciiTerminal {
       // Names and credits too: accents dropped, other characters "?".
       var cache: [Unicode.Scalar: Unicode.Scalar] = [:]
@@ -169,7 +178,35 @@ struct RenderCommand {
       out.append(asciiTerminal ? ASCIIFolding.fold(line) : line)
     }
     Output.write(out.joined(separator: "\n") + "\n")
-    return 0
+    return unfetched ? 1 : 0
+  }
+
+  /// After the last frame: one line for each --tiles source from which no tile could be
+  /// fetched (every request failed, none came from the disk cache), and one when the wait for
+  /// tiles ran out. True when a source gave nothing.
+  func reportTileTrouble(
+    _ map: MapView, _ rendered: (frame: CellBuffer, statistics: FrameStatistics, complete: Bool)
+  ) -> Bool {
+    var nothing = false
+    for overlay in map.overlays.compactMap({ $0 as? SourceTileOverlay }) {
+      guard let http = overlay.source as? HTTPTileSource else { continue }
+      let s = http.statistics
+      guard s.requests > 0, s.failures == s.requests, s.diskHits == 0 else { continue }
+      let name = SafeText.clean(overlay.title ?? http.name)
+      let line =
+        "termmap: tiles: \(name): no tile could be fetched (\(s.failures) "
+        + (s.failures == 1 ? "request" : "requests") + " failed)\n"
+      FileHandle.standardError.write(Data(line.utf8))
+      nothing = true
+    }
+    if !rendered.complete {
+      let n = rendered.statistics.tilesWaiting
+      FileHandle.standardError.write(
+        Data(
+          ("termmap: tiles: gave up waiting after \(waitSeconds.formatted(.number.precision(.fractionLength(0...2)))) s: \(n) "
+            + (n == 1 ? "tile" : "tiles") + " missing\n").utf8))
+    }
+    return nothing
   }
 }
 
@@ -182,6 +219,14 @@ extension RenderCommand {
   /// overlay of map content, so a source hides what is below it where it has tiles.
   func makeMapLayers(rasterTrueColor: Bool = false) throws -> [TileOverlay] {
     var layers: [TileOverlay] = []
+    if let text = ProcessInfo.processInfo.environment["TERMMAP_TILE_CACHE_MB"] {
+      let mb = Int(text.trimmingCharacters(in: .whitespaces))
+      guard let mb, (0...1_048_576).contains(mb) else {
+        throw UsageError(
+          "TERMMAP_TILE_CACHE_MB: expected a whole number of MiB from 0 to 1048576, found \""
+            + SafeText.clean(text) + "\"")
+      }
+    }
     if basemap {
       if let dir = DataDirectory.locate() {
         do {
@@ -243,17 +288,27 @@ extension RenderCommand {
 }
 
 extension RenderCommand {
-  /// Opens one --tiles source (`TileSourceSpec`); a named source's URL template gets its
-  /// zooms, attribution and connection limit.
+  /// Opens one --tiles source (`TileSourceSpec`). A named source's location may be any kind
+  /// `--tiles` takes (a URL template, a TileJSON or PMTiles URL, a file); over the network it
+  /// gets the definition's connection limit, and a template its zooms and attribution.
   func openTileSource(_ t: String, definition d: TileSourceDefinition?) throws -> any TileSource {
     do {
-      if let d, HTTPTileSource.isTemplate(t) {
+      guard let d else { return try TileSourceSpec.open(t) }
+      let agent = "termmap/\(Usage.version) (terminal map viewer)"
+      let connections = d.maxConnections ?? 6
+      switch try TileSourceSpec.classify(t) {
+      case .urlTemplate(let template):
         return try HTTPTileSource(
-          template: t, minZoom: d.minZoom ?? 0, maxZoom: d.maxZoom ?? 14,
-          attribution: d.attribution ?? "", maxConcurrentRequests: d.maxConnections ?? 6,
-          userAgent: "termmap/\(Usage.version) (terminal map viewer)")
+          template: template, minZoom: d.minZoom ?? 0, maxZoom: d.maxZoom ?? 14,
+          attribution: d.attribution ?? "", maxConcurrentRequests: connections, userAgent: agent)
+      case .tileJSONURL(let url):
+        return try TileJSON.load(url.absoluteString).makeSource(
+          maxConcurrentRequests: connections)
+      case .pmtilesURL(let url):
+        return try PMTilesSource(url: url, maxConcurrentRequests: connections, userAgent: agent)
+      case let spec:
+        return try spec.open()
       }
-      return try TileSourceSpec.open(t)
     } catch {
       throw UsageError("--tiles: \(error)")
     }

@@ -83,7 +83,7 @@ struct HTTPTilesCLITests {
     #expect(server.requests.count == before)
   }
 
-  @Test("a failing server: the frame still prints, one line on stderr, exit status 0")
+  @Test("a failing server: the frame still prints; the error and that no tile came, exit 1")
   func failing() throws {
     let server = try LoopbackHTTPServer.tileServer(mbtiles: Self.world)
     defer { server.stop() }
@@ -91,12 +91,42 @@ struct HTTPTilesCLITests {
       "cli-http-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: cache) }
     let r = try run("/500", server: server, cache: cache)
-    #expect(r.status == 0)
+    #expect(r.status == 1)
     #expect(r.stdout.split(separator: "\n").count == 24)
     let errors = r.stderr.split(separator: "\n")
-    #expect(errors.count == 1)
+    #expect(errors.count == 2)
     #expect(errors.first?.hasPrefix("termmap: tiles: http://127.0.0.1:") == true)
     #expect(errors.first?.contains("HTTP 500") == true)
+    let last = String(errors.last ?? "")
+    #expect(
+      last.hasPrefix(
+        "termmap: tiles: \(server.baseURL)/500/{z}/{x}/{y}.pbf: no tile could be fetched ("),
+      "\(last)")
+    #expect(last.hasSuffix(" failed)"), "\(last)")
+  }
+
+  @Test("tiles that do not come in time: the frame after --wait, and how many are missing")
+  func gaveUp() throws {
+    let server = try LoopbackHTTPServer.tileServer(mbtiles: Self.world)
+    defer { server.stop() }
+    let r = try termmap([
+      "render", "--no-basemap", "--color", "never", "--size", "40x10", "--zoom", "1",
+      "--center", "30,10", "--wait", "0.5", "--tiles", server.baseURL + "/hang/{z}/{x}/{y}.pbf",
+    ])
+    #expect(r.status == 0)
+    #expect(r.stdout.split(separator: "\n").count == 10)
+    #expect(r.stderr == "termmap: tiles: gave up waiting after 0.5 s: 2 tiles missing\n")
+  }
+
+  @Test("an invalid TERMMAP_TILE_CACHE_MB is one line, exit 2")
+  func badCacheSize() throws {
+    let r = try termmap(
+      ["render", "--size", "20x5"], environment: ["TERMMAP_TILE_CACHE_MB": "lots"])
+    #expect(r.status == 2)
+    #expect(
+      r.stderr
+        == "termmap: TERMMAP_TILE_CACHE_MB: expected a whole number of MiB from 0 to 1048576, found \"lots\"\n"
+    )
   }
 
   @Test("a bad template is a usage error")

@@ -1,4 +1,6 @@
 import Foundation
+import LoopbackHTTPServer
+import TestProcesses
 import Testing
 
 @Suite("termmap --tiles NAME: presets and the config file")
@@ -12,6 +14,72 @@ struct TileSourceCLITests {
         == "termmap: --tiles: nope: no such file or source name (sources: osm, osm-vector, openfreemap)\n"
     )
     #expect(r.stdout.isEmpty)
+  }
+
+  @Test("a named source may be a URL template, a TileJSON URL or a PMTiles URL (nginx)")
+  func everyKindOfNamedSource() throws {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-kinds-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let site = home.appendingPathComponent("site")
+    try FileManager.default.createDirectory(
+      at: home.appendingPathComponent("termmap"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+    let world = repositoryRoot.appendingPathComponent("Data/world.mbtiles").path
+    let tiles = try LoopbackHTTPServer.tileServer(mbtiles: world)
+    defer { tiles.stop() }
+    try FileManager.default.copyItem(
+      at: repositoryRoot.appendingPathComponent("Data/world.pmtiles"),
+      to: site.appendingPathComponent("world.pmtiles"))
+    // A TileJSON named without ".json", as OpenFreeMap's /planet is.
+    try """
+    {"tilejson": "3.0.0", "tiles": ["\(tiles.baseURL)/{z}/{x}/{y}.pbf"], "maxzoom": 6,
+     "vector_layers": [{"id": "water"}, {"id": "place"}, {"id": "boundary"}]}
+    """.write(to: site.appendingPathComponent("planet"), atomically: true, encoding: .utf8)
+    let nginx = try Nginx(serving: site)
+    defer { nginx.stop() }
+    try """
+    [sources.template]
+    url = "\(tiles.baseURL)/{z}/{x}/{y}.pbf"
+    maxzoom = 6
+    [sources.tilejson]
+    url = "\(nginx.baseURL)/planet"
+    [sources.pmtiles]
+    url = "\(nginx.baseURL)/world.pmtiles"
+    max_connections = 2
+    """.write(
+      to: home.appendingPathComponent("termmap/config.toml"), atomically: true, encoding: .utf8)
+    let env = [
+      "XDG_CONFIG_HOME": home.path, "XDG_CACHE_HOME": home.appendingPathComponent("c").path,
+    ]
+    let local = try termmap(
+      ["render", "--no-basemap", "--color", "never", "--size", "60x12", "--tiles", world])
+    #expect(local.stdout.contains("South Africa"))
+    for name in ["template", "tilejson", "pmtiles"] {
+      let r = try termmap(
+        ["render", "--no-basemap", "--color", "never", "--size", "60x12", "--tiles", name],
+        environment: env)
+      #expect(r.status == 0, "\(name): \(r.stderr)")
+      #expect(r.stderr.isEmpty, "\(name): \(r.stderr)")
+      #expect(r.stdout == local.stdout, "\(name)")
+    }
+    #expect(nginx.accessLog.contains { $0.contains("GET /planet ") })
+    #expect(nginx.accessLog.contains { $0.hasSuffix("\"GET /world.pmtiles HTTP/1.1\"") })
+  }
+
+  @Test("the openfreemap preset is read as a TileJSON URL, not refused as a template")
+  func openFreeMapPreset() throws {
+    // No network here: a proxy on a dead loopback port makes the fetch fail at once, which
+    // shows the preset was fetched as a document.
+    let dead = "http://127.0.0.1:\(ChildProcess.freeLoopbackPort())"
+    let r = try termmap(
+      ["render", "--size", "40x10", "--tiles", "openfreemap"],
+      environment: ["HTTPS_PROXY": dead, "XDG_CONFIG_HOME": "/nonexistent"])
+    #expect(r.status == 2)
+    #expect(!r.stderr.contains("not a tile URL template"), "\(r.stderr)")
+    #expect(
+      r.stderr.hasPrefix("termmap: --tiles: https://tiles.openfreemap.org/planet: "), "\(r.stderr)")
+    #expect(r.stderr.filter { $0 == "\n" }.count == 1)
   }
 
   @Test("a source from the config file is drawn, with its attribution on the status line")

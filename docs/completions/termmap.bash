@@ -244,7 +244,7 @@ _termmap_render() {
     repeating_flags=()
     non_repeating_flags=(--no-basemap --status --version -h --help)
     repeating_options=(--tiles)
-    non_repeating_options=(--center --zoom --size --color --bbox --charset --style --raster)
+    non_repeating_options=(--center --zoom --size --color --bbox --charset --style --raster --wait)
     __termmap_offer_flags_options -1
 
     # Offer option value completions
@@ -279,6 +279,9 @@ _termmap_render() {
         ;;
     '--raster')
         __termmap_add_completions -W 'dots'$'\n''blocks'
+        return
+        ;;
+    '--wait')
         return
         ;;
     esac

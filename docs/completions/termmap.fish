@@ -25,7 +25,7 @@ function __termmap_parse_tokens -S
         case 'view'
             __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'keep-routes' 'settle=' 'follow=' 'record=' 'version' 'h/help'
         case 'render'
-            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'size=' 'color=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'status' 'version' 'h/help'
+            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'size=' 'color=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'status' 'wait=' 'version' 'h/help'
         case 'info'
             __termmap_parse_subcommand -r 1 'json' 'version' 'h/help'
         case 'bench'
@@ -118,6 +118,7 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render"' -l 'tiles' -d 'Add a tile layer on top of the map (repeatable): a file, directory, URL or source name.' -rF
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" raster' -l 'raster' -d 'How raster tiles are drawn: braille dots (the default) or half blocks.' -rfka 'dots blocks'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" status' -l 'status' -d 'Add a status line: the centre, the zoom, a scale bar and the credits.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" wait' -l 'wait' -d 'How long to wait for tiles from the network before printing without those still missing (default 15).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap render" -ge 1' -F
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" version' -l 'version' -d 'Show the version.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" h help' -s 'h' -l 'help' -d 'Show help information.'
