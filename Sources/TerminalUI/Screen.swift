@@ -281,6 +281,21 @@ public final class Screen: TerminalBackend {
     }
   }
 
+  /// Back from Ctrl-Z and `fg`: ncurses has put its own modes back (its SIGTSTP handler), but
+  /// not the mouse's button-motion tracking, and the terminal shows the shell's screen: clear
+  /// it and forget the last frame, so the next is drawn whole.
+  public func resume() {
+    enableMouse()
+    previous = nil
+    if writer != nil {
+      writer?.reset()
+      Screen.writeRaw("\u{1B}[0m\u{1B}[H\u{1B}[2J")
+    } else {
+      clearok(window, true)
+      wclear(window)
+    }
+  }
+
   /// Waits up to `milliseconds` for input (0: only what is already there).
   public func nextEvent(timeout milliseconds: Int32) -> InputEvent? {
     wtimeout(window, milliseconds)

@@ -20,6 +20,9 @@ public protocol TerminalBackend: AnyObject {
   func draw(_ frame: CellBuffer)
   /// Forgets the last frame, so the next one is drawn whole.
   func invalidate()
+  /// After the process was stopped and continued (Ctrl-Z, `fg`): puts back the terminal modes
+  /// the program set itself and forgets the last frame.
+  func resume()
   /// Waits up to `timeout` milliseconds for input (0: only what is already there).
   func nextEvent(timeout milliseconds: Int32) -> InputEvent?
   /// Gives the terminal back.
@@ -120,6 +123,11 @@ public final class TestBackend: TerminalBackend {
   }
 
   public func invalidate() {}
+
+  /// Counted: how often the viewer came back from a stop.
+  public private(set) var resumes = 0
+
+  public func resume() { resumes += 1 }
 
   public func nextEvent(timeout milliseconds: Int32) -> InputEvent? {
     pending.isEmpty ? nil : pending.removeFirst()

@@ -4,6 +4,10 @@ import Synchronization
 /// The signal that asked the viewer to stop (0 while none did).
 let stopSignal = Atomic<Int32>(0)
 
+/// Set when the process was continued (SIGCONT, after Ctrl-Z and `fg`): the terminal then
+/// shows the shell's screen, and the next frame must be drawn whole.
+let continuedSignal = Atomic<Bool>(false)
+
 /// The terminal's settings before the viewer started, for the crash handler. Written once
 /// before any handler is installed; only read afterwards.
 nonisolated(unsafe) private var savedTermios = termios()
@@ -19,6 +23,10 @@ private func restoreFromSignal() {
 
 private let stopHandler: @convention(c) (Int32) -> Void = { signal in
   stopSignal.store(signal, ordering: .relaxed)
+}
+
+private let continueHandler: @convention(c) (Int32) -> Void = { _ in
+  continuedSignal.store(true, ordering: .relaxed)
 }
 
 /// The handlers that were there before (Swift's backtracer), to chain to after restoring.
@@ -55,8 +63,20 @@ public enum TerminalGuard {
       action.sa_flags = 0
       sigaction(s, &action, &previousActions[Int(s)])
     }
+    // Back from Ctrl-Z: ncurses' own SIGTSTP handler restores its screen, but frames written
+    // past it (`TerminalWriter`) only send changes, so the loop repaints everything.
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = continueHandler
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = SA_RESTART
+    sigaction(SIGCONT, &action, nil)
     // A closed terminal must not kill the process before it can tidy up.
     signal(SIGPIPE, SIG_IGN)
+  }
+
+  /// True once after the process was continued (SIGCONT) since the last call.
+  public static func takeContinued() -> Bool {
+    continuedSignal.exchange(false, ordering: .relaxed)
   }
 
   /// Runs this program again with Swift's crash report set not to wait for a key, so a crash

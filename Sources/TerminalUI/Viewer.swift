@@ -183,6 +183,11 @@ public final class Viewer: MapViewDelegate {
         exitStatus = 128 + s
         break
       }
+      if TerminalGuard.takeContinued() {
+        // Back from Ctrl-Z: the terminal shows what the shell left; draw everything again.
+        screen.resume()
+        dirty = true
+      }
       // Wait briefly for input; while animating, come back in time for the next frame.
       step(timeout: map.isAnimating ? 16 : 30)
     }

@@ -122,6 +122,31 @@ struct ViewerE2ETests {
     #expect(burst.filter { $0 == "visible" }.count == 5, "\(burst)")
   }
 
+  @Test("Ctrl-Z, then fg in an interactive bash: the whole map is drawn again")
+  func suspendAndResume() throws {
+    let tmux = try Tmux()
+    try tmux.start("PS1='$ ' exec bash --norc --noprofile -i")
+    try tmux.type("\(Tmux.termmap) --no-basemap \(Self.route)")
+    try tmux.sendKeys("Enter")
+    let (shown, first) = try tmux.waitFor(timeout: 60) { s in
+      s.joined().contains("Rossio") && s.joined().contains("pts")
+    }
+    try #require(shown, "\(first.joined(separator: "\n"))")
+    let cells = brailleCount(first)
+    try tmux.sendKeys("C-z")
+    let (stopped, shell) = try tmux.waitFor(timeout: 30) { s in
+      s.joined().contains("Stopped") && brailleCount(s) == 0
+    }
+    try #require(stopped, "\(shell.joined(separator: "\n"))")
+    try tmux.type("fg")
+    try tmux.sendKeys("Enter")
+    let (again, screen) = try tmux.waitFor(timeout: 30) { s in
+      brailleCount(s) == cells && s.joined().contains("Rossio") && s.joined().contains("pts")
+    }
+    #expect(again, "\(screen.joined(separator: "\n"))")
+    try tmux.sendKeys("q")
+  }
+
   @Test("LANG=C: the viewer draws ASCII, accents dropped, no braille")
   func asciiLocale() throws {
     let tmux = try Tmux()
