@@ -27,6 +27,10 @@ static inline int termmap_lines(void) { return LINES; }
 static inline int termmap_columns(void) { return COLS; }
 static inline int termmap_color_pairs(void) { return COLOR_PAIRS; }
 static inline const char *termmap_codeset(void) { return nl_langinfo(CODESET); }
+/// Whether the current terminal (after newterm) can move its cursor to a row and column.
+static inline int termmap_can_address_cursor(void) {
+  return cursor_address != NULL && cursor_address != (char *)-1 && cursor_address[0] != 0;
+}
 
 // glibc's posix_spawn_file_actions_addclosefrom_np, hidden by its header without _GNU_SOURCE:
 // tests use it so the tmux server they spawn holds none of the test runner's descriptors.

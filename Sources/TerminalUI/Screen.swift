@@ -1,6 +1,7 @@
 import CNcursesw
 import DotRaster
 import Foundation
+import MapGeometry
 import Synchronization
 
 /// Why the terminal could not be used.
@@ -133,6 +134,14 @@ public final class Screen: TerminalBackend {
     guard let s = newterm(nil, out, fdopen(0, "r")) else {
       let term = ProcessInfo.processInfo.environment["TERM"] ?? "(unset)"
       throw TerminalError("unknown terminal type TERM=\(term)")
+    }
+    guard termmap_can_address_cursor() != 0 else {
+      endwin()
+      delscreen(s)
+      let term = SafeText.clean(ProcessInfo.processInfo.environment["TERM"] ?? "(unset)")
+      throw TerminalError(
+        "the viewer needs a terminal that can move its cursor, and TERM=\(term) cannot; "
+          + "use `termmap render` to print a frame")
     }
     screen = s
     guard let w = newwin(0, 0, 0, 0) else {

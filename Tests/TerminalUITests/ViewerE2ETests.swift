@@ -147,6 +147,20 @@ struct ViewerE2ETests {
     try tmux.sendKeys("q")
   }
 
+  @Test("TERM=dumb: one line saying why, and the way to a frame; exit 2")
+  func dumbTerminal() throws {
+    let tmux = try Tmux()
+    try tmux.start("TERM=dumb \(Tmux.termmap) \(Self.route); echo \"EXITED $?\"; sleep 60")
+    let (ended, screen) = try tmux.waitFor(timeout: 30) { $0.joined().contains("EXITED") }
+    try #require(ended, "\(screen.joined(separator: "\n"))")
+    let text = screen.joined()
+    #expect(
+      text.contains(
+        "termmap: the viewer needs a terminal that can move its cursor, and TERM=dumb cannot; "
+          + "use `termmap render` to print a frame"), "\(screen.joined(separator: "\n"))")
+    #expect(text.contains("EXITED 2"))
+  }
+
   @Test("LANG=C: the viewer draws ASCII, accents dropped, no braille")
   func asciiLocale() throws {
     let tmux = try Tmux()
