@@ -1,3 +1,4 @@
+import DotRaster
 import Foundation
 import MapGeometry
 import TermMapKit
@@ -69,5 +70,45 @@ public enum Attribution {
       }
     }
     return out
+  }
+}
+
+/// A status line fitted to its width by priority: when the parts do not fit, those of the
+/// lowest priority go first (the user's own state, priority 0, last); the credits are never
+/// dropped while there are any: they keep at least `Attribution.minimumWidth` columns,
+/// shortened by `Attribution.fit`, and get what the parts leave.
+public enum StatusLineLayout {
+  /// One part of the line and its priority (0 is kept longest).
+  public struct Part: Sendable, Equatable {
+    public var text: String
+    public var priority: Int
+    /// A part.
+    public init(_ text: String, priority: Int) {
+      self.text = text
+      self.priority = priority
+    }
+  }
+
+  /// The parts that fit, joined by `separator` (cut with "…" when even the most important
+  /// one is too wide), the credits, and whether every part was kept. Widths are terminal
+  /// columns; `gap` columns go between the parts and the credits.
+  public static func fit(
+    _ parts: [Part], attribution: [String], columns: Int, separator: String, gap: Int = 2
+  ) -> (left: String, credits: String, complete: Bool) {
+    let width = { (s: String) in CellBuffer.displayWidth(of: s) }
+    let creditRoom = attribution.isEmpty ? 0 : Attribution.minimumWidth + gap
+    let room = max(columns - creditRoom, 0)
+    var kept = parts
+    while kept.count > 1, width(kept.map(\.text).joined(separator: separator)) > room {
+      let lowest = kept.map(\.priority).max()!
+      kept.remove(at: kept.lastIndex { $0.priority == lowest }!)
+    }
+    var left = kept.map(\.text).joined(separator: separator)
+    if width(left) > room {
+      left = CellBuffer.prefix(of: left, width: max(room - 1, 0)) + "…"
+    }
+    let credits = Attribution.fit(
+      attribution, width: max(columns - width(left) - gap, Attribution.minimumWidth))
+    return (left, credits, kept.count == parts.count)
   }
 }

@@ -20,13 +20,42 @@ func processBytesWritten() -> Int {
 }
 
 /// Text for a terminal without a UTF-8 locale: accents are dropped ("Malmö" becomes "Malmo"),
-/// anything else that is not ASCII becomes "?" (a wide glyph "??").
+/// the arrows, dots, dashes, quotes and box lines of the viewer's own text get ASCII stand-ins
+/// ("←→" becomes "<>", " · " becomes " | ", "├──┤" becomes "+--+"), anything else that is not
+/// ASCII becomes "?" (a wide glyph "??").
 public enum ASCIIFolding {
   /// The ASCII stand-in for one character.
   public static func fold(_ g: Unicode.Scalar) -> Unicode.Scalar {
     if g.isASCII { return g }
+    if let s = standIn(g) { return s }
     let folded = String(g).folding(options: .diacriticInsensitive, locale: nil).unicodeScalars
     return folded.count == 1 && folded.first!.isASCII ? folded.first! : "?"
+  }
+
+  /// Stand-ins for symbols (one cell each, so a frame keeps its layout).
+  static func standIn(_ g: Unicode.Scalar) -> Unicode.Scalar? {
+    switch g.value {
+    case 0x2190, 0x21D0, 0x25C2, 0x25C0, 0x2039, 0x00AB: return "<"  // ← ⇐ ◂ ◀ ‹ «
+    case 0x2192, 0x21D2, 0x25B8, 0x25B6, 0x203A, 0x00BB: return ">"  // → ⇒ ▸ ▶ › »
+    case 0x2191, 0x25B4, 0x25B2: return "^"  // ↑ ▴ ▲
+    case 0x2193, 0x25BE, 0x25BC: return "v"  // ↓ ▾ ▼
+    case 0x2194, 0x2195: return "-"  // ↔ ↕
+    case 0x00B7, 0x2022, 0x2219, 0x22C5: return "|"  // · • ∙ ⋅ (separators)
+    case 0x2026: return "."  // …
+    case 0x2010...0x2015, 0x2212: return "-"  // dashes, minus
+    case 0x2018, 0x2019, 0x201A, 0x2032: return "'"
+    case 0x201C, 0x201D, 0x201E, 0x2033: return "\""
+    case 0x00B0: return "o"  // degrees
+    case 0x00D7: return "x"
+    case 0x00B1: return "+"
+    case 0x2248: return "~"
+    case 0x25C6, 0x25C7, 0x25CF, 0x25CB, 0x2605, 0x2606: return "*"  // ◆ ◇ ● ○ ★ ☆
+    case 0x2316, 0x2295, 0x271B: return "+"  // ⌖ ⊕ ✛
+    case 0x258F, 0x2595, 0x2502, 0x2503, 0x2551: return "|"  // ▏ ▕ │ ┃ ║
+    case 0x2500, 0x2501, 0x2550, 0x2574...0x257F: return "-"  // ─ ━ ═ half lines
+    case 0x2500...0x257F: return "+"  // corners, tees, crosses
+    default: return nil
+    }
   }
 
   /// A line of text folded to ASCII.

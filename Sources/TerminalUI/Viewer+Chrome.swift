@@ -27,38 +27,42 @@ extension Viewer {
       left = String(format: "%.5f, %.5f", c.latitude, c.longitude)
     }
     let ascii = map.charset == .ascii
+    // Each part with its priority (`StatusLineLayout`: the lowest go first when the line is
+    // narrow; the user's own state, 0, stays longest; the credits are never dropped).
+    typealias Part = StatusLineLayout.Part
     var parts = [
-      left, String(format: "z%.1f", map.zoomLevel),
-      ScaleBar(latitude: map.centerCoordinate.latitude, zoomScale: map.zoomScale).text(
-        ascii: ascii),
+      Part(left, priority: 1), Part(String(format: "z%.1f", map.zoomLevel), priority: 3),
     ]
-    parts += locationStatusParts(now: clock())  // the live position (Viewer+Location)
-    if let s = map.selectedAnnotations.first, let t = s.title { parts.append("▸ " + t) }
-    if loadedPoints > 0 { parts.append("\(loadedPoints) pts") }
+    parts.append(
+      Part(
+        ScaleBar(latitude: map.centerCoordinate.latitude, zoomScale: map.zoomScale).text(
+          ascii: ascii), priority: 5))
+    // The live position (Viewer+Location) and the selected marker.
+    parts += locationStatusParts(now: clock()).map { Part($0, priority: 0) }
+    if let s = map.selectedAnnotations.first, let t = s.title {
+      parts.append(Part("▸ " + t, priority: 0))
+    }
+    if loadedPoints > 0 { parts.append(Part("\(loadedPoints) pts", priority: 6)) }
     if pendingLoads > 0 {
       let percent = loadProgressBoard?.overall.map { String(format: " %d%%", Int($0 * 100)) } ?? ""
-      parts.append("loading \(pendingLoads) file\(pendingLoads == 1 ? "" : "s")\(percent)…")
+      parts.append(
+        Part("loading \(pendingLoads) file\(pendingLoads == 1 ? "" : "s")\(percent)…", priority: 2))
     }
-    if !routesEnabled { parts.append("routes off") }
+    if !routesEnabled { parts.append(Part("routes off", priority: 2)) }
     if !loadErrors.isEmpty {
-      parts.append("\(loadErrors.count) file\(loadErrors.count == 1 ? "" : "s") not read")
+      parts.append(
+        Part("\(loadErrors.count) file\(loadErrors.count == 1 ? "" : "s") not read", priority: 2))
     }
-    var text = parts.joined(separator: ascii ? " | " : " · ")
-    // The credits always stay (shortened when narrow); "? help" only when there is room.
-    // The position, zoom and scale bar come first; the credits get what is left of the line
-    // (at least `Attribution.minimumWidth`).
-    let separator = ascii ? " | " : " · "
-    let essential = CellBuffer.displayWidth(of: parts.prefix(3).joined(separator: separator))
-    let credits = Attribution.fit(
-      map.visibleAttribution, width: max(frame.columns - essential - 3, Attribution.minimumWidth))
+    let fitted = StatusLineLayout.fit(
+      parts, attribution: map.visibleAttribution, columns: frame.columns,
+      separator: ascii ? " | " : " · ")
     // Widths in terminal columns: a selected marker's name may be wide (CJK).
     let width = { (s: String) in CellBuffer.displayWidth(of: s) }
-    var right = credits
-    if frame.columns - width(text) - width(credits) >= 12 {
-      right = (credits.isEmpty ? "" : credits + "  ") + "? help"
+    let text = fitted.left
+    var right = fitted.credits
+    if fitted.complete, frame.columns - width(text) - width(right) >= 12 {
+      right = (right.isEmpty ? "" : right + "  ") + "? help"
     }
-    let limit = max(frame.columns - width(right) - 2, 0)
-    if width(text) > limit { text = CellBuffer.prefix(of: text, width: max(limit - 1, 0)) + "…" }
     frame.put(text, column: 0, row: row, foreground: .brightWhite, background: .brightBlack)
     let start = frame.columns - width(right)
     if start >= 0 {

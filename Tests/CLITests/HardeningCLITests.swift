@@ -113,7 +113,7 @@ struct HardeningCLITests {
     }
   }
 
-  @Test("render --tiles over HTTP with an HTML answer: the frame, one line, status 0")
+  @Test("render --tiles over HTTP with an HTML answer: the frame, its line, no tile: status 1")
   func htmlTiles() throws {
     let server = try LoopbackHTTPServer { _ in
       .respond(status: 200, body: Data("<html>\u{1B}]0;fmt\u{07}</html>".utf8))
@@ -127,8 +127,13 @@ struct HardeningCLITests {
         "render", "--no-basemap", "--color", "never", "--size", "30x8", "--center", "0,0",
         "--zoom", "1", "--tiles", server.baseURL + "/{z}/{x}/{y}.pbf",
       ], environment: ["XDG_CACHE_HOME": cache.path])
-    expectContained(r, status: 0)
-    #expect(r.stderr.contains("HTTP 200 but the body is not a vector tile"))
+    #expect(r.status == 1, "\(r.stderr)")
+    #expect(terminalControls(r.stderr).isEmpty, "\(r.stderr)")
+    #expect(terminalControls(r.stdout).isEmpty)
+    let lines = r.stderr.split(separator: "\n")
+    #expect(lines.count == 2, "\(r.stderr)")
+    #expect(lines.first?.contains("HTTP 200 but the body is not a vector tile") == true)
+    #expect(lines.last?.contains("no tile could be fetched") == true)
     let files = FileManager.default.enumerator(atPath: cache.path)?.allObjects ?? []
     #expect(!files.contains { "\($0)".hasSuffix(".meta") })
   }

@@ -427,9 +427,16 @@ struct CalloutWordingTests {
         + String(repeating: "北京站", count: 12) + "\n")
     let h = try Harness([csv], columns: 100, rows: 20)
     h.send(.character("\t"))
-    #expect(h.status.contains("▸ 北京站"), "\(h.status)")
-    // Cut to the line, in columns, and said to be cut.
-    #expect(h.status.hasSuffix("…  "), "\(h.status)")
+    // The selected name is the user's own state: the zoom, scale bar and counts make room.
+    #expect(h.status.contains("▸ " + String(repeating: "北京站", count: 12)), "\(h.status)")
+    #expect(!h.status.contains(" pts"), "\(h.status)")
+    // Wider than the line: cut, in columns, and said to be cut.
+    let narrow = try Harness([csv], columns: 60, rows: 20)
+    narrow.send(.character("\t"))
+    #expect(narrow.status.contains("▸ 北京站"), "\(narrow.status)")
+    let shown = narrow.status.trimmingCharacters(in: .whitespaces)
+    #expect(shown.hasPrefix("▸ 北京站") && shown.hasSuffix("…"), "\(narrow.status)")
+    #expect(CellBuffer.displayWidth(of: narrow.status) == 60)
   }
 
   @Test("KML: the height is 'elevation' too, as in GPX")

@@ -161,6 +161,24 @@ struct ViewerE2ETests {
     #expect(text.contains("EXITED 2"))
   }
 
+  @Test("LANG=C: the help's arrows and the credits' dots have ASCII stand-ins, not ?")
+  func asciiHelpAndCredits() throws {
+    let tmux = try Tmux()
+    _ = try startViewer(tmux, environment: "LANG=C LC_ALL= LC_CTYPE=")
+    let (credited, first) = try tmux.waitFor(timeout: 30) {
+      $0.joined().contains("Natural Earth | GeoNames")
+    }
+    #expect(credited, "\(first.joined(separator: "\n"))")
+    try tmux.type("?")
+    let (shown, screen) = try tmux.waitFor(timeout: 30) { $0.joined().contains("termmap keys") }
+    try #require(shown, "\(screen.joined(separator: "\n"))")
+    let text = screen.joined(separator: "\n")
+    #expect(text.contains("<v^>  h j k l"), "\(text)")
+    #expect(!text.contains("??"), "\(text)")
+    #expect(text.unicodeScalars.allSatisfy { $0.isASCII })
+    try tmux.type("q")
+  }
+
   @Test("LANG=C: the viewer draws ASCII, accents dropped, no braille")
   func asciiLocale() throws {
     let tmux = try Tmux()
