@@ -76,9 +76,16 @@ final class ProgressBoard: Sendable {
 
 /// Results of background loads, collected under a mutex and drained by the main loop.
 final class LoadInbox: Sendable {
+  /// A file's content or its error; `index` is the file's place on the command line.
   enum Item {
-    case loaded(MapContent)
-    case failed(path: String, error: String)
+    case loaded(MapContent, index: Int)
+    case failed(path: String, error: String, index: Int)
+
+    var index: Int {
+      switch self {
+      case .loaded(_, let i), .failed(_, _, let i): return i
+      }
+    }
   }
   private let items = Mutex<[Handoff<Item>]>([])
   func post(_ item: Item) { items.withLock { $0.append(Handoff(value: item)) } }
@@ -111,6 +118,10 @@ public final class Viewer: MapViewDelegate {
   var pendingLoads = 0
   var loadProgressBoard: ProgressBoard?
   let inbox = LoadInbox()
+  /// Loads that finished before a file given earlier: they wait, so files go on the map (and
+  /// into the layer list and the profile) in the order they were given.
+  var heldLoads: [Int: LoadInbox.Item] = [:]
+  var nextLoadIndex = 0
   var fittedOnce = false
   var message: StatusMessage?
   /// Region changes so far (messages about a view end when it changes).
@@ -277,20 +288,20 @@ public final class Viewer: MapViewDelegate {
     let flag = displayRequested
     let progress = ProgressBoard()
     loadProgressBoard = progress
-    for path in options.files {
+    for (index, path) in options.files.enumerated() {
       DispatchQueue.global().async {
         do {
           let content = try MapContentLoader.load(path: path) { fraction in
             if progress.update(path, fraction) { flag.set() }
           }
           progress.finish(path)
-          inbox.post(.loaded(content))
+          inbox.post(.loaded(content, index: index))
         } catch let e as DataFileError {
           progress.finish(path)
-          inbox.post(.failed(path: path, error: e.description))
+          inbox.post(.failed(path: path, error: e.description, index: index))
         } catch {
           progress.finish(path)
-          inbox.post(.failed(path: path, error: "\(path): \(error)"))
+          inbox.post(.failed(path: path, error: "\(path): \(error)", index: index))
         }
         flag.set()
       }
@@ -331,13 +342,18 @@ public final class Viewer: MapViewDelegate {
 
   /// Puts loaded files on the map; returns true when anything arrived.
   func receiveLoads() -> Bool {
-    let items = inbox.drain()
+    for item in inbox.drain() { heldLoads[item.index] = item }
+    var items: [LoadInbox.Item] = []
+    while let next = heldLoads.removeValue(forKey: nextLoadIndex) {
+      items.append(next)
+      nextLoadIndex += 1
+    }
     guard !items.isEmpty else { return false }
     var failed: [(path: String, error: String)] = []
     for item in items {
       pendingLoads -= 1
       switch item {
-      case .loaded(let content):
+      case .loaded(let content, _):
         styler.add(content)
         trackLoaded(content)
         for o in content.overlays {
@@ -354,7 +370,7 @@ public final class Viewer: MapViewDelegate {
         }
         map.addAnnotations(content.annotations)
         loadedPoints += content.pointCount
-      case .failed(let path, let text):
+      case .failed(let path, let text, _):
         failed.append((path, text))
       }
     }

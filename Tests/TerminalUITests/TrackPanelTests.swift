@@ -52,6 +52,32 @@ struct TrackPanelTests {
     #expect(Array(row)[cell.column] == "◆", "\(h.text)")
   }
 
+  @Test("several files: the layer list and the profile follow the command line, not load times")
+  func commandLineOrder() throws {
+    // A long track first (it finishes loading last), then two small files.
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-order-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var gpx = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"t\" "
+    gpx += "xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><name>long</name><trkseg>\n"
+    for i in 0..<120_000 {
+      gpx += "<trkpt lat=\"\(46 + Double(i) * 1e-6)\" lon=\"14\"><ele>\(i % 500)</ele></trkpt>\n"
+    }
+    gpx += "</trkseg></trk></gpx>\n"
+    let long = dir.appendingPathComponent("long.gpx")
+    try gpx.write(to: long, atomically: true, encoding: .utf8)
+    for _ in 0..<3 {
+      let h = try Harness(
+        [long.path, "Data/samples/route.gpx", "Data/samples/bled.geojson"], columns: 120, rows: 40)
+      #expect(
+        h.viewer.track.files.map(\.name) == ["long.gpx", "route.gpx", "bled.geojson"],
+        "\(h.viewer.track.files.map(\.name))")
+      h.send(.character("p"))
+      #expect(h.viewer.track.profile?.coordinates.count == 120_000)
+    }
+  }
+
   @Test("in ASCII the panel and the layer list use ASCII only")
   func ascii() throws {
     let h = try Harness([Self.ride], columns: 120, rows: 40, unicode: false)
