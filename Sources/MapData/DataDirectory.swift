@@ -1,39 +1,80 @@
 import Foundation
 
-/// Finds the offline data that ships in the repository's `Data/` folder.
+/// Finds termmap's offline data: the map (`world.mbtiles`, `monaco.mbtiles`) and the place
+/// names (`places.tsv.gz`, `countries.tsv`), in the repository's `Data/` folder or where an
+/// install put them.
 public enum DataDirectory {
   /// The `Data/` folder of the termmap package this library was built from (its checkout, for
   /// a package that depends on termmap; the clone, for termmap itself).
   public static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Data")
 
-  /// The first of these that holds `world.mbtiles`, nil when none does:
-  /// 1. `$TERMMAP_DATA`;
+  /// The folders looked in, in order:
+  /// 1. `$TERMMAP_DATA`, when set: then only there (a setting is not second-guessed);
   /// 2. the `Data/` folder of the termmap package the library was built from (`package`), so a
   ///    program that depends on termmap through SwiftPM finds it with no setting;
-  /// 3. a `Data/` folder beside or above the executable (a build moved with its data);
-  /// 4. `./Data`, `/usr/local/share/termmap`, `/usr/share/termmap`.
-  public static func locate(
+  /// 3. a `Data/` folder beside or above the executable (a build moved with its data), and
+  ///    `share/termmap` beside its `bin/` (an install under a prefix);
+  /// 4. `$XDG_DATA_HOME/termmap` (default `~/.local/share/termmap`), then `termmap` in each of
+  ///    `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`);
+  /// 5. `./Data`.
+  public static func candidates(
     executable: String = CommandLine.arguments.first ?? "",
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    currentDirectory: String = FileManager.default.currentDirectoryPath
-  ) -> URL? {
-    let fm = FileManager.default
-    var candidates: [URL] = []
+    currentDirectory: String = FileManager.default.currentDirectoryPath,
+    packageDirectory: URL? = package
+  ) -> [URL] {
     if let env = environment["TERMMAP_DATA"], !env.isEmpty {
-      candidates.append(URL(fileURLWithPath: env))
+      return [URL(fileURLWithPath: env)]
     }
-    candidates.append(package)
-    var dir = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+    var candidates: [URL] = []
+    if let packageDirectory { candidates.append(packageDirectory) }
+    let bin = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+    var dir = bin
     for _ in 0..<6 {
       candidates.append(dir.appendingPathComponent("Data"))
       dir = dir.deletingLastPathComponent()
     }
-    candidates.append(URL(fileURLWithPath: currentDirectory).appendingPathComponent("Data"))
-    candidates.append(URL(fileURLWithPath: "/usr/local/share/termmap"))
-    candidates.append(URL(fileURLWithPath: "/usr/share/termmap"))
-    return candidates.first {
-      fm.fileExists(atPath: $0.appendingPathComponent("world.mbtiles").path)
+    candidates.append(bin.deletingLastPathComponent().appendingPathComponent("share/termmap"))
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    let dataHome =
+      environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+      ?? home + "/.local/share"
+    candidates.append(URL(fileURLWithPath: dataHome).appendingPathComponent("termmap"))
+    let dirs =
+      environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? "/usr/local/share:/usr/share"
+    for d in dirs.split(separator: ":") where d.hasPrefix("/") {
+      candidates.append(URL(fileURLWithPath: String(d)).appendingPathComponent("termmap"))
     }
+    candidates.append(URL(fileURLWithPath: currentDirectory).appendingPathComponent("Data"))
+    return candidates
+  }
+
+  /// The first of `candidates` that holds `world.mbtiles`, nil when none does.
+  public static func locate(
+    executable: String = CommandLine.arguments.first ?? "",
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    currentDirectory: String = FileManager.default.currentDirectoryPath,
+    packageDirectory: URL? = package
+  ) -> URL? {
+    candidates(
+      executable: executable, environment: environment, currentDirectory: currentDirectory,
+      packageDirectory: packageDirectory
+    ).first {
+      FileManager.default.fileExists(atPath: $0.appendingPathComponent("world.mbtiles").path)
+    }
+  }
+
+  /// One line for a missing offline map: where it was looked for, and what to do.
+  public static func missingMessage(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    if let env = environment["TERMMAP_DATA"], !env.isEmpty {
+      return "the offline map is missing: no world.mbtiles in TERMMAP_DATA=\(env)"
+    }
+    return
+      "the offline map is missing: no world.mbtiles in Data/ beside termmap, "
+      + "~/.local/share/termmap or /usr/share/termmap (see README: Install, or set TERMMAP_DATA)"
   }
 }

@@ -19,6 +19,8 @@ public struct ViewerOptions: Sendable {
   /// A file that receives one line per delegate event and frame, for tests.
   public var eventLogPath: String?
   public var dataDirectory: URL?
+  /// Said on the status line at the start (15 s): the offline map could not be found.
+  public var missingMapMessage: String?
 
   public init() {}
 }
@@ -212,6 +214,7 @@ public final class Viewer: MapViewDelegate {
     if gazetteer == nil { startLoadingGazetteer() }
     startLocation()
     screen.measuresBytes = eventLog != nil
+    if let m = options.missingMapMessage { show(SafeText.clean(m), seconds: 15) }
   }
 
   /// One turn of the main loop: waits up to `timeout` ms for input, handles it and everything
@@ -312,7 +315,7 @@ public final class Viewer: MapViewDelegate {
   /// prompt never waits for them.
   func startLoadingGazetteer() {
     guard let dir = options.dataDirectory else {
-      gazetteerError = "no place names: Data/ not found (set TERMMAP_DATA)"
+      gazetteerError = "no place names: places.tsv.gz not found (set TERMMAP_DATA)"
       return
     }
     let flag = displayRequested

@@ -166,7 +166,7 @@ enum Manual {
   static let environment: [(String, String)] = [
     (
       "TERMMAP_DATA",
-      "The folder with the offline map and place names (world.mbtiles, places.tsv.gz)."
+      "The folder with the offline map and place names (world.mbtiles, places.tsv.gz); when set, the only one looked in (else Data/ beside termmap, share/termmap under its prefix, $XDG_DATA_HOME/termmap, termmap in each of $XDG_DATA_DIRS)."
     ),
     (
       "XDG_CONFIG_HOME",
@@ -194,7 +194,7 @@ enum Manual {
     ("0", "Done (the viewer: after q)."),
     (
       "1",
-      "render: a --tiles source gave no tile at all (every request failed, e.g. no network); the frame is printed without it and one line on stderr says so."
+      "render: a --tiles source gave no tile at all (every request failed, e.g. no network), or the offline map is missing and nothing else was asked for; the frame is printed and one line on stderr says why."
     ),
     (
       "2",

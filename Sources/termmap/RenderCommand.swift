@@ -178,7 +178,9 @@ struct RenderCommand {
       out.append(asciiTerminal ? ASCIIFolding.fold(line) : line)
     }
     Output.write(out.joined(separator: "\n") + "\n")
-    return unfetched ? 1 : 0
+    // Nothing to draw at all: the offline map missing (said above) and no files or tiles.
+    let empty = basemap && files.isEmpty && tiles.isEmpty && DataDirectory.locate() == nil
+    return unfetched || empty ? 1 : 0
   }
 
   /// After the last frame: one line for each --tiles source from which no tile could be
@@ -217,7 +219,9 @@ extension RenderCommand {
   /// $XDG_CACHE_HOME/termmap/tiles, an http(s) .pmtiles URL, a TileJSON file or URL — see
   /// `TileSourceSpec` — or a source name from the presets or the config file), each an
   /// overlay of map content, so a source hides what is below it where it has tiles.
-  func makeMapLayers(rasterTrueColor: Bool = false) throws -> [TileOverlay] {
+  func makeMapLayers(rasterTrueColor: Bool = false, reportMissingMap: Bool = true) throws
+    -> [TileOverlay]
+  {
     var layers: [TileOverlay] = []
     if let text = ProcessInfo.processInfo.environment["TERMMAP_TILE_CACHE_MB"] {
       let mb = Int(text.trimmingCharacters(in: .whitespaces))
@@ -234,9 +238,9 @@ extension RenderCommand {
         } catch {
           throw UsageError("basemap: \(error)")
         }
-      } else if tiles.isEmpty {
+      } else if reportMissingMap {
         FileHandle.standardError.write(
-          Data("termmap: no basemap: Data/world.mbtiles not found (set TERMMAP_DATA)\n".utf8))
+          Data("termmap: \(SafeText.clean(DataDirectory.missingMessage()))\n".utf8))
       }
     }
     // The config file names sources and bounds the tile cache; read it when tiles are asked

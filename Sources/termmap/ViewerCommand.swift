@@ -24,6 +24,9 @@ enum ViewerCommand {
     options.settleMilliseconds = parsed.settleMilliseconds
     options.eventLogPath = ProcessInfo.processInfo.environment["TERMMAP_EVENT_LOG"]
     options.dataDirectory = DataDirectory.locate()
+    if parsed.basemap && options.dataDirectory == nil {
+      options.missingMapMessage = DataDirectory.missingMessage()
+    }
     TerminalGuard.ensureNonInteractiveBacktraces()
     // --follow and --record (FollowOptions.swift), after the re-execution above: standard
     // input may be moved aside for `--follow -`.
@@ -35,7 +38,7 @@ enum ViewerCommand {
     } catch let e as TerminalError {
       throw UsageError(e.description)
     }
-    viewer.map.addOverlays(try parsed.makeMapLayers(), level: .aboveRoads)
+    viewer.map.addOverlays(try parsed.makeMapLayers(reportMissingMap: false), level: .aboveRoads)
     if let p = provider { viewer.followLocation(p, recorder: recorder) }
     let status = viewer.run()
     TerminalGuard.restoreSettings()

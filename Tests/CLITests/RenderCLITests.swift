@@ -5,6 +5,25 @@ private let invalid = "Tests/MapDataTests/Fixtures/invalid/"
 
 @Suite("termmap render")
 struct RenderCLITests {
+  @Test("no offline map where it is looked for: the frame, one line saying where, exit 1")
+  func missingOfflineMap() throws {
+    let r = try termmap(
+      ["render", "--size", "30x6", "--color", "never"],
+      environment: ["TERMMAP_DATA": "/nonexistent/termmap-data"])
+    #expect(r.status == 1)
+    #expect(r.stdout.split(separator: "\n", omittingEmptySubsequences: false).count == 7)
+    #expect(
+      r.stderr
+        == "termmap: the offline map is missing: no world.mbtiles in TERMMAP_DATA=/nonexistent/termmap-data\n"
+    )
+    // With a file to show, the frame is the file's: status 0, the line still said.
+    let withFile = try termmap(
+      ["render", "--size", "30x6", "Data/samples/bled.geojson"],
+      environment: ["TERMMAP_DATA": "/nonexistent/termmap-data"])
+    #expect(withFile.status == 0)
+    #expect(withFile.stderr.hasPrefix("termmap: the offline map is missing"))
+  }
+
   @Test("prints exactly ROWS lines of COLS cells with no escape sequence")
   func frameShape() throws {
     let r = try termmap([

@@ -147,6 +147,17 @@ struct ViewerE2ETests {
     try tmux.sendKeys("q")
   }
 
+  @Test("no offline map: the status line says so and where to get it")
+  func missingOfflineMap() throws {
+    let tmux = try Tmux()
+    try tmux.start("TERMMAP_DATA=/nonexistent/termmap-data \(Tmux.termmap); sleep 60")
+    let (said, screen) = try tmux.waitFor(timeout: 30) {
+      $0.joined().contains("the offline map is missing: no world.mbtiles in TERMMAP_DATA=")
+    }
+    #expect(said, "\(screen.joined(separator: "\n"))")
+    try tmux.type("q")
+  }
+
   @Test("TERM=dumb: one line saying why, and the way to a frame; exit 2")
   func dumbTerminal() throws {
     let tmux = try Tmux()
