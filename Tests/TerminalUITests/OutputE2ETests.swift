@@ -117,7 +117,10 @@ struct OutputE2ETests {
       if condition(screen) { return (true, screen) }
       try await Task.sleep(for: .milliseconds(50))
     }
-    return (false, screen)
+    // One last look: on a loaded machine this task may have waited past the deadline for a
+    // thread, and the screen have been right all that time.
+    screen = try tmux.capture()
+    return (condition(screen), screen)
   }
 
   /// Sends a key and waits until the viewer has answered it and the screen has stopped

@@ -102,7 +102,9 @@ final class Tmux {
       if condition(screen) { return (true, screen) }
       usleep(50_000)
     }
-    return (false, screen)
+    // One last look: a loaded machine may have kept this thread past the deadline.
+    screen = try capture()
+    return (condition(screen), screen)
   }
 
   func file(_ name: String) -> String { directory.appendingPathComponent(name).path }
