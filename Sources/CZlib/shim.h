@@ -9,4 +9,9 @@ static inline int czlib_inflateInit2(z_streamp strm, int windowBits) {
   return inflateInit2(strm, windowBits);
 }
 
+/// `deflateInit2` is a macro too; this wrapper makes it callable (gzip: windowBits 31).
+static inline int czlib_deflateInit2(z_streamp strm, int level, int windowBits) {
+  return deflateInit2(strm, level, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY);
+}
+
 #endif
