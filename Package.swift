@@ -104,7 +104,9 @@ let package = Package(
       exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
     .testTarget(
       name: "CLITests",
-      dependencies: ["termmap", "LoopbackHTTPServer", "TextSnapshots", "TestProcesses"],
+      dependencies: [
+        "termmap", "LoopbackHTTPServer", "TextSnapshots", "TestProcesses", "TileData",
+      ],
       exclude: ["Snapshots"],
       swiftSettings: strict),
     .testTarget(

@@ -56,7 +56,7 @@ public final class PMTilesSource: TileSource, Sendable {
     public var reloads = 0
   }
 
-  private struct Archive: Sendable {
+  struct Archive: Sendable {
     var header: PMTiles.Header
     var root: PMTiles.Directory
     /// The version (ETag, size) the header was read from; every later read must match it.
@@ -227,7 +227,7 @@ public final class PMTilesSource: TileSource, Sendable {
 
   /// Reads `length` bytes at `offset` of `version`, which must all exist; from `head` (the
   /// archive's first bytes) when they lie within it.
-  private static func read(
+  static func read(
     _ reader: any ByteRangeReader, offset: UInt64, length: UInt64, what: String,
     version: ArchiveVersion, head: Data? = nil
   ) throws -> Data {
@@ -254,7 +254,7 @@ public final class PMTilesSource: TileSource, Sendable {
 
   /// Reads and checks the header and the root directory; returns the archive and the first
   /// bytes read (which usually hold the metadata too).
-  private static func readArchive(_ reader: any ByteRangeReader, generation: Int) throws -> (
+  static func readArchive(_ reader: any ByteRangeReader, generation: Int) throws -> (
     Archive, Data
   ) {
     let (head, version) = try reader.read(
@@ -276,7 +276,7 @@ public final class PMTilesSource: TileSource, Sendable {
     return (Archive(header: header, root: root, version: version, generation: generation), head)
   }
 
-  private static func decodeDirectory(
+  static func decodeDirectory(
     _ stored: Data, header: PMTiles.Header, location: String, at: UInt64
   ) throws -> PMTiles.Directory {
     let bytes = try PMTiles.decompress(

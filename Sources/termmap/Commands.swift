@@ -16,6 +16,7 @@ struct Termmap: ParsableCommand {
       termmap render [<options>] [<FILE> ...]
       termmap info [--json] <FILE> ...
       termmap bench [<options>]
+      termmap get --bbox W,S,E,N --from SOURCE [<options>]
       """,
     discussion: """
       FILE is GPX 1.0/1.1, GeoJSON, KML 2.2 or a route CSV, recognised by its contents. SOURCE \
@@ -28,7 +29,9 @@ struct Termmap: ParsableCommand {
       Bad input: one line on stderr (one per file that fails), exit status 2.
       """,
     version: "termmap \(Usage.version)",
-    subcommands: [View.self, Render.self, Info.self, Bench.self, GenerateManual.self],
+    subcommands: [
+      View.self, Render.self, Info.self, Bench.self, Get.self, GenerateManual.self,
+    ],
     defaultSubcommand: View.self)
 }
 
@@ -181,6 +184,52 @@ extension Termmap {
     var wait: String?
 
     @OptionGroup var input: FileArguments
+  }
+
+  /// `termmap get`: a region cut from a PMTiles archive, for use offline.
+  struct Get: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "get",
+      abstract: "Cut a region from a PMTiles archive (a file or an http(s) URL) for offline use.",
+      discussion: """
+        Reads only what the region needs: the header and root directory, the leaf directories \
+        that cover it and the tiles of zooms 0 to --maxzoom that meet it, their byte ranges \
+        merged where the gaps are small and fetched several at a time. Writes a PMTiles archive \
+        (whole or not at all) that `--tiles FILE` draws.
+        """)
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "The region: west, south, east, north in degrees (W > E crosses the antimeridian).",
+        valueName: "W,S,E,N"))
+    var bbox: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("A PMTiles archive: a file or an http(s) URL.", valueName: "SOURCE"))
+    var from: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The deepest zoom level cut (default 15).", valueName: "Z"))
+    var maxzoom: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Where the archive is written.", valueName: "FILE"))
+    var output: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Range requests in flight at once (default 4).", valueName: "N"))
+    var parallel: String?
+
+    @Flag(help: "Print the region, the tiles per zoom, the bytes and the requests, and stop.")
+    var dryRun = false
+
+    @Flag(help: "Do not ask before a download over 500 MB.")
+    var yes = false
   }
 
   /// `termmap info [--json] FILE…`: what each file holds.

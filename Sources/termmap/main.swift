@@ -37,6 +37,7 @@ extension Termmap {
     case let c as Render: return try RenderCommand(c).run()
     case let c as Info: return try InfoCommand(c).run()
     case let c as Bench: return try BenchCommand(c).run()
+    case let c as Get: return try GetCommand(c).run()
     case let c as GenerateManual:
       let dump = try Manual.dump()
       Output.write(c.markdown ? Manual.markdown(dump) : Manual.page(dump))

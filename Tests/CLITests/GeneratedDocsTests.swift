@@ -154,7 +154,7 @@ extension GeneratedDocsTests {
         )
       }
     }
-    #expect(regions == 5)
+    #expect(regions == 6)
     if Self.record { try usage.write(to: url, atomically: true, encoding: .utf8) }
   }
 }

@@ -173,13 +173,13 @@ _termmap() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    view|render|info|bench|help)
+    view|render|info|bench|get|help)
         # Offer subcommand argument completions
         "_termmap_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'view render info bench help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'view render info bench get help' -- "${cur}"))
         ;;
     esac
 }
@@ -334,6 +334,33 @@ _termmap_bench() {
         return
         ;;
     '--zoom')
+        return
+        ;;
+    esac
+}
+
+_termmap_get() {
+    repeating_flags=()
+    non_repeating_flags=(--dry-run --yes --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--bbox --from --maxzoom --output --parallel)
+    __termmap_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--bbox')
+        return
+        ;;
+    '--from')
+        return
+        ;;
+    '--maxzoom')
+        return
+        ;;
+    '--output')
+        return
+        ;;
+    '--parallel')
         return
         ;;
     esac

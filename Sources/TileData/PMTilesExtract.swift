@@ -1,0 +1,399 @@
+import Dispatch
+import Foundation
+import MapGeometry
+import Synchronization
+
+/// A region cut from a PMTiles archive, local or over HTTP, as PMTiles intends it: the header
+/// and root directory in one read, only the leaf directories that cover the region, the tiles
+/// of the region's zooms, their byte ranges merged where the gaps between them cost little,
+/// fetched several at a time, and written as a new clustered archive (`PMTilesWriter`).
+public struct PMTilesExtract: Sendable {
+  /// The source archive's header and metadata (JSON, decompressed).
+  public let header: PMTiles.Header
+  public let metadata: Data
+  /// The region, in degrees (west may be greater than east: across the antimeridian).
+  public let west: Double
+  public let south: Double
+  public let east: Double
+  public let north: Double
+  public let minZoom: Int
+  public let maxZoom: Int
+  /// The tiles the archive has in the region, ascending by tile id: the id and where the data
+  /// is in the tile data section.
+  public let tiles: [Tile]
+  /// Tiles per zoom (index = zoom).
+  public let tilesPerZoom: [Int]
+  /// The byte ranges to fetch, absolute offsets in the archive, ascending.
+  public let ranges: [ByteRange]
+  /// Requests already made: one for the header and root, one per leaf directory read.
+  public let directoryRequests: Int
+  let location: String
+  let version: ArchiveVersion
+
+  /// A tile of the region.
+  public struct Tile: Sendable, Equatable {
+    public var tileID: UInt64
+    public var offset: UInt64
+    public var length: UInt32
+  }
+
+  /// A contiguous range to fetch.
+  public struct ByteRange: Sendable, Equatable {
+    public var offset: UInt64
+    public var length: UInt64
+  }
+
+  /// The bytes of distinct tile contents (what is kept).
+  public var tileBytes: UInt64 {
+    var seen = Set<UInt64>()
+    var total: UInt64 = 0
+    for t in tiles where seen.insert(t.offset).inserted { total += UInt64(t.length) }
+    return total
+  }
+
+  /// The bytes the ranges fetch (the kept bytes and the gaps merged over).
+  public var fetchBytes: UInt64 { ranges.reduce(0) { $0 + $1.length } }
+
+  /// Requests in all: the directories already read and one per range.
+  public var requests: Int { directoryRequests + ranges.count }
+
+  /// The most one merged range may be (it is held in memory while it arrives).
+  public static let maxRangeBytes: UInt64 = 16 << 20
+
+  /// Plans the cut: reads the header, the root and the leaf directories the region needs.
+  /// `overFetch` is the share of the kept bytes that gaps merged into ranges may add.
+  static func plan(
+    reader: any ByteRangeReader, west: Double, south: Double, east: Double, north: Double,
+    maxZoom requestedMax: Int, overFetch: Double = 0.05
+  ) throws -> PMTilesExtract {
+    let location = reader.location
+    let (archive, head) = try PMTilesSource.readArchive(reader, generation: 0)
+    let header = archive.header
+    var metadata = Data("{}".utf8)
+    if header.metadataLength > 0, header.metadataLength <= UInt64(PMTiles.maxMetadataBytes) {
+      let stored = try PMTilesSource.read(
+        reader, offset: header.metadataOffset, length: header.metadataLength, what: "metadata",
+        version: archive.version, head: head)
+      metadata = try PMTiles.decompress(
+        stored, compression: header.internalCompression, limit: PMTiles.maxMetadataBytes,
+        what: "metadata", location: location, at: header.metadataOffset)
+    }
+    var requests = 1
+    if header.metadataOffset + header.metadataLength > UInt64(head.count) { requests += 1 }
+    let minZoom = Int(header.minZoom)
+    let maxZoom = min(requestedMax, Int(header.maxZoom))
+    let wanted = wantedIDs(
+      west: west, south: south, east: east, north: north, minZoom: minZoom, maxZoom: maxZoom)
+    var tiles: [Tile] = []
+    // Walks a directory: tile entries give the wanted ids they cover; leaves that cover any
+    // wanted id are read (one request each) and walked in turn.
+    func walk(_ dir: PMTiles.Directory, depth: Int) throws {
+      for i in 0..<dir.count {
+        let first = dir.tileIDs[i]
+        if dir.runLengths[i] == 0 {
+          let end = i + 1 < dir.count ? dir.tileIDs[i + 1] : UInt64.max
+          guard anyWanted(wanted, from: first, below: end) else { continue }
+          guard depth < PMTiles.maxDirectoryDepth - 1 else {
+            throw TileSourceError.readFailed(
+              path: location, message: "invalid PMTiles archive: directories nested too deep")
+          }
+          let at = header.leafDirectoryOffset + dir.offsets[i]
+          let stored = try PMTilesSource.read(
+            reader, offset: at, length: UInt64(dir.lengths[i]), what: "leaf directory",
+            version: archive.version)
+          requests += 1
+          let leaf = try PMTilesSource.decodeDirectory(
+            stored, header: header, location: location, at: at)
+          try walk(leaf, depth: depth + 1)
+        } else {
+          let end = first + UInt64(dir.runLengths[i])
+          var j = lowerBound(wanted, first)
+          while j < wanted.count, wanted[j] < end {
+            tiles.append(Tile(tileID: wanted[j], offset: dir.offsets[i], length: dir.lengths[i]))
+            j += 1
+          }
+        }
+      }
+    }
+    try walk(archive.root, depth: 0)
+    tiles.sort { $0.tileID < $1.tileID }
+    var perZoom = [Int](repeating: 0, count: max(maxZoom + 1, 1))
+    for t in tiles {
+      if let z = PMTiles.tile(forID: t.tileID)?.z, z < perZoom.count { perZoom[z] += 1 }
+    }
+    let ranges = mergeRanges(
+      tiles, base: header.tileDataOffset, overFetch: overFetch, maxBytes: maxRangeBytes)
+    return PMTilesExtract(
+      header: header, metadata: metadata, west: west, south: south, east: east, north: north,
+      minZoom: minZoom, maxZoom: maxZoom, tiles: tiles, tilesPerZoom: perZoom, ranges: ranges,
+      directoryRequests: requests, location: location, version: archive.version)
+  }
+
+  /// Every tile id of zooms `minZoom...maxZoom` that meets the region, ascending.
+  static func wantedIDs(
+    west: Double, south: Double, east: Double, north: Double, minZoom: Int, maxZoom: Int
+  ) -> [UInt64] {
+    guard minZoom <= maxZoom else { return [] }
+    var ids: [UInt64] = []
+    for z in minZoom...maxZoom {
+      let n = 1 << z
+      let top = tileY(north, z)
+      let bottom = tileY(south, z)
+      let spans: [(Int, Int)] =
+        west <= east
+        ? [(tileX(west, z), tileX(east, z))] : [(tileX(west, z), n - 1), (0, tileX(east, z))]
+      for (x0, x1) in spans where x0 <= x1 {
+        for x in x0...x1 {
+          for y in top...bottom {
+            if let id = PMTiles.tileID(TileID(z: z, x: x, y: y)) { ids.append(id) }
+          }
+        }
+      }
+    }
+    ids.sort()
+    return ids
+  }
+
+  static func tileX(_ lon: Double, _ z: Int) -> Int {
+    let n = Double(1 << z)
+    return min(max(Int(((lon + 180) / 360 * n).rounded(.down)), 0), (1 << z) - 1)
+  }
+
+  static func tileY(_ lat: Double, _ z: Int) -> Int {
+    let n = Double(1 << z)
+    let clamped = min(max(lat, -85.0511287798), 85.0511287798) * .pi / 180
+    let y = (1 - log(tan(clamped) + 1 / cos(clamped)) / .pi) / 2 * n
+    return min(max(Int(y.rounded(.down)), 0), (1 << z) - 1)
+  }
+
+  static func lowerBound(_ sorted: [UInt64], _ value: UInt64) -> Int {
+    var lo = 0
+    var hi = sorted.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if sorted[mid] < value { lo = mid + 1 } else { hi = mid }
+    }
+    return lo
+  }
+
+  static func anyWanted(_ sorted: [UInt64], from: UInt64, below: UInt64) -> Bool {
+    let i = lowerBound(sorted, from)
+    return i < sorted.count && sorted[i] < below
+  }
+
+  /// The distinct tile data ranges, merged across the smallest gaps first while the merged gap
+  /// bytes stay within `overFetch` of the kept bytes and a range within `maxBytes`.
+  static func mergeRanges(
+    _ tiles: [Tile], base: UInt64, overFetch: Double, maxBytes: UInt64
+  ) -> [ByteRange] {
+    var pieces: [ByteRange] = []
+    for t in tiles { pieces.append(ByteRange(offset: base + t.offset, length: UInt64(t.length))) }
+    pieces.sort { $0.offset < $1.offset }
+    // Distinct, and overlapping or touching pieces joined (shared contents, runs).
+    var joined: [ByteRange] = []
+    for p in pieces {
+      if var last = joined.last, p.offset <= last.offset + last.length {
+        last.length = max(last.length, p.offset + p.length - last.offset)
+        joined[joined.count - 1] = last
+      } else {
+        joined.append(p)
+      }
+    }
+    guard joined.count > 1 else { return joined }
+    let kept = joined.reduce(0) { $0 + $1.length }
+    var budget = UInt64(Double(kept) * overFetch)
+    // Gaps by size; merge the smallest while the budget lasts.
+    var gaps = (0..<(joined.count - 1)).map { i in
+      (index: i, size: joined[i + 1].offset - (joined[i].offset + joined[i].length))
+    }
+    gaps.sort { $0.size < $1.size || ($0.size == $1.size && $0.index < $1.index) }
+    var mergeAfter = [Bool](repeating: false, count: joined.count)
+    for g in gaps {
+      guard g.size <= budget else { break }
+      budget -= g.size
+      mergeAfter[g.index] = true
+    }
+    var out: [ByteRange] = []
+    var current = joined[0]
+    for i in 1..<joined.count {
+      let next = joined[i]
+      let merged = next.offset + next.length - current.offset
+      if mergeAfter[i - 1] && merged <= maxBytes {
+        current.length = merged
+      } else {
+        out.append(current)
+        current = next
+      }
+    }
+    out.append(current)
+    return out
+  }
+}
+
+extension PMTilesExtract {
+  /// Plans a cut of the archive at `location` (a file, or an http(s) URL read with Range
+  /// requests; `timeout` per request).
+  public static func plan(
+    location: String, west: Double, south: Double, east: Double, north: Double, maxZoom: Int,
+    timeout: TimeInterval = 60, overFetch: Double = 0.05
+  ) throws -> PMTilesExtract {
+    try plan(
+      reader: reader(location, timeout: timeout, connections: 1), west: west, south: south,
+      east: east, north: north, maxZoom: maxZoom, overFetch: overFetch)
+  }
+
+  static func reader(_ location: String, timeout: TimeInterval, connections: Int) throws
+    -> any ByteRangeReader
+  {
+    if HTTPTileSource.isTemplate(location) {
+      guard let url = URL(string: location) else {
+        throw TileSourceError.readFailed(path: location, message: "not a valid URL")
+      }
+      return HTTPByteRangeReader(
+        url: url, timeout: timeout, maxConnections: connections,
+        maxFullBodyBytes: 1 << 20, userAgent: "termmap get (terminal map viewer)")
+    }
+    return try FileByteRangeReader(path: location)
+  }
+
+  /// The header of the cut: the source's types and compressions, its zooms up to the cut's,
+  /// the region's bounds within the source's, the centre of the region.
+  var outputHeader: PMTiles.Header {
+    var h = header
+    h.maxZoom = UInt8(max(maxZoom, minZoom))
+    let b = header.boundsDegrees
+    func e7(_ v: Double) -> Int32 { Int32((v * 10_000_000).rounded()) }
+    let w = west <= east ? max(west, b.west) : west
+    let e = west <= east ? min(east, b.east) : east
+    let s = max(south, b.south)
+    let n = min(north, b.north)
+    h.minLonE7 = e7(w)
+    h.maxLonE7 = e7(e)
+    h.minLatE7 = e7(s)
+    h.maxLatE7 = e7(n)
+    h.centerLonE7 = e7(west <= east ? (w + e) / 2 : w)
+    h.centerLatE7 = e7((s + n) / 2)
+    h.centerZoom = UInt8(min(max(maxZoom - 2, minZoom), 255))
+    return h
+  }
+
+  /// Fetches the ranges, `parallel` at a time (each tried up to `attempts` times, waiting
+  /// 0.5 s, 1 s, 2 s… between tries), into a spool file beside `output`, then writes the
+  /// archive there (`PMTilesWriter`: whole or not at all). An archive that changes on the
+  /// server (another ETag or size) stops the cut: its offsets would mix two versions.
+  /// `progress` hears the bytes and ranges fetched so far, from the fetching threads.
+  @discardableResult
+  public func download(
+    to output: String, parallel: Int = 4, attempts: Int = 4, timeout: TimeInterval = 120,
+    progress: @escaping @Sendable (_ bytes: UInt64, _ ranges: Int) -> Void = { _, _ in }
+  ) throws -> PMTiles.Header {
+    let reader = try Self.reader(location, timeout: timeout, connections: max(1, parallel))
+    let spoolPath = output + ".part"
+    let fd = open(spoolPath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+      throw TileSourceError.readFailed(
+        path: spoolPath, message: "cannot be created: \(String(cString: strerror(errno)))")
+    }
+    defer {
+      close(fd)
+      unlink(spoolPath)
+    }
+    var spoolOffsets: [UInt64] = []
+    var total: UInt64 = 0
+    for r in ranges {
+      spoolOffsets.append(total)
+      total += r.length
+    }
+    let state = Mutex((next: 0, bytes: UInt64(0), done: 0, failure: String?.none))
+    let ranges = self.ranges
+    let version = self.version
+    let location = self.location
+    let offsets = spoolOffsets
+    let worker: @Sendable () -> Void = {
+      while true {
+        let index = state.withLock { s -> Int? in
+          guard s.failure == nil, s.next < ranges.count else { return nil }
+          defer { s.next += 1 }
+          return s.next
+        }
+        guard let index else { return }
+        let r = ranges[index]
+        var lastError = ""
+        var stored = false
+        for attempt in 0..<max(1, attempts) {
+          if attempt > 0 { usleep(useconds_t(500_000 << min(attempt - 1, 4))) }
+          do {
+            let data = try reader.read(offset: r.offset, length: Int(r.length), expecting: version)
+              .data
+            guard data.count == Int(r.length) else {
+              lastError = "bytes \(r.offset)-\(r.offset + r.length - 1): \(data.count) arrived"
+              continue
+            }
+            let wrote = data.withUnsafeBytes { raw in
+              pwrite(fd, raw.baseAddress, raw.count, off_t(offsets[index]))
+            }
+            guard wrote == data.count else {
+              let reason = String(cString: strerror(errno))
+              state.withLock { $0.failure = "\(spoolPath): cannot be written: \(reason)" }
+              return
+            }
+            stored = true
+            break
+          } catch ByteRangeReadError.changed {
+            state.withLock {
+              $0.failure = "\(location): the archive changed on the server during the download"
+            }
+            return
+          } catch {
+            lastError = "\(error)"
+          }
+        }
+        guard stored else {
+          state.withLock { $0.failure = lastError }
+          return
+        }
+        let (bytes, done) = state.withLock { s -> (UInt64, Int) in
+          s.bytes += r.length
+          s.done += 1
+          return (s.bytes, s.done)
+        }
+        progress(bytes, done)
+      }
+    }
+    let threads = (0..<max(1, min(parallel, ranges.count))).map { _ in
+      let done = DispatchSemaphore(value: 0)
+      let thread = Thread {
+        worker()
+        done.signal()
+      }
+      thread.start()
+      return done
+    }
+    for t in threads { t.wait() }
+    if let failure = state.withLock({ $0.failure }) {
+      throw TileSourceError.readFailed(path: location, message: failure)
+    }
+    let writer = try PMTilesWriter(path: output, header: outputHeader, metadata: metadata)
+    let base = header.tileDataOffset
+    let starts = ranges.map(\.offset)
+    for t in tiles {
+      let absolute = base + t.offset
+      var i = Self.lowerBound(starts, absolute + 1) - 1
+      if i < 0 { i = 0 }
+      let r = ranges[i]
+      guard absolute >= r.offset, absolute + UInt64(t.length) <= r.offset + r.length else {
+        throw TileSourceError.readFailed(
+          path: location, message: "tile \(t.tileID) lies outside the ranges fetched")
+      }
+      var bytes = Data(count: Int(t.length))
+      let got = bytes.withUnsafeMutableBytes { raw in
+        pread(fd, raw.baseAddress, raw.count, off_t(spoolOffsets[i] + absolute - r.offset))
+      }
+      guard got == Int(t.length) else {
+        throw TileSourceError.readFailed(path: spoolPath, message: "cannot be read back")
+      }
+      try writer.add(tileID: t.tileID, data: bytes)
+    }
+    return try writer.finish()
+  }
+}

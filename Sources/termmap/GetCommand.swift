@@ -1,0 +1,160 @@
+import Foundation
+import MapGeometry
+import Synchronization
+import TileData
+
+/// `termmap get`: plans a cut of a PMTiles archive (`PMTilesExtract`), prints it with
+/// --dry-run, else downloads it with a progress line and writes the archive.
+struct GetCommand {
+  var west = 0.0
+  var south = 0.0
+  var east = 0.0
+  var north = 0.0
+  var source: String
+  var maxZoom = 15
+  var output: String
+  var parallel = 4
+  var dryRun = false
+  var yes = false
+
+  /// Downloads over this many bytes ask first (without --yes).
+  static let askAbove: UInt64 = 500_000_000
+
+  init(_ c: Termmap.Get) throws {
+    guard let b = c.bbox else { throw UsageError("get: --bbox W,S,E,N is needed") }
+    let v = try ArgumentValues.bbox(b)
+    (west, south, east, north) = (v[0], v[1], v[2], v[3])
+    guard let from = c.from else {
+      throw UsageError("get: --from SOURCE is needed (a PMTiles archive: a file or an http(s) URL)")
+    }
+    if let scheme = TileSourceSpec.unsupportedScheme(from) {
+      throw UsageError("get: --from \(from): unsupported URL scheme \"\(scheme)\"")
+    }
+    if from == "osm" || from.contains("tile.openstreetmap.org") {
+      throw UsageError(
+        "get: --from \(from): OpenStreetMap's tile usage policy forbids bulk downloads")
+    }
+    if HTTPTileSource.isTemplate(from), from.contains("{z}") {
+      throw UsageError(
+        "get: --from \(from): a URL template cannot be cut; get needs a PMTiles archive")
+    }
+    source = from
+    if let z = c.maxzoom {
+      let n = try ArgumentValues.number(z, "--maxzoom")
+      guard n >= 0, n <= 22, n == n.rounded() else {
+        throw UsageError("--maxzoom: expected a whole number from 0 to 22")
+      }
+      maxZoom = Int(n)
+    }
+    if let p = c.parallel {
+      let n = try ArgumentValues.number(p, "--parallel")
+      guard n >= 1, n <= 16, n == n.rounded() else {
+        throw UsageError("--parallel: expected a whole number from 1 to 16")
+      }
+      parallel = Int(n)
+    }
+    guard let out = c.output else { throw UsageError("get: --output FILE is needed") }
+    output = out
+    dryRun = c.dryRun
+    yes = c.yes
+  }
+
+  func run() throws -> Int32 {
+    let plan: PMTilesExtract
+    do {
+      plan = try PMTilesExtract.plan(
+        location: source, west: west, south: south, east: east, north: north, maxZoom: maxZoom)
+    } catch {
+      throw UsageError("get: \(error)")
+    }
+    let region = String(format: "%.5f,%.5f,%.5f,%.5f", west, south, east, north)
+    var lines = ["region \(region), zooms \(plan.minZoom)-\(plan.maxZoom) of \(source)"]
+    for (z, n) in plan.tilesPerZoom.enumerated() where n > 0 {
+      lines.append(String(format: "  z%-2d %8d tiles", z, n))
+    }
+    lines.append(
+      "\(plan.tiles.count) tiles, \(Self.bytes(plan.tileBytes)) of tiles; "
+        + "\(Self.bytes(plan.fetchBytes)) to fetch in \(plan.ranges.count) ranges; "
+        + "\(plan.requests) requests in all (\(plan.directoryRequests) for directories)")
+    Output.write(lines.joined(separator: "\n") + "\n")
+    if dryRun { return 0 }
+    guard !plan.tiles.isEmpty else {
+      throw UsageError("get: \(source) has no tiles in \(region)")
+    }
+    if plan.fetchBytes > Self.askAbove && !yes {
+      guard isatty(0) == 1, isatty(2) == 1 else {
+        throw UsageError(
+          "get: \(Self.bytes(plan.fetchBytes)) to download: add --yes to go ahead without a terminal"
+        )
+      }
+      FileHandle.standardError.write(Data("Download \(Self.bytes(plan.fetchBytes))? [y/N] ".utf8))
+      guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return 1 }
+    }
+    let start = Date()
+    let terminal = isatty(2) == 1
+    let total = plan.fetchBytes
+    let ranges = plan.ranges.count
+    let reporter = ProgressReporter()
+    let header: PMTiles.Header
+    do {
+      header = try plan.download(to: output, parallel: parallel) { bytes, done in
+        reporter.report(
+          bytes: bytes, total: total, done: done, ranges: ranges, since: start,
+          terminal: terminal)
+      }
+    } catch {
+      if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+      throw UsageError("get: \(error)")
+    }
+    if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    let seconds = Date().timeIntervalSince(start)
+    Output.write(
+      "wrote \(output): \(header.addressedTilesCount) tiles, "
+        + "\(Self.bytes(header.tileDataOffset + header.tileDataLength)) "
+        + String(format: "in %.1f s\n", seconds))
+    return 0
+  }
+
+  static func bytes(_ n: UInt64) -> String {
+    if n < 10_000 { return "\(n) B" }
+    if n < 10_000_000 { return String(format: "%.1f kB", Double(n) / 1e3) }
+    if n < 10_000_000_000 { return String(format: "%.1f MB", Double(n) / 1e6) }
+    return String(format: "%.2f GB", Double(n) / 1e9)
+  }
+}
+
+/// Progress on stderr: a bar redrawn in place on a terminal, a line per tenth otherwise.
+final class ProgressReporter: Sendable {
+  private let last = Mutex((tenth: -1, time: Date.distantPast))
+
+  func report(
+    bytes: UInt64, total: UInt64, done: Int, ranges: Int, since: Date, terminal: Bool
+  ) {
+    let fraction = total == 0 ? 1 : Double(bytes) / Double(total)
+    let elapsed = Date().timeIntervalSince(since)
+    let rate = elapsed > 0 ? Double(bytes) / elapsed : 0
+    let eta = rate > 0 ? Double(total - min(bytes, total)) / rate : 0
+    let text = String(
+      format: "%@ of %@ (%d/%d ranges), %@/s, %.0f s left",
+      GetCommand.bytes(bytes), GetCommand.bytes(total), done, ranges,
+      GetCommand.bytes(UInt64(rate)), eta)
+    let line: String? = last.withLock { l in
+      if terminal {
+        let now = Date()
+        guard now.timeIntervalSince(l.time) > 0.1 || done == ranges else { return nil }
+        l.time = now
+        let width = 24
+        let filled = Int(fraction * Double(width))
+        let bar =
+          String(repeating: "█", count: filled)
+          + String(repeating: "░", count: width - filled)
+        return "\r\u{1B}[K\(bar) \(Int(fraction * 100))% \(text)"
+      }
+      let tenth = Int(fraction * 10)
+      guard tenth > l.tenth else { return nil }
+      l.tenth = tenth
+      return "\(tenth * 10)% \(text)\n"
+    }
+    if let line { FileHandle.standardError.write(Data(line.utf8)) }
+  }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import LoopbackHTTPServer
+import MapGeometry
+import Synchronization
+import TestProcesses
+import Testing
+import TileData
+
+/// `termmap get` against a real nginx serving a PMTiles archive, and against servers that
+/// fail in the ways a download meets.
+@Suite("termmap get: a region cut from a PMTiles archive")
+struct GetCLITests {
+  static let world = repositoryRoot.appendingPathComponent("Data/world.pmtiles")
+
+  func folder() throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-get-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir
+  }
+
+  @Test("over nginx: the plan's requests exactly, every tile as the source has it, drawn by render")
+  func cutOverHTTP() throws {
+    let dir = try folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let site = dir.appendingPathComponent("site")
+    try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: Self.world, to: site.appendingPathComponent("planet.pmtiles"))
+    let nginx = try Nginx(serving: site)
+    defer { nginx.stop() }
+    let url = nginx.baseURL + "/planet.pmtiles"
+    let out = dir.appendingPathComponent("europe.pmtiles").path
+    let args = ["get", "--bbox", "5,45,16,55", "--maxzoom", "6", "--from", url, "--output", out]
+    let dry = try termmap(args + ["--dry-run"])
+    #expect(dry.status == 0, "\(dry.stderr)")
+    #expect(
+      dry.stdout.split(separator: "\n").contains {
+        $0.hasPrefix("  z6 ") && $0.hasSuffix(" 12 tiles")
+      },
+      "\(dry.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+    let planned = try #require(
+      dry.stdout.split(separator: "\n").last?.split(separator: ";").last?
+        .split(separator: " ").first(where: { Int($0) != nil }).flatMap { Int($0) })
+    let before = nginx.accessLog.count
+    let r = try termmap(args)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("wrote \(out): 21 tiles"), "\(r.stdout)")
+    let log = nginx.accessLog.dropFirst(before)
+    #expect(log.count == planned, "\(log)")
+    #expect(log.allSatisfy { $0.contains(" 206 ") }, "\(log)")
+    let source = try PMTilesSource(path: Self.world.path)
+    let cut = try PMTilesSource(path: out)
+    #expect(cut.header.maxZoom == 6 && cut.header.clustered)
+    #expect(cut.metadataJSON == source.metadataJSON)
+    var compared = 0
+    for z in 0...6 {
+      for x in 0..<(1 << z) {
+        for y in 0..<(1 << z) {
+          let id = TileID(z: z, x: x, y: y)
+          if let tile = try cut.tile(id) {
+            #expect(tile == (try source.tile(id)), "\(id)")
+            compared += 1
+          }
+        }
+      }
+    }
+    #expect(compared == 21)
+    let frame = try termmap([
+      "render", "--no-basemap", "--color", "never", "--size", "60x15", "--center", "50,10",
+      "--zoom", "5", "--tiles", out,
+    ])
+    #expect(frame.status == 0)
+    #expect(frame.stdout.contains("Frankfurt am Main"), "\(frame.stdout)")
+  }
+
+  @Test("a 404, a server that ignores Range, a URL template, osm: one line each, exit 2")
+  func refusals() throws {
+    let dir = try folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("x.pmtiles").path
+    let missing = try LoopbackHTTPServer { _ in .respond(status: 404) }
+    defer { missing.stop() }
+    let base = ["get", "--bbox", "5,45,16,55", "--output", out, "--from"]
+    let notFound = try termmap(base + [missing.baseURL + "/planet.pmtiles"])
+    #expect(notFound.status == 2)
+    #expect(
+      notFound.stderr == "termmap: get: \(missing.baseURL)/planet.pmtiles: HTTP 404 Not Found\n")
+    let whole = try Data(contentsOf: Self.world)
+    let ignoring = try LoopbackHTTPServer { _ in .respond(status: 200, body: whole) }
+    defer { ignoring.stop() }
+    let noRange = try termmap(base + [ignoring.baseURL + "/planet.pmtiles"])
+    #expect(noRange.status == 2)
+    #expect(noRange.stderr.contains("the server ignores Range requests"), "\(noRange.stderr)")
+    let template = try termmap(base + ["https://example.invalid/{z}/{x}/{y}.pbf"])
+    #expect(template.status == 2)
+    #expect(template.stderr.contains("a URL template cannot be cut"))
+    let osm = try termmap(base + ["osm"])
+    #expect(
+      osm.stderr
+        == "termmap: get: --from osm: OpenStreetMap's tile usage policy forbids bulk downloads\n")
+    #expect(!FileManager.default.fileExists(atPath: out))
+  }
+
+  @Test("an archive whose ETag changes during the download: stopped, nothing left behind")
+  func changedArchive() throws {
+    let dir = try folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("x.pmtiles").path
+    let whole = try Data(contentsOf: Self.world)
+    let served = Counter()
+    let server = try LoopbackHTTPServer { request in
+      let n = served.next()
+      guard let range = request.headers["range"], range.hasPrefix("bytes="),
+        case let ends = range.dropFirst(6).split(separator: "-").compactMap({ Int($0) }),
+        ends.count == 2
+      else { return .respond(status: 400) }
+      let last = min(ends[1], whole.count - 1)
+      return .respond(
+        status: 206,
+        headers: [
+          "Content-Range": "bytes \(ends[0])-\(last)/\(whole.count)",
+          "ETag": n == 0 ? "\"v1\"" : "\"v2\"",
+        ], body: whole.subdata(in: ends[0]..<(last + 1)))
+    }
+    defer { server.stop() }
+    let r = try termmap([
+      "get", "--bbox", "5,45,16,55", "--maxzoom", "6", "--from", server.baseURL + "/p.pmtiles",
+      "--output", out,
+    ])
+    #expect(r.status == 2)
+    #expect(
+      r.stderr.contains("the archive changed on the server during the download"), "\(r.stderr)")
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    #expect(left.isEmpty, "\(left)")
+  }
+}
+
+/// A count shared with a server's handler.
+final class Counter: Sendable {
+  private let value = Mutex(0)
+  func next() -> Int {
+    value.withLock { v in
+      defer { v += 1 }; return v
+    }
+  }
+}
