@@ -46,4 +46,13 @@ static inline CURLcode termmap_curl_get_off(CURL *handle, CURLINFO info, curl_of
   return curl_easy_getinfo(handle, info, value);
 }
 
+static inline CURLcode termmap_curl_get_string(CURL *handle, CURLINFO info, char **value) {
+  return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLSHcode termmap_curl_share_set_long(CURLSH *share, CURLSHoption option,
+                                                     long value) {
+  return curl_share_setopt(share, option, value);
+}
+
 #endif

@@ -10,8 +10,9 @@ import Synchronization
 /// a compression bomb — costs at most the limit in memory. A `Content-Length` over the limit is
 /// refused before the body. Headers are bounded too (64 KiB in all).
 ///
-/// - Connections are kept alive: finished transfers return their libcurl handle to a pool, and
-///   a handle keeps its connections (and TLS sessions) for the next request to the same host.
+/// - Connections are kept alive: each request is a fresh libcurl easy handle attached to a
+///   share object (connection cache, DNS cache, TLS sessions) taken from a pool, one thread at
+///   a time; the share keeps its connections for the next request to the same host.
 ///   HTTPS negotiates HTTP/2 where the server offers it.
 /// - Proxies: `https_proxy`/`HTTPS_PROXY` for https URLs, `http_proxy`/`HTTP_PROXY` for http,
 ///   `all_proxy`/`ALL_PROXY` for both, and `no_proxy`/`NO_PROXY` (host names, domains, IP
@@ -20,7 +21,7 @@ import Synchronization
 ///   `SSL_CERT_FILE` or `CURL_CA_BUNDLE` names (for a company's own CA); a certificate that does
 ///   not verify fails with libcurl's reason (for example "SSL certificate problem: self-signed
 ///   certificate").
-/// - Only http and https, also when following redirects (at most 5).
+/// - Only http and https, also when following redirects (at most 5, each hop a new handle).
 /// - `timeout` bounds each request as a whole (connecting, waiting and reading).
 ///
 /// `fetch` blocks its thread; callers run it on threads of their own (`BlockingWorkPool`).
@@ -80,7 +81,7 @@ final class BoundedHTTPClient: Sendable {
   /// A PEM file of trusted CA certificates instead of the system's, or nil.
   let caBundle: String?
   private let maxIdleHandles: Int
-  private let idle = Mutex<[EasyHandle]>([])
+  private let idle = Mutex<[ShareHandle]>([])
 
   init(
     timeout: TimeInterval, maxConnections: Int,
@@ -100,7 +101,7 @@ final class BoundedHTTPClient: Sendable {
   }
 
   deinit {
-    for handle in idle.withLock({ $0 }) { curl_easy_cleanup(handle.pointer) }
+    for share in idle.withLock({ $0 }) { curl_share_cleanup(share.pointer) }
   }
 
   /// libcurl's process-wide set-up, once, before the first handle.
@@ -108,24 +109,60 @@ final class BoundedHTTPClient: Sendable {
     curl_global_init(Int(CURL_GLOBAL_DEFAULT))
   }()
 
-  /// Sends a GET and waits (at most `timeout`) for the whole answer.
+  /// Sends a GET and waits (at most `timeout`) for the whole answer. Redirects (at most 5, to
+  /// http or https only) are followed here, each hop with a fresh easy handle.
   func fetch(_ request: Request, limits: Limits, cancellation: Cancellation? = nil) throws -> Reply
   {
-    guard let handle = takeHandle() else { throw Failure.transport("libcurl could not start") }
+    guard let share = takeShare() else { throw Failure.transport("libcurl could not start") }
+    defer { returnShare(share) }
+    let deadline = Date().addingTimeInterval(timeout)
+    var url = request.url
+    var hops = 0
+    while true {
+      let (reply, location) = try perform(
+        request, url: url, share: share, limits: limits, cancellation: cancellation,
+        timeout: max(deadline.timeIntervalSinceNow, 0.001))
+      guard (300..<400).contains(reply.response.status), reply.response.status != 304,
+        let next = location
+      else { return reply }
+      hops += 1
+      guard hops <= 5 else { throw Failure.transport("more than 5 redirects") }
+      let lower = next.lowercased()
+      guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+        throw Failure.transport(
+          SafeText.clean("a redirect to \(next), which is not http or https"))
+      }
+      url = next
+    }
+  }
+
+  /// One request on a fresh easy handle that shares `share`'s connections, DNS and TLS
+  /// sessions; the answer and where a redirect points (libcurl resolves it).
+  ///
+  /// A fresh handle per request, not one reused: FuzzHTTP found libcurl 7.88 (Debian 12)
+  /// reading a stored header freed by an earlier response on the same handle — a folded
+  /// header line first in the next response, after a redirect or on a reused handle
+  /// (use-after-free under AddressSanitizer; newer libcurl resets the pointer). A fresh handle
+  /// starts without that state; the share keeps the connections alive between handles.
+  private func perform(
+    _ request: Request, url: String, share: ShareHandle, limits: Limits,
+    cancellation: Cancellation?, timeout: TimeInterval
+  ) throws -> (Reply, String?) {
+    guard let h = curl_easy_init() else { throw Failure.transport("libcurl could not start") }
+    defer { curl_easy_cleanup(h) }
     let transfer = Transfer(limits: limits, cancellation: cancellation)
     var headerList: UnsafeMutablePointer<curl_slist>?
     defer { curl_slist_free_all(headerList) }
+    var location: String?
     let code = withExtendedLifetime(transfer) { () -> CURLcode in
-      let h = handle.pointer
       let user = Unmanaged.passUnretained(transfer).toOpaque()
       var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
       return errorBuffer.withUnsafeMutableBufferPointer { buffer -> CURLcode in
         termmap_curl_set_pointer(h, CURLOPT_ERRORBUFFER, buffer.baseAddress)
-        termmap_curl_set_string(h, CURLOPT_URL, request.url)
+        termmap_curl_set_pointer(h, CURLOPT_SHARE, share.pointer)
+        termmap_curl_set_string(h, CURLOPT_URL, url)
         termmap_curl_set_string(h, CURLOPT_PROTOCOLS_STR, "http,https")
-        termmap_curl_set_string(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        termmap_curl_set_long(h, CURLOPT_FOLLOWLOCATION, 1)
-        termmap_curl_set_long(h, CURLOPT_MAXREDIRS, 5)
+        termmap_curl_set_long(h, CURLOPT_FOLLOWLOCATION, 0)
         // Threads: no signals (libcurl would otherwise use SIGALRM for DNS time-outs).
         termmap_curl_set_long(h, CURLOPT_NOSIGNAL, 1)
         let ms = Int(min(max(timeout, 0.001), 86_400) * 1000)
@@ -136,7 +173,7 @@ final class BoundedHTTPClient: Sendable {
         if request.decompress {
           termmap_curl_set_string(h, CURLOPT_ACCEPT_ENCODING, "")
         }
-        let proxy = proxies.proxy(forURL: request.url)
+        let proxy = proxies.proxy(forURL: url)
         termmap_curl_set_string(h, CURLOPT_PROXY, proxy ?? "")
         if proxy != nil, let noProxy = proxies.noProxy {
           termmap_curl_set_string(h, CURLOPT_NOPROXY, noProxy)
@@ -155,13 +192,19 @@ final class BoundedHTTPClient: Sendable {
         let code = curl_easy_perform(h)
         if code != CURLE_OK {
           transfer.message = buffer[0] != 0 ? String(cString: buffer.baseAddress!) : nil
+        } else {
+          var redirect: UnsafeMutablePointer<CChar>?
+          if termmap_curl_get_string(h, CURLINFO_REDIRECT_URL, &redirect) == CURLE_OK,
+            let redirect
+          {
+            location = String(cString: redirect)
+          }
         }
         // The buffer is about to go: libcurl must not write there after this call.
         termmap_curl_set_pointer(h, CURLOPT_ERRORBUFFER, nil)
         return code
       }
     }
-    returnHandle(handle)
     if let exceeded = transfer.exceeded {
       throw Failure.tooLarge(status: exceeded.status, limit: exceeded.limit)
     }
@@ -169,9 +212,10 @@ final class BoundedHTTPClient: Sendable {
     switch code {
     case CURLE_OK:
       guard transfer.status > 0 else { throw Failure.transport("not an HTTP response") }
-      return Reply(
+      let reply = Reply(
         response: HTTPResponseHead(status: transfer.status, fields: transfer.fields),
         body: transfer.body)
+      return (reply, location)
     case CURLE_ABORTED_BY_CALLBACK where cancellation?.isCancelled == true:
       throw Failure.cancelled
     case CURLE_OPERATION_TIMEDOUT:
@@ -196,27 +240,33 @@ final class BoundedHTTPClient: Sendable {
     }
   }
 
-  private func takeHandle() -> EasyHandle? {
-    if let handle = idle.withLock({ $0.popLast() }) { return handle }
-    return curl_easy_init().map(EasyHandle.init)
+  private func takeShare() -> ShareHandle? {
+    if let share = idle.withLock({ $0.popLast() }) { return share }
+    guard let pointer = curl_share_init() else { return nil }
+    termmap_curl_share_set_long(pointer, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_CONNECT.rawValue))
+    termmap_curl_share_set_long(pointer, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
+    termmap_curl_share_set_long(
+      pointer, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+    return ShareHandle(pointer)
   }
 
-  private func returnHandle(_ handle: EasyHandle) {
-    // Reset clears the options but keeps the handle's live connections and TLS sessions.
-    curl_easy_reset(handle.pointer)
+  private func returnShare(_ share: ShareHandle) {
     let kept = idle.withLock { pool -> Bool in
       guard pool.count < maxIdleHandles else { return false }
-      pool.append(handle)
+      pool.append(share)
       return true
     }
-    if !kept { curl_easy_cleanup(handle.pointer) }
+    if !kept { curl_share_cleanup(share.pointer) }
   }
 }
 
-/// A libcurl easy handle. `@unchecked Sendable`: a handle is used by one thread at a time — it
-/// is either in the client's idle pool (behind its mutex) or taken out of it by the one `fetch`
-/// that runs it and puts it back.
-private final class EasyHandle: @unchecked Sendable {
+/// A libcurl share object: a connection cache (with its kept-alive connections), DNS cache
+/// and TLS sessions for the easy handles made one after another by one `fetch`.
+/// `@unchecked Sendable`: a share is used by one thread at a time — it is either in the
+/// client's idle pool (behind its mutex) or taken out of it by the one `fetch` that uses it and
+/// puts it back — so it needs no lock callbacks (libcurl does not support sharing connections
+/// between concurrent threads, and this never does).
+private final class ShareHandle: @unchecked Sendable {
   let pointer: UnsafeMutableRawPointer
   init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
 }

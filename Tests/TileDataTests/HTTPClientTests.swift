@@ -123,6 +123,33 @@ struct HTTPClientTests {
     #expect(streaming.streamedBytes < 32 << 20, "\(streaming.streamedBytes)")
   }
 
+  @Test("redirects: followed to http(s) on a fresh handle, at most 5, never to another scheme")
+  func redirects() throws {
+    let server = try LoopbackHTTPServer { request in
+      switch request.path {
+      case "/start": return .respond(status: 302, headers: ["Location": "/middle"])
+      case "/middle": return .respond(status: 301, headers: ["Location": "/end"])
+      case "/end": return .respond(status: 200, body: Data("arrived".utf8))
+      case "/file": return .respond(status: 302, headers: ["Location": "file:///etc/passwd"])
+      default:
+        // /loop/N points to /loop/N+1 for ever.
+        let n = Int(request.path.split(separator: "/").last ?? "") ?? 0
+        return .respond(status: 302, headers: ["Location": "/loop/\(n + 1)"])
+      }
+    }
+    defer { server.stop() }
+    let reply = try fetch(server.baseURL + "/start").get()
+    #expect(String(decoding: reply.body, as: UTF8.self) == "arrived")
+    #expect(server.requests.map(\.path) == ["/start", "/middle", "/end"])
+    #expect(throws: BoundedHTTPClient.Failure.transport("more than 5 redirects")) {
+      try fetch(server.baseURL + "/loop/0").get()
+    }
+    #expect(
+      throws: BoundedHTTPClient.Failure.transport(
+        "a redirect to file:///etc/passwd, which is not http or https")
+    ) { try fetch(server.baseURL + "/file").get() }
+  }
+
   @Test("cancelling a request that waits for a silent server ends it as cancelled")
   func cancellation() throws {
     let server = try LoopbackHTTPServer { _ in .hang }
