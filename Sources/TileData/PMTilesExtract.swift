@@ -282,6 +282,12 @@ extension PMTilesExtract {
   /// archive there (`PMTilesWriter`: whole or not at all). An archive that changes on the
   /// server (another ETag or size) stops the cut: its offsets would mix two versions.
   /// `progress` hears the bytes and ranges fetched so far, from the fetching threads.
+  ///
+  /// Resuming: the spool (`output.part`) and a journal (`output.part.journal`: the archive's
+  /// version and plan, then one line per range stored) stay when a cut fails or is stopped. The
+  /// same cut later fetches only the ranges the journal lacks; a journal of another version of
+  /// the archive, or of another plan, is discarded and the cut starts afresh. Both files go
+  /// when the archive is written.
   @discardableResult
   public func download(
     to output: String, parallel: Int = 4, attempts: Int = 4, timeout: TimeInterval = 120,
@@ -289,22 +295,35 @@ extension PMTilesExtract {
   ) throws -> PMTiles.Header {
     let reader = try Self.reader(location, timeout: timeout, connections: max(1, parallel))
     let spoolPath = output + ".part"
-    let fd = open(spoolPath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    let journalPath = spoolPath + ".journal"
+    let journalHead = journalHeader
+    let kept = Self.readJournal(journalPath, header: journalHead, count: ranges.count)
+    let fd = open(spoolPath, O_RDWR | O_CREAT | O_CLOEXEC | (kept.isEmpty ? O_TRUNC : 0), 0o644)
     guard fd >= 0 else {
       throw TileSourceError.readFailed(
         path: spoolPath, message: "cannot be created: \(String(cString: strerror(errno)))")
     }
-    defer {
-      close(fd)
-      unlink(spoolPath)
+    defer { close(fd) }
+    if kept.isEmpty {
+      guard FileManager.default.createFile(atPath: journalPath, contents: Data(journalHead.utf8))
+      else {
+        throw TileSourceError.readFailed(path: journalPath, message: "cannot be created")
+      }
     }
+    let journal = open(journalPath, O_WRONLY | O_APPEND | O_CLOEXEC)
+    guard journal >= 0 else {
+      throw TileSourceError.readFailed(path: journalPath, message: "cannot be opened")
+    }
+    defer { close(journal) }
     var spoolOffsets: [UInt64] = []
     var total: UInt64 = 0
     for r in ranges {
       spoolOffsets.append(total)
       total += r.length
     }
-    let state = Mutex((next: 0, bytes: UInt64(0), done: 0, failure: String?.none))
+    let keptBytes = kept.reduce(UInt64(0)) { $0 + self.ranges[$1].length }
+    let state = Mutex((next: 0, bytes: keptBytes, done: kept.count, failure: String?.none))
+    let skip = kept
     let ranges = self.ranges
     let version = self.version
     let location = self.location
@@ -312,6 +331,7 @@ extension PMTilesExtract {
     let worker: @Sendable () -> Void = {
       while true {
         let index = state.withLock { s -> Int? in
+          while s.next < ranges.count, skip.contains(s.next) { s.next += 1 }
           guard s.failure == nil, s.next < ranges.count else { return nil }
           defer { s.next += 1 }
           return s.next
@@ -337,6 +357,10 @@ extension PMTilesExtract {
               state.withLock { $0.failure = "\(spoolPath): cannot be written: \(reason)" }
               return
             }
+            // Stored: the spool's bytes reach the disk before the journal says so.
+            _ = fdatasync(fd)
+            let line = "\(index)\n"
+            _ = line.withCString { write(journal, $0, strlen($0)) }
             stored = true
             break
           } catch ByteRangeReadError.changed {
@@ -394,6 +418,41 @@ extension PMTilesExtract {
       }
       try writer.add(tileID: t.tileID, data: bytes)
     }
-    return try writer.finish()
+    let written = try writer.finish()
+    unlink(spoolPath)
+    unlink(journalPath)
+    return written
+  }
+
+  /// Ranges already stored by an earlier run of this cut (from the spool's journal).
+  public func resumableRanges(output: String) -> Int {
+    Self.readJournal(output + ".part.journal", header: journalHeader, count: ranges.count).count
+  }
+
+  /// The journal's first line: what the spool belongs to (the archive's version, the ranges).
+  var journalHeader: String {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for r in ranges {
+      for v in [r.offset, r.length] {
+        h = (h ^ v) &* 0x100_0000_01b3
+      }
+    }
+    let etag = SafeText.clean(version.etag ?? "-").replacingOccurrences(of: " ", with: "_")
+    return "termmap-get 1 \(etag) \(version.size.map(String.init) ?? "-") "
+      + "\(ranges.count) \(String(h, radix: 16))\n"
+  }
+
+  /// The indices a journal lists when its first line is `header`, else none.
+  static func readJournal(_ path: String, header: String, count: Int) -> Set<Int> {
+    guard let data = FileManager.default.contents(atPath: path), data.count <= 64 << 20,
+      let text = String(data: data, encoding: .utf8), text.hasPrefix(header)
+    else { return [] }
+    var kept = Set<Int>()
+    // Whole lines only: a line cut by a crash is not trusted.
+    for line in text.dropFirst(header.count).split(separator: "\n", omittingEmptySubsequences: true)
+    where text.hasSuffix("\n") || line != text.split(separator: "\n").last {
+      if let i = Int(line), i >= 0, i < count { kept.insert(i) }
+    }
+    return kept
   }
 }

@@ -90,6 +90,10 @@ struct GetCommand {
       FileHandle.standardError.write(Data("Download \(Self.bytes(plan.fetchBytes))? [y/N] ".utf8))
       guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return 1 }
     }
+    let resumable = plan.resumableRanges(output: output)
+    if resumable > 0 {
+      Output.write("resuming: \(resumable) of \(plan.ranges.count) ranges already fetched\n")
+    }
     let start = Date()
     let terminal = isatty(2) == 1
     let total = plan.fetchBytes
@@ -104,7 +108,11 @@ struct GetCommand {
       }
     } catch {
       if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-      throw UsageError("get: \(error)")
+      let kept = plan.resumableRanges(output: output)
+      let resume =
+        kept > 0
+        ? " (\(kept) of \(plan.ranges.count) ranges kept: the same command continues)" : ""
+      throw UsageError("get: \(error)\(resume)")
     }
     if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     let seconds = Date().timeIntervalSince(start)

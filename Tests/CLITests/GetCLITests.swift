@@ -146,3 +146,66 @@ final class Counter: Sendable {
     }
   }
 }
+
+/// Resuming an interrupted cut.
+@Suite("termmap get: an interrupted cut resumes")
+struct GetResumeCLITests {
+  @Test(
+    "connections cut after 3 ranges: exit 2 keeping them; the next run fetches the rest only, the same archive"
+  )
+  func resume() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-resume-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let whole = try Data(contentsOf: GetCLITests.world)
+    let served = Counter()
+    let failing = Mutex(true)
+    let server = try LoopbackHTTPServer { request in
+      guard let range = request.headers["range"], range.hasPrefix("bytes="),
+        case let ends = range.dropFirst(6).split(separator: "-").compactMap({ Int($0) }),
+        ends.count == 2
+      else { return .respond(status: 400) }
+      // The first read (header and root), then three ranges; then the line goes down.
+      if failing.withLock({ $0 }), served.next() >= 4 { return .close }
+      let last = min(ends[1], whole.count - 1)
+      return .respond(
+        status: 206,
+        headers: ["Content-Range": "bytes \(ends[0])-\(last)/\(whole.count)", "ETag": "\"w\""],
+        body: whole.subdata(in: ends[0]..<(last + 1)))
+    }
+    defer { server.stop() }
+    let out = dir.appendingPathComponent("cut.pmtiles").path
+    let args = [
+      "get", "--bbox", "-30,30,40,70", "--maxzoom", "6", "--parallel", "1", "--from",
+      server.baseURL + "/w.pmtiles", "--output", out,
+    ]
+    let first = try termmap(args)
+    #expect(first.status == 2)
+    #expect(first.stderr.contains("3 of "), "\(first.stderr)")
+    #expect(first.stderr.contains("ranges kept: the same command continues"), "\(first.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+    let ranges = try #require(
+      first.stdout.split(separator: "\n").last.flatMap { line in
+        line.split(separator: " ").firstIndex(of: "ranges;").flatMap { i in
+          Int(line.split(separator: " ")[i - 1])
+        }
+      })
+    failing.withLock { $0 = false }
+    let before = server.requests.count
+    let second = try termmap(args)
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(second.stdout.contains("resuming: 3 of \(ranges) ranges already fetched"))
+    // The header read, then only the ranges not yet fetched.
+    #expect(server.requests.count - before == 1 + ranges - 3)
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    #expect(left == ["cut.pmtiles"], "\(left)")
+    // The same archive as a cut never interrupted.
+    let fresh = dir.appendingPathComponent("fresh.pmtiles").path
+    let again = try termmap(
+      Array(args.dropLast()) + [fresh])
+    #expect(again.status == 0)
+    #expect(
+      FileManager.default.contents(atPath: out) == FileManager.default.contents(atPath: fresh))
+  }
+}
