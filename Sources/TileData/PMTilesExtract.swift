@@ -322,7 +322,8 @@ extension PMTilesExtract {
       total += r.length
     }
     let keptBytes = kept.reduce(UInt64(0)) { $0 + self.ranges[$1].length }
-    let state = Mutex((next: 0, bytes: keptBytes, done: kept.count, failure: String?.none))
+    let state = Mutex(
+      (next: 0, bytes: keptBytes, done: kept.count, failure: String?.none, changed: false))
     let skip = kept
     let ranges = self.ranges
     let version = self.version
@@ -365,7 +366,10 @@ extension PMTilesExtract {
             break
           } catch ByteRangeReadError.changed {
             state.withLock {
-              $0.failure = "\(location): the archive changed on the server during the download"
+              $0.failure =
+                "the archive changed on the server during the download (nothing kept: "
+                + "the same command cuts the new version)"
+              $0.changed = true
             }
             return
           } catch {
@@ -394,6 +398,11 @@ extension PMTilesExtract {
       return done
     }
     for t in threads { t.wait() }
+    if state.withLock({ $0.changed }) {
+      // The spool holds another version's bytes: never mixed with the new one's.
+      unlink(spoolPath)
+      unlink(journalPath)
+    }
     if let failure = state.withLock({ $0.failure }) {
       throw TileSourceError.readFailed(path: location, message: failure)
     }
