@@ -291,6 +291,7 @@ extension PMTilesExtract {
   @discardableResult
   public func download(
     to output: String, parallel: Int = 4, attempts: Int = 4, timeout: TimeInterval = 120,
+    extraMetadata: [String: String] = [:],
     progress: @escaping @Sendable (_ bytes: UInt64, _ ranges: Int) -> Void = { _, _ in }
   ) throws -> PMTiles.Header {
     let reader = try Self.reader(location, timeout: timeout, connections: max(1, parallel))
@@ -406,7 +407,14 @@ extension PMTilesExtract {
     if let failure = state.withLock({ $0.failure }) {
       throw TileSourceError.readFailed(path: location, message: failure)
     }
-    let writer = try PMTilesWriter(path: output, header: outputHeader, metadata: metadata)
+    var meta = metadata
+    if !extraMetadata.isEmpty,
+      var object = (try? JSONSerialization.jsonObject(with: metadata)) as? [String: Any]
+    {
+      for (k, v) in extraMetadata { object[k] = v }
+      meta = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? meta
+    }
+    let writer = try PMTilesWriter(path: output, header: outputHeader, metadata: meta)
     let base = header.tileDataOffset
     let starts = ranges.map(\.offset)
     for t in tiles {

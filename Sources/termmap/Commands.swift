@@ -16,7 +16,8 @@ struct Termmap: ParsableCommand {
       termmap render [<options>] [<FILE> ...]
       termmap info [--json] <FILE> ...
       termmap bench [<options>]
-      termmap get --bbox W,S,E,N --from SOURCE [<options>]
+      termmap get --bbox W,S,E,N --from SOURCE (--name NAME | --output FILE) [<options>]
+      termmap regions [remove NAME]
       """,
     discussion: """
       FILE is GPX 1.0/1.1, GeoJSON, KML 2.2 or a route CSV, recognised by its contents. SOURCE \
@@ -30,7 +31,8 @@ struct Termmap: ParsableCommand {
       """,
     version: "termmap \(Usage.version)",
     subcommands: [
-      View.self, Render.self, Info.self, Bench.self, Get.self, GenerateManual.self,
+      View.self, Render.self, Info.self, Bench.self, Get.self, RegionsCommand.self,
+      GenerateManual.self,
     ],
     defaultSubcommand: View.self)
 }
@@ -217,7 +219,14 @@ extension Termmap {
 
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("Where the archive is written.", valueName: "FILE"))
+      help: ArgumentHelp(
+        "Store the region under this name (in $XDG_DATA_HOME/termmap/regions), where the viewer and render find it.",
+        valueName: "NAME"))
+    var name: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Write the archive to this file instead.", valueName: "FILE"))
     var output: String?
 
     @Option(
@@ -230,6 +239,16 @@ extension Termmap {
 
     @Flag(help: "Do not ask before a download over 500 MB.")
     var yes = false
+  }
+
+  /// `termmap regions [remove NAME]`: the stored regions.
+  struct RegionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "regions",
+      abstract: "List the regions termmap get stored, or remove one (regions remove NAME).")
+
+    @Argument(help: ArgumentHelp("remove NAME", valueName: "remove NAME"))
+    var words: [String] = []
   }
 
   /// `termmap info [--json] FILE…`: what each file holds.

@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapTiles
 import Synchronization
 import TileData
 
@@ -53,8 +54,24 @@ struct GetCommand {
       }
       parallel = Int(n)
     }
-    guard let out = c.output else { throw UsageError("get: --output FILE is needed") }
-    output = out
+    if let out = c.output {
+      guard c.name == nil else { throw UsageError("get: --name and --output go alone") }
+      output = out
+    } else if let name = c.name {
+      guard let file = Regions.file(named: name) else {
+        throw UsageError("get: --name \(name): not a usable name (letters, digits, - and _)")
+      }
+      do {
+        try FileManager.default.createDirectory(
+          at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      } catch {
+        throw UsageError("get: \(file.deletingLastPathComponent().path): cannot be created")
+      }
+      output = file.path
+    } else {
+      throw UsageError(
+        "get: --name NAME stores the region where the viewer finds it (or --output FILE)")
+    }
     dryRun = c.dryRun
     yes = c.yes
   }
@@ -101,7 +118,11 @@ struct GetCommand {
     let reporter = ProgressReporter()
     let header: PMTiles.Header
     do {
-      header = try plan.download(to: output, parallel: parallel) { bytes, done in
+      let stamp = ISO8601DateFormatter().string(from: Date())
+      header = try plan.download(
+        to: output, parallel: parallel,
+        extraMetadata: ["termmap:source": source, "termmap:fetched": stamp]
+      ) { bytes, done in
         reporter.report(
           bytes: bytes, total: total, done: done, ranges: ranges, since: start,
           terminal: terminal)
@@ -120,6 +141,44 @@ struct GetCommand {
       "wrote \(output): \(header.addressedTilesCount) tiles, "
         + "\(Self.bytes(header.tileDataOffset + header.tileDataLength)) "
         + String(format: "in %.1f s\n", seconds))
+    return 0
+  }
+
+  /// `termmap regions`: one line per stored region; `regions remove NAME` deletes one.
+  static func regions(_ words: [String]) throws -> Int32 {
+    if words.isEmpty {
+      let (list, problems) = Regions.list()
+      for p in problems { FileHandle.standardError.write(Data("termmap: regions: \(p)\n".utf8)) }
+      if list.isEmpty {
+        Output.write(
+          "no regions in \(Regions.directory().path) (termmap get --name NAME stores one)\n")
+        return problems.isEmpty ? 0 : 2
+      }
+      for r in list {
+        let box = String(format: "%.4f,%.4f,%.4f,%.4f", r.west, r.south, r.east, r.north)
+        Output.write(
+          "\(r.name)  \(box)  z\(r.minZoom)-\(r.maxZoom)  \(bytes(r.bytes))  "
+            + "\(r.source ?? "?")  \(r.fetched ?? "?")\n")
+      }
+      return problems.isEmpty ? 0 : 2
+    }
+    guard words.count == 2, words[0] == "remove" else {
+      throw UsageError("regions: expected nothing, or remove NAME")
+    }
+    guard let file = Regions.file(named: words[1]),
+      FileManager.default.fileExists(atPath: file.path)
+    else {
+      let names = Regions.list().regions.map(\.name)
+      throw UsageError(
+        "regions: no region \(words[1])"
+          + (names.isEmpty ? "" : " (regions: \(names.joined(separator: ", ")))"))
+    }
+    do {
+      try FileManager.default.removeItem(at: file)
+    } catch {
+      throw UsageError("regions: \(file.path): cannot be removed")
+    }
+    Output.write("removed \(words[1])\n")
     return 0
   }
 

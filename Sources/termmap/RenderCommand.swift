@@ -243,6 +243,16 @@ extension RenderCommand {
           Data("termmap: \(SafeText.clean(DataDirectory.missingMessage()))\n".utf8))
       }
     }
+    // Regions `termmap get` stored: map content above the embedded world.
+    if basemap {
+      let stored = Regions.overlays(style: style.name == "light" ? .light : .dark)
+      layers += stored.overlays as [TileOverlay]
+      if reportMissingMap {
+        for p in stored.problems {
+          FileHandle.standardError.write(Data("termmap: regions: \(p)\n".utf8))
+        }
+      }
+    }
     // The config file names sources and bounds the tile cache; read it when tiles are asked
     // for. TERMMAP_TILE_CACHE_MB, when set, wins over its [cache] size_mb.
     var catalog: TileSourceCatalog?

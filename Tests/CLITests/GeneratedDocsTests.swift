@@ -154,7 +154,7 @@ extension GeneratedDocsTests {
         )
       }
     }
-    #expect(regions == 6)
+    #expect(regions == 7)
     if Self.record { try usage.write(to: url, atomically: true, encoding: .utf8) }
   }
 }

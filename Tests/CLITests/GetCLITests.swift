@@ -209,3 +209,45 @@ struct GetResumeCLITests {
       FileManager.default.contents(atPath: out) == FileManager.default.contents(atPath: fresh))
   }
 }
+
+/// Stored regions: `get --name`, `regions`, and the map drawing them without --tiles.
+@Suite("termmap regions: stored cuts the map uses")
+struct RegionsCLITests {
+  @Test("get --name stores a region; regions lists it; render draws it with no --tiles; remove")
+  func storedRegion() throws {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-regions-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    // No embedded world: what the frame shows comes from the region alone.
+    let env = ["XDG_DATA_HOME": home.path, "TERMMAP_DATA": "/nonexistent/termmap-data"]
+    let view = [
+      "render", "--center", "50,10", "--zoom", "5", "--size", "60x12", "--color", "never",
+    ]
+    let before = try termmap(view, environment: env)
+    #expect(!before.stdout.contains("Frankfurt"))
+    let get = try termmap(
+      [
+        "get", "--bbox", "5,45,16,55", "--maxzoom", "6", "--from",
+        GetCLITests.world.path, "--name", "Mittel europa",
+      ], environment: env)
+    #expect(get.status == 0, "\(get.stderr)")
+    let file = home.appendingPathComponent("termmap/regions/Mittel-europa.pmtiles").path
+    #expect(get.stdout.contains("wrote \(file): 21 tiles"), "\(get.stdout)")
+    let list = try termmap(["regions"], environment: env)
+    #expect(list.status == 0)
+    #expect(
+      list.stdout.hasPrefix("Mittel-europa  5.0000,45.0000,16.0000,55.0000  z0-6  4"),
+      "\(list.stdout)")
+    #expect(list.stdout.contains(" kB  \(GetCLITests.world.path)  20"), "\(list.stdout)")
+    let after = try termmap(view, environment: env)
+    #expect(after.stdout.contains("Frankfurt am Main"), "\(after.stdout)")
+    let unknown = try termmap(["regions", "remove", "nowhere"], environment: env)
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr == "termmap: regions: no region nowhere (regions: Mittel-europa)\n")
+    let removed = try termmap(["regions", "remove", "Mittel-europa"], environment: env)
+    #expect(removed.stdout == "removed Mittel-europa\n")
+    #expect(!FileManager.default.fileExists(atPath: file))
+    let none = try termmap(["regions"], environment: env)
+    #expect(none.stdout.hasPrefix("no regions in "))
+  }
+}

@@ -173,13 +173,13 @@ _termmap() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    view|render|info|bench|get|help)
+    view|render|info|bench|get|regions|help)
         # Offer subcommand argument completions
         "_termmap_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'view render info bench get help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'view render info bench get regions help' -- "${cur}"))
         ;;
     esac
 }
@@ -343,7 +343,7 @@ _termmap_get() {
     repeating_flags=()
     non_repeating_flags=(--dry-run --yes --version -h --help)
     repeating_options=()
-    non_repeating_options=(--bbox --from --maxzoom --output --parallel)
+    non_repeating_options=(--bbox --from --maxzoom --name --output --parallel)
     __termmap_offer_flags_options 0
 
     # Offer option value completions
@@ -357,6 +357,9 @@ _termmap_get() {
     '--maxzoom')
         return
         ;;
+    '--name')
+        return
+        ;;
     '--output')
         return
         ;;
@@ -364,6 +367,14 @@ _termmap_get() {
         return
         ;;
     esac
+}
+
+_termmap_regions() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __termmap_offer_flags_options -1
 }
 
 _termmap_help() {

@@ -1,0 +1,112 @@
+import Foundation
+import MapGeometry
+import TileData
+
+/// The regions `termmap get` stored: PMTiles archives in `$XDG_DATA_HOME/termmap/regions/`
+/// (default `~/.local/share/termmap/regions/`), each named by its file. The viewer and
+/// `render` draw every one of them above the embedded world.
+public enum Regions {
+  /// What `termmap regions` lists of one region.
+  public struct Info: Sendable, Equatable {
+    public var name: String
+    public var path: String
+    public var west: Double
+    public var south: Double
+    public var east: Double
+    public var north: Double
+    public var minZoom: Int
+    public var maxZoom: Int
+    public var bytes: UInt64
+    /// Where it was cut from, and when (from the archive's metadata, as `get` writes them).
+    public var source: String?
+    public var fetched: String?
+    public var attribution: String
+  }
+
+  /// The folder regions are stored in.
+  public static func directory(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    let dataHome =
+      environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+      ?? home + "/.local/share"
+    return URL(fileURLWithPath: dataHome).appendingPathComponent("termmap/regions")
+  }
+
+  /// A region's file for `name`: letters, digits, `-`, `_` and `.` are kept, the rest become
+  /// `-`; nil for a name with nothing left.
+  public static func file(
+    named name: String, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL? {
+    let kept = String(
+      name.unicodeScalars.map { s -> Character in
+        s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "-" || s == "_" || s == "."
+          ? Character(s) : "-"
+      }
+    ).trimmingCharacters(in: CharacterSet(charactersIn: "-."))
+    guard !kept.isEmpty, kept.count <= 100 else { return nil }
+    return directory(environment: environment).appendingPathComponent(kept + ".pmtiles")
+  }
+
+  /// The stored regions' archive paths, by name (temporary and partial files left out).
+  public static func paths(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> [String] {
+    let dir = directory(environment: environment)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+    return names.filter { $0.hasSuffix(".pmtiles") }.sorted().map {
+      dir.appendingPathComponent($0).path
+    }
+  }
+
+  /// What each stored region holds; unreadable files are listed by `problems`.
+  public static func list(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> (regions: [Info], problems: [String]) {
+    var regions: [Info] = []
+    var problems: [String] = []
+    for path in paths(environment: environment) {
+      do {
+        let s = try PMTilesSource(path: path)
+        let b = s.header.boundsDegrees
+        let meta =
+          (try? JSONSerialization.jsonObject(with: s.metadataJSON) as? [String: Any]) ?? [:]
+        let size =
+          (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?
+          .uint64Value ?? 0
+        regions.append(
+          Info(
+            name: ((path as NSString).lastPathComponent as NSString).deletingPathExtension,
+            path: path, west: b.west, south: b.south, east: b.east, north: b.north,
+            minZoom: Int(s.header.minZoom), maxZoom: Int(s.header.maxZoom), bytes: size,
+            source: (meta["termmap:source"] as? String).map(SafeText.clean),
+            fetched: (meta["termmap:fetched"] as? String).map(SafeText.clean),
+            attribution: s.attribution))
+      } catch {
+        problems.append(SafeText.clean("\(error)"))
+      }
+    }
+    return (regions, problems)
+  }
+
+  /// The overlays of every stored region (bottom first), drawn above the embedded world.
+  public static func overlays(
+    style: BasemapStyle.Variant,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> (overlays: [SourceTileOverlay], problems: [String]) {
+    var out: [SourceTileOverlay] = []
+    var problems: [String] = []
+    for path in paths(environment: environment) {
+      do {
+        let source = try PMTilesSource(path: path)
+        let overlay = SourceTileOverlay(source: source, variant: style)
+        overlay.title = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        out.append(overlay)
+      } catch {
+        problems.append(SafeText.clean("\(error)"))
+      }
+    }
+    return (out, problems)
+  }
+}
