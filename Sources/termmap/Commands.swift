@@ -16,7 +16,7 @@ struct Termmap: ParsableCommand {
       termmap render [<options>] [<FILE> ...]
       termmap info [--json] <FILE> ...
       termmap bench [<options>]
-      termmap get --bbox W,S,E,N --from SOURCE (--name NAME | --output FILE) [<options>]
+      termmap get (PLACE | --bbox W,S,E,N | --around LAT,LON --radius KM) --from SOURCE [<options>]
       termmap regions [remove NAME]
       """,
     discussion: """
@@ -200,12 +200,28 @@ extension Termmap {
         (whole or not at all) that `--tiles FILE` draws.
         """)
 
+    @Argument(
+      help: ArgumentHelp(
+        "A place name (the viewer's / search: any script, typos forgiven; \"name, country\" narrows); the area grows with the place.",
+        valueName: "PLACE"))
+    var place: String?
+
     @Option(
       parsing: .unconditional,
       help: ArgumentHelp(
         "The region: west, south, east, north in degrees (W > E crosses the antimeridian).",
         valueName: "W,S,E,N"))
     var bbox: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The centre of a region given with --radius.", valueName: "LAT,LON"))
+    var around: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The region's half width with --around, in km.", valueName: "KM"))
+    var radius: String?
 
     @Option(
       parsing: .unconditional,

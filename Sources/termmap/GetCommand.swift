@@ -1,7 +1,9 @@
 import Foundation
+import MapData
 import MapGeometry
 import MapTiles
 import Synchronization
+import TerminalUI
 import TileData
 
 /// `termmap get`: plans a cut of a PMTiles archive (`PMTilesExtract`), prints it with
@@ -17,14 +19,47 @@ struct GetCommand {
   var parallel = 4
   var dryRun = false
   var yes = false
+  /// The place a PLACE argument found, for the plan's first line.
+  var chosen: String?
 
   /// Downloads over this many bytes ask first (without --yes).
   static let askAbove: UInt64 = 500_000_000
 
   init(_ c: Termmap.Get) throws {
-    guard let b = c.bbox else { throw UsageError("get: --bbox W,S,E,N is needed") }
-    let v = try ArgumentValues.bbox(b)
-    (west, south, east, north) = (v[0], v[1], v[2], v[3])
+    let given = [c.place != nil, c.bbox != nil, c.around != nil].filter { $0 }.count
+    guard given == 1 else {
+      throw UsageError("get: give one of PLACE, --bbox W,S,E,N or --around LAT,LON --radius KM")
+    }
+    var defaultName: String?
+    if let b = c.bbox {
+      let v = try ArgumentValues.bbox(b)
+      (west, south, east, north) = (v[0], v[1], v[2], v[3])
+    } else if let a = c.around {
+      let v = try ArgumentValues.numbers(a, count: 2, "--around")
+      guard (-90...90).contains(v[0]), (-180...180).contains(v[1]) else {
+        throw UsageError("--around: expected LAT,LON in degrees")
+      }
+      guard let r = c.radius else { throw UsageError("get: --around needs --radius KM") }
+      let km = try ArgumentValues.number(r, "--radius")
+      guard km > 0, km <= 2000 else { throw UsageError("--radius: expected 0 to 2000 km") }
+      (west, south, east, north) = Self.box(
+        around: Coordinate(latitude: v[0], longitude: v[1]), km: km)
+    } else if let name = c.place {
+      guard let dir = DataDirectory.locate(), let places = try? Gazetteer(directory: dir) else {
+        throw UsageError(
+          "get: \(name): no place names to look in (\(DataDirectory.missingMessage()))")
+      }
+      guard let p = places.search(name, limit: 1).first else {
+        throw UsageError("get: no place called \(name) (try --bbox or --around)")
+      }
+      let km = Self.radius(population: p.population)
+      (west, south, east, north) = Self.box(around: p.coordinate, km: km)
+      chosen = String(
+        format: "%@ (population %d): %.1f km around %.4f,%.4f", SafeText.clean(p.label),
+        p.population, km, p.coordinate.latitude, p.coordinate.longitude)
+      defaultName = p.name
+    }
+    if c.radius != nil && c.around == nil { throw UsageError("get: --radius goes with --around") }
     guard let from = c.from else {
       throw UsageError("get: --from SOURCE is needed (a PMTiles archive: a file or an http(s) URL)")
     }
@@ -57,7 +92,7 @@ struct GetCommand {
     if let out = c.output {
       guard c.name == nil else { throw UsageError("get: --name and --output go alone") }
       output = out
-    } else if let name = c.name {
+    } else if let name = c.name ?? defaultName {
       guard let file = Regions.file(named: name) else {
         throw UsageError("get: --name \(name): not a usable name (letters, digits, - and _)")
       }
@@ -68,6 +103,8 @@ struct GetCommand {
         throw UsageError("get: \(file.deletingLastPathComponent().path): cannot be created")
       }
       output = file.path
+    } else if c.dryRun {
+      output = ""
     } else {
       throw UsageError(
         "get: --name NAME stores the region where the viewer finds it (or --output FILE)")
@@ -86,6 +123,7 @@ struct GetCommand {
     }
     let region = String(format: "%.5f,%.5f,%.5f,%.5f", west, south, east, north)
     var lines = ["region \(region), zooms \(plan.minZoom)-\(plan.maxZoom) of \(source)"]
+    if let chosen { lines.insert(chosen, at: 0) }
     for (z, n) in plan.tilesPerZoom.enumerated() where n > 0 {
       lines.append(String(format: "  z%-2d %8d tiles", z, n))
     }
@@ -142,6 +180,24 @@ struct GetCommand {
         + "\(Self.bytes(header.tileDataOffset + header.tileDataLength)) "
         + String(format: "in %.1f s\n", seconds))
     return 0
+  }
+
+  /// How far around a place a cut reaches: 3 km for a village, growing with the cube root of
+  /// the population (about 12 km for half a million, 26 km for a capital of 3.6 million), at
+  /// most 40 km.
+  static func radius(population: Int) -> Double {
+    min(max(3 * pow(Double(max(population, 1)) / 5_000, 1.0 / 3), 3), 40)
+  }
+
+  /// The box `km` around a point (north and south clamped to the map).
+  static func box(around c: Coordinate, km: Double) -> (Double, Double, Double, Double) {
+    let dLat = km / 111.32
+    let dLon = km / (111.32 * max(cos(c.latitude * .pi / 180), 0.01))
+    var w = c.longitude - dLon
+    var e = c.longitude + dLon
+    if w < -180 { w += 360 }
+    if e > 180 { e -= 360 }
+    return (w, max(c.latitude - dLat, -85), e, min(c.latitude + dLat, 85))
   }
 
   /// `termmap regions`: one line per stored region; `regions remove NAME` deletes one.

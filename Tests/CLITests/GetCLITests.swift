@@ -250,4 +250,34 @@ struct RegionsCLITests {
     let none = try termmap(["regions"], environment: env)
     #expect(none.stdout.hasPrefix("no regions in "))
   }
+
+  @Test("a place by name, typo and all: the area grows with it; stored under its name")
+  func place() throws {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-place-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let env = ["XDG_DATA_HOME": home.path]
+    let from = ["--from", GetCLITests.world.path, "--maxzoom", "6"]
+    let town = try termmap(["get", "ljublana"] + from + ["--dry-run"], environment: env)
+    #expect(town.status == 0, "\(town.stderr)")
+    #expect(
+      town.stdout.hasPrefix(
+        "Ljubljana, Slovenia (population 272220): 11.4 km around 46.0511,14.5051\n"
+          + "region 14.35796,45.94894,14.65230,46.15322, zooms 0-6 of "), "\(town.stdout)")
+    let capital = try termmap(["get", "Berlin, Germany"] + from + ["--dry-run"], environment: env)
+    #expect(capital.stdout.hasPrefix("Berlin, Germany (population 3426354): 26.4 km around"))
+    let stored = try termmap(["get", "Ljubljana"] + from, environment: env)
+    #expect(stored.status == 0, "\(stored.stderr)")
+    #expect(
+      FileManager.default.fileExists(
+        atPath: home.appendingPathComponent("termmap/regions/Ljubljana.pmtiles").path))
+    let none = try termmap(["get", "Nowherevillexyz"] + from, environment: env)
+    #expect(none.status == 2)
+    #expect(
+      none.stderr == "termmap: get: no place called Nowherevillexyz (try --bbox or --around)\n")
+    let around = try termmap(
+      ["get", "--around", "46.05,14.5", "--radius", "10"] + from + ["--dry-run"], environment: env)
+    #expect(
+      around.stdout.hasPrefix("region 14.37057,45.96017,14.62943,46.13983"), "\(around.stdout)")
+  }
 }

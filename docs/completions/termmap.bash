@@ -343,12 +343,18 @@ _termmap_get() {
     repeating_flags=()
     non_repeating_flags=(--dry-run --yes --version -h --help)
     repeating_options=()
-    non_repeating_options=(--bbox --from --maxzoom --name --output --parallel)
-    __termmap_offer_flags_options 0
+    non_repeating_options=(--bbox --around --radius --from --maxzoom --name --output --parallel)
+    __termmap_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--bbox')
+        return
+        ;;
+    '--around')
+        return
+        ;;
+    '--radius')
         return
         ;;
     '--from')
