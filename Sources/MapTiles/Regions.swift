@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import TermMapKit
 import TileData
 
 /// The regions `termmap get` stored: PMTiles archives in `$XDG_DATA_HOME/termmap/regions/`
@@ -108,5 +109,33 @@ public enum Regions {
       }
     }
     return (out, problems)
+  }
+}
+
+extension Regions {
+  /// How many zoom levels past its deepest tiles a map may be drawn before the status line
+  /// says there is no data this close (overzoomed tiles beyond that are mostly empty).
+  public static let overzoomAllowance = 3.0
+
+  /// The deepest zoom with tiles of map content (opaque tile overlays) at `point`, or nil
+  /// when no map content covers it.
+  public static func deepestData(at point: MapPoint, in overlays: [any Overlay]) -> Int? {
+    overlays.compactMap { $0 as? TileOverlay }
+      .filter { $0.canReplaceMapContent && $0.boundingMapRect.contains(point) }
+      .map(\.maximumZ).max()
+  }
+
+  /// The status line's note when the view at `zoom` is deeper than any map data at `point`
+  /// (nil otherwise, and when there is no map content at all): `termmap get` fetches it.
+  public static func noDataNote(
+    at point: MapPoint, zoom: Double, in overlays: [any Overlay], ascii: Bool
+  ) -> String? {
+    // No map content at all (no offline map, --no-basemap): nothing to say here.
+    let content = overlays.compactMap { $0 as? TileOverlay }.filter(\.canReplaceMapContent)
+    guard !content.isEmpty else { return nil }
+    let deepest = deepestData(at: point, in: overlays)
+    if let deepest, zoom <= Double(deepest) + overzoomAllowance { return nil }
+    _ = ascii
+    return "no map data here: termmap get"
   }
 }

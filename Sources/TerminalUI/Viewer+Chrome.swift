@@ -49,6 +49,11 @@ extension Viewer {
         Part("loading \(pendingLoads) file\(pendingLoads == 1 ? "" : "s")\(percent)…", priority: 2))
     }
     if !routesEnabled { parts.append(Part("routes off", priority: 2)) }
+    if let note = Regions.noDataNote(
+      at: MapPoint(map.centerCoordinate), zoom: map.zoomLevel, in: map.overlays, ascii: ascii)
+    {
+      parts.append(Part(note, priority: 4))
+    }
     if !loadErrors.isEmpty {
       parts.append(
         Part("\(loadErrors.count) file\(loadErrors.count == 1 ? "" : "s") not read", priority: 2))

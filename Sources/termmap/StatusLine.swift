@@ -25,6 +25,11 @@ enum StatusLine {
       parts.append(Part(SafeText.clean(t), priority: 0))
     }
     if loadedPoints > 0 { parts.append(Part("\(loadedPoints) pts", priority: 6)) }
+    if let note = Regions.noDataNote(
+      at: MapPoint(c), zoom: map.zoomLevel, in: map.overlays, ascii: ascii)
+    {
+      parts.append(Part(note, priority: 4))
+    }
     let separator = ascii ? " | " : " · "
     let fitted = StatusLineLayout.fit(
       parts, attribution: attribution.map(SafeText.clean), columns: columns, separator: separator,

@@ -5,6 +5,20 @@ private let invalid = "Tests/MapDataTests/Fixtures/invalid/"
 
 @Suite("termmap render")
 struct RenderCLITests {
+  @Test("deeper than any map data: the status line names termmap get; not where data is")
+  func noDataNote() throws {
+    func status(_ args: [String]) throws -> String {
+      let r = try termmap(["render", "--size", "120x20", "--status", "--color", "never"] + args)
+      return String(r.stdout.split(separator: "\n").last ?? "")
+    }
+    let hike = try status(["Data/samples/korita-zbevnica.gpx"])
+    #expect(hike.contains("no map data here: termmap get"), "\(hike)")
+    #expect(!(try status(["--center", "43.73,7.42", "--zoom", "14"])).contains("no map data"))
+    #expect(!(try status(["--center", "46,14", "--zoom", "8"])).contains("no map data"))
+    #expect(
+      !(try status(["--no-basemap", "Data/samples/korita-zbevnica.gpx"])).contains("no map data"))
+  }
+
   @Test("no offline map where it is looked for: the frame, one line saying where, exit 1")
   func missingOfflineMap() throws {
     let r = try termmap(
