@@ -61,6 +61,8 @@ public struct TileSourceCatalog: Sendable {
   public private(set) var sources: [TileSourceDefinition]
   /// The disk cache's bound for tiles from the network, in MiB (`[cache] size_mb`), if set.
   public var cacheMegabytes: Int?
+  /// The archive `termmap get` cuts from when `--from` is not given (`[get] from`).
+  public var getFrom: String?
 
   /// The presets with the config file's sources, and the disk cache's size in MiB.
   public init(config: [TileSourceDefinition] = [], cacheMegabytes: Int? = nil) {
@@ -110,7 +112,9 @@ public struct TileSourceCatalog: Sendable {
       throw ConfigError(path: path, line: nil, message: "not UTF-8 text")
     }
     let config = try parseConfig(text, path: path)
-    return TileSourceCatalog(config: config.sources, cacheMegabytes: config.cacheMegabytes)
+    var catalog = TileSourceCatalog(config: config.sources, cacheMegabytes: config.cacheMegabytes)
+    catalog.getFrom = try getFrom(text, path: path)
+    return catalog
   }
 
   /// The `[sources.NAME]` tables of a config file's text.
@@ -118,6 +122,29 @@ public struct TileSourceCatalog: Sendable {
     -> [TileSourceDefinition]
   {
     try parseConfig(text, path: path).sources
+  }
+
+  /// A config file's `[get] from`: the PMTiles archive `termmap get` cuts from by default.
+  public static func getFrom(_ text: String, path: String) throws(ConfigError) -> String? {
+    let root: ConfigTOML.Table
+    do {
+      root = try ConfigTOML.parse(text)
+    } catch {
+      throw ConfigError(path: path, line: error.line, message: error.message)
+    }
+    guard let get = root.tables["get"] else { return nil }
+    for k in get.tables.keys.sorted() {
+      throw ConfigError(path: path, line: get.lines[k], message: "get: unknown key \"\(k)\"")
+    }
+    for k in get.values.keys.sorted() where k != "from" {
+      throw ConfigError(path: path, line: get.lines[k], message: "get: unknown key \"\(k)\"")
+    }
+    guard let v = get.values["from"] else { return nil }
+    guard case .string(let from) = v, !from.isEmpty else {
+      throw ConfigError(
+        path: path, line: get.lines["from"], message: "get.from must be a PMTiles file or URL")
+    }
+    return from
   }
 
   /// A config file's text: its `[sources.NAME]` tables and `[cache] size_mb`.
@@ -134,7 +161,7 @@ public struct TileSourceCatalog: Sendable {
       throw ConfigError(
         path: path, line: root.lines[key], message: "\"\(key)\" must be in a [section]")
     }
-    for key in root.tables.keys.sorted() where key != "sources" && key != "cache" {
+    for key in root.tables.keys.sorted() where !["sources", "cache", "get"].contains(key) {
       throw ConfigError(path: path, line: root.lines[key], message: "unknown section \"\(key)\"")
     }
     var cacheMegabytes: Int?

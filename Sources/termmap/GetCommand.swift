@@ -60,8 +60,17 @@ struct GetCommand {
       defaultName = p.name
     }
     if c.radius != nil && c.around == nil { throw UsageError("get: --radius goes with --around") }
-    guard let from = c.from else {
-      throw UsageError("get: --from SOURCE is needed (a PMTiles archive: a file or an http(s) URL)")
+    let configured: String?
+    do {
+      configured = try TileSourceCatalog.load(configPath: TileSourceCatalog.defaultConfigPath())
+        .getFrom
+    } catch {
+      throw UsageError("config: \(error)")
+    }
+    guard let from = c.from ?? configured else {
+      throw UsageError(
+        "get: --from SOURCE is needed (a PMTiles archive: a file or an http(s) URL), "
+          + "or [get] from = \"…\" in \(TileSourceCatalog.defaultConfigPath())")
     }
     if let scheme = TileSourceSpec.unsupportedScheme(from) {
       throw UsageError("get: --from \(from): unsupported URL scheme \"\(scheme)\"")

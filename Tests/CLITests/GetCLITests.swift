@@ -270,6 +270,29 @@ struct RegionsCLITests {
     #expect(none.stdout.hasPrefix("no regions in "))
   }
 
+  @Test("[get] from in config.toml is the default --from; a bad [get] table is one line")
+  func configuredSource() throws {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-getconf-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    try FileManager.default.createDirectory(
+      at: home.appendingPathComponent("termmap"), withIntermediateDirectories: true)
+    let config = home.appendingPathComponent("termmap/config.toml")
+    let env = ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path]
+    let none = try termmap(["get", "Ljubljana", "--dry-run"], environment: env)
+    #expect(none.status == 2)
+    #expect(none.stderr.contains("--from SOURCE is needed"), "\(none.stderr)")
+    try "[get]\nfrom = \"\(GetCLITests.world.path)\"\n".write(
+      to: config, atomically: true, encoding: .utf8)
+    let r = try termmap(["get", "Ljubljana", "--maxzoom", "6", "--dry-run"], environment: env)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("zooms 0-6 of \(GetCLITests.world.path)"), "\(r.stdout)")
+    try "[get]\nform = \"x\"\n".write(to: config, atomically: true, encoding: .utf8)
+    let bad = try termmap(["get", "Ljubljana", "--dry-run"], environment: env)
+    #expect(bad.status == 2)
+    #expect(bad.stderr == "termmap: config: \(config.path):2: get: unknown key \"form\"\n")
+  }
+
   @Test("a place by name, typo and all: the area grows with it; stored under its name")
   func place() throws {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent(
