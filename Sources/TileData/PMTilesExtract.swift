@@ -292,6 +292,7 @@ extension PMTilesExtract {
   public func download(
     to output: String, parallel: Int = 4, attempts: Int = 4, timeout: TimeInterval = 120,
     extraMetadata: [String: String] = [:],
+    transform: (@Sendable (Data) throws -> Data)? = nil,
     progress: @escaping @Sendable (_ bytes: UInt64, _ ranges: Int) -> Void = { _, _ in }
   ) throws -> PMTiles.Header {
     let reader = try Self.reader(location, timeout: timeout, connections: max(1, parallel))
@@ -433,7 +434,7 @@ extension PMTilesExtract {
       guard got == Int(t.length) else {
         throw TileSourceError.readFailed(path: spoolPath, message: "cannot be read back")
       }
-      try writer.add(tileID: t.tileID, data: bytes)
+      try writer.add(tileID: t.tileID, data: try transform?(bytes) ?? bytes)
     }
     let written = try writer.finish()
     unlink(spoolPath)
@@ -471,5 +472,90 @@ extension PMTilesExtract {
       if let i = Int(line), i >= 0, i < count { kept.insert(i) }
     }
     return kept
+  }
+}
+
+/// Vector tiles without some of their layers, cut at the protobuf level: the tile's layer
+/// messages whose name is in `drop` are left out, every other byte is copied as it is (so a
+/// kept layer is unchanged, feature for feature).
+public enum VectorTileLayerFilter {
+  /// `tile` (an uncompressed Mapbox Vector Tile) without the layers named in `drop`.
+  public static func dropping(_ drop: Set<String>, from tile: Data) throws -> Data {
+    let bytes = [UInt8](tile)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var i = 0
+    func varint(_ at: inout Int) throws -> UInt64 {
+      var result: UInt64 = 0
+      var shift: UInt64 = 0
+      while true {
+        guard at < bytes.count, shift < 64 else {
+          throw TileSourceError.readFailed(path: "tile", message: "truncated varint")
+        }
+        let b = bytes[at]
+        at += 1
+        result |= UInt64(b & 0x7f) << shift
+        if b & 0x80 == 0 { return result }
+        shift += 7
+      }
+    }
+    while i < bytes.count {
+      let start = i
+      let key = try varint(&i)
+      let field = key >> 3
+      switch key & 7 {
+      case 0: _ = try varint(&i)
+      case 1: i += 8
+      case 5: i += 4
+      case 2:
+        let length = try varint(&i)
+        guard length <= UInt64(bytes.count - i) else {
+          throw TileSourceError.readFailed(path: "tile", message: "field past the end")
+        }
+        let body = i..<(i + Int(length))
+        i += Int(length)
+        if field == 3, let name = layerName(bytes[body]), drop.contains(name) { continue }
+      default:
+        throw TileSourceError.readFailed(path: "tile", message: "unknown wire type")
+      }
+      guard i <= bytes.count else {
+        throw TileSourceError.readFailed(path: "tile", message: "field past the end")
+      }
+      out.append(contentsOf: bytes[start..<i])
+    }
+    return Data(out)
+  }
+
+  /// A layer message's name (field 1), if it has one.
+  static func layerName(_ layer: ArraySlice<UInt8>) -> String? {
+    var i = layer.startIndex
+    func varint() -> UInt64? {
+      var result: UInt64 = 0
+      var shift: UInt64 = 0
+      while i < layer.endIndex, shift < 64 {
+        let b = layer[i]
+        i += 1
+        result |= UInt64(b & 0x7f) << shift
+        if b & 0x80 == 0 { return result }
+        shift += 7
+      }
+      return nil
+    }
+    while i < layer.endIndex {
+      guard let key = varint() else { return nil }
+      switch key & 7 {
+      case 0: guard varint() != nil else { return nil }
+      case 1: i += 8
+      case 5: i += 4
+      case 2:
+        guard let n = varint(), n <= UInt64(layer.endIndex - i) else { return nil }
+        if key >> 3 == 1 {
+          return String(decoding: layer[i..<(i + Int(n))], as: UTF8.self)
+        }
+        i += Int(n)
+      default: return nil
+      }
+    }
+    return nil
   }
 }

@@ -250,6 +250,12 @@ extension Termmap {
       help: ArgumentHelp("Range requests in flight at once (default 4).", valueName: "N"))
     var parallel: String?
 
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "Vector tile layers to leave out of the cut (e.g. buildings,pois).", valueName: "L,..."))
+    var dropLayers: String?
+
     @Flag(help: "Print the region, the tiles per zoom, the bytes and the requests, and stop.")
     var dryRun = false
 

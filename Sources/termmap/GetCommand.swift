@@ -21,6 +21,8 @@ struct GetCommand {
   var yes = false
   /// The place a PLACE argument found, for the plan's first line.
   var chosen: String?
+  /// Vector tile layers left out (--drop-layers).
+  var dropLayers: Set<String> = []
 
   /// Downloads over this many bytes ask first (without --yes).
   static let askAbove: UInt64 = 500_000_000
@@ -120,6 +122,11 @@ struct GetCommand {
     }
     dryRun = c.dryRun
     yes = c.yes
+    if let d = c.dropLayers {
+      dropLayers = Set(d.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        .subtracting([""])
+      guard !dropLayers.isEmpty else { throw UsageError("--drop-layers: expected layer names") }
+    }
   }
 
   func run() throws -> Int32 {
@@ -142,6 +149,11 @@ struct GetCommand {
         + "\(plan.requests) requests in all (\(plan.directoryRequests) for directories)")
     Output.write(lines.joined(separator: "\n") + "\n")
     if dryRun { return 0 }
+    if !dropLayers.isEmpty, plan.header.tileType != .mvt {
+      throw UsageError(
+        "get: --drop-layers needs vector tiles (\(source) has \(plan.header.tileType.map { "\($0)" } ?? "?") tiles)"
+      )
+    }
     guard !plan.tiles.isEmpty else {
       throw UsageError("get: \(source) has no tiles in \(region)")
     }
@@ -166,9 +178,18 @@ struct GetCommand {
     let header: PMTiles.Header
     do {
       let stamp = ISO8601DateFormatter().string(from: Date())
+      let drop = dropLayers
+      let gzip = plan.header.tileCompression == .gzip
+      let transform: (@Sendable (Data) throws -> Data)? =
+        drop.isEmpty
+        ? nil
+        : { @Sendable (tile: Data) throws -> Data in
+          try tileWithoutLayers(drop, from: tile, gzip: gzip)
+        }
       header = try plan.download(
         to: output, parallel: parallel,
-        extraMetadata: ["termmap:source": source, "termmap:fetched": stamp]
+        extraMetadata: ["termmap:source": source, "termmap:fetched": stamp],
+        transform: transform
       ) { bytes, done in
         reporter.report(
           bytes: bytes, total: total, done: done, ranges: ranges, since: start,
@@ -289,4 +310,20 @@ final class ProgressReporter: Sendable {
     }
     if let line { FileHandle.standardError.write(Data(line.utf8)) }
   }
+}
+
+/// A vector tile without the layers in `drop` (inflated and deflated again when gzip).
+func tileWithoutLayers(_ drop: Set<String>, from tile: Data, gzip: Bool) throws -> Data {
+  let raw: Data
+  if gzip {
+    do {
+      raw = try Inflate.decompress(tile)
+    } catch {
+      throw TileSourceError.readFailed(path: "tile", message: "\(error)")
+    }
+  } else {
+    raw = tile
+  }
+  let kept = try VectorTileLayerFilter.dropping(drop, from: raw)
+  return gzip ? Deflate.gzip(kept) : kept
 }

@@ -82,6 +82,26 @@ struct GetCLITests {
     #expect(frame.stdout.contains("Frankfurt am Main"), "\(frame.stdout)")
   }
 
+  @Test("--drop-layers place: the cut has no place names, the rest is drawn")
+  func dropLayers() throws {
+    let dir = try folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("noplaces.pmtiles").path
+    let r = try termmap([
+      "get", "--bbox", "5,45,16,55", "--maxzoom", "6", "--from", Self.world.path, "--output", out,
+      "--drop-layers", "place",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let view = [
+      "render", "--no-basemap", "--color", "never", "--size", "60x15", "--center", "50,10",
+      "--zoom", "5", "--tiles",
+    ]
+    let without = try termmap(view + [out])
+    #expect(!without.stdout.contains("Frankfurt"), "\(without.stdout)")
+    let dots = without.stdout.unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }
+    #expect(dots.count > 50)
+  }
+
   @Test("a 404, a server that ignores Range, a URL template, osm: one line each, exit 2")
   func refusals() throws {
     let dir = try folder()

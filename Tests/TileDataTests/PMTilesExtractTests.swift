@@ -87,3 +87,26 @@ struct PMTilesExtractTests {
     #expect(strict.count == 3)
   }
 }
+
+@Suite("Dropping vector tile layers")
+struct LayerFilterTests {
+  @Test("the named layers go; every other layer is kept byte for byte and decodes the same")
+  func dropPlaces() throws {
+    for name in Repo.expectedTiles {
+      let raw = try Inflate.decompressIfNeeded(try Repo.storedTile(name))
+      let before = try VectorTileDecoder.decode(raw)
+      let names = before.layers.map(\.name)
+      let drop: Set = ["place", "boundary", "not-there"]
+      let after = try VectorTileDecoder.decode(VectorTileLayerFilter.dropping(drop, from: raw))
+      #expect(after.layers.map(\.name) == names.filter { !drop.contains($0) }, "\(name)")
+      for layer in after.layers {
+        let original = try #require(before.layers.first { $0.name == layer.name })
+        #expect(layer.count == original.count, "\(name) \(layer.name)")
+      }
+      #expect(try VectorTileLayerFilter.dropping([], from: raw) == raw)
+    }
+    #expect(throws: TileSourceError.self) {
+      _ = try VectorTileLayerFilter.dropping(["x"], from: Data([0x1a, 0x7f, 0x01]))
+    }
+  }
+}

@@ -343,7 +343,7 @@ _termmap_get() {
     repeating_flags=()
     non_repeating_flags=(--dry-run --yes --version -h --help)
     repeating_options=()
-    non_repeating_options=(--bbox --around --radius --from --maxzoom --name --output --parallel)
+    non_repeating_options=(--bbox --around --radius --from --maxzoom --name --output --parallel --drop-layers)
     __termmap_offer_flags_options 1
 
     # Offer option value completions
@@ -370,6 +370,9 @@ _termmap_get() {
         return
         ;;
     '--parallel')
+        return
+        ;;
+    '--drop-layers')
         return
         ;;
     esac
