@@ -13,8 +13,8 @@ import TermMapKit
 ///   strings), each on its own: never across the gap between two segments. Polygon outlines
 ///   are not lines and are not included.
 /// - `elevationRange`, `ascent` and `descent` come from the elevations of line vertices;
-///   ascent and descent add up the rises and falls between consecutive vertices that both have
-///   an elevation, unsmoothed; either is nil when its sum overflows (elevations near ±1e308).
+///   ascent and descent add up the rises and falls from each vertex with an elevation to the
+///   next vertex of the line that has one (vertices without one are bridged), unsmoothed; either is nil when its sum overflows (elevations near ±1e308).
 ///   No property is ever infinite or NaN. `timeSpan` is the earliest and latest time of a line vertex.
 /// - Times that are absurd (before 1980, out of order, or more than 1,000 km/h from the vertex
 ///   before) are not used for the time span, the moving time or speeds; `timeScreening` counts

@@ -175,7 +175,8 @@ extension Viewer {
       lines.append("time      " + Viewer.durationText(t.upperBound - t.lowerBound))
     }
     if s.timeScreening.ignored > 0 {
-      lines.append("ignored   \(s.timeScreening.ignored) times (\(s.timeScreening.reasons))")
+      // The reasons are `termmap info`'s: the column is too narrow for them.
+      lines.append("ignored   \(s.timeScreening.ignored) times")
     }
     if let m = s.movingTime { lines.append("moving    " + Viewer.durationText(m)) }
     if let v = s.movingSpeed, let top = s.maxSpeed {

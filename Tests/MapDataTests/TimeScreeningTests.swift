@@ -156,4 +156,29 @@ import Testing
     #expect(
       TrackTimes.spikeIndices(speeds: Array(steady[8..<16]), times: Array(times[8..<16])) == [])
   }
+
+  @Test("docs/formats.md describes ascent as the statistics compute it: bridging gaps")
+  func climbDocumentationMatchesTheCode() throws {
+    // 490 m, a point without an elevation, 520 m: the code climbs 30 m, as gpxpy does.
+    let gpx = """
+      <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+      <trkpt lat="46" lon="14"><ele>490</ele></trkpt>
+      <trkpt lat="46.001" lon="14"></trkpt>
+      <trkpt lat="46.002" lon="14"><ele>520</ele></trkpt>
+      </trkseg></trk></gpx>
+      """
+    let s = try Self.stats(gpx)
+    #expect(s.ascent == 30 && s.descent == 0)
+    // Until 8ab8a51 the page said "between consecutive vertices of a line that both have an
+    // elevation", which would give 0 m here.
+    let page = try String(
+      contentsOf: Fixture.samples.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs/formats.md"), encoding: .utf8)
+    let flat = page.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(!flat.contains("consecutive vertices of a line that both have an elevation"))
+    #expect(
+      flat.contains(
+        "from each vertex that has an elevation to the next vertex of the same line that has one: vertices without an elevation are bridged (as gpxpy does), so 490 m, none, 520 m climbs 30 m"
+      ))
+  }
 }
