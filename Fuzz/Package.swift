@@ -6,6 +6,7 @@ import PackageDescription
 let fuzzers = [
   "FuzzGPX", "FuzzKML", "FuzzGeoJSON", "FuzzCSV", "FuzzMVT", "FuzzMBTiles", "FuzzPMTiles",
   "FuzzTileJSON", "FuzzConfig", "FuzzTCX", "FuzzFIT", "FuzzIGC", "FuzzNMEA", "FuzzGPSD",
+  "FuzzJPEG", "FuzzPNG",
 ]
 
 let package = Package(

@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 RUNS=${1:-1000000}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(FuzzGPX FuzzKML FuzzGeoJSON FuzzCSV FuzzMVT FuzzMBTiles FuzzPMTiles FuzzTileJSON FuzzConfig FuzzTCX FuzzFIT FuzzIGC FuzzNMEA FuzzGPSD)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(FuzzGPX FuzzKML FuzzGeoJSON FuzzCSV FuzzMVT FuzzMBTiles FuzzPMTiles FuzzTileJSON FuzzConfig FuzzTCX FuzzFIT FuzzIGC FuzzNMEA FuzzGPSD FuzzJPEG FuzzPNG)
 swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
   --scratch-path .build-fuzz
 WORK=${TERMMAP_FUZZ_WORK:-/tmp/termmap-fuzz}
