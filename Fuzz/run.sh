@@ -8,14 +8,22 @@ cd "$(dirname "$0")"
 RUNS=${1:-1000000}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(FuzzGPX FuzzKML FuzzGeoJSON FuzzCSV FuzzMVT FuzzMBTiles FuzzPMTiles FuzzTileJSON FuzzConfig FuzzTCX FuzzFIT FuzzIGC FuzzNMEA FuzzGPSD FuzzHTTP)
-swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
-  --scratch-path .build-fuzz
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(FuzzGPX FuzzKML FuzzGeoJSON FuzzCSV FuzzMVT FuzzMBTiles FuzzPMTiles FuzzTileJSON FuzzConfig FuzzTCX FuzzFIT FuzzIGC FuzzNMEA FuzzGPSD FuzzJPEG FuzzPNG FuzzHTTP)
+# TERMMAP_FUZZ_LIBS: a folder of instrumented static libjpeg.a and libpng16.a (build-c-libs.sh),
+# linked instead of the system's, in a build folder of its own.
+SCRATCH=.build-fuzz
+LINK=()
+if [ -n "${TERMMAP_FUZZ_LIBS:-}" ]; then
+  SCRATCH=.build-fuzz-clibs
+  LINK=(-Xlinker -L"$TERMMAP_FUZZ_LIBS")
+fi
+swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld "${LINK[@]}" \
+  --scratch-path "$SCRATCH"
 WORK=${TERMMAP_FUZZ_WORK:-/tmp/termmap-fuzz}
 for t in "${TARGETS[@]}"; do
   mkdir -p "findings/$t" "$WORK/$t"
   echo "== $t ($RUNS runs)"
-  ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no ".build-fuzz/release/$t" "$WORK/$t" "Corpus/$t" \
+  ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no "$SCRATCH/release/$t" "$WORK/$t" "Corpus/$t" \
     -runs="$RUNS" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="findings/$t/" 2>&1 | grep -E "^(#[0-9]+ +DONE|stat::|==[0-9]+==ERROR|SUMMARY|Done)" || true
+    -artifact_prefix="findings/$t/" 2>&1 | grep -E "^(#[0-9]+[[:space:]]+DONE|stat::|==[0-9]+==ERROR|SUMMARY|Done)" || true
 done

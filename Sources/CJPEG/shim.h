@@ -37,30 +37,62 @@ static void cjpeg_error_exit(j_common_ptr cinfo) {
   longjmp(err->jump, 1);
 }
 
-/// Warnings (for example "premature end of data") are not fatal: libjpeg fills in grey and
-/// goes on. The decoder keeps the first one so that a truncated file can still be refused.
+/// Warnings (for example "premature end of data", corrupt entropy data) would let libjpeg
+/// fill in grey and go on, through every remaining scan. A damaged tile is refused anyway, so
+/// the first warning ends the decode at once, as TurboJPEG's TJPARAM_STOPONWARNING does.
 static void cjpeg_emit_message(j_common_ptr cinfo, int level) {
   struct cjpeg_error_manager *err = (struct cjpeg_error_manager *)cinfo->err;
   if (level < 0) {
-    if (err->base.num_warnings == 0) (*cinfo->err->format_message)(cinfo, err->message);
+    (*cinfo->err->format_message)(cinfo, err->message);
     err->base.num_warnings++;
+    longjmp(err->jump, 1);
   }
+}
+
+/// The most scans a progressive JPEG may have. libjpeg decodes every scan over every block of
+/// the image, and a scan can be a dozen bytes (an end-of-band run covers the whole image), so
+/// a valid file of a few megabytes can hold 150,000 scans and take minutes of CPU. Real
+/// encoders write 6 to 20 (libjpeg's default progression: 10 for colour, 6 for grey).
+enum { CJPEG_MAX_SCANS = 100 };
+
+/// libjpeg-turbo's documented defence against that (djpeg -maxscans, TurboJPEG's
+/// TJPARAM_SCANLIMIT): a progress monitor, called as the input is consumed, that fails once
+/// the scan number passes the limit.
+struct cjpeg_progress {
+  struct jpeg_progress_mgr base;
+  unsigned long size; /* of the whole input, to report where the scan is */
+};
+
+static void cjpeg_progress_monitor(j_common_ptr cinfo) {
+  if (!cinfo->is_decompressor) return;
+  j_decompress_ptr d = (j_decompress_ptr)cinfo;
+  if (d->input_scan_number <= CJPEG_MAX_SCANS) return;
+  struct cjpeg_progress *progress = (struct cjpeg_progress *)cinfo->progress;
+  struct cjpeg_error_manager *err = (struct cjpeg_error_manager *)cinfo->err;
+  unsigned long offset = progress->size - (unsigned long)d->src->bytes_in_buffer;
+  snprintf(err->message, JMSG_LENGTH_MAX,
+           "progressive JPEG with more than %d scans (scan %d starts before byte %lu)",
+           CJPEG_MAX_SCANS, d->input_scan_number, offset);
+  longjmp(err->jump, 1);
 }
 
 /// Decodes a baseline or progressive JPEG from memory into RGBA8 (alpha 255).
 /// On CJPEG_OK, `*pixels` is a malloc'ed buffer of width * height * 4 bytes that the caller
-/// frees with `cjpeg_free`. `*warnings` counts libjpeg's warnings (corrupt data it recovered
-/// from). `message` (at least JMSG_LENGTH_MAX bytes) receives the error or first warning.
+/// frees with `cjpeg_free`. A warning (corrupt data libjpeg would recover from) or a scan past
+/// CJPEG_MAX_SCANS is an error (CJPEG_ERROR); `*warnings` stays for callers and is 0 on success.
+/// `message` (at least JMSG_LENGTH_MAX bytes) receives the error.
 static inline int cjpeg_decode_rgba(const unsigned char *data, unsigned long size,
                                     unsigned int max_dimension, unsigned int *width,
                                     unsigned int *height, unsigned char **pixels,
                                     long *warnings, char *message) {
   struct jpeg_decompress_struct cinfo;
   struct cjpeg_error_manager err;
+  struct cjpeg_progress progress;
   /* volatile: read after longjmp */
   unsigned char *volatile out = NULL;
   memset(&cinfo, 0, sizeof cinfo);
   memset(&err, 0, sizeof err);
+  memset(&progress, 0, sizeof progress);
   *pixels = NULL;
   *warnings = 0;
   message[0] = 0;
@@ -75,6 +107,9 @@ static inline int cjpeg_decode_rgba(const unsigned char *data, unsigned long siz
     return CJPEG_ERROR;
   }
   jpeg_create_decompress(&cinfo);
+  progress.base.progress_monitor = cjpeg_progress_monitor;
+  progress.size = size;
+  cinfo.progress = &progress.base;
   jpeg_mem_src(&cinfo, data, size);
   jpeg_read_header(&cinfo, TRUE);
   *width = cinfo.image_width;
@@ -110,6 +145,9 @@ static inline int cjpeg_decode_rgba(const unsigned char *data, unsigned long siz
 }
 
 static inline void cjpeg_free(unsigned char *pixels) { free(pixels); }
+
+/// The scan limit, for tests and documentation.
+static inline int cjpeg_max_scans(void) { return CJPEG_MAX_SCANS; }
 
 /// The size of the message buffer `cjpeg_decode_rgba` needs.
 static inline int cjpeg_message_length(void) { return JMSG_LENGTH_MAX; }

@@ -13,9 +13,13 @@ import TermMapKit
 ///   strings), each on its own: never across the gap between two segments. Polygon outlines
 ///   are not lines and are not included.
 /// - `elevationRange`, `ascent` and `descent` come from the elevations of line vertices;
-///   ascent and descent add up the rises and falls between consecutive vertices that both have
-///   an elevation, unsmoothed; either is nil when its sum overflows (elevations near ±1e308).
+///   ascent and descent add up the rises and falls from each vertex with an elevation to the
+///   next vertex of the line that has one (vertices without one are bridged), unsmoothed; either is nil when its sum overflows (elevations near ±1e308).
 ///   No property is ever infinite or NaN. `timeSpan` is the earliest and latest time of a line vertex.
+/// - Times that are absurd (before 1980, out of order, or more than 1,000 km/h from the vertex
+///   before) are not used for the time span, the moving time or speeds; `timeScreening` counts
+///   them by reason (`TrackTimes.screen`). GPS spikes are left out of the maximum speed
+///   (`TrackTimes.maximumWithoutSpikes`).
 public struct FileStatistics: Sendable {
   /// The file.
   public var path: String
@@ -55,8 +59,10 @@ public struct FileStatistics: Sendable {
   /// Metres per second: the distance covered while moving over the moving time.
   public var movingSpeed: Double?
   /// Metres per second: the largest recorded speed, or else the largest between two timed
-  /// vertices (unsmoothed).
+  /// vertices, unsmoothed but without GPS spikes.
   public var maxSpeed: Double?
+  /// Vertex times not used, by reason.
+  public var timeScreening = TimeScreening()
   /// Heart rate of line vertices in beats per minute (TCX, FIT, GPX extensions).
   public var heartRate: ChannelSummary?
   /// Cadence of line vertices in revolutions or steps per minute.
@@ -68,12 +74,32 @@ public struct FileStatistics: Sendable {
 
   /// The figures of loaded content.
   public init(_ content: MapContent) {
-    self.init(content, measures: TrackMeasures.measure(content.lines))
+    let timed = content.lines.contains {
+      $0.coordinates.count > 1 && $0.times.count == $0.coordinates.count
+    }
+    guard timed else {
+      self.init(content, measures: TrackMeasures.measure(content.lines))
+      return
+    }
+    // Times are screened with the distances along each line, which then give the measures.
+    let cumulative = content.lines.map { TrackMeasures.cumulativeDistances($0.coordinates) }
+    let (lines, screening) = TrackTimes.screen(content.lines, cumulative: cumulative)
+    var screened = content
+    screened.lines = lines
+    self.init(
+      screened, measures: TrackMeasures.measure(lines, cumulative: cumulative),
+      timeScreening: screening)
   }
 
   /// The statistics with the lines' length and motion already measured (the profile panel
-  /// has the distances along its track and does not measure them twice).
-  public init(_ content: MapContent, measures: TrackMeasures.Result) {
+  /// has the distances along its track and does not measure them twice). The lines' times
+  /// are taken as they are: screened already (`TrackTimes.screen`), with `timeScreening` what
+  /// the screening found.
+  public init(
+    _ content: MapContent, measures: TrackMeasures.Result,
+    timeScreening: TimeScreening = TimeScreening()
+  ) {
+    self.timeScreening = timeScreening
     path = content.path
     format = content.format
     tracks = content.tracks
@@ -101,12 +127,23 @@ public struct FileStatistics: Sendable {
     heartRate = ChannelSummary.of(content.lines.map(\.heartRates))
     cadence = ChannelSummary.of(content.lines.map(\.cadences))
     recordedSpeed = ChannelSummary.of(content.lines.map(\.speeds))
+    // The largest recorded speed without spikes (where the line has times to tell them).
+    var recordedTop: Double?
+    if recordedSpeed != nil {
+      for line in content.lines where !line.speeds.isEmpty {
+        let top =
+          line.times.count == line.speeds.count
+          ? TrackTimes.maximumWithoutSpikes(speeds: line.speeds, times: line.times)
+          : ChannelSummary.of([line.speeds])?.maximum
+        if let top { recordedTop = max(recordedTop ?? top, top) }
+      }
+    }
     if measures.timed {
       movingTime = measures.movingTime
       movingSpeed = measures.movingTime > 0 ? measures.movingDistance / measures.movingTime : 0
-      maxSpeed = recordedSpeed?.maximum ?? measures.maxSpeed
-    } else if let recorded = recordedSpeed {
-      maxSpeed = recorded.maximum
+      maxSpeed = recordedTop ?? measures.maxSpeedWithoutSpikes ?? measures.maxSpeed
+    } else if let recordedTop {
+      maxSpeed = recordedTop
     }
 
     var low = Double.infinity

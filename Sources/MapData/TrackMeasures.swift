@@ -54,6 +54,9 @@ public enum TrackMeasures {
     public var movingDistance = 0.0
     /// The largest speed between two consecutive timed vertices, metres per second.
     public var maxSpeed = 0.0
+    /// The largest such speed that is not a GPS spike (`TrackTimes.maximumWithoutSpikes`,
+    /// line by line); only `measure(_:cumulative:)` sets it, else it is `maxSpeed`.
+    public var maxSpeedWithoutSpikes: Double?
     /// Whether any pair of consecutive vertices had two times.
     public var timed = false
   }
@@ -141,17 +144,26 @@ public enum TrackMeasures {
         abs(r.length) >= abs(length) ? (r.length - t) + length : (length - t) + r.length
       r.length = t
       guard line.times.count == d.count else { continue }
+      var speeds = [Double](repeating: .nan, count: d.count - 1)
       for k in 0..<(d.count - 1) {
         let dt = line.times[k + 1] - line.times[k]
         guard dt > 0 else { continue }
         r.timed = true
         let step = d[k + 1] - d[k]
         let v = step / dt
+        speeds[k] = v
         if v >= movingThreshold && v.isFinite {
           r.movingTime += dt
           r.movingDistance += step
           r.maxSpeed = max(r.maxSpeed, v)
         }
+      }
+      // Each leg's speed at the time it ends.
+      if let top = TrackTimes.maximumWithoutSpikes(
+        speeds: speeds, times: Array(line.times.dropFirst()))
+      {
+        r.maxSpeedWithoutSpikes = max(
+          r.maxSpeedWithoutSpikes ?? 0, top >= movingThreshold ? top : 0)
       }
     }
     r.length += compensation

@@ -38,15 +38,20 @@ public struct TrackProfile: Sendable {
   /// Metres from the start along the track; a gap between segments adds nothing.
   public var distances: [Double] = []
   public var values: [ProfileChannel: [Double]] = [:]
-  /// The track's lines as read, for its statistics.
+  /// The track's lines as read, with absurd times removed (`TrackTimes.screen`), for its
+  /// statistics and the cursor's clock.
   public var lines: [MeasuredLine]
+  /// The times left out, by reason.
+  public var timeScreening = TimeScreening()
 
   /// The profile of `lines` (the segments of one track), or nil when they have no vertices.
-  public init?(title: String, lines: [MeasuredLine]) {
+  /// Times that are absurd are not used; speeds that are GPS spikes are not drawn.
+  public init?(title: String, lines read: [MeasuredLine]) {
     self.title = title
-    self.lines = lines
-    let total = lines.reduce(0) { $0 + $1.coordinates.count }
+    let total = read.reduce(0) { $0 + $1.coordinates.count }
     guard total > 0 else { return nil }
+    lineDistances = read.map { TrackMeasures.cumulativeDistances($0.coordinates) }
+    (lines, timeScreening) = TrackTimes.screen(read, cumulative: lineDistances)
     coordinates.reserveCapacity(total)
     distances.reserveCapacity(total)
     var offset = 0.0
@@ -58,9 +63,7 @@ public struct TrackProfile: Sendable {
     var anySpeed = false
     var anyHeart = false
     var anyCadence = false
-    for line in lines {
-      let d = TrackMeasures.cumulativeDistances(line.coordinates)
-      lineDistances.append(d)
+    for (line, d) in zip(lines, lineDistances) {
       if line.coordinates.isEmpty { continue }
       for x in d { distances.append(offset + x) }
       offset += d.last ?? 0
@@ -78,15 +81,27 @@ public struct TrackProfile: Sendable {
       add(line.heartRates, &heart, &anyHeart)
       add(line.cadences, &cadence, &anyCadence)
       if line.speeds.count == n {
-        add(line.speeds, &speed, &anySpeed)
+        var recorded = line.speeds
+        if line.times.count == n {
+          for j in TrackTimes.spikeIndices(speeds: recorded, times: line.times) {
+            recorded[j] = .nan
+          }
+        }
+        add(recorded, &speed, &anySpeed)
       } else if line.times.count == n {
-        // No recorded speed: the speed from each vertex to the next (the last repeats).
+        // No recorded speed: the speed from each vertex to the next (the last repeats),
+        // without GPS spikes.
         var derived = [Double](repeating: .nan, count: n)
         for k in 0..<(n - 1) {
           let dt = line.times[k + 1] - line.times[k]
           if dt > 0 { derived[k] = (d[k + 1] - d[k]) / dt }
         }
-        if n > 1 { derived[n - 1] = derived[n - 2] }
+        if n > 1 {
+          let spikes = TrackTimes.spikeIndices(
+            speeds: Array(derived[0..<(n - 1)]), times: Array(line.times.dropFirst()))
+          for j in spikes { derived[j] = .nan }
+          derived[n - 1] = derived[n - 2]
+        }
         add(derived, &speed, &anySpeed)
       } else {
         speed += repeatElement(.nan, count: n)
@@ -121,7 +136,8 @@ public struct TrackProfile: Sendable {
       path: path, overlays: [], annotations: [], pointCount: coordinates.count)
     content.lines = lines
     return FileStatistics(
-      content, measures: TrackMeasures.measure(lines, cumulative: lineDistances))
+      content, measures: TrackMeasures.measure(lines, cumulative: lineDistances),
+      timeScreening: timeScreening)
   }
 
   /// The channels this track has, in the order `v` cycles through them.

@@ -91,8 +91,8 @@ extension Viewer {
             glyph: cell.glyph, foreground: cell.foreground ?? .green, background: .black)
         }
       }
-      let topLabel = Viewer.valueText(channel.shown(range.upperBound), channel)
-      let bottomLabel = Viewer.valueText(channel.shown(range.lowerBound), channel)
+      let topLabel = Viewer.axisLabel(channel.shown(range.upperBound), channel)
+      let bottomLabel = Viewer.axisLabel(channel.shown(range.lowerBound), channel)
       _ = frame.put(
         topLabel, column: 0, row: graphTop, foreground: .white, background: .black,
         maxWidth: axisWidth - 1)
@@ -174,6 +174,10 @@ extension Viewer {
     if let t = s.timeSpan {
       lines.append("time      " + Viewer.durationText(t.upperBound - t.lowerBound))
     }
+    if s.timeScreening.ignored > 0 {
+      // The reasons are `termmap info`'s: the column is too narrow for them.
+      lines.append("ignored   \(s.timeScreening.ignored) times")
+    }
     if let m = s.movingTime { lines.append("moving    " + Viewer.durationText(m)) }
     if let v = s.movingSpeed, let top = s.maxSpeed {
       lines.append(String(format: "speed     ⌀ %.1f  max %.1f km/h", v * 3.6, top * 3.6))
@@ -206,6 +210,17 @@ extension Viewer {
     case .speed: String(format: "%.1f %@", v, channel.unit)
     default: String(format: "%.0f %@", v, channel.unit)
     }
+  }
+
+  /// A value on the graph's axis, in the axis's width: "41.4 km/h" becomes "41 km/h", then
+  /// "330" (the header names the channel).
+  nonisolated static func axisLabel(_ v: Double, _ channel: ProfileChannel) -> String {
+    let room = ProfileGraph.axisWidth - 1
+    let full = valueText(v, channel)
+    if full.count <= room { return full }
+    let whole = String(format: "%.0f %@", v, channel.unit)
+    if whole.count <= room { return whole }
+    return String(format: "%.0f", v)
   }
 
   nonisolated static func durationText(_ seconds: Double) -> String {

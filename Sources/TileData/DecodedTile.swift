@@ -84,7 +84,8 @@ public final class VectorLayer: Sendable, RandomAccessCollection {
   public let keys: [String]
   /// The layer's value table.
   public let values: [PropertyValue]
-  /// Features of UNKNOWN (or unrecognised) geometry type that the decoder left out.
+  /// Features the decoder left out: those of UNKNOWN (or unrecognised) geometry type, and
+  /// those with a coordinate outside the 32-bit range.
   public let skippedFeatureCount: Int
   /// The union of the features' boxes.
   public let boundingBox: TileBox

@@ -31,7 +31,8 @@ public struct VectorTileError: Error, Equatable, CustomStringConvertible {
     case tagOutOfRange(kind: String, index: UInt64, count: Int)
     /// A geometry command stream that breaks the spec (message says how).
     case geometry(String)
-    /// A cursor position outside the 32-bit range.
+    /// A cursor position outside the 32-bit range. Not thrown by `decode`: such a feature is
+    /// left out (and counted in `VectorLayer.skippedFeatureCount`), the rest of the tile kept.
     case coordinateOutOfRange
   }
 
@@ -198,7 +199,8 @@ public enum VectorTileDecoder {
       for (i, r) in valueRanges.enumerated() {
         values.append(try decodeValue(bytes: bytes, range: r, index: i))
       }
-      var builder = LayerBuilder(keyCount: keys.count, valueCount: values.count)
+      var builder = LayerBuilder(
+        keyCount: keys.count, valueCount: values.count, version: Int(version))
       builder.reserve(
         features: featureRanges.count, bytes: featureRanges.reduce(0) { $0 + $1.count })
       for (i, r) in featureRanges.enumerated() {
@@ -259,6 +261,8 @@ public enum VectorTileDecoder {
 struct LayerBuilder {
   let keyCount: Int
   let valueCount: Int
+  /// The layer's version: in version 1 a ClosePath may end a line (spec 1.0.1 did not forbid it).
+  let version: Int
   var records = [FeatureRecord]()
   var tags = [UInt32]()
   var points = [TilePoint]()
@@ -266,9 +270,10 @@ struct LayerBuilder {
   var partKinds = [PartKind]()
   var skipped = 0
 
-  init(keyCount: Int, valueCount: Int) {
+  init(keyCount: Int, valueCount: Int, version: Int = 2) {
     self.keyCount = keyCount
     self.valueCount = valueCount
+    self.version = version
   }
 
   mutating func reserve(features: Int, bytes: Int) {
@@ -360,6 +365,8 @@ struct LayerBuilder {
       return
     }
     let partStart = partKinds.count
+    let pointStart = points.count
+    let offsetStart = partOffsets.count
     var box = TileBox.empty
     do throws(VectorTileError) {
       if useScratch {
@@ -372,6 +379,16 @@ struct LayerBuilder {
         try decodeGeometry(&source, type: geometryType, box: &box)
       }
     } catch {
+      if error.reason == .coordinateOutOfRange {
+        // A coordinate past 32 bits (mvt-fixtures 049, 050) is this feature's problem only: it
+        // is dropped with what it had added, and the rest of the layer and tile are kept.
+        points.removeSubrange(pointStart...)
+        partOffsets.removeSubrange(offsetStart...)
+        partKinds.removeSubrange(partStart...)
+        tags.removeSubrange(tagStart...)
+        skipped += 1
+        return
+      }
       var e = error
       if e.offset == nil { e.offset = range.lowerBound }
       throw e
@@ -451,15 +468,26 @@ struct LayerBuilder {
           }
         }
       case 7:
-        guard type == .polygon else {
+        // Version 1 layers may close a line (mvt-fixtures 061, as written by old encoders):
+        // it goes back to its first point, as vector-tile-js reads it, and stays open.
+        let closesLine = type == .lineString && version == 1
+        guard type == .polygon || closesLine else {
           throw VectorTileError(.geometry("ClosePath in a \(type) geometry"))
         }
-        guard count == 1 else {
+        // Spec 1.0.1 gave ClosePath no count: fixture 061 writes 0, read as one.
+        guard count == 1 || (count == 0 && version == 1) else {
           throw VectorTileError(.geometry("ClosePath with count \(count), not 1"))
         }
-        guard partOpen else { throw VectorTileError(.geometry("ClosePath without an open ring")) }
-        finishPart(type: type)
-        partOpen = false
+        guard partOpen else {
+          throw VectorTileError(
+            .geometry("ClosePath without an open \(closesLine ? "line" : "ring")"))
+        }
+        if closesLine {
+          points.append(points[Int(partOffsets[partOffsets.count - 1])])
+        } else {
+          finishPart(type: type)
+          partOpen = false
+        }
       default:
         throw VectorTileError(.geometry("unknown command \(id) (count \(count))"))
       }

@@ -75,6 +75,13 @@ struct InfoCommand {
     } else {
       row("time", "none")
     }
+    // Times not used for the span and speeds, and why (issue 20).
+    let ignored = s.timeScreening.ignored
+    if ignored > 0 {
+      row(
+        "ignored",
+        "\(ignored) point \(ignored == 1 ? "time" : "times") (\(s.timeScreening.reasons))")
+    }
     // Track tool rows (issue 13): only for files that have the values.
     if let moving = s.movingTime {
       row(
@@ -170,6 +177,13 @@ struct InfoCommand {
       } else {
         fields.append(("time", "null"))
       }
+      let t = s.timeScreening
+      fields.append(
+        (
+          "times_ignored",
+          "{\"before_1980\": \(t.beforeGPS), \"out_of_order\": \(t.outOfOrder), "
+            + "\"over_1000_kmh\": \(t.tooFast)}"
+        ))
       fields.append(("moving_time_s", fixed3(s.movingTime)))
       fields.append(("moving_speed_mps", fixed3(s.movingSpeed)))
       fields.append(("max_speed_mps", fixed3(s.maxSpeed)))

@@ -47,3 +47,41 @@ import Testing
     #expect(inked > 20, "\(file) drew \(inked) braille cells")
   }
 }
+
+/// Absurd times and GPS spikes in `termmap info` (issue 20).
+@Suite struct TrackTimesCLITests {
+  @Test("info on Mojstrovka.gpx (times in 1901): no time, no speed, and why")
+  func mojstrovka() throws {
+    // At 8ab8a51: "time 1901-12-13T20:45:52.207Z to 1901-12-13T20:45:52.207Z (0 s)" and
+    // "moving 0 s, average 107287.2 km/h, max 107287.2 km/h".
+    let r = try termmap(["info", "Data/samples/Mojstrovka.gpx"])
+    #expect(r.status == 0)
+    #expect(r.stderr.isEmpty)
+    #expect(
+      r.stdout.contains("  time        none\n  ignored     184 point times (184 before 1980)\n"))
+    #expect(!r.stdout.contains("moving"))
+    #expect(!r.stdout.contains("km/h"))
+    let j = try termmap(["info", "--json", "Data/samples/Mojstrovka.gpx"])
+    let object = try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any]
+    let file = try #require((object?["files"] as? [[String: Any]])?.first)
+    #expect(file["time"] is NSNull)
+    #expect(file["max_speed_mps"] is NSNull)
+    #expect(file["moving_time_s"] is NSNull)
+    let ignored = try #require(file["times_ignored"] as? [String: Int])
+    #expect(ignored == ["before_1980": 184, "out_of_order": 0, "over_1000_kmh": 0])
+  }
+
+  @Test("info on cerknicko-jezero.gpx: the 330.8 km/h GPS spike is not the maximum")
+  func cerknica() throws {
+    let r = try termmap(["info", "Data/samples/cerknicko-jezero.gpx"])
+    #expect(r.status == 0)
+    #expect(r.stdout.contains("  moving      32 min 47 s, average 7.6 km/h, max 41.4 km/h\n"))
+    #expect(!r.stdout.contains("ignored"))
+    let j = try termmap(["info", "--json", "Data/samples/cerknicko-jezero.gpx"])
+    let object = try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any]
+    let file = try #require((object?["files"] as? [[String: Any]])?.first)
+    #expect(file["max_speed_mps"] as? Double == 11.497)
+    let ignored = try #require(file["times_ignored"] as? [String: Int])
+    #expect(ignored == ["before_1980": 0, "out_of_order": 0, "over_1000_kmh": 0])
+  }
+}

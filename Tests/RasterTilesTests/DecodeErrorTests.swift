@@ -156,3 +156,36 @@ struct DecodeErrorTests {
     print("fuzz: \(decoded) decoded, \(refused) refused")
   }
 }
+
+/// FuzzPNG's finding (issue 20): a chunk that claims more bytes than the tile holds.
+@Suite("PNG chunk lengths")
+struct PNGChunkLengthTests {
+  @Test("A 44-byte PNG whose zTXt claims 1.9 GB is refused at once, naming the chunk and byte")
+  func zTXtLengthPastTheEnd() throws {
+    // At 8ab8a51 libpng took 1.9 GB and 10 s on it before failing (ASan build of the fuzzer).
+    let data = try Fixture.data("ztxt-length-past-end.png")
+    #expect(data.count == 44)
+    let e = try #require(DecodeErrorTests.error(data))
+    #expect(
+      e.description
+        == "corrupt PNG image: chunk zTXt at byte 33 claims 1933723988 bytes, but 3 are left")
+  }
+
+  @Test("Truncated headers and lengths are caught before libpng; complete files are not")
+  func chunkWalk() throws {
+    let png = try Fixture.data("geometry.png")
+    // Cut inside the second chunk's header, and one byte short of the last chunk.
+    #expect(
+      DecodeErrorTests.error(png.prefix(40))?.description
+        == "corrupt PNG image: the data ends inside the chunk header at byte 33")
+    #expect(
+      DecodeErrorTests.error(png.prefix(png.count - 1))?.description
+        == "corrupt PNG image: the data ends inside the CRC of chunk IEND at byte \(png.count - 12)"
+    )
+    // Bytes after IEND are not looked at; every fixture still decodes.
+    #expect(try RasterImage.decode(png + Data([1, 2, 3])).width == 256)
+    for name in ["grey.png", "palette.png", "rgba.png", "rgb16.png", "monaco-z16-34119-23895.png"] {
+      #expect(throws: Never.self) { try RasterImage.decode(try Fixture.data(name)) }
+    }
+  }
+}

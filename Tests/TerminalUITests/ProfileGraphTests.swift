@@ -83,4 +83,23 @@ import Testing
     #expect(panel.elevationRange == info.elevationRange)
     #expect(panel.heartRate == info.heartRate)
   }
+
+  @Test("cerknicko-jezero.gpx: the speed graph's axis tops out at 41 km/h, not the 330 km/h spike")
+  func spikeIsNotDrawn() throws {
+    let content = try MapContentLoader.load(path: Harness.path("Data/samples/cerknicko-jezero.gpx"))
+    // The track with the spike (184 m in 2 s).
+    let profiles = content.lines.compactMap { TrackProfile(title: "t", lines: [$0]) }
+    let tops = profiles.compactMap { $0.ranges[.speed]?.upperBound }
+    #expect(tops.count == profiles.count)
+    let top = try #require(tops.max())
+    #expect(String(format: "%.1f", top * 3.6) == "41.4")
+    // The axis label fits the axis's 7 columns.
+    #expect(Viewer.axisLabel(ProfileChannel.speed.shown(top), .speed) == "41 km/h")
+    #expect(Viewer.axisLabel(330.8, .speed) == "331")
+    #expect(Viewer.axisLabel(1615, .elevation) == "1615 m")
+    // The panel's maximum is info's.
+    let info = FileStatistics(content)
+    let panelTop = profiles.compactMap { $0.statistics(path: "c.gpx").maxSpeed }.max()
+    #expect(panelTop == info.maxSpeed)
+  }
 }

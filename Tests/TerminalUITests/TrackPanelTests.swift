@@ -113,4 +113,19 @@ struct TrackPanelTests {
     h.send(.character("\u{1B}"))
     #expect(!h.status.contains("measure"), "\(h.status)")
   }
+
+  @Test("Mojstrovka.gpx (times in 1901): the panel shows no clock, no speed, and ignored times")
+  func absurdTimesInThePanel() throws {
+    // At 8ab8a51 the cursor read "▸ 0 m · 1615 m · 0.0 km/h · -3:-14:-8" and the speed axis
+    // "107287." (cut).
+    let h = try Harness(["Data/samples/Mojstrovka.gpx"], columns: 120, rows: 40)
+    h.send(.character("p"))
+    #expect(h.text.contains("elevation · "), "\(h.text)")
+    #expect(h.text.contains("▸ 0 m · 1615 m\n") || h.text.contains("▸ 0 m · 1615 m "), "\(h.text)")
+    #expect(!h.text.contains("km/h"), "\(h.text)")
+    #expect(!h.text.contains(":-"), "\(h.text)")
+    #expect(!h.text.contains("speed"), "\(h.text)")
+    #expect(h.text.contains("ignored   184 times"), "\(h.text)")
+    #expect(h.viewer.track.profile?.channels == [.elevation])
+  }
 }

@@ -270,10 +270,9 @@ import Testing
         == true)
     #expect(geometryFailure(1, [1])?.contains("MoveTo with count 0") == true)
     #expect(geometryFailure(1, [12, 0, 0])?.contains("unknown command 4") == true)
-    // Two moves of 2^31 - 1 leave the 32-bit range.
-    #expect(
-      geometryFailure(1, [17, 0xffff_fffe, 0, 0xffff_fffe, 0])?.contains("outside the 32-bit range")
-        == true)
+    // Two moves of 2^31 - 1 leave the 32-bit range: no longer an error for the tile (the
+    // feature is dropped, `featuresPast32BitsAreDroppedAlone`).
+    #expect(geometryFailure(1, [17, 0xffff_fffe, 0, 0xffff_fffe, 0]) == nil)
 
     let e = failure(geometryLayer(type: 2, [10, 2, 2])) ?? ""
     #expect(e.contains("layer \"test\""))
@@ -291,6 +290,86 @@ import Testing
     #expect(
       errorText { _ = try VectorTileDecoder.decode(Data(t.bytes)) }?.contains(
         "value 0 has no field set") == true)
+  }
+
+  /// mvt-fixtures 049 and 050: a line whose x (049) or y (050) passes 2^31 - 1. Until
+  /// 8ab8a51 the whole tile was refused, every layer; now that feature alone is left out.
+  @Test func featuresPast32BitsAreDroppedAlone() throws {
+    var roads = TestLayer(name: "roads", version: 2)
+    roads.keys = ["name"]
+    roads.values = [.string("Main Street"), .string("Overflow Road")]
+    roads.features = [
+      TestFeature(id: 1, tags: [0, 0], type: 2, geometry: [9, 4, 4, 18, 0, 16, 16, 0]),
+      // 049: x = 2^31 - 1, then a LineTo of +1.
+      TestFeature(id: 2, tags: [0, 1], type: 2, geometry: [9, 4_294_967_294, 0, 10, 2, 2]),
+      // 050: y = -2^31, then a LineTo of -1.
+      TestFeature(id: 3, type: 2, geometry: [9, 0, 4_294_967_295, 10, 1, 1]),
+      // A polygon whose second ring leaves the range after its first was stored.
+      TestFeature(
+        id: 4, type: 3,
+        geometry: [
+          9, 0, 0, 26, 20, 0, 0, 20, 19, 0, 15, 9, 4_294_967_294, 0, 26, 2, 0, 0, 2, 1, 0, 15,
+        ]),
+      TestFeature(id: 5, type: 1, geometry: [9, 50, 34]),
+    ]
+    var water = TestLayer(name: "water")
+    water.features = [
+      TestFeature(id: 9, type: 3, geometry: [9, 0, 0, 26, 20, 0, 0, 20, 19, 0, 15])
+    ]
+    let tile = try VectorTileDecoder.decode(encodeTile([roads, water]))
+    #expect(tile.layers.map(\.name) == ["roads", "water"])
+    let kept = try #require(tile.layer(named: "roads"))
+    #expect(kept.map(\.id) == [1, 5])
+    #expect(kept.skippedFeatureCount == 3)
+    #expect(kept[0]["name"]?.stringValue == "Main Street")
+    #expect(
+      Array(kept[0].part(0).points) == [.init(x: 2, y: 2), .init(x: 2, y: 10), .init(x: 10, y: 10)])
+    #expect(Array(kept[1].part(0).points) == [.init(x: 25, y: 17)])
+    #expect(kept.boundingBox == TileBox(minX: 2, minY: 2, maxX: 25, maxY: 17))
+    #expect(tile.layer(named: "water")?.count == 1)
+  }
+
+  /// mvt-fixtures 061: a ClosePath in a line of a version 1 layer (old mapbox-gl-native
+  /// offline tiles) is accepted, as docs/tiles.md says of version 1; in version 2 it is not.
+  @Test func closePathEndsALineInVersionOneLayers() throws {
+    let geometry: [UInt32] = [9, 4, 4, 18, 0, 16, 16, 0, 7]
+    let old = try decodeSingleLayer(
+      TestLayer(version: 1, features: [TestFeature(id: 1, type: 2, geometry: geometry)]))
+    #expect(old.version == 1)
+    #expect(
+      old[0].parts.map { Array($0.points) } == [
+        [.init(x: 2, y: 2), .init(x: 2, y: 10), .init(x: 10, y: 10), .init(x: 2, y: 2)]
+      ])
+    #expect(old[0].part(0).kind == .line)
+    // A line may go on after its ClosePath (the cursor stays where the last LineTo left it).
+    let onward = try decodeSingleLayer(
+      TestLayer(
+        version: 1,
+        features: [TestFeature(type: 2, geometry: geometry + [10, 2, 0, 9, 2, 2, 10, 4, 4])]))
+    #expect(
+      onward[0].parts.map { Array($0.points) } == [
+        [
+          .init(x: 2, y: 2), .init(x: 2, y: 10), .init(x: 10, y: 10), .init(x: 2, y: 2),
+          .init(x: 11, y: 10),
+        ],
+        [.init(x: 12, y: 11), .init(x: 14, y: 13)],
+      ])
+    func failure(version: UInt64, _ g: [UInt32]) -> String? {
+      errorText {
+        _ = try VectorTileDecoder.decode(
+          encodeTile([TestLayer(version: version, features: [TestFeature(type: 2, geometry: g)])]))
+      }
+    }
+    #expect(failure(version: 2, geometry)?.contains("ClosePath in a linestring geometry") == true)
+    #expect(failure(version: 1, [7])?.contains("ClosePath without an open line") == true)
+    // Version 1 reads a ClosePath of count 0 (as 061 writes it) or 1, not 2.
+    #expect(failure(version: 1, [9, 4, 4, 18, 0, 16, 16, 0, 15]) == nil)
+    #expect(
+      failure(version: 1, [9, 4, 4, 18, 0, 16, 16, 0, 23])?.contains("ClosePath with count 2")
+        == true)
+    #expect(
+      failure(version: 2, [9, 4, 4, 18, 0, 16, 16, 0, 15])?.contains("ClosePath in a linestring")
+        == true)
   }
 
   @Test func integersAbove32BitsAreRejected() {

@@ -51,3 +51,17 @@ public func runDataFileFuzzer(
     }
   }
 }
+
+/// Decodes `data` as a raster tile (`RasterImage.decode`, the call `RasterTileRenderer` makes,
+/// with a limit of 1024 px so that one input cannot spend seconds on a 4096² image) and checks
+/// the result: pixels for every pixel, or an error of one line. Anything else traps.
+public func checkRasterDecode(_ data: Data) {
+  do {
+    let image = try RasterImage.decode(data, maxDimension: 1024)
+    precondition(image.width > 0 && image.height > 0 && image.width <= 1024 && image.height <= 1024)
+    precondition(image.pixels.count == image.width * image.height * 4)
+    _ = image[image.width - 1, image.height - 1]
+  } catch {
+    precondition(!error.description.contains("\n"), "error of more than one line")
+  }
+}
