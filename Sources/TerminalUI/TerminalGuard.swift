@@ -55,8 +55,10 @@ public enum TerminalGuard {
       action.sa_flags = 0
       sigaction(s, &action, &previousActions[Int(s)])
     }
-    // A closed terminal must not kill the process before it can tidy up.
+    // A closed terminal must not kill the process before it can tidy up; nor may a file size
+    // limit reached by the recording (the write fails with EFBIG, and the recorder says so).
     signal(SIGPIPE, SIG_IGN)
+    signal(SIGXFSZ, SIG_IGN)
   }
 
   /// Runs this program again with Swift's crash report set not to wait for a key, so a crash

@@ -36,6 +36,8 @@ struct LiveOptions: ParsableArguments {
     let provider = try Self.provider(source)
     var recorder: GPXRecorder?
     if let path = record {
+      // A file size limit makes a write fail (EFBIG, said by the recorder), not end termmap.
+      signal(SIGXFSZ, SIG_IGN)
       do {
         recorder = try GPXRecorder(path: path)
       } catch {
