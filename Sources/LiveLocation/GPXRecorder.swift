@@ -250,7 +250,7 @@ public final class RecordingWriter: Sendable {
     var queue: [Item] = []
     var closed = false
     var producerWaiting = false
-    /// Fixes queued after recording stopped, or still queued when the writer gave up.
+    /// Fixes still queued when `close` gave up waiting.
     var notWritten = 0
   }
 
@@ -262,7 +262,7 @@ public final class RecordingWriter: Sendable {
     t.start()
   }
 
-  /// Fixes that were not written: queued after recording stopped, or left when `close` gave up.
+  /// Fixes left in the queue when `close` gave up waiting for the disk.
   public var notWritten: Int { state.withLock { $0.notWritten } }
 
   /// Queues an item; waits while the queue is full. False once closed or stopped.
@@ -271,10 +271,7 @@ public final class RecordingWriter: Sendable {
     while true {
       let taken: Bool? = state.withLock { s in
         if s.closed { return nil }
-        if recorder.failure != nil {
-          if case .fix = item { s.notWritten += 1 }
-          return nil
-        }
+        if recorder.failure != nil { return nil }
         if s.queue.count < capacity {
           s.queue.append(item)
           return true
@@ -322,17 +319,14 @@ public final class RecordingWriter: Sendable {
         _ = wake.wait(timeout: .now() + .milliseconds(500))
         continue
       }
-      for (i, item) in batch.enumerated() {
+      for item in batch {
         let ok: Bool
         switch item {
         case .fix(let f): ok = recorder.append(f)
         case .gap: ok = recorder.newSegment()
         }
-        if !ok {
-          let left = batch[i...].reduce(0) { n, i in if case .fix = i { n + 1 } else { n } }
-          state.withLock { $0.notWritten += left }
-          break
-        }
+        // Recording stopped (the recorder says why); the rest is not written.
+        if !ok { break }
       }
     }
     done.signal()

@@ -156,7 +156,10 @@ final class LiveTmux {
   let directory: URL
   let socket: String
 
-  init() throws {
+  let width: Int
+
+  init(width: Int = 120) throws {
+    self.width = width
     directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "termmap-live-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -174,7 +177,7 @@ final class LiveTmux {
     let script =
       "cd '\(repositoryRoot.path)' && export LANG=C.UTF-8 TERM=xterm-256color && \(command); touch '\(file("exited"))'; sleep 60"
     let status = try ChildProcess.run([
-      "tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "120",
+      "tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(width)",
       "-y", "40", "/bin/sh", "-c", script,
     ])
     guard status == 0 else { throw CocoaError(.executableLoad) }
