@@ -127,6 +127,12 @@ struct LiveLocationCLITests {
       lines.filter { $0.hasPrefix("user-location") }.count == 1130
     }
     #expect(read.ok, "\(read.lines.filter { $0.hasPrefix("user-location") }.count) fixes")
+    // The recording is written on a thread of its own: wait for its last point, then kill.
+    let written = try term.waitFor(timeout: 30) { _ in
+      let text = (try? String(contentsOfFile: gpx, encoding: .utf8)) ?? ""
+      return text.components(separatedBy: "<trkpt").count - 1 == 1130
+    }
+    #expect(written.ok)
     let pid = try #require(
       read.lines.first { $0.hasPrefix("pid ") }.flatMap { Int32($0.dropFirst(4)) })
     #expect(kill(pid, SIGKILL) == 0)
