@@ -29,12 +29,16 @@ public final class GPXRecorder: Sendable {
     var pointCount = 0
     var pointsInSegment = 0
     var failure: String?
+    var cause: String?
   }
 
   /// Points written.
   public var pointCount: Int { state.withLock { $0.pointCount } }
-  /// Why recording stopped (a write failed), or nil while it records.
+  /// Why recording stopped (a write failed), or nil while it records: one line with the path,
+  /// the error and the points kept.
   public var failure: String? { state.withLock { $0.failure } }
+  /// The error alone ("no space left on device"), once recording has stopped.
+  public var failureCause: String? { state.withLock { $0.cause } }
 
   /// Opens the file: a new one (the header is written at once), or a recording termmap wrote
   /// (a track is added with the first point). Refuses anything else with a one-line reason.
@@ -172,6 +176,7 @@ public final class GPXRecorder: Sendable {
     // A short or failed write: the closing tags go back where they were (bytes the file
     // already had, so a full disk takes them), and whatever was written after them is cut.
     let why = String(cString: strerror(code)).lowercased()
+    st.cause = why
     let restored =
       write(st.fd, closing, at: st.tail) == nil
       && ftruncate(st.fd, off_t(st.tail + closing.count)) == 0

@@ -263,6 +263,10 @@ extension Viewer {
   func locationStatusParts(now: Date) -> [String] {
     guard let s = live else { return [] }
     var parts: [String] = []
+    // First, so a narrow status line still shows it.
+    if s.recordingFailure != nil {
+      parts.append("RECORDING STOPPED: \(s.writer?.recorder.failureCause ?? "a write failed")")
+    }
     switch map.userTrackingMode {
     case .none: break
     case .follow: parts.append("follow")
@@ -294,12 +298,12 @@ extension Viewer {
       var text = "\(s.shownBad) bad"
       if s.badRate > 0 { text += " (\(s.badRate)/s)" }
       parts.append(text)
-      if s.badRate > 0 && s.badWithoutGood {
-        parts.append(s.provider is NMEAStreamProvider ? "wrong baud rate? not NMEA?" : "not NMEA?")
+      // A serial line (or a stream) that brings only noise: the usual causes.
+      if s.badRate > 0 && s.badWithoutGood && s.provider is NMEAStreamProvider {
+        parts.append("wrong baud rate? not NMEA?")
       }
     }
     if s.dropped > 0 { parts.append("\(s.dropped) fixes not drawn (too fast)") }
-    if s.recordingFailure != nil { parts.append("RECORDING STOPPED (disk full?)") }
     return parts
   }
 
