@@ -17,5 +17,5 @@ for t in "${TARGETS[@]}"; do
   echo "== $t ($RUNS runs)"
   ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no ".build-fuzz/release/$t" "$WORK/$t" "Corpus/$t" \
     -runs="$RUNS" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="findings/$t/" 2>&1 | grep -E "^(#[0-9]+ +DONE|stat::|==[0-9]+==ERROR|SUMMARY|Done)" || true
+    -artifact_prefix="findings/$t/" 2>&1 | grep -E "^(#[0-9]+[[:space:]]+DONE|stat::|==[0-9]+==ERROR|SUMMARY|Done)" || true
 done
