@@ -46,7 +46,8 @@ public final class FileFollowProvider: LocationProvider {
     var first = true
     while !core.isStopped {
       if file == nil {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO put in the file's place cannot block the open.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         if fd < 0 {
           let text = "\(name): \(errnoText().lowercased())"
           if text != lastFailure { handler(.failed(text)) }
@@ -56,10 +57,20 @@ public final class FileFollowProvider: LocationProvider {
         }
         var st = stat()
         fstat(fd, &st)
-        if (st.st_mode & S_IFMT) == S_IFDIR {
+        let kind = st.st_mode & S_IFMT
+        if kind == S_IFDIR {
           close(fd)
           handler(.failed("\(name): is a directory"))
           return
+        }
+        if kind != S_IFREG {
+          // Only regular files are followed; the path is watched for one.
+          close(fd)
+          let text = "\(name): not a regular file (\(BoundedFile.kindName(kind))); not read"
+          if text != lastFailure { handler(.failed(text)) }
+          lastFailure = text
+          if !core.sleep(pollInterval * 2) { return }
+          continue
         }
         file = Opened(fd: fd, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
         if !first { handler(.restarted("\(name): a new file")) }

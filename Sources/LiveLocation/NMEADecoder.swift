@@ -17,14 +17,17 @@ public struct NMEADecoder: Sendable {
 
   private var line: [UInt8] = []
   private var overlong = false
+  /// Bytes dropped since the line became too long (or was last counted).
+  private var skipped = 0
   private var epoch: Epoch?
   private var learnedKinds: Set<Kind> = []
-  private var date: (Int, Int, Int)?
+  /// The latest date (RMC or ZDA) and the time of day it was given with.
+  private var date: (day: Int, month: Int, year: Int, time: Double)?
   private var satellitesInView: Int?
   private var gsvPending: Int?
   private var fixType: Int?
 
-  enum Kind: Hashable, Sendable { case gga, rmc, gll }
+  enum Kind: Hashable, Sendable { case gga, rmc, gll, gns }
 
   struct Epoch: Sendable {
     var time: Double
@@ -34,6 +37,7 @@ public struct NMEADecoder: Sendable {
     var valid = false
     var ggaQuality: Int?
     var rmcMode: Character?
+    var gnsModes: String?
     var altitude: Double?
     var speedKnots: Double?
     var course: Double?
@@ -46,22 +50,34 @@ public struct NMEADecoder: Sendable {
   }
 
   /// Feeds bytes; returns the events they complete.
+  ///
+  /// A line longer than a sentence can be is counted as malformed when it grows past the
+  /// limit, and again for every further `maximumLength + 2` bytes without a line end: noise
+  /// (a receiver at another baud rate, a binary protocol) keeps the count moving.
   public mutating func feed(_ bytes: some Sequence<UInt8>) -> [LocationEvent] {
     var events: [LocationEvent] = []
+    let limit = NMEASentence.maximumLength + 2
     for b in bytes {
       if b == 10 {
         lineNumber += 1
-        if overlong {
-          problem("line too long")
-        } else if !line.isEmpty && !(line.count == 1 && line[0] == 13) {
+        if !overlong && line.contains(where: { !NMEASentence.isTrailingSpace($0) }) {
           take(line, &events)
         }
         line.removeAll(keepingCapacity: true)
         overlong = false
-      } else if !overlong {
+        skipped = 0
+      } else if overlong {
+        skipped += 1
+        if skipped == limit {
+          problem("line too long", line: lineNumber + 1)
+          skipped = 0
+        }
+      } else {
         line.append(b)
-        if line.count > NMEASentence.maximumLength + 2 {
+        if line.count > limit {
+          problem("line too long", line: lineNumber + 1)
           overlong = true
+          skipped = 0
           line.removeAll(keepingCapacity: true)
         }
       }
@@ -74,9 +90,12 @@ public struct NMEADecoder: Sendable {
     var events: [LocationEvent] = []
     if !line.isEmpty || overlong {
       lineNumber += 1
-      if overlong { problem("line too long") } else { take(line, &events) }
+      if !overlong && line.contains(where: { !NMEASentence.isTrailingSpace($0) }) {
+        take(line, &events)
+      }
       line.removeAll()
       overlong = false
+      skipped = 0
     }
     if let e = epoch, !e.emitted { events.append(event(for: e)) }
     epoch = nil
@@ -96,14 +115,15 @@ public struct NMEADecoder: Sendable {
   public mutating func reset() {
     line.removeAll()
     overlong = false
+    skipped = 0
     epoch = nil
     learnedKinds = []
     lineNumber = 0
   }
 
-  private mutating func problem(_ text: String) {
+  private mutating func problem(_ text: String, line: Int? = nil) {
     statistics.malformed += 1
-    statistics.lastProblem = SafeText.clean("\(sourceName):\(lineNumber): \(text)")
+    statistics.lastProblem = SafeText.clean("\(sourceName):\(line ?? lineNumber): \(text)")
   }
 
   private mutating func take(_ bytes: [UInt8], _ events: inout [LocationEvent]) {
@@ -128,7 +148,7 @@ public struct NMEADecoder: Sendable {
         e.satellitesUsed = g.satellitesUsed ?? e.satellitesUsed
       }
     case .rmc(let r):
-      if let d = r.date { date = d }
+      if let d = r.date { date = (d.0, d.1, d.2, r.time ?? epoch?.time ?? 0) }
       position(.rmc, time: r.time, &events) { e in
         e.rmcMode = r.mode
         if r.valid, let c = r.coordinate {
@@ -147,6 +167,21 @@ public struct NMEADecoder: Sendable {
           e.valid = true
         }
       }
+    case .gns(let g):
+      position(.gns, time: g.time, &events) { e in
+        e.gnsModes = g.modes
+        if g.valid, let c = g.coordinate {
+          e.coordinate = e.coordinate ?? c
+          e.valid = true
+        }
+        e.altitude = e.altitude ?? g.altitude
+        e.hdop = e.hdop ?? g.hdop
+        e.satellitesUsed = e.satellitesUsed ?? g.satellitesUsed
+      }
+    case .zda(let z):
+      // The date (receivers without RMC send it here); it also dates the epoch in progress,
+      // which is still open when ZDA follows the position sentences of the first epoch.
+      if let d = z.date { date = (d.0, d.1, d.2, z.time ?? epoch?.time ?? 0) }
     case .vtg(let v):
       guard v.valid, var e = epoch, !e.emitted else { return }
       e.course = e.course ?? v.course
@@ -201,7 +236,7 @@ public struct NMEADecoder: Sendable {
     case 6?: quality = .estimated
     case 7?, 8?: quality = .simulated
     default:
-      switch e.rmcMode {
+      switch e.rmcMode ?? Self.mode(gns: e.gnsModes) {
       case "D"?: quality = .dgps
       case "E"?: quality = .estimated
       case "R"?, "F"?: quality = .rtk
@@ -212,14 +247,12 @@ public struct NMEADecoder: Sendable {
     if quality == .fix3D && e.altitude == nil && fixType != 3 { quality = .fix2D }
     var timestamp: Date?
     if let d = date, e.time >= 0 {
-      var comps = DateComponents()
-      comps.timeZone = TimeZone(identifier: "UTC")
-      comps.year = d.2
-      comps.month = d.1
-      comps.day = d.0
-      var calendar = Calendar(identifier: .gregorian)
-      calendar.timeZone = TimeZone(identifier: "UTC")!
-      timestamp = calendar.date(from: comps).map { $0.addingTimeInterval(e.time) }
+      // The date was given at another time of day: an epoch more than twelve hours before
+      // it is past midnight (the date is a day old), more than twelve hours after it before.
+      var day = Self.days(year: d.year, month: d.month, day: d.day)
+      if e.time < d.time - 43_200 { day += 1 }
+      if e.time > d.time + 43_200 { day -= 1 }
+      timestamp = Date(timeIntervalSince1970: Double(day * 86_400) + e.time)
     }
     statistics.fixes += 1
     return .fix(
@@ -228,5 +261,22 @@ public struct NMEADecoder: Sendable {
         horizontalAccuracy: e.hdop.map { $0 * LocationFix.rangeError }, course: e.course,
         speed: e.speedKnots.map { $0 * 1852 / 3600 }, timestamp: timestamp, quality: quality,
         satellitesUsed: e.satellitesUsed, satellitesInView: satellitesInView, hdop: e.hdop))
+  }
+
+  /// One letter for GNS's modes (one per constellation): the best of them.
+  static func mode(gns: String?) -> Character? {
+    guard let m = gns else { return nil }
+    for c in "RFPDAEMS" where m.contains(c) { return c == "P" ? "D" : c }
+    return nil
+  }
+
+  /// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
+  static func days(year y: Int, month m: Int, day d: Int) -> Int {
+    let yy = m <= 2 ? y - 1 : y
+    let era = (yy >= 0 ? yy : yy - 399) / 400
+    let yoe = yy - era * 400
+    let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
   }
 }

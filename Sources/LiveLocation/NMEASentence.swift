@@ -27,8 +27,8 @@ public enum NMEAError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 }
 
-/// One NMEA 0183 sentence, parsed: the position and satellite sentences a GNSS receiver sends
-/// (GGA, RMC, GLL, VTG, GSA, GSV); any other well-formed sentence is `.other`.
+/// One NMEA 0183 sentence, parsed: the position, time and satellite sentences a GNSS receiver
+/// sends (GGA, RMC, GLL, GNS, VTG, GSA, GSV, ZDA); any other well-formed sentence is `.other`.
 public enum NMEASentence: Sendable, Equatable {
   /// Time of day in seconds since midnight UTC.
   public typealias TimeOfDay = Double
@@ -69,6 +69,31 @@ public enum NMEASentence: Sendable, Equatable {
     public var valid: Bool
     public var coordinate: Coordinate?
   }
+  /// GNSS fix data (NMEA 4): GGA's position with a mode indicator per constellation.
+  public struct GNS: Sendable, Equatable {
+    public var time: TimeOfDay?
+    public var coordinate: Coordinate?
+    /// One letter per constellation (GPS, GLONASS, Galileo, BeiDou…): N no fix, A autonomous,
+    /// D differential, P precise, R RTK, F float RTK, E estimated, M manual, S simulator.
+    public var modes: String
+    public var satellitesUsed: Int?
+    public var hdop: Double?
+    /// Metres above mean sea level.
+    public var altitude: Double?
+    /// Some constellation has a fix.
+    public var valid: Bool { modes.contains { $0 != "N" } }
+  }
+  /// Time and date (UTC).
+  public struct ZDA: Sendable, Equatable {
+    public var time: TimeOfDay?
+    /// Day, month, year (four digits in the sentence).
+    public var date: (Int, Int, Int)?
+
+    public static func == (a: ZDA, b: ZDA) -> Bool {
+      a.time == b.time && a.date?.0 == b.date?.0 && a.date?.1 == b.date?.1
+        && a.date?.2 == b.date?.2
+    }
+  }
   /// Course and speed over ground.
   public struct VTG: Sendable, Equatable {
     public var course: Double?
@@ -95,6 +120,8 @@ public enum NMEASentence: Sendable, Equatable {
   case gga(GGA)
   case rmc(RMC)
   case gll(GLL)
+  case gns(GNS)
+  case zda(ZDA)
   case vtg(VTG)
   case gsa(GSA)
   case gsv(GSV)
@@ -111,6 +138,8 @@ public enum NMEASentence: Sendable, Equatable {
     case .gga: return "GGA"
     case .rmc: return "RMC"
     case .gll: return "GLL"
+    case .gns: return "GNS"
+    case .zda: return "ZDA"
     case .vtg: return "VTG"
     case .gsa: return "GSA"
     case .gsv: return "GSV"
@@ -118,11 +147,15 @@ public enum NMEASentence: Sendable, Equatable {
     }
   }
 
-  /// Parses one sentence (without the line ending; a trailing CR is allowed). The checksum is
-  /// required and verified.
+  /// Parses one sentence. Line endings and spaces after the checksum are allowed (CR LF, and
+  /// the CR CR LF some receivers send), and before the `$` (the CR of an LF CR ending). The
+  /// checksum is required and verified.
   public static func parse(_ line: some Collection<UInt8>) throws(NMEAError) -> NMEASentence {
     var bytes = Array(line)
-    if bytes.last == 13 { bytes.removeLast() }
+    while let last = bytes.last, isTrailingSpace(last) { bytes.removeLast() }
+    if let start = bytes.firstIndex(where: { !isTrailingSpace($0) }), start > 0 {
+      bytes.removeFirst(start)
+    }
     guard bytes.count <= maximumLength else { throw .tooLong(bytes.count) }
     guard bytes.first == UInt8(ascii: "$") else { throw .notASentence }
     guard let star = bytes.lastIndex(of: UInt8(ascii: "*")) else { throw .missingChecksum }
@@ -178,6 +211,30 @@ public enum NMEASentence: Sendable, Equatable {
         GLL(
           time: try r.time(5), valid: status == "A" && mode != "N", coordinate: try r.coordinate(1))
       )
+    case "GNS":
+      try r.require(13)
+      guard let modes = r.text(6), modes.count <= 8,
+        modes.allSatisfy({ "ADEFMNPRS".contains($0) })
+      else { throw .badField(type, 6) }
+      return .gns(
+        GNS(
+          time: try r.time(1), coordinate: try r.coordinate(2), modes: modes,
+          satellitesUsed: try r.int(7), hdop: try r.double(8), altitude: try r.double(9)))
+    case "ZDA":
+      try r.require(5)
+      let day = try r.int(2)
+      let month = try r.int(3)
+      let year = try r.int(4)
+      var date: (Int, Int, Int)?
+      if let d = day, let m = month, let y = year {
+        guard (1...31).contains(d) else { throw .badField(type, 2) }
+        guard (1...12).contains(m) else { throw .badField(type, 3) }
+        guard (1980...9999).contains(y), r.text(4)?.count == 4 else { throw .badField(type, 4) }
+        date = (d, m, y)
+      } else if day != nil || month != nil || year != nil {
+        throw .badField(type, day == nil ? 2 : month == nil ? 3 : 4)
+      }
+      return .zda(ZDA(time: try r.time(1), date: date))
     case "VTG":
       try r.require(9)
       let mode = f.count > 9 ? try r.letter(9, allowed: "ADEFMNPRS") : nil
@@ -217,6 +274,9 @@ public enum NMEASentence: Sendable, Equatable {
       return .other(address)
     }
   }
+
+  /// CR, LF, space and tab: allowed after the checksum.
+  static func isTrailingSpace(_ b: UInt8) -> Bool { b == 13 || b == 10 || b == 32 || b == 9 }
 
   /// The checksum of a sentence body (the text between `$` and `*`), for writing sentences.
   public static func checksum(_ body: String) -> UInt8 {

@@ -70,7 +70,8 @@ public enum BoundedFile {
     String(cString: strerror(code))
   }
 
-  private static func kindName(_ kind: mode_t) -> String {
+  /// "a FIFO", "a directory"…: what a file that is not a regular file is, for messages.
+  public static func kindName(_ kind: mode_t) -> String {
     switch kind {
     case S_IFDIR: return "a directory"
     case S_IFIFO: return "a FIFO"

@@ -70,8 +70,10 @@ public enum TerminalGuard {
     sigemptyset(&action.sa_mask)
     action.sa_flags = SA_RESTART
     sigaction(SIGCONT, &action, nil)
-    // A closed terminal must not kill the process before it can tidy up.
+    // A closed terminal must not kill the process before it can tidy up; nor may a file size
+    // limit reached by the recording (the write fails with EFBIG, and the recorder says so).
     signal(SIGPIPE, SIG_IGN)
+    signal(SIGXFSZ, SIG_IGN)
   }
 
   /// True once after the process was continued (SIGCONT) since the last call.

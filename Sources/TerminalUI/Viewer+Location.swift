@@ -11,7 +11,8 @@ import TermMapKit
 @MainActor
 final class LiveSession {
   let provider: any LocationProvider
-  let recorder: GPXRecorder?
+  /// The recording, written on a thread of its own from a bounded queue.
+  let writer: RecordingWriter?
   let inbox = LocationInbox()
   let breadcrumb = Breadcrumb(title: "live track")
   var lastFix: LocationFix?
@@ -28,21 +29,72 @@ final class LiveSession {
   var placed = false
   /// Fixes received.
   var fixes = 0
+  /// Fixes the inbox dropped (a source faster than the screen): the newest are shown.
+  var dropped = 0
+  /// Why the recording stopped (shown in the status line and at exit).
+  var recordingFailure: String?
+  /// Bad input as the status line shows it: the count, its rate over the last seconds, and
+  /// samples of (time, bad, accepted) taken twice a second.
+  var shownBad = 0
+  var badRate = 0
+  var badWithoutGood = false
+  var badSamples: [(time: Date, bad: Int, accepted: Int)] = []
 
   init(provider: any LocationProvider, recorder: GPXRecorder?) {
     self.provider = provider
-    self.recorder = recorder
+    writer = recorder.map { RecordingWriter(recorder: $0) }
   }
 }
 
-/// Events from the provider's thread, drained by the main loop.
+/// Events from the provider's thread, taken by the main loop a bounded number at a time. At
+/// most `capacity` are held: past that the oldest is dropped (a dropped fix is counted; a
+/// dropped loss of fix or restart still starts a new piece of the track).
 final class LocationInbox: Sendable {
-  private let events = Mutex<[LocationEvent]>([])
-  func post(_ e: LocationEvent) { events.withLock { $0.append(e) } }
-  func drain() -> [LocationEvent] {
-    events.withLock { e in
-      defer { e.removeAll() }
-      return e
+  struct State {
+    var events: [LocationEvent] = []
+    var head = 0
+    var dropped = 0
+    var gap = false
+  }
+  private let state = Mutex(State())
+  let capacity: Int
+
+  init(capacity: Int = 4096) { self.capacity = capacity }
+
+  func post(_ e: LocationEvent) {
+    state.withLock { s in
+      if s.events.count - s.head >= capacity {
+        if case .fix = s.events[s.head] { s.dropped += 1 } else { s.gap = true }
+        s.head += 1
+        if s.head >= capacity {
+          s.events.removeFirst(s.head)
+          s.head = 0
+        }
+      }
+      s.events.append(e)
+    }
+  }
+
+  /// Up to `limit` of the oldest events; how many fixes were dropped since the last call, and
+  /// whether a dropped event broke the track; whether more are waiting.
+  func take(_ limit: Int) -> (events: [LocationEvent], dropped: Int, gap: Bool, more: Bool) {
+    state.withLock { s in
+      let end = min(s.events.count, s.head + limit)
+      let taken = Array(s.events[s.head..<end])
+      s.head = end
+      let more = s.head < s.events.count
+      if !more {
+        s.events.removeAll(keepingCapacity: s.events.count <= 1024)
+        s.head = 0
+      } else if s.head >= capacity {
+        s.events.removeFirst(s.head)
+        s.head = 0
+      }
+      defer {
+        s.dropped = 0
+        s.gap = false
+      }
+      return (taken, s.dropped, s.gap, more)
     }
   }
 }
@@ -66,51 +118,73 @@ extension Viewer {
     map.showsUserLocation = true
     map.setUserTrackingMode(.follow, animated: false)
     let inbox = s.inbox
+    let writer = s.writer
     let flag = displayRequested
     s.provider.start { event in
+      // Every fix is recorded (the writer's queue slows the source down when the disk is
+      // slower); the screen takes what it can.
+      switch event {
+      case .fix(let f): writer?.put(.fix(f))
+      case .noFix, .failed, .restarted: writer?.put(.gap)
+      case .ended: break
+      }
       inbox.post(event)
       flag.set()
     }
   }
 
-  /// Stops the provider (when the viewer ends).
+  /// Stops the provider and finishes the recording (when the viewer ends, after the terminal
+  /// is restored): what is queued is written, for up to two seconds.
   func stopLocation() {
-    live?.provider.stop()
+    guard let s = live else { return }
+    if let w = s.writer {
+      w.close(timeout: 2)
+      s.recordingFailure = w.recorder.failure
+    }
+    s.provider.stop()
   }
 
-  /// Takes the provider's events; true when the frame must be drawn again (a fix, a change of
-  /// state, or the fix age ticking over a second).
+  /// Lines for standard error when the viewer has ended: a recording that stopped early.
+  public var exitProblems: [String] {
+    guard let s = live, let w = s.writer else { return [] }
+    var lines: [String] = []
+    if let f = w.recorder.failure { lines.append("--record: \(f)") }
+    let lost = w.notWritten
+    if lost > 0 {
+      lines.append(
+        "--record: \(SafeText.clean(w.recorder.path)): \(lost) fix\(lost == 1 ? " was" : "es were") not written"
+      )
+    }
+    return lines
+  }
+
+  /// The time one turn of the main loop spends on location events (seconds), taken in
+  /// batches of `locationBatch`: a flooding source cannot delay the keys.
+  static let locationBudget = 0.02
+  static let locationBatch = 64
+
+  /// Takes the provider's events (for at most `locationBudget`); true when the frame must be
+  /// drawn again (a fix, a change of state, the fix age ticking over a second, the bad count).
   func receiveLocation(now: Date) -> Bool {
     guard let s = live else { return false }
-    let events = s.inbox.drain()
-    var changed = !events.isEmpty
-    for event in events {
-      switch event {
-      case .fix(let f): receive(f, s, now: now)
-      case .noFix(let sats):
-        s.satellitesInView = sats ?? s.satellitesInView
-        if !s.lost {
-          s.lost = true
-          s.breadcrumb.startNewPiece()
-          s.recorder?.newSegment()
-          map.failToLocateUser(LocationFailure(description: "\(s.provider.name): no fix"))
-        }
-      case .failed(let text):
-        s.problem = text
-        if !s.lost {
-          s.lost = true
-          s.breadcrumb.startNewPiece()
-          s.recorder?.newSegment()
-        }
-        map.failToLocateUser(LocationFailure(description: text))
-      case .restarted(let text):
-        s.breadcrumb.startNewPiece()
-        s.recorder?.newSegment()
-        show(text, seconds: 3)
-      case .ended:
-        s.ended = true
-      }
+    let start = DispatchTime.now().uptimeNanoseconds
+    var changed = false
+    while true {
+      let (events, dropped, gap, more) = s.inbox.take(Viewer.locationBatch)
+      locationPending = more
+      if !events.isEmpty || dropped > 0 { changed = true }
+      s.dropped += dropped
+      if gap { s.breadcrumb.startNewPiece() }
+      for event in events { receive(event, s, now: now) }
+      let spent = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+      if !more || spent >= Viewer.locationBudget { break }
     }
+    if s.recordingFailure == nil, let f = s.writer?.recorder.failure {
+      s.recordingFailure = f
+      log("record-stopped \(f)")
+      changed = true
+    }
+    if sampleBadInput(s, now: now) { changed = true }
     if let t = s.lastFixTime {
       let age = Int(now.timeIntervalSince(t))
       if age != s.shownAge {
@@ -119,6 +193,31 @@ extension Viewer {
       }
     }
     return changed
+  }
+
+  private func receive(_ event: LocationEvent, _ s: LiveSession, now: Date) {
+    switch event {
+    case .fix(let f): receive(f, s, now: now)
+    case .noFix(let sats):
+      s.satellitesInView = sats ?? s.satellitesInView
+      if !s.lost {
+        s.lost = true
+        s.breadcrumb.startNewPiece()
+        map.failToLocateUser(LocationFailure(description: "\(s.provider.name): no fix"))
+      }
+    case .failed(let text):
+      s.problem = text
+      if !s.lost {
+        s.lost = true
+        s.breadcrumb.startNewPiece()
+      }
+      map.failToLocateUser(LocationFailure(description: text))
+    case .restarted(let text):
+      s.breadcrumb.startNewPiece()
+      show(text, seconds: 3)
+    case .ended:
+      s.ended = true
+    }
   }
 
   private func receive(_ f: LocationFix, _ s: LiveSession, now: Date) {
@@ -148,7 +247,6 @@ extension Viewer {
     {
       r.invalidate(segment: rect)
     }
-    s.recorder?.append(f)
     map.updateUserLocation(
       Location(
         coordinate: f.coordinate, altitude: f.altitude, horizontalAccuracy: f.horizontalAccuracy,
@@ -165,6 +263,10 @@ extension Viewer {
   func locationStatusParts(now: Date) -> [String] {
     guard let s = live else { return [] }
     var parts: [String] = []
+    // First, so a narrow status line still shows it.
+    if s.recordingFailure != nil {
+      parts.append("RECORDING STOPPED: \(s.writer?.recorder.failureCause ?? "a write failed")")
+    }
     switch map.userTrackingMode {
     case .none: break
     case .follow: parts.append("follow")
@@ -192,9 +294,38 @@ extension Viewer {
       if let p = s.problem { parts.append(p) }
     }
     if s.ended { parts.append("input ended") }
-    let malformed = s.provider.statistics.malformed
-    if malformed > 0 { parts.append("\(malformed) bad") }
+    if s.shownBad > 0 {
+      var text = "\(s.shownBad) bad"
+      if s.badRate > 0 { text += " (\(s.badRate)/s)" }
+      parts.append(text)
+      // A serial line (or a stream) that brings only noise: the usual causes.
+      if s.badRate > 0 && s.badWithoutGood && s.provider is NMEAStreamProvider {
+        parts.append("wrong baud rate? not NMEA?")
+      }
+    }
+    if s.dropped > 0 { parts.append("\(s.dropped) fixes not drawn (too fast)") }
     return parts
+  }
+
+  /// Reads the source's counts twice a second: the bad count, its rate over the last three
+  /// seconds, and whether anything good came in that time. True when the status line changes.
+  func sampleBadInput(_ s: LiveSession, now: Date) -> Bool {
+    if let last = s.badSamples.last, now.timeIntervalSince(last.time) < 0.5 { return false }
+    let stats = s.provider.statistics
+    s.badSamples.append((now, stats.malformed, stats.accepted))
+    while let first = s.badSamples.first, now.timeIntervalSince(first.time) > 3 {
+      s.badSamples.removeFirst()
+    }
+    let first = s.badSamples[0]
+    let span = now.timeIntervalSince(first.time)
+    let rate = span > 0 ? Int((Double(stats.malformed - first.bad) / span).rounded()) : 0
+    let withoutGood = stats.accepted == first.accepted
+    defer {
+      s.shownBad = stats.malformed
+      s.badRate = rate
+      s.badWithoutGood = withoutGood
+    }
+    return stats.malformed != s.shownBad || rate != s.badRate || withoutGood != s.badWithoutGood
   }
 
   /// A fix older than this (seconds) counts as lost.

@@ -148,6 +148,8 @@ public final class Viewer: MapViewDelegate {
   var track = TrackToolState()
   /// The live position (`--follow`; Viewer+Location).
   var live: LiveSession?
+  /// More location events wait than one turn of the loop takes.
+  var locationPending = false
 
   /// A viewer in the terminal (ncurses). Throws when there is no usable terminal.
   public convenience init(options: ViewerOptions) throws {
@@ -187,8 +189,8 @@ public final class Viewer: MapViewDelegate {
   /// Runs until `q` or a stop signal; returns the exit status.
   public func run() -> Int32 {
     defer {
-      stopLocation()
       screen.end()
+      stopLocation()
     }
     start()
     while running {
@@ -201,8 +203,9 @@ public final class Viewer: MapViewDelegate {
         screen.resume()
         dirty = true
       }
-      // Wait briefly for input; while animating, come back in time for the next frame.
-      step(timeout: map.isAnimating ? 16 : 30)
+      // Wait briefly for input; while animating, come back in time for the next frame; while
+      // location events wait, only look for keys.
+      step(timeout: locationPending ? 0 : map.isAnimating ? 16 : 30)
     }
     return exitStatus
   }
@@ -220,7 +223,9 @@ public final class Viewer: MapViewDelegate {
   /// One turn of the main loop: waits up to `timeout` ms for input, handles it and everything
   /// already queued, takes what background work delivered, and draws when anything changed.
   func step(timeout: Int32) {
+    var input = false
     if let event = screen.nextEvent(timeout: timeout) {
+      input = true
       if inputArrived == nil { inputArrived = .now() }
       handle(event)
       dirty = true
@@ -245,7 +250,10 @@ public final class Viewer: MapViewDelegate {
     if displayRequested.take() { dirty = true }
     map.processLoadingEvents()
     if expireMessage(now: now) { dirty = true }
-    if dirty || map.needsDisplay {
+    // While location events wait (a source faster than the screen), frames are drawn at most
+    // every 50 ms unless a key asks for one: the time goes to the events.
+    let throttled = locationPending && !input && now.timeIntervalSince(lastFrame) < 0.05
+    if (dirty || map.needsDisplay) && !throttled {
       draw()
       lastFrame = now
       dirty = false

@@ -16,7 +16,7 @@ struct LiveOptions: ParsableArguments {
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
-      "Record the followed track to a GPX file, written as it goes (valid even if killed).",
+      "Record the followed track to a GPX file, written as it goes (valid even if killed or the disk fills). A file that is there must be a termmap recording: a track is added to it.",
       valueName: "OUT.gpx"),
     completion: .file(extensions: ["gpx"]))
   var record: String?
@@ -36,6 +36,8 @@ struct LiveOptions: ParsableArguments {
     let provider = try Self.provider(source)
     var recorder: GPXRecorder?
     if let path = record {
+      // A file size limit makes a write fail (EFBIG, said by the recorder), not end termmap.
+      signal(SIGXFSZ, SIG_IGN)
       do {
         recorder = try GPXRecorder(path: path)
       } catch {

@@ -198,7 +198,7 @@ enum Manual {
     ),
     (
       "2",
-      "A bad argument or a bad file: one line on stderr says which (one per file), e.g. `route.csv:3:1: expected a number for latitude, found \"abc\"`."
+      "A bad argument or a bad file: one line on stderr says which (one per file), e.g. `route.csv:3:1: expected a number for latitude, found \"abc\"`. The viewer also ends with 2 when `--record` had to stop (a full disk), saying so on stderr."
     ),
     ("128 + n", "The viewer was stopped by signal n (the terminal is restored)."),
   ]

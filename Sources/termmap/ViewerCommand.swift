@@ -40,8 +40,13 @@ enum ViewerCommand {
     }
     viewer.map.addOverlays(try parsed.makeMapLayers(reportMissingMap: false), level: .aboveRoads)
     if let p = provider { viewer.followLocation(p, recorder: recorder) }
-    let status = viewer.run()
+    var status = viewer.run()
     TerminalGuard.restoreSettings()
+    // A recording that stopped early (a full disk): said at exit too, and the status is 2.
+    for line in viewer.exitProblems {
+      FileHandle.standardError.write(Data("termmap: \(line)\n".utf8))
+      if status == 0 { status = 2 }
+    }
     return status
   }
 }

@@ -127,6 +127,12 @@ struct LiveLocationCLITests {
       lines.filter { $0.hasPrefix("user-location") }.count == 1130
     }
     #expect(read.ok, "\(read.lines.filter { $0.hasPrefix("user-location") }.count) fixes")
+    // The recording is written on a thread of its own: wait for its last point, then kill.
+    let written = try term.waitFor(timeout: 30) { _ in
+      let text = (try? String(contentsOfFile: gpx, encoding: .utf8)) ?? ""
+      return text.components(separatedBy: "<trkpt").count - 1 == 1130
+    }
+    #expect(written.ok)
     let pid = try #require(
       read.lines.first { $0.hasPrefix("pid ") }.flatMap { Int32($0.dropFirst(4)) })
     #expect(kill(pid, SIGKILL) == 0)
@@ -156,7 +162,10 @@ final class LiveTmux {
   let directory: URL
   let socket: String
 
-  init() throws {
+  let width: Int
+
+  init(width: Int = 120) throws {
+    self.width = width
     directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "termmap-live-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -174,7 +183,7 @@ final class LiveTmux {
     let script =
       "cd '\(repositoryRoot.path)' && export LANG=C.UTF-8 TERM=xterm-256color && \(command); touch '\(file("exited"))'; sleep 60"
     let status = try ChildProcess.run([
-      "tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "120",
+      "tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(width)",
       "-y", "40", "/bin/sh", "-c", script,
     ])
     guard status == 0 else { throw CocoaError(.executableLoad) }

@@ -83,7 +83,8 @@ struct NMEASentenceTests {
     }
     #expect(s.messageCount == 2 && s.messageNumber == 1 && s.satellitesInView == 8)
     #expect(try parse(sentence("PUBX,00,foo")) == .other("PUBX"))
-    #expect(try parse(sentence("GPZDA,201530.00,04,07,2002,00,00")) == .other("GPZDA"))
+    #expect(try parse(sentence("GPZDA,201530.00,04,07,2002,00,00")).type == "ZDA")
+    #expect(try parse(sentence("GPTXT,01,01,02,ANTSTATUS=OK")) == .other("GPTXT"))
   }
 
   @Test("checksums are verified; malformed fields are named")
@@ -197,5 +198,123 @@ struct SplitMix {
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
+  }
+}
+
+@Suite("NMEA from other receivers: line ends, GNS and ZDA, noise")
+struct NMEAReceiverTests {
+  /// Three epochs as a multi-constellation receiver writes them (GGA from two talkers, GNS,
+  /// RMC with the NMEA 4.1 status field, GSA with a system ID), with `ending` after each line.
+  static func telitLike(ending: String) -> [UInt8] {
+    var text = ""
+    for second in 0..<3 {
+      let t = String(format: "0435%02d.00", 39 + second)
+      let lat = String(format: "4333.%06d", 190_206 + second * 100)
+      for body in [
+        "GPGGA,\(t),\(lat),N,00127.618380,E,1,05,1.3,250.8,M,50.0,M,,",
+        "GAGGA,\(t),\(lat),N,00127.618380,E,1,01,1.3,250.8,M,50.0,M,,",
+        "GNGNS,\(t),\(lat),N,00127.618380,E,AAAAN,14,1.3,250.8,50.0,,,V",
+        "GPVTG,,T,1.7,M,0.0,N,0.0,K,A",
+        "GPRMC,\(t),A,\(lat),N,00127.618380,E,0.0,,040925,1.7,W,A,V",
+        "GNGSA,A,3,02,08,10,23,27,,,,,,,,1.6,1.3,0.9,1",
+        "GLGSV,3,3,10,67,23,143,22,88,00,084,,1",
+      ] {
+        text += sentence(body) + ending
+      }
+    }
+    return Array(text.utf8)
+  }
+
+  @Test("CR CR LF, spaces and tabs after the checksum are line ends, not bad sentences")
+  func trailingLineEnds() throws {
+    for ending in ["\r\r\n", "\r\n", "\n", " \r\n", "\t\r\r\n", "\n\r"] {
+      var d = NMEADecoder(sourceName: "telit.nmea")
+      let events = d.feed(Self.telitLike(ending: ending)) + d.finish()
+      let fixes = events.compactMap { e -> LocationFix? in
+        if case .fix(let f) = e { return f } else { return nil }
+      }
+      #expect(d.statistics.malformed == 0, "\(ending.debugDescription): \(d.statistics)")
+      #expect(d.statistics.accepted == 21, "\(ending.debugDescription)")
+      #expect(fixes.count == 3, "\(ending.debugDescription)")
+      #expect(
+        fixes.first?.timestamp == Date(timeIntervalSince1970: 1_756_960_539),
+        "\(ending.debugDescription)")
+    }
+    let parsed = try NMEASentence.parse(
+      Array((sentence("GPVTG,,T,1.7,M,0.0,N,0.0,K,A") + "\r\r").utf8))
+    #expect(parsed.type == "VTG")
+  }
+
+  @Test("GNS and ZDA without RMC: fixes with positions, quality and times (the date from ZDA)")
+  func gnsAndZDA() throws {
+    var text = ""
+    // 23:59:58 to 00:00:01: ZDA after the GNS of each second; the date changes at midnight.
+    let seconds = [(23, 59, 58, 31), (23, 59, 59, 31), (0, 0, 0, 1), (0, 0, 1, 1)]
+    for (i, (h, m, s, day)) in seconds.enumerated() {
+      let t = String(format: "%02d%02d%02d.00", h, m, s)
+      let month = day == 31 ? 12 : 1
+      let year = day == 31 ? 2025 : 2026
+      let modes = i == 3 ? "DDNN" : "AANN"
+      text +=
+        sentence("GNGNS,\(t),4333.1902,N,00127.6183,W,\(modes),12,0.9,250.8,50.0,,,V") + "\r\n"
+      text += sentence("GNGSA,A,3,02,08,10,23,27,,,,,,,,1.6,0.9,0.9,1") + "\r\n"
+      text +=
+        sentence(String(format: "GPZDA,%@,%02d,%02d,%04d,00,00", t, day, month, year)) + "\r\n"
+    }
+    text += sentence("GNGNS,000002.00,,,,,NNNN,00,,,,,,V") + "\r\n"
+    var d = NMEADecoder(sourceName: "gns.nmea")
+    let events = d.feed(Array(text.utf8)) + d.finish()
+    #expect(d.statistics.malformed == 0, "\(d.statistics)")
+    let fixes = events.compactMap { e -> LocationFix? in
+      if case .fix(let f) = e { return f } else { return nil }
+    }
+    #expect(fixes.count == 4)
+    let midnight = 1_767_225_600.0  // 2026-01-01T00:00:00Z
+    #expect(
+      fixes.map { $0.timestamp?.timeIntervalSince1970 } == [
+        midnight - 2, midnight - 1, midnight, midnight + 1,
+      ])
+    let f = try #require(fixes.first)
+    #expect(abs(f.coordinate.latitude - 43.553_17) < 1e-5)
+    #expect(abs(f.coordinate.longitude + 1.460_305) < 1e-5)
+    #expect(f.altitude == 250.8 && f.hdop == 0.9 && f.satellitesUsed == 12)
+    #expect(f.quality == .fix3D)
+    #expect(fixes.last?.quality == .dgps)
+    #expect(events.last == .noFix(satellitesInView: nil))
+    // The sentences alone.
+    guard
+      case .zda(let z) = try NMEASentence.parse(
+        Array(sentence("GPZDA,201530.00,04,07,2002,00,00").utf8))
+    else {
+      Issue.record("not ZDA")
+      return
+    }
+    #expect(z.time == 20 * 3600 + 15 * 60 + 30 && z.date?.0 == 4 && z.date?.1 == 7)
+    #expect(z.date?.2 == 2002)
+    #expect(throws: NMEAError.badField("ZDA", 3)) {
+      try NMEASentence.parse(Array(sentence("GPZDA,201530.00,04,13,2002,00,00").utf8))
+    }
+    #expect(throws: NMEAError.badField("GNS", 6)) {
+      try NMEASentence.parse(Array(sentence("GNGNS,000002.00,,,,,XQ,00,,,,,,V").utf8))
+    }
+  }
+
+  @Test("noise without line ends (a wrong baud rate) is counted as it comes, not at the next LF")
+  func noiseIsCounted() {
+    var rng = SplitMix(seed: 4800)
+    var d = NMEADecoder(sourceName: "/dev/ttyUSB0")
+    var counts: [Int] = []
+    for _ in 0..<10 {
+      let chunk = (0..<2020).map { _ in UInt8(truncatingIfNeeded: rng.next() | 0x80) }
+      _ = d.feed(chunk)
+      counts.append(d.statistics.malformed)
+    }
+    // One bad "line" per 202 bytes of noise, counted as the noise comes.
+    #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 < $1 }, "\(counts)")
+    #expect(counts.first == 9 && counts.last == 99, "\(counts)")
+    #expect(d.statistics.lastProblem == "/dev/ttyUSB0:1: line too long")
+    // A sentence after the noise's line end is read.
+    let events = d.feed([10] + Array((sentence("GPZDA,201530.00,04,07,2002,00,00") + "\r\n").utf8))
+    #expect(events.isEmpty && d.statistics.accepted == 1 && d.statistics.malformed == 99)
   }
 }
