@@ -13,6 +13,7 @@ public struct TimeScreening: Sendable, Equatable {
   /// before it.
   public var tooFast = 0
 
+  /// Counts of times left out, by reason.
   public init(beforeGPS: Int = 0, outOfOrder: Int = 0, tooFast: Int = 0) {
     self.beforeGPS = beforeGPS
     self.outOfOrder = outOfOrder

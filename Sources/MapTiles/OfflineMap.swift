@@ -80,7 +80,9 @@ public enum Attribution {
 public enum StatusLineLayout {
   /// One part of the line and its priority (0 is kept longest).
   public struct Part: Sendable, Equatable {
+    /// The part as shown.
     public var text: String
+    /// 0 is kept longest; the highest goes first.
     public var priority: Int
     /// A part.
     public init(_ text: String, priority: Int) {

@@ -9,18 +9,29 @@ import TileData
 public enum Regions {
   /// What `termmap regions` lists of one region.
   public struct Info: Sendable, Equatable {
+    /// The file name without `.pmtiles`.
     public var name: String
+    /// The archive.
     public var path: String
+    /// The bounds, in degrees.
     public var west: Double
+    /// The southern bound.
     public var south: Double
+    /// The eastern bound.
     public var east: Double
+    /// The northern bound.
     public var north: Double
+    /// The shallowest zoom with tiles.
     public var minZoom: Int
+    /// The deepest zoom with tiles.
     public var maxZoom: Int
+    /// The file's size.
     public var bytes: UInt64
     /// Where it was cut from, and when (from the archive's metadata, as `get` writes them).
     public var source: String?
+    /// When it was cut (ISO 8601).
     public var fetched: String?
+    /// The credit line of its data.
     public var attribution: String
   }
 

@@ -10,13 +10,19 @@ import Synchronization
 public struct PMTilesExtract: Sendable {
   /// The source archive's header and metadata (JSON, decompressed).
   public let header: PMTiles.Header
+  /// The source's metadata (JSON).
   public let metadata: Data
   /// The region, in degrees (west may be greater than east: across the antimeridian).
   public let west: Double
+  /// The region's southern edge.
   public let south: Double
+  /// The region's eastern edge.
   public let east: Double
+  /// The region's northern edge.
   public let north: Double
+  /// The shallowest zoom cut (the source's).
   public let minZoom: Int
+  /// The deepest zoom cut.
   public let maxZoom: Int
   /// The tiles the archive has in the region, ascending by tile id: the id and where the data
   /// is in the tile data section.
@@ -32,14 +38,19 @@ public struct PMTilesExtract: Sendable {
 
   /// A tile of the region.
   public struct Tile: Sendable, Equatable {
+    /// The tile's PMTiles id.
     public var tileID: UInt64
+    /// Where its data starts.
     public var offset: UInt64
+    /// Its data's length.
     public var length: UInt32
   }
 
   /// A contiguous range to fetch.
   public struct ByteRange: Sendable, Equatable {
+    /// Where its data starts.
     public var offset: UInt64
+    /// The range's length.
     public var length: UInt64
   }
 

@@ -33,9 +33,13 @@ extension PMTiles {
   /// and how many consecutive tile ids share it) or, with `runLength` 0, a leaf directory
   /// (offset and length in the leaf directory section).
   public struct Entry: Sendable, Equatable {
+    /// The first tile id the entry covers.
     public var tileID: UInt64
+    /// Where the data starts, in its section.
     public var offset: UInt64
+    /// The data's length in bytes.
     public var length: UInt32
+    /// Consecutive ids sharing the data; 0 for a leaf directory.
     public var runLength: UInt32
 
     /// An entry.
@@ -167,6 +171,7 @@ extension PMTiles.Header {
 /// the tile data after them and renames it to `path`: a half-written archive never has the
 /// final name.
 public final class PMTilesWriter {
+  /// Where the archive goes.
   public let path: String
   private let template: PMTiles.Header
   private let metadata: Data

@@ -100,7 +100,7 @@ public final class LoopbackHTTPServer: Sendable {
   /// Body bytes sent by `.stream` answers so far (not counting chunk framing).
   public var streamedBytes: Int { state.withLock { $0.streamed } }
 
-  /// The most requests being answered at one time.
+  /// The most requests being answered at one time (read, and their answer not yet started).
   public var peakConcurrentRequests: Int { state.withLock { $0.peakActive } }
 
   /// Stops accepting, and closes hanging connections.
@@ -159,15 +159,25 @@ public final class LoopbackHTTPServer: Sendable {
       $0.active += 1
       $0.peakActive = max($0.peakActive, $0.active)
     }
-    defer { state.withLock { $0.active -= 1 } }
+    // A request counts as being answered from when it is read until its answer starts: the
+    // client may start its next request as soon as the answer has arrived, before this thread
+    // runs again, so counting until the send returns would see one too many.
+    var counted = true
+    func answering() {
+      if counted { state.withLock { $0.active -= 1 } }
+      counted = false
+    }
+    defer { answering() }
     switch handler(request) {
     case .close:
       return
     case .hang:
       while !stopped { usleep(5_000) }
     case .raw(let bytes):
+      answering()
       sendAll(fd, bytes)
     case .stream(let status, let chunk, let total, let extra):
+      answering()
       var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
       head += "Transfer-Encoding: chunked\r\nConnection: close\r\n"
       for (k, v) in extra.sorted(by: { $0.key < $1.key }) { head += "\(k): \(v)\r\n" }
@@ -183,6 +193,7 @@ public final class LoopbackHTTPServer: Sendable {
       sendAll(fd, Data("0\r\n\r\n".utf8))
     case .respond(let status, let extra, let body, let delay):
       if delay > 0 { usleep(useconds_t(delay * 1_000_000)) }
+      answering()
       var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
       var fields = extra
       if status != 304 { fields["Content-Length"] = String(body.count) }
