@@ -1,4 +1,5 @@
 import Foundation
+import MapGeometry
 
 /// Finds termmap's offline data: the map (`world.mbtiles`, `monaco.mbtiles`) and the place
 /// names (`places.tsv.gz`, `countries.tsv`), in the repository's `Data/` folder or where an
@@ -36,11 +37,8 @@ public enum DataDirectory {
       dir = dir.deletingLastPathComponent()
     }
     candidates.append(bin.deletingLastPathComponent().appendingPathComponent("share/termmap"))
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-    let dataHome =
-      environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-      ?? home + "/.local/share"
-    candidates.append(URL(fileURLWithPath: dataHome).appendingPathComponent("termmap"))
+    candidates.append(
+      XDGDirectories.dataHome(environment: environment).appendingPathComponent("termmap"))
     let dirs =
       environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 }
       ?? "/usr/local/share:/usr/share"

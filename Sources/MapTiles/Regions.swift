@@ -39,11 +39,7 @@ public enum Regions {
   public static func directory(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> URL {
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-    let dataHome =
-      environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-      ?? home + "/.local/share"
-    return URL(fileURLWithPath: dataHome).appendingPathComponent("termmap/regions")
+    XDGDirectories.dataHome(environment: environment).appendingPathComponent("termmap/regions")
   }
 
   /// A region's file for `name`: letters, digits, `-`, `_` and `.` are kept, the rest become

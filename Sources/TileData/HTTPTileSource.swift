@@ -244,12 +244,7 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
 
   /// FNV-1a (64 bits) of the template, in hex: the same on every run and machine.
   static func stableHash(_ text: String) -> String {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in text.utf8 {
-      h ^= UInt64(b)
-      h = h &* 0x100_0000_01b3
-    }
-    let hex = String(h, radix: 16)
+    let hex = String(FNV1a.hash(text.utf8), radix: 16)
     return String(repeating: "0", count: 16 - hex.count) + hex
   }
 

@@ -460,12 +460,7 @@ extension PMTilesExtract {
 
   /// The journal's first line: what the spool belongs to (the archive's version, the ranges).
   var journalHeader: String {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for r in ranges {
-      for v in [r.offset, r.length] {
-        h = (h ^ v) &* 0x100_0000_01b3
-      }
-    }
+    let h = FNV1a.hash(ranges.map { "\($0.offset)+\($0.length)" }.joined(separator: ",").utf8)
     let etag = SafeText.clean(version.etag ?? "-").replacingOccurrences(of: " ", with: "_")
     return "termmap-get 1 \(etag) \(version.size.map(String.init) ?? "-") "
       + "\(ranges.count) \(String(h, radix: 16))\n"
@@ -476,10 +471,11 @@ extension PMTilesExtract {
     guard let data = FileManager.default.contents(atPath: path), data.count <= 64 << 20,
       let text = String(data: data, encoding: .utf8), text.hasPrefix(header)
     else { return [] }
+    // Whole lines only: a line cut by a crash (after the last line end) is not trusted.
+    let lines = text.dropFirst(header.count)
+    let whole = lines.lastIndex(of: "\n").map { lines[...$0] } ?? ""
     var kept = Set<Int>()
-    // Whole lines only: a line cut by a crash is not trusted.
-    for line in text.dropFirst(header.count).split(separator: "\n", omittingEmptySubsequences: true)
-    where text.hasSuffix("\n") || line != text.split(separator: "\n").last {
+    for line in whole.split(separator: "\n") {
       if let i = Int(line), i >= 0, i < count { kept.insert(i) }
     }
     return kept
@@ -493,79 +489,43 @@ public enum VectorTileLayerFilter {
   /// `tile` (an uncompressed Mapbox Vector Tile) without the layers named in `drop`.
   public static func dropping(_ drop: Set<String>, from tile: Data) throws -> Data {
     let bytes = [UInt8](tile)
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count)
-    var i = 0
-    func varint(_ at: inout Int) throws -> UInt64 {
-      var result: UInt64 = 0
-      var shift: UInt64 = 0
-      while true {
-        guard at < bytes.count, shift < 64 else {
-          throw TileSourceError.readFailed(path: "tile", message: "truncated varint")
+    let result = bytes.withUnsafeBufferPointer { buffer -> Result<[UInt8], any Error> in
+      guard let base = buffer.baseAddress else { return .success([]) }
+      var reader = ProtobufReader(bytes: base, start: 0, end: buffer.count)
+      var out: [UInt8] = []
+      out.reserveCapacity(buffer.count)
+      do {
+        while !reader.isAtEnd {
+          let start = reader.position
+          let (field, wire) = try reader.fieldKey()
+          if field == 3, wire == .lengthDelimited {
+            let layer = try reader.lengthDelimited()
+            if let name = layerName(base, layer), drop.contains(name) { continue }
+          } else {
+            try reader.skip(wire)
+          }
+          out.append(contentsOf: buffer[start..<reader.position])
         }
-        let b = bytes[at]
-        at += 1
-        result |= UInt64(b & 0x7f) << shift
-        if b & 0x80 == 0 { return result }
-        shift += 7
+      } catch {
+        return .failure(error)
       }
+      return .success(out)
     }
-    while i < bytes.count {
-      let start = i
-      let key = try varint(&i)
-      let field = key >> 3
-      switch key & 7 {
-      case 0: _ = try varint(&i)
-      case 1: i += 8
-      case 5: i += 4
-      case 2:
-        let length = try varint(&i)
-        guard length <= UInt64(bytes.count - i) else {
-          throw TileSourceError.readFailed(path: "tile", message: "field past the end")
-        }
-        let body = i..<(i + Int(length))
-        i += Int(length)
-        if field == 3, let name = layerName(bytes[body]), drop.contains(name) { continue }
-      default:
-        throw TileSourceError.readFailed(path: "tile", message: "unknown wire type")
-      }
-      guard i <= bytes.count else {
-        throw TileSourceError.readFailed(path: "tile", message: "field past the end")
-      }
-      out.append(contentsOf: bytes[start..<i])
+    switch result {
+    case .success(let out): return Data(out)
+    case .failure(let error): throw TileSourceError.readFailed(path: "tile", message: "\(error)")
     }
-    return Data(out)
   }
 
   /// A layer message's name (field 1), if it has one.
-  static func layerName(_ layer: ArraySlice<UInt8>) -> String? {
-    var i = layer.startIndex
-    func varint() -> UInt64? {
-      var result: UInt64 = 0
-      var shift: UInt64 = 0
-      while i < layer.endIndex, shift < 64 {
-        let b = layer[i]
-        i += 1
-        result |= UInt64(b & 0x7f) << shift
-        if b & 0x80 == 0 { return result }
-        shift += 7
+  static func layerName(_ base: UnsafePointer<UInt8>, _ layer: Range<Int>) -> String? {
+    var reader = ProtobufReader(bytes: base, range: layer)
+    while !reader.isAtEnd {
+      guard let (field, wire) = try? reader.fieldKey() else { return nil }
+      if field == 1, wire == .lengthDelimited {
+        return (try? reader.lengthDelimited()).map(reader.string)
       }
-      return nil
-    }
-    while i < layer.endIndex {
-      guard let key = varint() else { return nil }
-      switch key & 7 {
-      case 0: guard varint() != nil else { return nil }
-      case 1: i += 8
-      case 5: i += 4
-      case 2:
-        guard let n = varint(), n <= UInt64(layer.endIndex - i) else { return nil }
-        if key >> 3 == 1 {
-          return String(decoding: layer[i..<(i + Int(n))], as: UTF8.self)
-        }
-        i += Int(n)
-      default: return nil
-      }
+      guard (try? reader.skip(wire)) != nil else { return nil }
     }
     return nil
   }

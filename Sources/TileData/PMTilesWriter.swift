@@ -177,6 +177,8 @@ public final class PMTilesWriter {
   private let metadata: Data
   private let dataPath: String
   private var dataFile: FileHandle?
+  /// The spool opened for reading, once.
+  private var dataReader: Int32 = -1
   private var dataLength: UInt64 = 0
   private var entries: [PMTiles.Entry] = []
   private var seen: [UInt64: [(offset: UInt64, length: UInt32)]] = [:]
@@ -197,9 +199,16 @@ public final class PMTilesWriter {
     }
     try file.truncate(atOffset: 0)
     dataFile = file
+    dataReader = open(dataPath, O_RDONLY | O_CLOEXEC)
+    guard dataReader >= 0 else {
+      throw TileSourceError.readFailed(path: dataPath, message: "cannot be read back")
+    }
   }
 
-  deinit { abandon() }
+  deinit {
+    abandon()
+    if dataReader >= 0 { close(dataReader) }
+  }
 
   /// Tiles added so far (addressed ids, counting runs).
   public var tileCount: UInt64 { addressed }
@@ -217,7 +226,7 @@ public final class PMTilesWriter {
       }
     }
     addressed += 1
-    let hash = Self.fnv(data)
+    let hash = FNV1a.hash(data)
     let length = UInt32(data.count)
     var found: UInt64?
     for candidate in seen[hash] ?? [] where candidate.length == length {
@@ -247,20 +256,16 @@ public final class PMTilesWriter {
     entries.append(PMTiles.Entry(tileID: tileID, offset: offset, length: length, runLength: 1))
   }
 
+  /// Bytes already in the spool (to compare a tile with an earlier one of the same hash).
   private func read(offset: UInt64, length: Int) throws -> Data {
-    guard let reader = FileHandle(forReadingAtPath: dataPath) else { return Data() }
-    defer { try? reader.close() }
-    try reader.seek(toOffset: offset)
-    return try reader.read(upToCount: length) ?? Data()
-  }
-
-  static func fnv(_ data: Data) -> UInt64 {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in data {
-      h ^= UInt64(b)
-      h = h &* 0x100_0000_01b3
+    var bytes = Data(count: length)
+    let got = bytes.withUnsafeMutableBytes { raw in
+      pread(dataReader, raw.baseAddress, length, off_t(offset))
     }
-    return h
+    guard got == length else {
+      throw TileSourceError.readFailed(path: dataPath, message: "cannot be read back")
+    }
+    return bytes
   }
 
   /// Writes the archive and moves it to `path`; returns its header.
