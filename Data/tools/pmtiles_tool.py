@@ -2,7 +2,13 @@
 (pinned in requirements-tools.txt): an implementation independent of termmap's
 reader, so the committed archive tests it.
 
-Usage: python pmtiles_tool.py convert IN.mbtiles OUT.pmtiles
+Usage: python pmtiles_tool.py convert IN.mbtiles OUT.pmtiles [LEAF_SIZE]
+
+LEAF_SIZE (optional): write leaf directories of that many entries even when the
+root directory alone would fit in 16 KiB. The package's own layout (leaves of
+4,096 entries or more) is kept otherwise; a small fixture given a small leaf
+size is laid out as a planet is, root -> leaves -> tiles, at a scale tests can
+commit.
 
 Like pmtiles.convert.mbtiles_to_pmtiles (whose header logic it reuses), but the
 MBTiles `json` metadata row (vector_layers, tilestats) is merged into the
@@ -16,7 +22,19 @@ import sys
 
 from pmtiles.convert import mbtiles_to_header_json
 from pmtiles.tile import zxy_to_tileid
+import pmtiles.writer
 from pmtiles.writer import write
+
+
+def force_leaves(leaf_size):
+    """Makes the package's writer lay out leaves of `leaf_size` entries."""
+
+    def optimize(entries, target_root_len):
+        root, leaves, count = pmtiles.writer.build_roots_leaves(entries, leaf_size)
+        assert len(root) < target_root_len
+        return root, leaves, count
+
+    pmtiles.writer.optimize_directories = optimize
 
 
 def convert(src, dst):
@@ -44,6 +62,8 @@ def convert(src, dst):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4 or sys.argv[1] != "convert":
+    if len(sys.argv) not in (4, 5) or sys.argv[1] != "convert":
         sys.exit(__doc__)
+    if len(sys.argv) == 5:
+        force_leaves(int(sys.argv[4]))
     convert(sys.argv[2], sys.argv[3])

@@ -64,6 +64,14 @@ public struct TileSourceCatalog: Sendable {
   /// The archive `termmap get` cuts from when `--from` is not given (`[get] from`).
   public var getFrom: String?
 
+  /// The archive `termmap get` cuts from when neither `--from` nor `[get] from` names one: the
+  /// Protomaps basemap (OpenStreetMap, layers version 4, zooms 0–15, about 135 GB), as
+  /// Source Cooperative mirrors its latest daily build
+  /// (https://docs.protomaps.com/basemaps/downloads names the mirror; daily builds on
+  /// build.protomaps.com are kept a week). Data © OpenStreetMap contributors, ODbL.
+  public static let defaultGetSource =
+    "https://data.source.coop/protomaps/openstreetmap/v4.pmtiles"
+
   /// The presets with the config file's sources, and the disk cache's size in MiB.
   public init(config: [TileSourceDefinition] = [], cacheMegabytes: Int? = nil) {
     self.cacheMegabytes = cacheMegabytes

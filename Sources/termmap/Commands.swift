@@ -16,7 +16,7 @@ struct Termmap: ParsableCommand {
       termmap render [<options>] [<FILE> ...]
       termmap info [--json] <FILE> ...
       termmap bench [<options>]
-      termmap get (PLACE | --bbox W,S,E,N | --around LAT,LON --radius KM) --from SOURCE [<options>]
+      termmap get (PLACE | --bbox W,S,E,N | --around LAT,LON --radius KM) [<options>]
       termmap regions [remove NAME]
       """,
     discussion: """
@@ -197,7 +197,11 @@ extension Termmap {
         Reads only what the region needs: the header and root directory, the leaf directories \
         that cover it and the tiles of zooms 0 to --maxzoom that meet it, their byte ranges \
         merged where the gaps are small and fetched several at a time. Writes a PMTiles archive \
-        (whole or not at all) that `--tiles FILE` draws.
+        (whole or not at all) that `--tiles FILE` draws. Without --from (or [get] from in the \
+        config file) the source is the Protomaps basemap of OpenStreetMap, zooms 0 to 15, as \
+        Source Cooperative mirrors its latest daily build: \
+        https://data.source.coop/protomaps/openstreetmap/v4.pmtiles \
+        (© OpenStreetMap contributors, ODbL).
         """)
 
     @Argument(
@@ -225,7 +229,9 @@ extension Termmap {
 
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("A PMTiles archive: a file or an http(s) URL.", valueName: "SOURCE"))
+      help: ArgumentHelp(
+        "A PMTiles archive: a file or an http(s) URL (default: [get] from in the config file, else the Protomaps planet).",
+        valueName: "SOURCE"))
     var from: String?
 
     @Option(

@@ -69,11 +69,7 @@ struct GetCommand {
     } catch {
       throw UsageError("config: \(error)")
     }
-    guard let from = c.from ?? configured else {
-      throw UsageError(
-        "get: --from SOURCE is needed (a PMTiles archive: a file or an http(s) URL), "
-          + "or [get] from = \"…\" in \(TileSourceCatalog.defaultConfigPath())")
-    }
+    let from = c.from ?? configured ?? TileSourceCatalog.defaultGetSource
     if let scheme = TileSourceSpec.unsupportedScheme(from) {
       throw UsageError("get: --from \(from): unsupported URL scheme \"\(scheme)\"")
     }

@@ -290,7 +290,9 @@ struct RegionsCLITests {
     #expect(none.stdout.hasPrefix("no regions in "))
   }
 
-  @Test("[get] from in config.toml is the default --from; a bad [get] table is one line")
+  @Test(
+    "the Protomaps planet is the default --from, [get] from in config.toml replaces it; a bad [get] table is one line"
+  )
   func configuredSource() throws {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent(
       "termmap-getconf-\(UUID().uuidString)")
@@ -299,9 +301,26 @@ struct RegionsCLITests {
       at: home.appendingPathComponent("termmap"), withIntermediateDirectories: true)
     let config = home.appendingPathComponent("termmap/config.toml")
     let env = ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path]
-    let none = try termmap(["get", "Ljubljana", "--dry-run"], environment: env)
+    // With neither, the Protomaps planet on Source Cooperative: asked for through a proxy
+    // of the test's, which refuses the tunnel (no test reaches the internet).
+    let proxy = try LoopbackHTTPServer { _ in .respond(status: 403) }
+    defer { proxy.stop() }
+    var proxied = env
+    for name in ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"] {
+      proxied[name] = proxy.baseURL
+    }
+    proxied["no_proxy"] = ""
+    proxied["NO_PROXY"] = ""
+    let none = try termmap(["get", "Ljubljana", "--dry-run"], environment: proxied)
     #expect(none.status == 2)
-    #expect(none.stderr.contains("--from SOURCE is needed"), "\(none.stderr)")
+    #expect(
+      none.stderr.hasPrefix(
+        "termmap: get: https://data.source.coop/protomaps/openstreetmap/v4.pmtiles: "),
+      "\(none.stderr)")
+    #expect(none.stderr.split(separator: "\n").count == 1, "\(none.stderr)")
+    #expect(
+      proxy.requests.map { "\($0.method) \($0.path)" } == ["CONNECT data.source.coop:443"],
+      "\(proxy.requests)")
     try "[get]\nfrom = \"\(GetCLITests.world.path)\"\n".write(
       to: config, atomically: true, encoding: .utf8)
     let r = try termmap(["get", "Ljubljana", "--maxzoom", "6", "--dry-run"], environment: env)

@@ -5,7 +5,8 @@ import Synchronization
 /// configuration, logs and pid file in a temporary folder: started by a test, stopped by it.
 ///
 /// The access log has one line per request: `<connection serial> <requests on it> <status>
-/// <request line>`, so a test can tell how many connections a client opened.
+/// <body bytes sent> "<request line>"`, so a test can tell how many connections a client
+/// opened and how many bytes it was sent.
 public final class Nginx: Sendable {
   public let port: UInt16
   /// `http://127.0.0.1:PORT` (https with a certificate).
@@ -51,7 +52,7 @@ public final class Nginx: Sendable {
           fastcgi_temp_path \(d)/fastcgi;
           uwsgi_temp_path \(d)/uwsgi;
           scgi_temp_path \(d)/scgi;
-          log_format conn '$connection $connection_requests $status "$request"';
+          log_format conn '$connection $connection_requests $status $body_bytes_sent "$request"';
           access_log \(d)/access.log conn;
           keepalive_requests 10000;
           server {
@@ -88,6 +89,11 @@ public final class Nginx: Sendable {
       (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8))
       ?? ""
     return text.split(separator: "\n").map(String.init)
+  }
+
+  /// The body bytes nginx sent for the given access-log lines.
+  public static func bodyBytes<S: Sequence<String>>(_ lines: S) -> Int {
+    lines.reduce(0) { $0 + (Int($1.split(separator: " ")[3]) ?? 0) }
   }
 
   /// Stops nginx and removes its folder.
