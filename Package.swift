@@ -107,7 +107,7 @@ let package = Package(
       dependencies: [
         "termmap", "LoopbackHTTPServer", "TextSnapshots", "TestProcesses", "TileData",
       ],
-      exclude: ["Snapshots"],
+      exclude: ["Fixtures", "Snapshots"],
       swiftSettings: strict),
     .testTarget(
       name: "LiveLocationTests", dependencies: ["LiveLocation", "MapGeometry", "TestProcesses"],

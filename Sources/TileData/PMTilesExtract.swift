@@ -31,7 +31,8 @@ public struct PMTilesExtract: Sendable {
   public let tilesPerZoom: [Int]
   /// The byte ranges to fetch, absolute offsets in the archive, ascending.
   public let ranges: [ByteRange]
-  /// Requests already made: one for the header and root, one per leaf directory read.
+  /// Requests already made: one for the header and root, one per run of adjacent leaf
+  /// directories read.
   public let directoryRequests: Int
   let location: String
   let version: ArchiveVersion
@@ -97,8 +98,10 @@ public struct PMTilesExtract: Sendable {
       west: west, south: south, east: east, north: north, minZoom: minZoom, maxZoom: maxZoom)
     var tiles: [Tile] = []
     // Walks a directory: tile entries give the wanted ids they cover; leaves that cover any
-    // wanted id are read (one request each) and walked in turn.
+    // wanted id are read and walked in turn, leaves that lie back to back in the file in one
+    // request (a writer stores them in tile-id order, so a region's leaves are mostly a run).
     func walk(_ dir: PMTiles.Directory, depth: Int) throws {
+      var leaves: [(offset: UInt64, length: UInt64)] = []
       for i in 0..<dir.count {
         let first = dir.tileIDs[i]
         if dir.runLengths[i] == 0 {
@@ -108,14 +111,7 @@ public struct PMTilesExtract: Sendable {
             throw TileSourceError.readFailed(
               path: location, message: "invalid PMTiles archive: directories nested too deep")
           }
-          let at = header.leafDirectoryOffset + dir.offsets[i]
-          let stored = try PMTilesSource.read(
-            reader, offset: at, length: UInt64(dir.lengths[i]), what: "leaf directory",
-            version: archive.version)
-          requests += 1
-          let leaf = try PMTilesSource.decodeDirectory(
-            stored, header: header, location: location, at: at)
-          try walk(leaf, depth: depth + 1)
+          leaves.append((header.leafDirectoryOffset + dir.offsets[i], UInt64(dir.lengths[i])))
         } else {
           let end = first + UInt64(dir.runLengths[i])
           var j = lowerBound(wanted, first)
@@ -124,6 +120,30 @@ public struct PMTilesExtract: Sendable {
             j += 1
           }
         }
+      }
+      var k = 0
+      while k < leaves.count {
+        let start = leaves[k].offset
+        var end = start + leaves[k].length
+        var m = k + 1
+        while m < leaves.count, leaves[m].offset == end,
+          end - start + leaves[m].length <= maxRangeBytes
+        {
+          end += leaves[m].length
+          m += 1
+        }
+        let stored = try PMTilesSource.read(
+          reader, offset: start, length: end - start,
+          what: m - k == 1 ? "leaf directory" : "leaf directories", version: archive.version)
+        requests += 1
+        for l in k..<m {
+          let from = Int(leaves[l].offset - start)
+          let leaf = try PMTilesSource.decodeDirectory(
+            stored.subdata(in: from..<(from + Int(leaves[l].length))), header: header,
+            location: location, at: leaves[l].offset)
+          try walk(leaf, depth: depth + 1)
+        }
+        k = m
       }
     }
     try walk(archive.root, depth: 0)

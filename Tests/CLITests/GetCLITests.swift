@@ -362,3 +362,103 @@ struct RegionsCLITests {
       around.stdout.hasPrefix("region 14.37057,45.96017,14.62943,46.13983"), "\(around.stdout)")
   }
 }
+
+/// A city cut from a planet in miniature (Monaco and central Helsinki, zooms 0–15, Protomaps
+/// layers, leaf directories), served by nginx: what a user of `termmap get` does.
+@Suite("termmap get: a city from a planet over nginx")
+struct GetCityCLITests {
+  static let planet = repositoryRoot.appendingPathComponent(
+    "Tests/CLITests/Fixtures/two-cities.pmtiles")
+  static let helsinki = ["24.935", "60.164", "24.954", "60.180"].joined(separator: ",")
+
+  /// The (z, x, y) of every tile of zooms 0–15 that meets the box.
+  static func tiles(west: Double, south: Double, east: Double, north: Double) -> [TileID] {
+    (0...15).flatMap { z -> [TileID] in
+      let n = Double(1 << z)
+      func x(_ lon: Double) -> Int { min(Int((lon + 180) / 360 * n), (1 << z) - 1) }
+      func y(_ lat: Double) -> Int {
+        let r = lat * .pi / 180
+        return min(Int((1 - log(tan(r) + 1 / cos(r)) / .pi) / 2 * n), (1 << z) - 1)
+      }
+      return (x(west)...x(east)).flatMap { tx in
+        (y(north)...y(south)).map { TileID(z: z, x: tx, y: $0) }
+      }
+    }
+  }
+
+  @Test(
+    "Helsinki: the header and root, a request per run of leaves and per range; every tile as the source has it; at most 1.1 times its bytes; render draws its streets with no --tiles"
+  )
+  func city() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-city-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let site = dir.appendingPathComponent("site")
+    try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: Self.planet, to: site.appendingPathComponent("planet.pmtiles"))
+    let nginx = try Nginx(serving: site)
+    defer { nginx.stop() }
+    let env = ["XDG_DATA_HOME": dir.path, "XDG_CONFIG_HOME": dir.path]
+    let view = [
+      "render", "--center", "60.1700,24.9440", "--zoom", "14", "--size", "80x24", "--color",
+      "never",
+    ]
+    // The embedded world alone: no streets, no district names.
+    let before = try termmap(view, environment: env)
+    #expect(before.status == 0, "\(before.stderr)")
+    #expect(!before.stdout.contains("Kluuvi"), "\(before.stdout)")
+    let get = [
+      "get", "--bbox", Self.helsinki, "--from", nginx.baseURL + "/planet.pmtiles", "--name",
+      "helsinki",
+    ]
+    let dry = try termmap(get + ["--dry-run"], environment: env)
+    #expect(dry.status == 0, "\(dry.stderr)")
+    let summary = try #require(dry.stdout.split(separator: "\n").last.map(String.init))
+    // "28 tiles, …; … in 10 ranges; 14 requests in all (4 for directories)"
+    let words = summary.split(separator: " ")
+    let ranges = try #require(words.firstIndex(of: "ranges;").flatMap { Int(words[$0 - 1]) })
+    let requests = try #require(words.firstIndex(of: "requests").flatMap { Int(words[$0 - 1]) })
+    let directories = try #require(
+      words.firstIndex(of: "directories)").flatMap { Int(words[$0 - 2].dropFirst()) })
+    #expect(requests == directories + ranges)
+    // The header and root, then the leaves: 4 of the archive's 8 leaves, in 3 runs.
+    #expect(directories == 4, "\(summary)")
+    let start = nginx.accessLog.count
+    let r = try termmap(get, environment: env)
+    #expect(r.status == 0, "\(r.stderr)")
+    var log = Array(nginx.accessLog.dropFirst(start))
+    for _ in 0..<100 where log.count < requests {
+      usleep(20_000)
+      log = Array(nginx.accessLog.dropFirst(start))
+    }
+    #expect(log.count == requests, "\(log)")
+    #expect(log.allSatisfy { $0.split(separator: " ")[2] == "206" }, "\(log)")
+    let file = dir.appendingPathComponent("termmap/regions/helsinki.pmtiles").path
+    let cut = try PMTilesSource(path: file)
+    let source = try PMTilesSource(path: Self.planet.path)
+    // Directory reads come first, one at a time; the rest are the tiles' ranges.
+    let fetched = Nginx.bodyBytes(log.dropFirst(directories))
+    #expect(
+      Double(fetched) <= 1.1 * Double(cut.header.tileDataLength),
+      "\(fetched) bytes for \(cut.header.tileDataLength)")
+    // Every tile that meets the box, byte for byte; nothing of Monaco's below zoom 4.
+    var kept = 0
+    for id in Self.tiles(west: 24.935, south: 60.164, east: 24.954, north: 60.180) {
+      let want = try source.tile(id)
+      #expect(try cut.tile(id) == want, "\(id)")
+      if want != nil { kept += 1 }
+    }
+    #expect(UInt64(kept) == cut.header.addressedTilesCount)
+    #expect(try cut.tile(TileID(z: 14, x: 8529, y: 5974)) == nil)
+    #expect(try source.tile(TileID(z: 14, x: 8529, y: 5974)) != nil)
+    // The region is drawn without --tiles: district names and streets.
+    let after = try termmap(view, environment: env)
+    #expect(after.status == 0, "\(after.stderr)")
+    #expect(after.stdout.contains("Kluuvi"), "\(after.stdout)")
+    func inked(_ text: String) -> Int {
+      text.unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }.count
+    }
+    #expect(inked(after.stdout) > inked(before.stdout) + 500, "\(after.stdout)")
+  }
+}
