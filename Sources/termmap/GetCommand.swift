@@ -129,7 +129,8 @@ struct GetCommand {
     let plan: PMTilesExtract
     do {
       plan = try PMTilesExtract.plan(
-        location: source, west: west, south: south, east: east, north: north, maxZoom: maxZoom)
+        location: source, west: west, south: south, east: east, north: north, maxZoom: maxZoom,
+        parallel: parallel)
     } catch {
       throw UsageError("get: \(error)")
     }

@@ -462,3 +462,70 @@ struct GetCityCLITests {
     #expect(inked(after.stdout) > inked(before.stdout) + 500, "\(after.stdout)")
   }
 }
+
+/// A city cut whose line goes down mid-transfer, through a proxy in front of nginx.
+@Suite("termmap get: a city cut interrupted by a dropped line")
+struct GetCityResumeCLITests {
+  @Test(
+    "Monaco: the line drops after 45 % of the bytes; exit 2; the next run resumes, fetches at most 10 % of the archive again and writes the same archive"
+  )
+  func resume() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-cityresume-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let site = dir.appendingPathComponent("site")
+    try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: GetCityCLITests.planet, to: site.appendingPathComponent("planet.pmtiles"))
+    let nginx = try Nginx(serving: site)
+    defer { nginx.stop() }
+    func waitForLog(_ count: Int) -> [String] {
+      var log = nginx.accessLog
+      for _ in 0..<100 where log.count < count {
+        usleep(20_000)
+        log = nginx.accessLog
+      }
+      return log
+    }
+    let monaco = ["get", "--bbox", "7.40,43.72,7.44,43.76"]
+    // Uninterrupted, straight from nginx: what a cut costs.
+    let whole = dir.appendingPathComponent("whole.pmtiles").path
+    let first = try termmap(
+      monaco + ["--from", nginx.baseURL + "/planet.pmtiles", "--output", whole])
+    #expect(first.status == 0, "\(first.stderr)")
+    let clean = Nginx.bodyBytes(waitForLog(0))
+    let cleanRequests = nginx.accessLog.count
+    // Through a line that drops after 45 % of that.
+    let proxy = try CuttingProxy(to: nginx.port, cutAfter: clean * 45 / 100)
+    defer { proxy.stop() }
+    let out = dir.appendingPathComponent("monaco.pmtiles").path
+    let args =
+      monaco + ["--from", "http://127.0.0.1:\(proxy.port)/planet.pmtiles", "--output", out]
+    let cut = try termmap(args)
+    #expect(cut.status == 2)
+    #expect(cut.stderr.contains("ranges kept: the same command continues"), "\(cut.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+    proxy.restore()
+    let resumed = try termmap(args)
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    #expect(resumed.stdout.contains("resuming: "), "\(resumed.stdout)")
+    // What the server sent for both runs, past what one uninterrupted cut needs.
+    let log = waitForLog(cleanRequests)
+    let again = Nginx.bodyBytes(log.dropFirst(cleanRequests)) - clean
+    let size = try #require(
+      try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int)
+    #expect(again >= 0 && again * 10 <= size, "\(again) bytes again for an archive of \(size)")
+    // The same archive, tile for tile (the metadata's fetch times differ).
+    let a = try PMTilesSource(path: out)
+    let b = try PMTilesSource(path: whole)
+    #expect(a.header.tileDataLength == b.header.tileDataLength)
+    #expect(a.header.addressedTilesCount == b.header.addressedTilesCount)
+    var compared = 0
+    for id in GetCityCLITests.tiles(west: 7.40, south: 43.72, east: 7.44, north: 43.76) {
+      let tile = try b.tile(id)
+      #expect(try a.tile(id) == tile, "\(id)")
+      if tile != nil { compared += 1 }
+    }
+    #expect(compared == 51)
+  }
+}
