@@ -123,6 +123,25 @@ extension PMTiles {
 }
 
 extension PMTiles.Header {
+  /// A header for a new archive (for `PMTilesWriter`, which sets the offsets and counts):
+  /// clustered, gzip-compressed directories and metadata, the centre in the bounds' middle.
+  public init(
+    tileType: PMTiles.TileType, tileCompression: PMTiles.Compression, minZoom: Int,
+    maxZoom: Int, west: Double, south: Double, east: Double, north: Double
+  ) {
+    func e7(_ v: Double) -> Int32 { Int32((v * 1e7).rounded()) }
+    self.init(
+      rootOffset: 0, rootLength: 0, metadataOffset: 0, metadataLength: 0, leafDirectoryOffset: 0,
+      leafDirectoryLength: 0, tileDataOffset: 0, tileDataLength: 0, addressedTilesCount: 0,
+      tileEntriesCount: 0, tileContentsCount: 0, clustered: true,
+      internalCompressionCode: PMTiles.Compression.gzip.rawValue,
+      tileCompressionCode: tileCompression.rawValue, tileTypeCode: tileType.rawValue,
+      minZoom: UInt8(clamping: minZoom), maxZoom: UInt8(clamping: maxZoom), minLonE7: e7(west),
+      minLatE7: e7(south), maxLonE7: e7(east), maxLatE7: e7(north),
+      centerZoom: UInt8(clamping: minZoom), centerLonE7: e7((west + east) / 2),
+      centerLatE7: e7((south + north) / 2))
+  }
+
   /// The header's 127 bytes.
   public func encoded() -> [UInt8] {
     var b = [UInt8](repeating: 0, count: PMTiles.headerSize)

@@ -179,6 +179,11 @@ struct BenchCommand {
             Double(r.fileBytes) / 1e6, Double(r.peakRSSBytes - r.baselineRSSBytes) / 1_048_576)))
     }
 
+    // termmap get (issue 19, BenchGet.swift): a city cut over HTTP with 50 ms per request.
+    if wants("get-city") {
+      report(try getCityScenario(quick: quick))
+    }
+
     // The track tool (issue 13, BenchTrack.swift): a 1M-record FIT file, a 1M-point profile.
     if wants("fit-load") || wants("profile") {
       for r in try trackScenarios(quick: quick, frames: frames) { report(r) }

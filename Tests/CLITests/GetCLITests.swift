@@ -529,3 +529,18 @@ struct GetCityResumeCLITests {
     #expect(compared == 51)
   }
 }
+
+@Suite("termmap bench get-city")
+struct GetBenchCLITests {
+  @Test("reports the cut's tiles, bytes and requests next to the floor of its round trips")
+  func getCity() throws {
+    let r = try termmap(["bench", "--only", "get-city", "--quick"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let line = try #require(
+      r.stderr.split(separator: "\n").first { $0.hasPrefix("get-city ") }, "\(r.stderr)")
+    // Zooms 0–14 of central Berlin from the generated planet: the same plan every run.
+    #expect(line.contains(" 153 tiles, "), "\(line)")
+    #expect(line.contains(" requests (1 directory); floor "), "\(line)")
+    #expect(line.contains(" x 50 ms + bytes at "), "\(line)")
+  }
+}
