@@ -409,11 +409,25 @@ extension PMTilesExtract {
               lastError = "bytes \(r.offset)-\(r.offset + r.length - 1): \(data.count) arrived"
               continue
             }
-            let wrote = data.withUnsafeBytes { raw in
-              pwrite(fd, raw.baseAddress, raw.count, off_t(offsets[index]))
+            // A short write is followed by one that says why (a full disk, a size limit).
+            var wrote = 0
+            var failed = false
+            while wrote < data.count, !failed {
+              let n = data.withUnsafeBytes { raw in
+                pwrite(
+                  fd, raw.baseAddress! + wrote, raw.count - wrote,
+                  off_t(offsets[index]) + off_t(wrote))
+              }
+              if n > 0 {
+                wrote += n
+              } else if n < 0, errno == EINTR {
+                continue
+              } else {
+                failed = true
+              }
             }
-            guard wrote == data.count else {
-              let reason = String(cString: strerror(errno))
+            guard !failed else {
+              let reason = errno == 0 ? "no space" : String(cString: strerror(errno))
               state.withLock { $0.failure = "\(spoolPath): cannot be written: \(reason)" }
               return
             }

@@ -126,6 +126,9 @@ struct GetCommand {
   }
 
   func run() throws -> Int32 {
+    // A file size limit reached by the spool must fail the write (EFBIG, said in one line,
+    // what was stored kept), not kill the process.
+    signal(SIGXFSZ, SIG_IGN)
     let plan: PMTilesExtract
     do {
       plan = try PMTilesExtract.plan(

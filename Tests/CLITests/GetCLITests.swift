@@ -544,3 +544,102 @@ struct GetBenchCLITests {
     #expect(line.contains(" x 50 ms + bytes at "), "\(line)")
   }
 }
+
+/// What stops a cut before it is done: a full disk, a download too big to start unasked.
+@Suite("termmap get: a full disk, and asking before 500 MB", .serialized)
+struct GetLimitsCLITests {
+  @Test(
+    "the disk fills (a file size limit: writes fail as on a full disk): one line, exit 2, what was stored kept; with room again the same command finishes"
+  )
+  func fullDisk() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-fulldisk-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("monaco.pmtiles").path
+    let args = [
+      "get", "--bbox", "7.40,43.72,7.44,43.76", "--from", GetCityCLITests.planet.path,
+      "--output", out,
+    ]
+    let quoted = ([termmapBinary.path] + args).map { "'\($0)'" }.joined(separator: " ")
+    let err = dir.appendingPathComponent("err").path
+    let status = dir.appendingPathComponent("status").path
+    // dash's ulimit -f counts 512-byte blocks: 128 KiB, a third of the cut.
+    let script = "(ulimit -f 256; exec \(quoted)) >/dev/null 2>'\(err)'; echo $? >'\(status)'"
+    _ = try ChildProcess.run(["/bin/sh", "-c", script])
+    let code = try String(contentsOfFile: status, encoding: .utf8)
+    #expect(code == "2\n", "\(code)")
+    // Progress lines (no terminal), then the one line that says why it stopped.
+    let text = try String(contentsOfFile: err, encoding: .utf8)
+    let message = String(text.split(separator: "\n").last ?? "")
+    #expect(message.hasPrefix("termmap: get: "), "\(text)")
+    #expect(text.split(separator: "\n").filter { $0.hasPrefix("termmap:") }.count == 1)
+    #expect(
+      message.contains("monaco.pmtiles.part: cannot be written: File too large"), "\(message)")
+    #expect(message.contains("ranges kept: the same command continues"), "\(message)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+    let again = try termmap(args)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stdout.contains("resuming: "), "\(again.stdout)")
+    let cut = try PMTilesSource(path: out)
+    let source = try PMTilesSource(path: GetCityCLITests.planet.path)
+    for id in GetCityCLITests.tiles(west: 7.40, south: 43.72, east: 7.44, north: 43.76) {
+      #expect(try cut.tile(id) == source.tile(id), "\(id)")
+    }
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+    #expect(left == ["err", "monaco.pmtiles", "status"], "\(left)")
+  }
+
+  /// An archive that claims one 600 MB tile at zoom 0: a sparse file, nothing on disk.
+  static func bigArchive(_ path: String) throws {
+    let root = PMTiles.encodeDirectory([
+      PMTiles.Entry(tileID: 0, offset: 0, length: 600_000_000, runLength: 1)
+    ])
+    var h = PMTiles.Header(
+      tileType: .mvt, tileCompression: .gzip, minZoom: 0, maxZoom: 0, west: -180, south: -85,
+      east: 180, north: 85)
+    h.internalCompressionCode = PMTiles.Compression.none.rawValue
+    h.rootOffset = 127
+    h.rootLength = UInt64(root.count)
+    h.metadataOffset = h.rootOffset + h.rootLength
+    h.metadataLength = 2
+    h.leafDirectoryOffset = h.metadataOffset + 2
+    h.tileDataOffset = h.leafDirectoryOffset
+    h.tileDataLength = 600_000_000
+    (h.addressedTilesCount, h.tileEntriesCount, h.tileContentsCount) = (1, 1, 1)
+    let bytes = h.encoded() + root + Array("{}".utf8)
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+    #expect(truncate(path, off_t(h.tileDataOffset + h.tileDataLength)) == 0)
+  }
+
+  @Test(
+    "over 500 MB: a terminal is asked first (no: exit 1, nothing written); elsewhere it needs --yes"
+  )
+  func asksFirst() throws {
+    let tmux = try LiveTmux()
+    let big = tmux.file("big.pmtiles")
+    try Self.bigArchive(big)
+    let out = tmux.file("cut.pmtiles")
+    let args = ["get", "--bbox", "-10,-10,10,10", "--from", big, "--output", out]
+    let dry = try termmap(args + ["--dry-run"])
+    #expect(dry.status == 0, "\(dry.stderr)")
+    #expect(dry.stdout.contains("600.0 MB to fetch in "), "\(dry.stdout)")
+    let piped = try termmap(args)
+    #expect(piped.status == 2)
+    #expect(
+      piped.stderr
+        == "termmap: get: 600.0 MB to download: add --yes to go ahead without a terminal\n",
+      "\(piped.stderr)")
+    let command = ([termmapBinary.path] + args).map { "'\($0)'" }.joined(separator: " ")
+    try tmux.start("\(command); echo \"status $?\"")
+    let asked = try tmux.waitFor(timeout: 60) {
+      $0.contains { $0.contains("Download 600.0 MB? [y/N]") }
+    }
+    #expect(asked.ok, "\(asked.screen)")
+    try tmux.type("n\r")
+    let answered = try tmux.waitFor(timeout: 60) { $0.contains("status 1") }
+    #expect(answered.ok, "\(answered.screen)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+    #expect(!FileManager.default.fileExists(atPath: out + ".part"))
+  }
+}
