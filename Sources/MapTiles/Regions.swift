@@ -133,9 +133,11 @@ extension Regions {
   }
 
   /// The status line's note when the view at `zoom` is deeper than any map data at `point`
-  /// (nil otherwise, and when there is no map content at all): `termmap get` fetches it.
+  /// (nil otherwise, and when there is no map content at all): `termmap get` fetches it, and
+  /// so does the viewer's `key` when given.
   public static func noDataNote(
-    at point: MapPoint, zoom: Double, in overlays: [any Overlay], ascii: Bool
+    at point: MapPoint, zoom: Double, in overlays: [any Overlay], ascii: Bool,
+    key: String? = nil
   ) -> String? {
     // No map content at all (no offline map, --no-basemap): nothing to say here.
     let content = overlays.compactMap { $0 as? TileOverlay }.filter(\.canReplaceMapContent)
@@ -143,6 +145,7 @@ extension Regions {
     let deepest = deepestData(at: point, in: overlays)
     if let deepest, zoom <= Double(deepest) + overzoomAllowance { return nil }
     _ = ascii
-    return "no map data here: termmap get"
+    return key.map { "no map data here: \($0) gets it (termmap get)" }
+      ?? "no map data here: termmap get"
   }
 }

@@ -80,7 +80,10 @@ public final class SourceTileOverlay: TileOverlay, @unchecked Sendable {
     minimumZ = source.minZoom
     maximumZ = source.maxZoom
     if let b = source.bounds, !b.isNull { boundingMapRect = b }
-    attribution = source.attribution
+    // Credits are often HTML (TileJSON, PMTiles metadata): shown as plain text.
+    attribution =
+      source.attribution.contains("<") || source.attribution.contains("&")
+      ? HTMLText.plain(source.attribution) : source.attribution
     title = source.name
     canReplaceMapContent = replacesMapContent
   }

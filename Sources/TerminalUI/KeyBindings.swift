@@ -13,6 +13,8 @@ public enum ViewerAction: String, Sendable, CaseIterable {
   case profile, layers, measure, colouring
   /// The live position's tracking mode (Viewer+Location).
   case cycleTracking
+  /// A download of the region on screen (Viewer+Download).
+  case downloadRegion
   case help
   case quit
 }
@@ -140,6 +142,11 @@ public enum KeyBindings {
       details:
         "follow your position (with `--follow`): off → follow → follow with heading → off; a pan by hand turns it off",
       [c("f", .cycleTracking)]),
+    KeyBinding(
+      "D", "download the region on screen",
+      details:
+        "download the region on screen for use offline (zooms 0–15, as `termmap get` does, from `[get] from` or the Protomaps planet), with progress on the status line; the map draws it once whole and keeps it (`termmap regions`)",
+      [c("D", .downloadRegion)]),
     KeyBinding(
       "mouse", "drag pans, wheel zooms, click selects",
       details:

@@ -42,6 +42,7 @@ extension Viewer {
     if let s = map.selectedAnnotations.first, let t = s.title {
       parts.append(Part("▸ " + t, priority: 0))
     }
+    if let d = download?.statusText(now: clock()) { parts.append(Part(d, priority: 0)) }
     if loadedPoints > 0 { parts.append(Part("\(loadedPoints) pts", priority: 6)) }
     if pendingLoads > 0 {
       let percent = loadProgressBoard?.overall.map { String(format: " %d%%", Int($0 * 100)) } ?? ""
@@ -50,7 +51,11 @@ extension Viewer {
     }
     if !routesEnabled { parts.append(Part("routes off", priority: 2)) }
     if let note = Regions.noDataNote(
-      at: MapPoint(map.centerCoordinate), zoom: map.zoomLevel, in: map.overlays, ascii: ascii)
+      at: MapPoint(map.centerCoordinate), zoom: map.zoomLevel, in: map.overlays, ascii: ascii,
+      key: KeyBindings.presses(for: .downloadRegion).lazy.compactMap { press -> String? in
+        if case .character(let c) = press { return String(c) }
+        return nil
+      }.first)
     {
       parts.append(Part(note, priority: 4))
     }

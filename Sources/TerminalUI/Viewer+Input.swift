@@ -108,6 +108,7 @@ extension Viewer {
     case .measure: startMeasuring()
     case .colouring: cycleColouring()
     case .cycleTracking: cycleTrackingMode()  // Viewer+Location
+    case .downloadRegion: downloadVisibleRegion()  // Viewer+Download
     case .quit:
       running = false
     }

@@ -126,6 +126,8 @@ public final class Viewer: MapViewDelegate {
   var nextLoadIndex = 0
   var fittedOnce = false
   var message: StatusMessage?
+  /// The region being downloaded (the `D` key, Viewer+Download), or the last one.
+  var download: RegionDownload?
   /// Region changes so far (messages about a view end when it changes).
   var regionChanges = 0
   /// Files that could not be read, with their one-line errors, in the order the files were given.
@@ -234,6 +236,7 @@ public final class Viewer: MapViewDelegate {
     }
     if receiveLoads() { dirty = true }
     if receiveGazetteer() { dirty = true }
+    if receiveDownload() { dirty = true }
     let now = clock()
     if receiveLocation(now: now) { dirty = true }
     if map.isInteracting

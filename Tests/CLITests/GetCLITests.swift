@@ -643,3 +643,52 @@ struct GetLimitsCLITests {
     #expect(!FileManager.default.fileExists(atPath: out + ".part"))
   }
 }
+
+/// The viewer's `D` key: the region on screen downloaded through `termmap get`'s machinery.
+@Suite("the viewer's D key downloads the region on screen", .serialized)
+struct ViewerDownloadCLITests {
+  @Test(
+    "over Helsinki at zoom 14: the status line names D; D downloads from [get] from over nginx, says so, stores the region and draws its streets"
+  )
+  func downloadKey() throws {
+    let tmux = try LiveTmux()
+    let site = URL(fileURLWithPath: tmux.file("site"))
+    try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: GetCityCLITests.planet, to: site.appendingPathComponent("planet.pmtiles"))
+    let nginx = try Nginx(serving: site)
+    defer { nginx.stop() }
+    let config = tmux.file("config")
+    try FileManager.default.createDirectory(
+      atPath: config + "/termmap", withIntermediateDirectories: true)
+    try "[get]\nfrom = \"\(nginx.baseURL)/planet.pmtiles\"\n".write(
+      toFile: config + "/termmap/config.toml", atomically: true, encoding: .utf8)
+    let data = tmux.file("data")
+    try tmux.start(
+      "XDG_CONFIG_HOME='\(config)' XDG_DATA_HOME='\(data)' '\(termmapBinary.path)' --center 60.1700,24.9440 --zoom 14"
+    )
+    func inked(_ screen: [String]) -> Int {
+      screen.dropLast().joined().unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }
+        .count
+    }
+    let bare = try tmux.waitFor(timeout: 60) {
+      $0.last?.contains("no map data here: D gets it (termmap get)") == true
+    }
+    #expect(bare.ok, "\(bare.screen)")
+    try tmux.type("D")
+    let done = try tmux.waitFor(timeout: 120) {
+      $0.last?.contains("view-60.1700N-24.9440E: 22 tiles") == true
+    }
+    #expect(done.ok, "\(done.screen)")
+    #expect(
+      FileManager.default.fileExists(
+        atPath: data + "/termmap/regions/view-60.1700N-24.9440E.pmtiles"))
+    #expect(!nginx.accessLog.isEmpty && nginx.accessLog.allSatisfy { $0.contains(" 206 ") })
+    let drawn = try tmux.waitFor(timeout: 60) { inked($0) > inked(bare.screen) + 500 }
+    #expect(drawn.ok, "\(drawn.screen)")
+    #expect(!drawn.screen.contains { $0.contains("no map data here") }, "\(drawn.screen)")
+    try tmux.type("q")
+    let quit = try tmux.waitFor(timeout: 30) { _ in !tmux.isRunning }
+    #expect(quit.ok)
+  }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TileData
 
 @testable import MapTiles
 
@@ -158,5 +159,28 @@ struct AttributionTests {
     #expect(Attribution.fit(lines, width: 16) == "© OpenStreetMap…")
     #expect(Attribution.fit([], width: 10) == "")
     for w in 16...60 { #expect(Attribution.fit(lines, width: w).count <= w) }
+  }
+}
+
+@Suite("A source's credits on the status line")
+struct AttributionTextTests {
+  @Test("HTML credits (as the Protomaps planet's metadata has them) become plain text")
+  func htmlCredits() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-credits-\(UUID().uuidString).pmtiles"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let meta =
+      #"{"attribution": "<a href=\"https://github.com/protomaps/basemaps\">Protomaps</a> &copy; <a href=\"https://openstreetmap.org\">OpenStreetMap</a>\u001b[2J"}"#
+    let writer = try PMTilesWriter(
+      path: path,
+      header: PMTiles.Header(
+        tileType: .mvt, tileCompression: .gzip, minZoom: 0, maxZoom: 0, west: -180, south: -85,
+        east: 180, north: 85), metadata: Data(meta.utf8))
+    try writer.add(tileID: 0, data: Data([1, 2, 3]))
+    _ = try writer.finish()
+    let overlay = SourceTileOverlay(source: try PMTilesSource(path: path), variant: .dark)
+    // The escape character is gone: "[2J" is only text.
+    #expect(overlay.attribution == "Protomaps © OpenStreetMap [2J")
   }
 }

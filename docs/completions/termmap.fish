@@ -144,7 +144,7 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" bbox' -l 'bbox' -d 'The region: west, south, east, north in degrees (W > E crosses the antimeridian).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" around' -l 'around' -d 'The centre of a region given with --radius.' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" radius' -l 'radius' -d 'The region\'s half width with --around, in km.' -rfka ''
-complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" from' -l 'from' -d 'A PMTiles archive: a file or an http(s) URL.' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" from' -l 'from' -d 'A PMTiles archive: a file or an http(s) URL (default: [get] from in the config file, else the Protomaps planet).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" maxzoom' -l 'maxzoom' -d 'The deepest zoom level cut (default 15).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" name' -l 'name' -d 'Store the region under this name (in $XDG_DATA_HOME/termmap/regions), where the viewer and render find it.' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" output' -l 'output' -d 'Write the archive to this file instead.' -rfka ''
