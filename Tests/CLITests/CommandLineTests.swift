@@ -178,8 +178,22 @@ extension CommandLineTests {
     let lines = try Self.documentedCommandLines()
     // README's viewer and --tiles lines at least.
     #expect(lines.filter { $0.file == "README.md" }.count >= 4, "\(lines)")
+    // `termmap get` without --from cuts from the config file's [get] from: here the tests'
+    // planet in miniature, never the internet; regions go to a folder of the test's.
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-doclines-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    try FileManager.default.createDirectory(
+      at: home.appendingPathComponent("config/termmap"), withIntermediateDirectories: true)
+    try "[get]\nfrom = \"\(GetCityCLITests.planet.path)\"\n".write(
+      to: home.appendingPathComponent("config/termmap/config.toml"), atomically: true,
+      encoding: .utf8)
+    let env = [
+      "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+      "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+    ]
     for (file, arguments) in lines {
-      let r = try termmap(arguments, environment: ["XDG_CONFIG_HOME": "/nonexistent"])
+      let r = try termmap(arguments, environment: env)
       // Read and checked: it ran, or it stopped after the command line was accepted (no
       // terminal for the viewer, a file of the reader's own that is not here).
       let accepted =
