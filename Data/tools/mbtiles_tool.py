@@ -18,8 +18,15 @@
       tippecanoe) to OUT_PREFIX.json. X/Y are XYZ ("slippy map") numbers; the
       MBTiles row is the TMS one, 2^Z - 1 - Y.
 
-finalize and stats use only the standard library; expect needs the
-mapbox-vector-tile package (installed in the build's virtual environment).
+  mbtiles_tool.py prune-ocean FILE MINZOOM
+      Delete the tiles from MINZOOM on that hold nothing but one ocean polygon
+      covering the whole tile (the same bytes everywhere in the open sea). A
+      viewer that finds no tile draws the deepest ancestor it has, which is
+      open sea there too, so nothing drawn changes and the file loses most of
+      its tiles at high zoom.
+
+finalize and stats use only the standard library; expect and prune-ocean need
+the mapbox-vector-tile package (installed in the build's virtual environment).
 """
 import gzip
 import hashlib
@@ -125,6 +132,50 @@ def expect(path, z, x, y, prefix):
         ", ".join("%s %d" % (n, len(out["layers"][n]["features"])) for n in names)))
 
 
+def _is_open_sea(data):
+    """True when the gzip MVT holds only layer water with one class=ocean polygon whose
+    single ring is a rectangle covering the tile (0..extent) and perhaps its buffer."""
+    import mapbox_vector_tile
+    tile = mapbox_vector_tile.decode(gzip.decompress(data),
+                                     default_options={"y_coord_down": True, "geojson": False})
+    if list(tile) != ["water"] or len(tile["water"]["features"]) != 1:
+        return False
+    extent = tile["water"]["extent"]
+    f = tile["water"]["features"][0]
+    g = f["geometry"]
+    if f["properties"] != {"class": "ocean"} or g["type"] != "Polygon" or len(g["coordinates"]) != 1:
+        return False
+    ring = g["coordinates"][0]
+    xs = {p[0] for p in ring}
+    ys = {p[1] for p in ring}
+    return (len(xs) == 2 and len(ys) == 2 and min(xs) <= 0 and max(xs) >= extent
+            and min(ys) <= 0 and max(ys) >= extent)
+
+
+def prune_ocean(path, minzoom):
+    """tippecanoe's MBTiles keep each distinct tile once (table images) and map every
+    z/x/row to one (table map; tiles is a view): open-sea rows go from map, then the
+    images no row uses."""
+    db = sqlite3.connect(path)
+    minzoom = int(minzoom)
+    doomed = []
+    for z, tile_id, data in db.execute("SELECT zoom_level, tile_id, tile_data FROM images "
+                                       "WHERE zoom_level >= ?", (minzoom,)):
+        if len(data) <= 200 and _is_open_sea(bytes(data)):  # open sea: about 80 bytes
+            doomed.append((z, tile_id))
+    removed = 0
+    for z, tile_id in doomed:
+        removed += db.execute("DELETE FROM map WHERE zoom_level=? AND tile_id=?",
+                              (z, tile_id)).rowcount
+        db.execute("DELETE FROM images WHERE zoom_level=? AND tile_id=?", (z, tile_id))
+    db.commit()
+    db.execute("VACUUM")
+    db.close()
+    print("  %s: removed %d open-sea tiles at zoom %d and above"
+          % (os.path.basename(path), removed, minzoom))
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"finalize": finalize, "stats": stats, "expect": expect}[cmd](*args)
+    {"finalize": finalize, "stats": stats, "expect": expect,
+     "prune-ocean": prune_ocean}[cmd](*args)
