@@ -78,7 +78,7 @@ let package = Package(
       exclude: ["Snapshots"], swiftSettings: strict),
     // A loopback HTTP server for the tile tests (not a product).
     .target(
-      name: "LoopbackHTTPServer", dependencies: ["TileData", "MapGeometry"],
+      name: "LoopbackHTTPServer", dependencies: ["TileData", "MapGeometry", "CSQLite"],
       path: "Tests/LoopbackHTTPServer", swiftSettings: strict),
     .testTarget(
       name: "MapDataTests", dependencies: ["MapData", "TermMapKit"],

@@ -214,6 +214,7 @@ EXP="$TOOLS/expected"
 rm -rf "$EXP"; mkdir -p "$EXP"
 "$VPY" "$TOOLS/mbtiles_tool.py" expect "$WORK/world.mbtiles" 0 0 0 "$EXP/world-0-0-0"
 "$VPY" "$TOOLS/mbtiles_tool.py" expect "$WORK/world.mbtiles" 6 33 23 "$EXP/world-6-33-23"
+"$PYTHON" "$TOOLS/mbtiles_tool.py" manifest "$WORK/world.mbtiles" "$EXP/world-tiles.json"
 "$VPY" "$TOOLS/mbtiles_tool.py" expect "$DATA/monaco.mbtiles" 14 8529 5973 "$EXP/monaco-14-8529-5973"
 
 # --- summary --------------------------------------------------------------------------

@@ -18,6 +18,12 @@
       tippecanoe) to OUT_PREFIX.json. X/Y are XYZ ("slippy map") numbers; the
       MBTiles row is the TMS one, 2^Z - 1 - Y.
 
+  mbtiles_tool.py manifest FILE OUT.json
+      Per zoom: the number of tiles, their stored bytes and a 64-bit FNV-1a hash of
+      all stored tile bytes one after another, in x then y (XYZ) order. The tests
+      check the shipped PMTiles archive (written by the pmtiles package, read by
+      termmap's reader) against it: the tiles as tippecanoe wrote them, read here by
+      SQLite.
   mbtiles_tool.py prune-ocean FILE MINZOOM
       Delete the tiles from MINZOOM on that hold nothing but one ocean polygon
       covering the whole tile (the same bytes everywhere in the open sea). A
@@ -132,6 +138,30 @@ def expect(path, z, x, y, prefix):
         ", ".join("%s %d" % (n, len(out["layers"][n]["features"])) for n in names)))
 
 
+def manifest(path, out_path):
+    db = sqlite3.connect(path)
+    zooms = {}
+    total = 0
+    for (z,) in db.execute("SELECT DISTINCT zoom_level FROM tiles ORDER BY 1").fetchall():
+        h = 0xcbf29ce484222325
+        count = size = 0
+        # XYZ y ascending is TMS row descending
+        for (data,) in db.execute("SELECT tile_data FROM tiles WHERE zoom_level=? "
+                                  "ORDER BY tile_column, tile_row DESC", (z,)):
+            for b in bytes(data):
+                h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+            count += 1
+            size += len(data)
+        zooms[str(z)] = {"tiles": count, "bytes": size, "fnv1a64": "%016x" % h}
+        total += count
+    with open(out_path, "w", encoding="utf-8") as f:
+        json.dump({"source": os.path.basename(path), "tiles": total,
+                   "order": "zoom, then x, then y (XYZ), stored (gzip) bytes concatenated",
+                   "zooms": zooms}, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print("  %s: %d tiles" % (os.path.basename(out_path), total))
+
+
 def _is_open_sea(data):
     """True when the gzip MVT holds only layer water with one class=ocean polygon whose
     single ring is a rectangle covering the tile (0..extent) and perhaps its buffer."""
@@ -178,4 +208,4 @@ def prune_ocean(path, minzoom):
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"finalize": finalize, "stats": stats, "expect": expect,
-     "prune-ocean": prune_ocean}[cmd](*args)
+     "manifest": manifest, "prune-ocean": prune_ocean}[cmd](*args)
