@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turn Natural Earth shapefiles and GeoNames cities into one GeoJSON-sequence
-file for a single tippecanoe run (world.mbtiles).
+file for a single tippecanoe run (the world, shipped as world.pmtiles).
 
 Every feature carries a "tippecanoe" member with its layer and zoom range, so
 all layers are tiled in ONE tippecanoe run (tile-join from the tippecanoe
