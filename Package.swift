@@ -76,9 +76,9 @@ let package = Package(
       name: "TermMapKitTests",
       dependencies: ["TermMapKit", "MapGeometry", "DotRaster", "TextSnapshots"],
       exclude: ["Snapshots"], swiftSettings: strict),
-    // A loopback HTTP server for the tile tests (not a product).
+    // A loopback HTTP server for the tile tests, and the world as MBTiles (not a product).
     .target(
-      name: "LoopbackHTTPServer", dependencies: ["TileData", "MapGeometry"],
+      name: "LoopbackHTTPServer", dependencies: ["TileData", "MapGeometry", "CSQLite"],
       path: "Tests/LoopbackHTTPServer", swiftSettings: strict),
     .testTarget(
       name: "MapDataTests", dependencies: ["MapData", "TermMapKit"],

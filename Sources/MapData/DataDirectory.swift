@@ -1,7 +1,7 @@
 import Foundation
 import MapGeometry
 
-/// Finds termmap's offline data: the map (`world.mbtiles`, `monaco.mbtiles`) and the place
+/// Finds termmap's offline data: the map (`world.pmtiles`, `monaco.mbtiles`) and the place
 /// names (`places.tsv.gz`, `countries.tsv`), in the repository's `Data/` folder or where an
 /// install put them.
 public enum DataDirectory {
@@ -49,7 +49,7 @@ public enum DataDirectory {
     return candidates
   }
 
-  /// The first of `candidates` that holds `world.mbtiles`, nil when none does.
+  /// The first of `candidates` that holds `world.pmtiles`, nil when none does.
   public static func locate(
     executable: String = CommandLine.arguments.first ?? "",
     environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -60,7 +60,7 @@ public enum DataDirectory {
       executable: executable, environment: environment, currentDirectory: currentDirectory,
       packageDirectory: packageDirectory
     ).first {
-      FileManager.default.fileExists(atPath: $0.appendingPathComponent("world.mbtiles").path)
+      FileManager.default.fileExists(atPath: $0.appendingPathComponent("world.pmtiles").path)
     }
   }
 
@@ -69,10 +69,10 @@ public enum DataDirectory {
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String {
     if let env = environment["TERMMAP_DATA"], !env.isEmpty {
-      return "the offline map is missing: no world.mbtiles in TERMMAP_DATA=\(env)"
+      return "the offline map is missing: no world.pmtiles in TERMMAP_DATA=\(env)"
     }
     return
-      "the offline map is missing: no world.mbtiles in Data/ beside termmap, "
+      "the offline map is missing: no world.pmtiles in Data/ beside termmap, "
       + "~/.local/share/termmap or /usr/share/termmap (see README: Install, or set TERMMAP_DATA)"
   }
 }

@@ -130,9 +130,15 @@ public struct BasemapStyle: Sendable {
       Rule(
         layer: "landuse", key: "class", values: ["park", "cemetery", "grass"], minZoom: 12,
         fill: .cube(0, 2, 0), fillPattern: .sparse),
+      // Built-up areas outlined until streets take over (the world's Natural Earth urban
+      // areas; OpenMapTiles' residential land use).
+      Rule(
+        layer: "landuse", key: "class", values: ["residential"], minZoom: 6, maxZoom: 12,
+        stroke: TermColor(239)),
       Rule(layer: "water", minZoom: 0, fill: .cube(0, 1, 3), fillPattern: .sparse),
       Rule(layer: "coastline", minZoom: 0, stroke: .cube(1, 3, 5)),
       Rule(layer: "water", minZoom: 9, stroke: .cube(1, 3, 5)),
+      Rule(layer: "waterway", key: "class", values: ["river"], minZoom: 6, stroke: .cube(1, 2, 5)),
       Rule(layer: "waterway", minZoom: 10, stroke: .cube(1, 2, 5)),
       Rule(layer: "building", minZoom: 14, stroke: TermColor(242)),
       Rule(
@@ -198,6 +204,7 @@ public struct BasemapStyle: Sendable {
       TermColor.cube(1, 2, 5).index: .cube(0, 1, 4), TermColor(248).index: TermColor(240),
       TermColor(240).index: TermColor(246), TermColor(252).index: TermColor(238),
       TermColor(245).index: TermColor(242), TermColor.cube(5, 4, 1).index: .cube(4, 2, 0),
+      TermColor(239).index: TermColor(251),
       TermColor.cube(2, 2, 2).index: TermColor(250), TermColor(244).index: TermColor(245),
     ]
     s.rules = s.rules.map { r in

@@ -4,8 +4,9 @@ import MapGeometry
 import TermMapKit
 import TileData
 
-/// The map that ships in Data/: the world (Natural Earth and GeoNames, zoom 0–6) with Monaco's
-/// OpenStreetMap streets (zoom 10–14) over it, as tile overlays added the public way:
+/// The map that ships in Data/: the world (Natural Earth and GeoNames, zoom 0–8, a PMTiles
+/// archive) with Monaco's OpenStreetMap streets (zoom 10–14, MBTiles) over it, as tile overlays
+/// added the public way:
 ///
 /// ```swift
 /// map.addOverlays(try OfflineMap.overlays(dataDirectory: dir), level: .aboveRoads)
@@ -15,7 +16,7 @@ import TileData
 /// lowest zoom), the world beneath is not.
 public enum OfflineMap {
   /// The offline files in drawing order, least detailed first.
-  public static let files = ["world.mbtiles", "monaco.mbtiles"]
+  public static let files = ["world.pmtiles", "monaco.mbtiles"]
 
   /// Tile overlays for the offline data in `dir` (the world is required, the city optional).
   public static func overlays(dataDirectory dir: URL, style: BasemapStyle = .dark) throws
@@ -25,7 +26,9 @@ public enum OfflineMap {
     for (n, file) in files.enumerated() {
       let path = dir.appendingPathComponent(file).path
       if n > 0 && !FileManager.default.fileExists(atPath: path) { continue }
-      out.append(SourceTileOverlay(source: try MBTilesSource(path: path), style: style))
+      let source: any TileSource =
+        file.hasSuffix(".pmtiles") ? try PMTilesSource(path: path) : try MBTilesSource(path: path)
+      out.append(SourceTileOverlay(source: source, style: style))
     }
     return out
   }

@@ -5,7 +5,7 @@ public enum VectorSchema: String, Sendable, CaseIterable {
   /// [OpenMapTiles](https://openmaptiles.org/schema/): `water`, `landcover`, `landuse`,
   /// `transportation`, `transportation_name`, `building`, `place`, `poi`, `boundary`, … with
   /// `class`/`subclass`. Also what tilemaker's and Planetiler's default profiles write, and
-  /// termmap's own world.mbtiles.
+  /// termmap's own world.pmtiles.
   case openMapTiles
   /// [Shortbread 1.0](https://shortbread-tiles.org/schema/1.0/), the schema of
   /// OpenStreetMap's own vector tiles: `ocean`, `water_polygons`, `water_lines`, `land`,

@@ -32,8 +32,16 @@ protocol ByteRangeReader: Sendable {
 }
 
 /// Raised by a reader when the archive changed under it (another ETag or size).
-enum ByteRangeReadError: Error {
+enum ByteRangeReadError: Error, CustomStringConvertible {
   case changed(old: String?, new: String?)
+
+  var description: String {
+    switch self {
+    case .changed(let old, let new):
+      return "the archive changed on the server during the download (ETag \(old ?? "none"), "
+        + "now \(new ?? "none"))"
+    }
+  }
 }
 
 /// A local file read with `pread` (never read whole). The descriptor is opened once; `pread`

@@ -166,7 +166,7 @@ enum Manual {
   static let environment: [(String, String)] = [
     (
       "TERMMAP_DATA",
-      "The folder with the offline map and place names (world.mbtiles, places.tsv.gz); when set, the only one looked in (else Data/ beside termmap, share/termmap under its prefix, $XDG_DATA_HOME/termmap, termmap in each of $XDG_DATA_DIRS)."
+      "The folder with the offline map and place names (world.pmtiles, places.tsv.gz); when set, the only one looked in (else Data/ beside termmap, share/termmap under its prefix, $XDG_DATA_HOME/termmap, termmap in each of $XDG_DATA_DIRS)."
     ),
     (
       "XDG_CONFIG_HOME",

@@ -48,7 +48,7 @@ struct BasemapSnapshotTests {
 
 @Suite("termmap render --tiles URL (loopback server)")
 struct HTTPTilesCLITests {
-  static let world = repositoryRoot.appendingPathComponent("Data/world.mbtiles").path
+  static let world = WorldMBTiles.path
 
   func run(_ prefix: String, server: LoopbackHTTPServer, cache: URL) throws -> (
     status: Int32, stdout: String, stderr: String

@@ -7,7 +7,7 @@ import Testing
 /// what the process holds in memory (the kernel's peak resident size of the child).
 @Suite("termmap render over hostile HTTP servers and proxies")
 struct HTTPClientCLITests {
-  static let world = repositoryRoot.appendingPathComponent("Data/world.mbtiles").path
+  static let world = WorldMBTiles.path
 
   /// Runs termmap to its end: exit status, peak resident KiB, standard output and error.
   func measured(_ arguments: [String], environment: [String: String]) throws -> (

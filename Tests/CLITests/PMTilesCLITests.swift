@@ -16,7 +16,7 @@ struct PMTilesCLITests {
 
   @Test("an http(s) .pmtiles URL and a TileJSON URL draw the same as the local file")
   func remote() throws {
-    let local = try render("Data/world.mbtiles")
+    let local = try render("Data/world.pmtiles")
     let world = repositoryRoot.appendingPathComponent("Data/world.pmtiles")
     let archive = try RangeFileServer(
       files: ["/world.pmtiles": .init(body: try Data(contentsOf: world), etag: "\"w\"")])
@@ -27,8 +27,7 @@ struct PMTilesCLITests {
     #expect(viaRanges.stdout == local.stdout)
     #expect(archive.requests.allSatisfy { $0.headers["range"] != nil })
 
-    let tiles = try LoopbackHTTPServer.tileServer(
-      mbtiles: repositoryRoot.appendingPathComponent("Data/world.mbtiles").path)
+    let tiles = try LoopbackHTTPServer.tileServer(mbtiles: WorldMBTiles.path)
     defer { tiles.stop() }
     let doc =
       #"{"tilejson": "3.0.0", "tiles": ["\#(tiles.baseURL)/{z}/{x}/{y}.pbf"], "maxzoom": 6}"#
@@ -44,10 +43,10 @@ struct PMTilesCLITests {
     #expect(tiles.requests.count > 0)
   }
 
-  @Test("Data/world.pmtiles draws exactly what Data/world.mbtiles draws")
+  @Test("Data/world.pmtiles draws exactly what the same tiles in an MBTiles file draw")
   func sameAsMBTiles() throws {
     let pm = try render("Data/world.pmtiles")
-    let mb = try render("Data/world.mbtiles")
+    let mb = try render(WorldMBTiles.path)
     #expect(pm.status == 0 && mb.status == 0)
     #expect(pm.stderr.isEmpty)
     let dots = pm.stdout.unicodeScalars.filter { $0.value > 0x2800 && $0.value <= 0x28FF }.count

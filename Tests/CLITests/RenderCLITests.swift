@@ -11,7 +11,8 @@ struct RenderCLITests {
       let r = try termmap(["render", "--size", "120x20", "--status", "--color", "never"] + args)
       return String(r.stdout.split(separator: "\n").last ?? "")
     }
-    let hike = try status(["Data/samples/korita-zbevnica.gpx"])
+    // The world's tiles end at zoom 8, drawn scaled up to 11 (Regions.overzoomAllowance).
+    let hike = try status(["--zoom", "12", "Data/samples/korita-zbevnica.gpx"])
     #expect(hike.contains("no map data here: termmap get"), "\(hike)")
     #expect(!(try status(["--center", "43.73,7.42", "--zoom", "14"])).contains("no map data"))
     #expect(!(try status(["--center", "46,14", "--zoom", "8"])).contains("no map data"))
@@ -28,7 +29,7 @@ struct RenderCLITests {
     #expect(r.stdout.split(separator: "\n", omittingEmptySubsequences: false).count == 7)
     #expect(
       r.stderr
-        == "termmap: the offline map is missing: no world.mbtiles in TERMMAP_DATA=/nonexistent/termmap-data\n"
+        == "termmap: the offline map is missing: no world.pmtiles in TERMMAP_DATA=/nonexistent/termmap-data\n"
     )
     // With a file to show, the frame is the file's: status 0, the line still said.
     let withFile = try termmap(

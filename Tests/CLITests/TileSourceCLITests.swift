@@ -25,7 +25,7 @@ struct TileSourceCLITests {
     try FileManager.default.createDirectory(
       at: home.appendingPathComponent("termmap"), withIntermediateDirectories: true)
     try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
-    let world = repositoryRoot.appendingPathComponent("Data/world.mbtiles").path
+    let world = WorldMBTiles.path
     let tiles = try LoopbackHTTPServer.tileServer(mbtiles: world)
     defer { tiles.stop() }
     try FileManager.default.copyItem(
@@ -89,7 +89,7 @@ struct TileSourceCLITests {
     defer { try? FileManager.default.removeItem(at: home) }
     try FileManager.default.createDirectory(
       at: home.appendingPathComponent("termmap"), withIntermediateDirectories: true)
-    let world = repositoryRoot.appendingPathComponent("Data/world.mbtiles").path
+    let world = WorldMBTiles.path
     try """
     [sources.mine]
     path = "\(world)"

@@ -17,7 +17,7 @@ struct DataDirectoryTests {
     #expect(
       found.standardizedFileURL == repository.appendingPathComponent("Data").standardizedFileURL)
     #expect(
-      FileManager.default.fileExists(atPath: found.appendingPathComponent("world.mbtiles").path))
+      FileManager.default.fileExists(atPath: found.appendingPathComponent("world.pmtiles").path))
   }
 
   @Test("TERMMAP_DATA, when set, is the one place looked in: a wrong setting is not hidden")
@@ -30,10 +30,10 @@ struct DataDirectoryTests {
     #expect(DataDirectory.locate(executable: "/x", environment: env, currentDirectory: "/") == nil)
     #expect(
       DataDirectory.missingMessage(environment: env)
-        == "the offline map is missing: no world.mbtiles in TERMMAP_DATA=\(dir.path)")
+        == "the offline map is missing: no world.pmtiles in TERMMAP_DATA=\(dir.path)")
     try FileManager.default.copyItem(
-      at: repository.appendingPathComponent("Data/world.mbtiles"),
-      to: dir.appendingPathComponent("world.mbtiles"))
+      at: repository.appendingPathComponent("Data/world.pmtiles"),
+      to: dir.appendingPathComponent("world.pmtiles"))
     #expect(
       DataDirectory.locate(executable: "/x", environment: env, currentDirectory: "/")
         .map(\.standardizedFileURL.path) == dir.standardizedFileURL.path)
@@ -48,7 +48,7 @@ struct DataDirectoryTests {
     func place(_ folder: String) throws -> URL {
       let dir = root.appendingPathComponent(folder)
       try fm.createDirectory(at: dir, withIntermediateDirectories: true)
-      try Data("stand-in".utf8).write(to: dir.appendingPathComponent("world.mbtiles"))
+      try Data("stand-in".utf8).write(to: dir.appendingPathComponent("world.pmtiles"))
       return dir.standardizedFileURL
     }
     func found(_ env: [String: String], exe: String = "/nowhere/bin/termmap") -> String? {

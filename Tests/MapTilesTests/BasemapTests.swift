@@ -12,11 +12,11 @@ import Testing
 /// The repository's Data/ folder, found from this source file.
 let dataDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Data")
-let worldPath = dataDirectory.appendingPathComponent("world.mbtiles").path
+let worldPath = dataDirectory.appendingPathComponent("world.pmtiles").path
 
-/// Tiles from Data/world.mbtiles whose background loads wait until the test releases them.
+/// Tiles from Data/world.pmtiles whose background loads wait until the test releases them.
 final class GatedSource: TileSource {
-  let inner: MBTilesSource
+  let inner: PMTilesSource
   var minZoom: Int { inner.minZoom }
   var maxZoom: Int { inner.maxZoom }
   var bounds: MapRect? { inner.bounds }
@@ -31,7 +31,7 @@ final class GatedSource: TileSource {
   >(([], []))
 
   init(failures: [TileID: String] = [:]) throws {
-    inner = try MBTilesSource(path: worldPath)
+    inner = try PMTilesSource(path: worldPath)
     self.failures = failures
   }
 
@@ -265,7 +265,7 @@ struct BasemapLoadingTests {
   @MainActor func completeFrame() throws {
     let map = MapView(columns: 100, rows: 30)
     map.addOverlay(
-      SourceTileOverlay(source: try MBTilesSource(path: worldPath)), level: .aboveRoads)
+      SourceTileOverlay(source: try PMTilesSource(path: worldPath)), level: .aboveRoads)
     map.setCenter(Coordinate(latitude: 45, longitude: 10), animated: false)
     map.setZoomLevel(4, animated: false)
     let result = map.renderCompleteFrame(timeout: 10)
@@ -288,7 +288,7 @@ struct BasemapLoadingTests {
     for replaces in [false, true] {
       let map = MapView(columns: 80, rows: 24)
       map.addOverlay(
-        SourceTileOverlay(source: try MBTilesSource(path: worldPath)), level: .aboveRoads)
+        SourceTileOverlay(source: try PMTilesSource(path: worldPath)), level: .aboveRoads)
       map.addOverlay(Cover(replaces: replaces))  // its default renderer draws nothing
       let frame = map.renderCompleteFrame(timeout: 10).frame
       if replaces {
@@ -337,7 +337,7 @@ struct BasemapHTTPTests {
       template: server.baseURL + prefix + "/{z}/{x}/{y}.pbf", maxZoom: 6, cacheHome: cache,
       maxAge: maxAge, timeout: timeout)
     var sources: [any TileSource] = []
-    if withWorld { sources.append(try MBTilesSource(path: worldPath)) }
+    if withWorld { sources.append(try PMTilesSource(path: worldPath)) }
     sources.append(http)
     let map = MapView(columns: 100, rows: 30)
     let recorder = LoadingRecorder()
@@ -356,7 +356,7 @@ struct BasemapHTTPTests {
 
   @Test("tiles load over HTTP, land is drawn, the disk cache fills, a second run revalidates")
   @MainActor func loadsAndCaches() throws {
-    let server = try LoopbackHTTPServer.tileServer(mbtiles: worldPath)
+    let server = try LoopbackHTTPServer.tileServer(mbtiles: WorldMBTiles.path)
     defer { server.stop() }
     let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
       "basemap-http-\(UUID().uuidString)")
@@ -390,7 +390,7 @@ struct BasemapHTTPTests {
 
   @Test("404: no tile and no failure")
   @MainActor func notFound() throws {
-    let server = try LoopbackHTTPServer.tileServer(mbtiles: worldPath)
+    let server = try LoopbackHTTPServer.tileServer(mbtiles: WorldMBTiles.path)
     defer { server.stop() }
     let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
       "basemap-http-\(UUID().uuidString)")
@@ -406,7 +406,7 @@ struct BasemapHTTPTests {
     "500, a time-out and a garbage body: didFailLoadingMap, and the frame still draws",
     arguments: ["/500", "/hang", "/garbage"])
   @MainActor func failures(prefix: String) throws {
-    let server = try LoopbackHTTPServer.tileServer(mbtiles: worldPath)
+    let server = try LoopbackHTTPServer.tileServer(mbtiles: WorldMBTiles.path)
     defer { server.stop() }
     let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
       "basemap-http-\(UUID().uuidString)")

@@ -23,7 +23,7 @@ struct PartialTileTests {
   func map(_ path: String) throws -> MapView {
     let map = MapView(columns: 101, rows: 33)
     map.addOverlay(
-      SourceTileOverlay(source: try MBTilesSource(path: path), variant: .dark), level: .aboveRoads)
+      SourceTileOverlay(source: try TileSourceSpec.open(path), variant: .dark), level: .aboveRoads)
     return map
   }
 

@@ -88,7 +88,7 @@ struct SchemaDetectionTests {
       (protomapsPath, .protomaps),
     ]
     for (path, schema) in expected {
-      let source = try MBTilesSource(path: path)
+      let source = try TileSourceSpec.open(path)
       #expect(VectorSchema.detect(layerNames: source.vectorLayers) == schema, "\(path)")
       let light = BasemapStyle.forSchema(vectorLayers: source.vectorLayers, variant: .light)
       #expect(light?.name == BasemapStyle.forSchema(schema, variant: .light).name)

@@ -8,16 +8,16 @@ import Testing
 @testable import TermMapKit
 @testable import TileData
 
-/// A library user's own tile overlay: tiles come from its own loader (here Data/world.mbtiles
+/// A library user's own tile overlay: tiles come from its own loader (here Data/world.pmtiles
 /// read on a background queue once the test releases them), drawn by the vector renderer.
 final class OwnTiles: TileOverlay, @unchecked Sendable {
-  let file: MBTilesSource
+  let file: PMTilesSource
   /// Loads asked for and not yet answered (mutex-guarded).
   let waiting = Mutex<[(TileOverlayPath, @Sendable (Data?, (any Error)?) -> Void)]>([])
   let asked = Mutex<[TileOverlayPath]>([])
 
   init() throws {
-    file = try MBTilesSource(path: worldPath)
+    file = try PMTilesSource(path: worldPath)
     super.init(urlTemplate: nil)
     maximumZ = 6
     canReplaceMapContent = true
@@ -217,7 +217,7 @@ struct SeamTests {
     let failing = try GatedSource(failures: [zero: "HTTP 500"])
     let map = MapView(columns: 80, rows: 24)
     map.addOverlay(
-      SourceTileOverlay(source: try MBTilesSource(path: worldPath)), level: .aboveRoads)
+      SourceTileOverlay(source: try PMTilesSource(path: worldPath)), level: .aboveRoads)
     map.addOverlay(SourceTileOverlay(source: failing), level: .aboveRoads)
     let first = map.renderFrameWithStatistics()
     #expect(inkedCells(first.frame) == 0, "the upper source's tile is loading: nothing beneath")

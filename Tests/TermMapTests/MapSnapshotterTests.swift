@@ -13,12 +13,12 @@ struct ServerError: Error, CustomStringConvertible {
   var description: String { "HTTP \(status)" }
 }
 
-/// Tiles of Data/world.mbtiles, each answered on another thread a little later (as a network
+/// Tiles of Data/world.pmtiles, each answered on another thread a little later (as a network
 /// source would), drawn with the dark OpenMapTiles style.
 final class SlowWorldTiles: TileOverlay, @unchecked Sendable {
   // `@unchecked Sendable`: `file` is an immutable `Sendable` reference and `asked` a mutex;
   // the base class keeps its own state behind a mutex.
-  let file: MBTilesSource
+  let file: PMTilesSource
   let delay: Int
   /// Whether loads are answered at all (false: they never are).
   let answers: Bool
@@ -27,7 +27,7 @@ final class SlowWorldTiles: TileOverlay, @unchecked Sendable {
   let asked = Mutex(0)
 
   init(delayMilliseconds: Int = 40, answers: Bool = true, failure: ServerError? = nil) throws {
-    file = try MBTilesSource(path: dataDirectory.appendingPathComponent("world.mbtiles").path)
+    file = try PMTilesSource(path: dataDirectory.appendingPathComponent("world.pmtiles").path)
     delay = delayMilliseconds
     self.answers = answers
     self.failure = failure
@@ -58,18 +58,18 @@ final class SlowWorldTiles: TileOverlay, @unchecked Sendable {
   }
 }
 
-/// Tiles of Data/world.mbtiles that, like a network source, cancel the loads the view no longer
+/// Tiles of Data/world.pmtiles that, like a network source, cancel the loads the view no longer
 /// wants (`loadingDidChange`): a cancelled load is answered with `CancellationError`.
 final class CancellingWorldTiles: TileOverlay, @unchecked Sendable {
   // `@unchecked Sendable`: `file` is an immutable `Sendable` reference and `pending` a mutex;
   // the base class keeps its own state behind a mutex.
   typealias Callback = @Sendable (Data?, (any Error)?) -> Void
-  let file: MBTilesSource
+  let file: PMTilesSource
   let pending = Mutex<[TileOverlayPath: [Callback]]>([:])
   let cancelled = Mutex(0)
 
   init() throws {
-    file = try MBTilesSource(path: dataDirectory.appendingPathComponent("world.mbtiles").path)
+    file = try PMTilesSource(path: dataDirectory.appendingPathComponent("world.pmtiles").path)
     super.init(urlTemplate: nil)
     maximumZ = 6
     canReplaceMapContent = true
@@ -99,14 +99,14 @@ final class CancellingWorldTiles: TileOverlay, @unchecked Sendable {
   }
 }
 
-/// Tiles of Data/world.mbtiles answered at once, inside `loadTile`.
+/// Tiles of Data/world.pmtiles answered at once, inside `loadTile`.
 final class ImmediateWorldTiles: TileOverlay, @unchecked Sendable {
   // `@unchecked Sendable`: `file` is an immutable `Sendable` reference; the base class keeps its
   // own state behind a mutex.
-  let file: MBTilesSource
+  let file: PMTilesSource
 
   init() throws {
-    file = try MBTilesSource(path: dataDirectory.appendingPathComponent("world.mbtiles").path)
+    file = try PMTilesSource(path: dataDirectory.appendingPathComponent("world.pmtiles").path)
     super.init(urlTemplate: nil)
     maximumZ = 6
     canReplaceMapContent = true

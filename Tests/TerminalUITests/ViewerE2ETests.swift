@@ -155,7 +155,7 @@ struct ViewerE2ETests {
     let tmux = try Tmux()
     try tmux.start("TERMMAP_DATA=/nonexistent/termmap-data \(Tmux.termmap); sleep 60")
     let (said, screen) = try tmux.waitFor(timeout: 30) {
-      $0.joined().contains("the offline map is missing: no world.mbtiles in TERMMAP_DATA=")
+      $0.joined().contains("the offline map is missing: no world.pmtiles in TERMMAP_DATA=")
     }
     #expect(said, "\(screen.joined(separator: "\n"))")
     try tmux.type("q")

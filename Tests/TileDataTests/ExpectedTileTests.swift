@@ -55,7 +55,9 @@ import Testing
   @Test func featureCountsMatchTheDocs() throws {
     let counts: [String: [String: Int]] = [
       "world-0-0-0": ["boundary": 331, "coastline": 134, "place": 197, "water": 15],
-      "world-6-33-23": ["boundary": 90, "coastline": 13, "place": 172, "water": 1],
+      "world-6-33-23": [
+        "boundary": 90, "coastline": 13, "landuse": 32, "place": 172, "water": 1, "waterway": 1,
+      ],
       "monaco-14-8529-5973": [
         "boundary": 1, "building": 117, "housenumber": 36, "landcover": 19, "landuse": 3,
         "place": 1, "poi": 117, "transportation": 180, "transportation_name": 180, "water": 8,

@@ -18,18 +18,19 @@ func makeDatabase(at path: String, _ sql: String) throws {
     let world = try MBTilesSource(path: Repo.worldMBTiles)
     #expect(world.name == "termmap world")
     #expect(world.minZoom == 0)
-    #expect(world.maxZoom == 6)
+    #expect(world.maxZoom == 8)
     #expect(world.format == .pbf)
     #expect(world.attribution.contains("Natural Earth"))
     #expect(world.attribution.contains("GeoNames"))
-    #expect(world.vectorLayers == ["boundary", "coastline", "place", "water"])
+    #expect(
+      world.vectorLayers == ["boundary", "coastline", "landuse", "place", "water", "waterway"])
     let bounds = try #require(world.bounds)
     // -180,-85.051129,180,85.0511: the whole world square, to a few map points.
     #expect(abs(bounds.minX) < 1)
     #expect(abs(bounds.maxX - MapSize.world.width) < 1)
     #expect(abs(bounds.minY) < 1000)
     #expect(abs(bounds.maxY - MapSize.world.height) < 1000)
-    #expect(try world.tileCount() == 4587)
+    #expect(try world.tileCount() == 24789)
   }
 
   @Test func monacoMetadata() throws {
@@ -91,7 +92,7 @@ func makeDatabase(at path: String, _ sql: String) throws {
 
   @Test func missingTilesAreNil() throws {
     let world = try MBTilesSource(path: Repo.worldMBTiles)
-    #expect(try world.tile(TileID(z: 7, x: 66, y: 46)) == nil, "above maxzoom")
+    #expect(try world.tile(TileID(z: 9, x: 266, y: 186)) == nil, "above maxzoom")
     #expect(try world.tile(TileID(z: 6, x: 4, y: 62)) == nil, "a z6 tile the file lacks")
     #expect(try world.tile(TileID(z: 2, x: 4, y: 0)) == nil, "x outside the grid")
     #expect(try world.tile(TileID(z: 2, x: 0, y: -1)) == nil, "y outside the grid")

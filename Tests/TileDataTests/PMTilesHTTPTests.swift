@@ -41,7 +41,7 @@ import Testing
     #expect(remote.attribution == mb.attribution)
     #expect(remote.vectorLayers == mb.vectorLayers)
     #expect(remote.bounds == local.bounds)
-    #expect(remote.minZoom == 0 && remote.maxZoom == 6 && remote.format == .pbf)
+    #expect(remote.minZoom == 0 && remote.maxZoom == 8 && remote.format == .pbf)
     // Opening: one request for the first 16 KiB (header, root directory and metadata).
     #expect(server.requests.count == 1)
     #expect(server.requests.first?.headers["range"] == "bytes=0-16383")
@@ -56,9 +56,10 @@ import Testing
         #expect(try Inflate.decompressIfNeeded(a) == (try Inflate.decompressIfNeeded(b)), "\(id)")
       }
     }
-    #expect(found == 703)
-    // One range request per tile (the root holds every entry), each with a Range header.
-    #expect(server.requests.count == 1 + found)
+    #expect(found == 704)
+    // One range request per leaf directory read and per tile, each with a Range header.
+    #expect(remote.statistics.directoryReads > 0)
+    #expect(server.requests.count == 1 + remote.statistics.directoryReads + found)
     #expect(server.requests.allSatisfy { $0.headers["range"]?.hasPrefix("bytes=") == true })
     #expect(remote.statistics.reloads == 0)
   }
@@ -146,7 +147,8 @@ import Testing
     #expect(order.map(\.0) == [dropped, first, near, near, far])
     #expect(order[0].1 == "cancelled")
     #expect(order.dropFirst().allSatisfy { $0.1.hasSuffix("bytes") })
-    #expect(server.requests.count == before + 3)
+    // Three tiles, and the leaf directory that holds them.
+    #expect(server.requests.count == before + 3 + s.statistics.directoryReads)
     #expect(s.pendingTiles.isEmpty)
 
     // Cancelling a running load: its completion gets CancellationError at once.
@@ -217,7 +219,9 @@ import Testing
   func ignoresRange() throws {
     let server = try Self.worldServer(honoursRange: false)
     defer { server.stop() }
-    let s = try PMTilesSource(url: URL(string: server.url("/world.pmtiles"))!, timeout: 10)
+    // The world (19 MB) is above the default limit of 16 MiB for a whole body.
+    let s = try PMTilesSource(
+      url: URL(string: server.url("/world.pmtiles"))!, timeout: 10, maxFullBodyBytes: 32 << 20)
     let mb = try MBTilesSource(path: Repo.worldMBTiles)
     for id in Self.sample.prefix(120) {
       let a = try s.tile(id).map { try Inflate.decompressIfNeeded($0) }

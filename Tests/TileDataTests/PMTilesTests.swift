@@ -100,44 +100,52 @@ extension Repo {
 }
 
 @Suite("PMTiles: local archives") struct PMTilesLocalTests {
-  @Test("every tile of world.pmtiles (written by the Python pmtiles package) equals world.mbtiles")
-  func worldMatchesMBTiles() throws {
+  @Test(
+    "every tile of world.pmtiles (written by the Python pmtiles package) is the tile tippecanoe wrote"
+  )
+  func worldMatchesManifest() throws {
+    // Data/tools/expected/world-tiles.json: per zoom, the count, bytes and FNV-1a of the tiles
+    // in tippecanoe's MBTiles, read by SQLite when the archive was built.
+    let data = try Data(contentsOf: Repo.expected.appendingPathComponent("world-tiles.json"))
+    let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let zooms = try #require(manifest["zooms"] as? [String: [String: Any]])
     let pm = try PMTilesSource(path: Repo.worldPMTiles)
-    let mb = try MBTilesSource(path: Repo.worldMBTiles)
+    #expect(pm.minZoom == 0 && pm.maxZoom == zooms.count - 1)
     var found = 0
-    var compared = 0
-    for z in 0...7 {
+    for z in pm.minZoom...pm.maxZoom {
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      var count = 0
+      var bytes = 0
       for x in 0..<(1 << z) {
         for y in 0..<(1 << z) {
-          let id = TileID(z: z, x: x, y: y)
-          let a = try pm.tile(id)
-          let b = try mb.tile(id)
-          compared += 1
-          guard let a, let b else {
-            if (a == nil) != (b == nil) { Issue.record("\(id): only one source has it") }
-            continue
+          guard let tile = try pm.tile(TileID(z: z, x: x, y: y)) else { continue }
+          for b in tile {
+            hash ^= UInt64(b)
+            hash = hash &* 0x100_0000_01b3
           }
-          found += 1
-          let ia = try Inflate.decompressIfNeeded(a)
-          let ib = try Inflate.decompressIfNeeded(b)
-          if ia != ib { Issue.record("\(id): tiles differ (\(ia.count) / \(ib.count) bytes)") }
+          count += 1
+          bytes += tile.count
         }
       }
+      let expected = try #require(zooms[String(z)])
+      #expect(count == expected["tiles"] as? Int, "zoom \(z)")
+      #expect(bytes == expected["bytes"] as? Int, "zoom \(z)")
+      #expect(String(format: "%016llx", hash) == expected["fnv1a64"] as? String, "zoom \(z)")
+      found += count
     }
-    #expect(compared == 21_845)
-    #expect(found == 4587)
-    #expect(pm.statistics.tileReads == 4587)
+    #expect(found == manifest["tiles"] as? Int)
+    #expect(pm.statistics.tileReads == found)
     #expect(try pm.tile(TileID(z: 0, x: 0, y: 0)) == (try Repo.storedTile("world-0-0-0")))
     #expect(try pm.tile(TileID(z: 6, x: 33, y: 23)) == (try Repo.storedTile("world-6-33-23")))
   }
 
-  @Test("header and metadata of world.pmtiles match world.mbtiles")
+  @Test("header and metadata of world.pmtiles match its tiles in an MBTiles file")
   func worldMetadata() throws {
     let pm = try PMTilesSource(path: Repo.worldPMTiles)
     let mb = try MBTilesSource(path: Repo.worldMBTiles)
     #expect(pm.name == "termmap world")
     #expect(pm.name == mb.name)
-    #expect(pm.minZoom == 0 && pm.maxZoom == 6)
+    #expect(pm.minZoom == 0 && pm.maxZoom == 8)
     #expect(pm.minZoom == mb.minZoom && pm.maxZoom == mb.maxZoom)
     #expect(pm.format == .pbf)
     #expect(pm.attribution == mb.attribution)
@@ -146,7 +154,7 @@ extension Repo {
     #expect(pm.vectorLayers.contains("water") && pm.vectorLayers.contains("place"))
     let a = try #require(pm.bounds)
     let b = try #require(mb.bounds)
-    // E7 integers against 6-decimal text: equal to far below a map point's size at zoom 6.
+    // E7 integers against 6-decimal text: equal to far below a map point's size at zoom 8.
     #expect(abs(a.minX - b.minX) < 1 && abs(a.maxX - b.maxX) < 1)
     #expect(abs(a.minY - b.minY) < 1 && abs(a.maxY - b.maxY) < 1)
     let h = pm.header
@@ -154,16 +162,16 @@ extension Repo {
     #expect(h.tileCompression == .gzip)
     #expect(h.internalCompression == .gzip)
     #expect(h.clustered)
-    #expect(h.addressedTilesCount == 4587)
+    #expect(h.addressedTilesCount == 24789)
     #expect(h.rootOffset == 127)
-    #expect(h.leafDirectoryLength == 0)
-    #expect(h.centerZoom == 6)
+    #expect(h.leafDirectoryLength > 0)  // 24,789 tiles need leaf directories
+    #expect(h.centerZoom == 8)
     #expect(h.minLonE7 == -1_800_000_000 && h.maxLatE7 == 850_511_000)
     let meta = try #require(
       try JSONSerialization.jsonObject(with: pm.metadataJSON) as? [String: Any])
     #expect(meta["description"] as? String == mb.metadata["description"])
-    #expect(pm.covers(TileID(z: 6, x: 33, y: 23)))
-    #expect(!pm.covers(TileID(z: 7, x: 66, y: 46)))
+    #expect(pm.covers(TileID(z: 8, x: 133, y: 93)))
+    #expect(!pm.covers(TileID(z: 9, x: 266, y: 186)))
   }
 
   @Test("a generated archive with leaf directories, runs and shared offsets; the leaf cache")
@@ -318,24 +326,30 @@ extension Repo {
     let dir = try TemporaryDirectory()
     defer { dir.cleanUp() }
     let handle = try #require(FileHandle(forReadingAtPath: Repo.worldPMTiles))
-    let head = try #require(try handle.read(upToCount: 20_000))
+    let head = try #require(try handle.read(upToCount: 50_000))
     try handle.close()
-    var (path, m) = try open(head.prefix(5000), dir)
+    // Root directory 127..<178, metadata 178..<2556, leaf directories 2556..<46969, tile data
+    // from 46969.
+    var (path, m) = try open(head.prefix(150), dir)
     #expect(
-      m == "\(path): invalid PMTiles archive: root directory (bytes 127..<7402, header byte 8) "
-        + "ends past the end of the archive (5000 bytes)")
+      m == "\(path): invalid PMTiles archive: root directory (bytes 127..<178, header byte 8) "
+        + "ends past the end of the archive (150 bytes)")
     (path, m) = try open(head.prefix(20_000), dir)
     #expect(
-      m == "\(path): invalid PMTiles archive: tile data (bytes 9688..<7477166, header byte 56) "
-        + "ends past the end of the archive (20000 bytes)")
+      m == "\(path): invalid PMTiles archive: leaf directories (bytes 2556..<46969, header byte "
+        + "40) ends past the end of the archive (20000 bytes)")
+    (path, m) = try open(head.prefix(50_000), dir)
+    #expect(
+      m == "\(path): invalid PMTiles archive: tile data (bytes 46969..<19358660, header byte 56) "
+        + "ends past the end of the archive (50000 bytes)")
     var corrupt = head
     for i in 140..<160 { corrupt[i] ^= 0x5a }
     // Cut short, so the section check would fail first: patch the size to the cut file.
-    PMTilesTestWriter.patch(&corrupt, u64: 20_000 - 9688, at: 64)
+    PMTilesTestWriter.patch(&corrupt, u64: 50_000 - 46969, at: 64)
     (path, m) = try open(corrupt, dir)
     #expect(
       m == "\(path): invalid PMTiles archive: directory at byte 127: corrupt compressed data: "
-        + "invalid code lengths set")
+        + "invalid distance too far back")
   }
 
   @Test("tile and leaf pointers out of range, cycles and deep nesting")
@@ -445,8 +459,8 @@ extension Repo {
     let whole = try Data(contentsOf: URL(fileURLWithPath: Repo.worldPMTiles))
     var random = SplitMix64(seed: 7)
     let cuts =
-      [0, 1, 7, 8, 126, 127, 128, 500, 7401, 7402, 9000, 9687, 9688]
-      + (0..<12).map { _ in Int.random(in: 9689..<whole.count, using: &random) }
+      [0, 1, 7, 8, 126, 127, 128, 177, 178, 2555, 2556, 9000, 46968, 46969]
+      + (0..<11).map { _ in Int.random(in: 46970..<whole.count, using: &random) }
     for cut in cuts {
       let path = try whole.prefix(cut).writeTemporary(dir, "world-cut.pmtiles")
       let m = errorText {

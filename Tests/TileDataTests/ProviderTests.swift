@@ -66,23 +66,24 @@ final class CountingSource: TileSource {
 
   @Test func overzoomAboveMaxZoom() throws {
     let provider = try VectorTileProvider(source: try MBTilesSource(path: Repo.worldMBTiles))
-    // z8 tile inside 6/33/23.
-    let id = TileID(z: 8, x: 33 * 4 + 1, y: 23 * 4 + 2)
+    // z10 tile inside 8/133/93 (Monaco and Nice).
+    let id = TileID(z: 10, x: 133 * 4 + 1, y: 93 * 4 + 2)
     let best = try #require(provider.bestAvailable(for: id))
-    #expect(best.sourceID == TileID(z: 6, x: 33, y: 23))
+    #expect(best.sourceID == TileID(z: 8, x: 133, y: 93))
     #expect(best.requestedID == id)
     #expect(best.scale == 4)
     #expect(best.isOverzoomed)
     #expect(best.tile.layer(named: "place") != nil)
     #expect(best.sourceBox(extent: 4096) == TileBox(minX: 1024, minY: 2048, maxX: 2048, maxY: 3072))
     // The tile itself when present.
-    let exact = try #require(provider.bestAvailable(for: TileID(z: 6, x: 33, y: 23)))
-    #expect(exact.sourceID == TileID(z: 6, x: 33, y: 23) && exact.scale == 1 && !exact.isOverzoomed)
+    let exact = try #require(provider.bestAvailable(for: TileID(z: 8, x: 133, y: 93)))
+    #expect(
+      exact.sourceID == TileID(z: 8, x: 133, y: 93) && exact.scale == 1 && !exact.isOverzoomed)
     #expect(exact.sourceBox(extent: 4096) == TileBox(minX: 0, minY: 0, maxX: 4096, maxY: 4096))
     // Very deep zooms still find it.
-    let deep = TileID(z: 20, x: (33 << 14) + 5, y: (23 << 14) + 9)
-    #expect(provider.bestAvailable(for: deep)?.sourceID == TileID(z: 6, x: 33, y: 23))
-    #expect(provider.bestAvailable(for: deep)?.scale == 1 << 14)
+    let deep = TileID(z: 20, x: (133 << 12) + 5, y: (93 << 12) + 9)
+    #expect(provider.bestAvailable(for: deep)?.sourceID == TileID(z: 8, x: 133, y: 93))
+    #expect(provider.bestAvailable(for: deep)?.scale == 1 << 12)
   }
 
   @Test func missingTileFallsBackToItsAncestor() throws {

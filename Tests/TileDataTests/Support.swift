@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import Testing
 
 @testable import TileData
@@ -9,7 +10,8 @@ enum Repo {
     .deletingLastPathComponent().deletingLastPathComponent()
   static let data = root.appendingPathComponent("Data")
   static let expected = data.appendingPathComponent("tools/expected")
-  static var worldMBTiles: String { data.appendingPathComponent("world.mbtiles").path }
+  /// The offline world as MBTiles: made from `Data/world.pmtiles` on first use.
+  static var worldMBTiles: String { WorldMBTiles.path }
   static var monacoMBTiles: String { data.appendingPathComponent("monaco.mbtiles").path }
 
   /// The stored (gzip) bytes of an expected tile, e.g. "world-0-0-0".
