@@ -145,7 +145,7 @@ extension Regions {
     let deepest = deepestData(at: point, in: overlays)
     if let deepest, zoom <= Double(deepest) + overzoomAllowance { return nil }
     _ = ascii
-    return key.map { "no map data here: \($0) gets it (termmap get)" }
+    return key.map { "no map data: \($0) or termmap get" }
       ?? "no map data here: termmap get"
   }
 }

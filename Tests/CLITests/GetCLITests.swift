@@ -678,7 +678,7 @@ struct ViewerDownloadCLITests {
         .count
     }
     let bare = try tmux.waitFor(timeout: 60) {
-      $0.last?.contains("no map data here: D gets it (termmap get)") == true
+      $0.last?.contains("no map data: D or termmap get") == true
     }
     #expect(bare.ok, "\(bare.screen)")
     try tmux.type("D")

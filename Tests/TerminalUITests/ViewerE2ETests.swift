@@ -23,7 +23,7 @@ struct ViewerE2ETests {
     // that there is no map data this close, which outranks it).
     let (ok, screen) = try tmux.waitFor(timeout: 60) { s in
       s.joined().contains("Rossio")
-        && (s.joined().contains("pts") || s.joined().contains("no map data here"))
+        && (s.joined().contains("pts") || s.joined().contains("no map data"))
     }
     try #require(
       ok, "the viewer did not show the route's markers:\n\(screen.joined(separator: "\n"))")
