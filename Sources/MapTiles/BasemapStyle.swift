@@ -134,7 +134,7 @@ public struct BasemapStyle: Sendable {
       // areas; OpenMapTiles' residential land use).
       Rule(
         layer: "landuse", key: "class", values: ["residential"], minZoom: 6, maxZoom: 12,
-        stroke: TermColor(239)),
+        stroke: TermColor(238)),
       Rule(layer: "water", minZoom: 0, fill: .cube(0, 1, 3), fillPattern: .sparse),
       Rule(layer: "coastline", minZoom: 0, stroke: .cube(1, 3, 5)),
       Rule(layer: "water", minZoom: 9, stroke: .cube(1, 3, 5)),
@@ -204,7 +204,7 @@ public struct BasemapStyle: Sendable {
       TermColor.cube(1, 2, 5).index: .cube(0, 1, 4), TermColor(248).index: TermColor(240),
       TermColor(240).index: TermColor(246), TermColor(252).index: TermColor(238),
       TermColor(245).index: TermColor(242), TermColor.cube(5, 4, 1).index: .cube(4, 2, 0),
-      TermColor(239).index: TermColor(251),
+      TermColor(238).index: TermColor(250),
       TermColor.cube(2, 2, 2).index: TermColor(250), TermColor(244).index: TermColor(245),
     ]
     s.rules = s.rules.map { r in
