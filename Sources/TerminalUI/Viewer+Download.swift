@@ -20,7 +20,11 @@ final class RegionDownload: Sendable {
   let name: String
   let file: URL
   let started: Date
-  let state = Mutex((phase: Phase.planning, bytes: UInt64(0), total: UInt64(0)))
+  let state = Mutex(
+    (
+      phase: Phase.planning, bytes: UInt64(0), total: UInt64(0),
+      partial: PartialCutSource?.none
+    ))
   /// Set once the main loop has put a finished region on the map (or said why not).
   let taken = Mutex(false)
 
@@ -55,9 +59,12 @@ final class RegionDownload: Sendable {
           wake()
           return
         }
+        // The tiles already in the spool are drawn while the rest arrives.
+        let partial = PartialCutSource(plan: plan, output: file.path, name: name)
         state.withLock {
           $0.phase = .downloading
           $0.total = plan.fetchBytes
+          $0.partial = partial
         }
         wake()
         try FileManager.default.createDirectory(
@@ -65,11 +72,12 @@ final class RegionDownload: Sendable {
         let stamp = ISO8601DateFormatter().string(from: Date())
         let header = try plan.download(
           to: file.path, parallel: 4,
-          extraMetadata: ["termmap:source": source, "termmap:fetched": stamp], transform: nil
-        ) { bytes, _ in
-          self.state.withLock { $0.bytes = bytes }
-          wake()
-        }
+          extraMetadata: ["termmap:source": source, "termmap:fetched": stamp],
+          stored: { partial.markStored($0) },
+          progress: { bytes, _ in
+            self.state.withLock { $0.bytes = bytes }
+            wake()
+          })
         state.withLock {
           $0.phase = .done(
             tiles: header.addressedTilesCount, bytes: header.tileDataOffset + header.tileDataLength
@@ -138,15 +146,53 @@ extension Viewer {
     dirty = true
   }
 
+  /// Dark or light, as the map content already drawn.
+  var contentVariant: BasemapStyle.Variant {
+    let top = map.overlays.last { ($0 as? TileOverlay)?.canReplaceMapContent == true }
+    return (top as? SourceTileOverlay)?.variant ?? .dark
+  }
+
+  /// Adds a region's overlay above every other map content (below routes and markers).
+  func insertAboveMapContent(_ overlay: SourceTileOverlay) {
+    if let top = map.overlays.last(where: {
+      ($0 as? TileOverlay)?.canReplaceMapContent == true
+    }) {
+      map.insertOverlay(overlay, above: top)
+    } else {
+      map.addOverlay(overlay, level: .aboveRoads)
+    }
+  }
+
   /// Puts a finished download on the map, above the other map content, or says why it
   /// stopped; true when the screen must change.
   func receiveDownload() -> Bool {
     guard let d = download else { return false }
-    let phase = d.state.withLock { $0.phase }
+    let (phase, partial) = d.state.withLock { ($0.phase, $0.partial) }
     switch phase {
-    case .planning, .downloading:
+    case .planning:
       // Its progress wakes the loop (`displayRequested`) and the status line reads it.
       return false
+    case .downloading:
+      // The map fills in: the stored tiles drawn above the other map content, drawn again
+      // (at most every half second) as more arrive.
+      guard let partial else { return false }
+      if (partialOverlay?.source as? PartialCutSource) !== partial {
+        let overlay = SourceTileOverlay(source: partial, variant: contentVariant)
+        overlay.title = d.name
+        insertAboveMapContent(overlay)
+        partialOverlay = overlay
+        partialShown = (0, clock())
+        return true
+      }
+      let count = partial.storedCount
+      let now = clock()
+      guard count > partialShown.count, now.timeIntervalSince(partialShown.at) >= 0.5,
+        let overlay = partialOverlay,
+        let renderer = map.renderer(for: overlay) as? TileOverlayRenderer
+      else { return false }
+      partialShown = (count, now)
+      renderer.reloadData()
+      return true
     case .done(let tiles, let bytes):
       guard
         !d.taken.withLock({ t in
@@ -154,20 +200,15 @@ extension Viewer {
         })
       else { return false }
       do {
-        let top = map.overlays.last { ($0 as? TileOverlay)?.canReplaceMapContent == true }
-        let variant = (top as? SourceTileOverlay)?.variant ?? .dark
         let overlay = SourceTileOverlay(
-          source: try PMTilesSource(path: d.file.path), variant: variant)
+          source: try PMTilesSource(path: d.file.path), variant: contentVariant)
         overlay.title = d.name
-        // A region downloaded again replaces the old one.
+        // A region downloaded again replaces the old one, and the whole the partial one.
         for old in map.overlays where (old as? SourceTileOverlay)?.title == d.name {
           map.removeOverlay(old)
         }
-        if let top, map.overlays.contains(where: { $0 === top }) {
-          map.insertOverlay(overlay, above: top)
-        } else {
-          map.addOverlay(overlay, level: .aboveRoads)
-        }
+        partialOverlay = nil
+        insertAboveMapContent(overlay)
         show(
           String(
             format: "%@: %d tiles, %.1f MB, stored (termmap regions)", d.name, Int(tiles),

@@ -2,6 +2,7 @@ import DotRaster
 import Foundation
 import MapData
 import MapGeometry
+import MapTiles
 import Synchronization
 import TermMapKit
 
@@ -128,6 +129,9 @@ public final class Viewer: MapViewDelegate {
   var message: StatusMessage?
   /// The region being downloaded (the `D` key, Viewer+Download), or the last one.
   var download: RegionDownload?
+  /// The download's tiles drawn while it runs, and how many ranges it showed when.
+  var partialOverlay: SourceTileOverlay?
+  var partialShown = (count: 0, at: Date.distantPast)
   /// Region changes so far (messages about a view end when it changes).
   var regionChanges = 0
   /// Files that could not be read, with their one-line errors, in the order the files were given.

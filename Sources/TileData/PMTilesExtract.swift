@@ -338,7 +338,10 @@ extension PMTilesExtract {
   /// 0.5 s, 1 s, 2 s… between tries), into a spool file beside `output`, then writes the
   /// archive there (`PMTilesWriter`: whole or not at all). An archive that changes on the
   /// server (another ETag or size) stops the cut: its offsets would mix two versions.
-  /// `progress` hears the bytes and ranges fetched so far, from the fetching threads.
+  /// `progress` hears the bytes and ranges fetched so far, from the fetching threads;
+  /// `stored` each range (an index of `ranges`) once its bytes are in the spool
+  /// (`PartialCutSource` draws them while the rest arrives), those kept from an earlier run
+  /// first.
   ///
   /// Resuming: the spool (`output.part`) and a journal (`output.part.journal`: the archive's
   /// version and plan, then one line per range stored) stay when a cut fails or is stopped. The
@@ -350,9 +353,11 @@ extension PMTilesExtract {
     to output: String, parallel: Int = 4, attempts: Int = 4, timeout: TimeInterval = 120,
     extraMetadata: [String: String] = [:],
     transform: (@Sendable (Data) throws -> Data)? = nil,
+    stored: (@Sendable (_ range: Int) -> Void)? = nil,
     progress: @escaping @Sendable (_ bytes: UInt64, _ ranges: Int) -> Void = { _, _ in }
   ) throws -> PMTiles.Header {
     let reader = try Self.reader(location, timeout: timeout, connections: max(1, parallel))
+    let storedRange = stored
     let spoolPath = output + ".part"
     let journalPath = spoolPath + ".journal"
     let journalHead = journalHeader
@@ -384,6 +389,7 @@ extension PMTilesExtract {
     let state = Mutex(
       (next: 0, bytes: keptBytes, done: kept.count, failure: String?.none, changed: false))
     let skip = kept
+    for k in kept.sorted() { stored?(k) }
     let ranges = self.ranges
     let version = self.version
     let location = self.location
@@ -435,6 +441,7 @@ extension PMTilesExtract {
             _ = fdatasync(fd)
             let line = "\(index)\n"
             _ = line.withCString { write(journal, $0, strlen($0)) }
+            storedRange?(index)
             stored = true
             break
           } catch ByteRangeReadError.changed {

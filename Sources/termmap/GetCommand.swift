@@ -189,12 +189,12 @@ struct GetCommand {
       header = try plan.download(
         to: output, parallel: parallel,
         extraMetadata: ["termmap:source": source, "termmap:fetched": stamp],
-        transform: transform
-      ) { bytes, done in
-        reporter.report(
-          bytes: bytes, total: total, done: done, ranges: ranges, since: start,
-          terminal: terminal)
-      }
+        transform: transform,
+        progress: { bytes, done in
+          reporter.report(
+            bytes: bytes, total: total, done: done, ranges: ranges, since: start,
+            terminal: terminal)
+        })
     } catch {
       if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
       let kept = plan.resumableRanges(output: output)

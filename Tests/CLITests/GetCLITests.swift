@@ -697,4 +697,44 @@ struct ViewerDownloadCLITests {
     let quit = try tmux.waitFor(timeout: 30) { _ in !tmux.isRunning }
     #expect(quit.ok)
   }
+
+  @Test(
+    "from a slow server (4 kB/s an answer): the map fills in while the status line still counts the download"
+  )
+  func fillsIn() throws {
+    let tmux = try LiveTmux()
+    let site = URL(fileURLWithPath: tmux.file("site"))
+    try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: GetCityCLITests.planet, to: site.appendingPathComponent("planet.pmtiles"))
+    let nginx = try Nginx(serving: site, limitRate: 4096)
+    defer { nginx.stop() }
+    let config = tmux.file("config")
+    try FileManager.default.createDirectory(
+      atPath: config + "/termmap", withIntermediateDirectories: true)
+    try "[get]\nfrom = \"\(nginx.baseURL)/planet.pmtiles\"\n".write(
+      toFile: config + "/termmap/config.toml", atomically: true, encoding: .utf8)
+    let data = tmux.file("data")
+    try tmux.start(
+      "XDG_CONFIG_HOME='\(config)' XDG_DATA_HOME='\(data)' '\(termmapBinary.path)' --center 60.1700,24.9440 --zoom 14"
+    )
+    func inked(_ screen: [String]) -> Int {
+      screen.dropLast().joined().unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }
+        .count
+    }
+    let bare = try tmux.waitFor(timeout: 60) { $0.last?.contains("no map data") == true }
+    #expect(bare.ok, "\(bare.screen)")
+    try tmux.type("D")
+    // Drawn while the download still runs: the status line shows its share below 100 %.
+    let filling = try tmux.waitFor(timeout: 120) {
+      inked($0) > inked(bare.screen) + 500 && $0.last?.contains("⤓ view-60.1700N-24.9440E ") == true
+    }
+    #expect(filling.ok, "\(filling.screen)")
+    let file = data + "/termmap/regions/view-60.1700N-24.9440E.pmtiles"
+    let done = try tmux.waitFor(timeout: 180) { _ in
+      FileManager.default.fileExists(atPath: file)
+    }
+    #expect(done.ok, "\(done.screen)")
+    try tmux.type("q")
+  }
 }

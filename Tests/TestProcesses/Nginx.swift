@@ -18,7 +18,11 @@ public final class Nginx: Sendable {
 
   /// Starts nginx serving `root` on 127.0.0.1, over TLS when `certificate` (PEM certificate
   /// and key files) is given; waits until it accepts connections.
-  public init(serving root: URL, certificate: (cert: String, key: String)? = nil) throws {
+  ///
+  /// `limitRate` (bytes a second, per connection) slows every answer down, as a far server.
+  public init(
+    serving root: URL, certificate: (cert: String, key: String)? = nil, limitRate: Int? = nil
+  ) throws {
     guard
       let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: {
         FileManager.default.isExecutableFile(atPath: $0)
@@ -59,6 +63,7 @@ public final class Nginx: Sendable {
             listen \(listen);
             \(tls)
             root \(root.path);
+            \(limitRate.map { "limit_rate \($0);" } ?? "")
           }
         }
         """

@@ -1,0 +1,108 @@
+import Foundation
+import MapGeometry
+import Synchronization
+
+/// The tiles of a cut still downloading (`PMTilesExtract.download`), read from its spool as
+/// their byte ranges arrive: a viewer draws the region filling in. Tiles whose bytes are not
+/// all stored yet are absent (nil); call `markStored(_:)` from `download`'s `stored` and redraw.
+public final class PartialCutSource: TileSource {
+  public let minZoom: Int
+  public let maxZoom: Int
+  public let bounds: MapRect?
+  public let attribution: String
+  public let vectorLayers: [String]
+  public let format: TileFormat
+  public let name: String
+  private let plan: PMTilesExtract
+  private let spoolPath: String
+  /// Where each range starts in the spool (the ranges back to back).
+  private let spoolOffsets: [UInt64]
+  private let starts: [UInt64]
+  /// Index into `plan.tiles` by tile id.
+  private let index: [UInt64: Int]
+  private let state = Mutex((stored: Set<Int>(), fd: Int32(-1)))
+
+  /// The cut `plan` being downloaded to `output` (its spool is `output.part`).
+  public init(plan: PMTilesExtract, output: String, name: String) {
+    self.plan = plan
+    self.name = name
+    spoolPath = output + ".part"
+    minZoom = plan.minZoom
+    maxZoom = plan.maxZoom
+    let nw = MapPoint(Coordinate(latitude: plan.north, longitude: plan.west))
+    let se = MapPoint(Coordinate(latitude: plan.south, longitude: plan.east))
+    bounds =
+      plan.west <= plan.east
+      ? MapRect(x: nw.x, y: nw.y, width: se.x - nw.x, height: se.y - nw.y) : nil
+    let meta = (try? JSONSerialization.jsonObject(with: plan.metadata)) as? [String: Any] ?? [:]
+    attribution = SafeText.clean(meta["attribution"] as? String ?? "")
+    vectorLayers =
+      (meta["vector_layers"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+    switch plan.header.tileType {
+    case .png: format = .png
+    case .jpeg: format = .jpg
+    case .webp: format = .webp
+    default: format = .pbf
+    }
+    var offsets: [UInt64] = []
+    var total: UInt64 = 0
+    for r in plan.ranges {
+      offsets.append(total)
+      total += r.length
+    }
+    spoolOffsets = offsets
+    starts = plan.ranges.map(\.offset)
+    var byID: [UInt64: Int] = [:]
+    for (i, t) in plan.tiles.enumerated() { byID[t.tileID] = i }
+    index = byID
+  }
+
+  deinit {
+    let fd = state.withLock { $0.fd }
+    if fd >= 0 { close(fd) }
+  }
+
+  /// Range `range` of the plan is in the spool.
+  public func markStored(_ range: Int) {
+    state.withLock { _ = $0.stored.insert(range) }
+  }
+
+  /// Ranges stored so far.
+  public var storedCount: Int { state.withLock { $0.stored.count } }
+
+  public func tile(_ id: TileID) throws -> Data? {
+    guard let tileID = PMTiles.tileID(id), let i = index[tileID] else { return nil }
+    let t = plan.tiles[i]
+    let absolute = plan.header.tileDataOffset + t.offset
+    let end = absolute + UInt64(t.length)
+    // The ranges holding the tile, all stored (a tile may run on into the next pieces).
+    var first = 0
+    var low = 0
+    var high = starts.count
+    while low < high {
+      let mid = (low + high) / 2
+      if starts[mid] <= absolute { low = mid + 1 } else { high = mid }
+    }
+    first = low - 1
+    guard first >= 0 else { return nil }
+    let fd = state.withLock { s -> Int32 in
+      var j = first
+      while true {
+        guard s.stored.contains(j) else { return -1 }
+        let r = plan.ranges[j]
+        if end <= r.offset + r.length { break }
+        guard j + 1 < plan.ranges.count, plan.ranges[j + 1].offset == r.offset + r.length else {
+          return -1
+        }
+        j += 1
+      }
+      if s.fd < 0 { s.fd = open(spoolPath, O_RDONLY | O_CLOEXEC) }
+      return s.fd
+    }
+    guard fd >= 0 else { return nil }
+    var bytes = Data(count: Int(t.length))
+    let at = spoolOffsets[first] + absolute - plan.ranges[first].offset
+    let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(at)) }
+    return got == Int(t.length) ? bytes : nil
+  }
+}
