@@ -335,7 +335,9 @@ extension Viewer {
       map.setCenter(c, animated: true)
       map.setZoomLevel(max(map.zoomLevel, 12), animated: true)
     case .place(let place):
-      let zoom: Double = place.population >= 1_000_000 ? 10 : place.population >= 100_000 ? 11 : 12
+      var zoom: Double = place.population >= 1_000_000 ? 10 : place.population >= 100_000 ? 11 : 12
+      // A region's name: a street or a shop is seen closer than a town.
+      if let category = place.category { zoom = category == .place ? 14 : 16 }
       map.setCenter(place.coordinate, animated: true)
       map.setZoomLevel(zoom, animated: true)
       // The place's name stays while the view is on it: until the user moves the map.

@@ -2,6 +2,7 @@ import DotRaster
 import Foundation
 import MapData
 import MapGeometry
+import MapTiles
 import Synchronization
 import TermMapKit
 
@@ -19,6 +20,8 @@ public struct ViewerOptions: Sendable {
   /// A file that receives one line per delegate event and frame, for tests.
   public var eventLogPath: String?
   public var dataDirectory: URL?
+  /// `/` also searches the names of the stored regions (``RegionNames/stored(environment:)``).
+  public var searchesStoredRegions = false
   /// Said on the status line at the start (15 s): the offline map could not be found.
   public var missingMapMessage: String?
 
@@ -319,17 +322,21 @@ public final class Viewer: MapViewDelegate {
     }
   }
 
-  /// Reads the place names on a background queue (a few hundred milliseconds), so the search
-  /// prompt never waits for them.
+  /// Reads the place names, and the stored regions' names when the options say so, on a
+  /// background queue (a few hundred milliseconds), so the search prompt never waits for them.
   func startLoadingGazetteer() {
-    guard let dir = options.dataDirectory else {
+    let dir = options.dataDirectory
+    let regions = options.searchesStoredRegions && !Regions.paths().isEmpty
+    guard dir != nil || regions else {
       gazetteerError = "no place names: places.tsv.gz not found (set TERMMAP_DATA)"
       return
     }
     let flag = displayRequested
     let slot = gazetteerInbox
     DispatchQueue.global().async {
-      slot.put(Result { try Gazetteer(directory: dir) })
+      // An unreadable index is left out: the other names are still found.
+      let indexes = regions ? RegionNames.stored().indexes : []
+      slot.put(Result { try Gazetteer(directory: dir, regions: indexes) })
       flag.set()
     }
   }
