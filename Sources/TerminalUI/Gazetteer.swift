@@ -292,7 +292,10 @@ public final class Gazetteer: Sendable {
   /// The best matches for a query: exact names, then names that start with it, then names with
   /// a word that starts with it, then names that contain it (three letters or more); the main
   /// name before alternate names. "Name, country" narrows by country name or code.
-  public func search(_ query: String, limit: Int = 8) -> [Place] {
+  ///
+  /// `near` (the centre of the view): among equal matches, what lies within 50 km of it comes
+  /// first ("Casino" seen from Monaco is Monaco's casino before the Australian town).
+  public func search(_ query: String, limit: Int = 8, near: Coordinate? = nil) -> [Place] {
     var q = query.trimmingCharacters(in: .whitespaces)
     var countryFilter: [UInt8]?
     if let comma = q.firstIndex(of: ",") {
@@ -353,8 +356,22 @@ public final class Gazetteer: Sendable {
       }
       scored = ranked(best, countryFilter: countryFilter)
     }
+    var close = Set<Int>()
+    if let near {
+      let k = cos(near.latitude * .pi / 180)
+      for (_, i) in scored {
+        let c = places[i].coordinate
+        var dLon = abs(c.longitude - near.longitude)
+        if dLon > 180 { dLon = 360 - dLon }
+        let dx = dLon * k
+        let dy = c.latitude - near.latitude
+        if (dx * dx + dy * dy).squareRoot() * 111.32 < 50 { close.insert(i) }
+      }
+    }
     scored.sort {
       if $0.score != $1.score { return $0.score < $1.score }
+      let (ca, cb) = (close.contains($0.index), close.contains($1.index))
+      if ca != cb { return ca }
       let (a, b) = (places[$0.index].population, places[$1.index].population)
       if a != b { return a > b }
       let (oa, ob) = (order[$0.index], order[$1.index])

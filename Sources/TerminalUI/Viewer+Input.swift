@@ -304,7 +304,8 @@ extension Viewer {
     guard text.trimmingCharacters(in: .whitespaces).count >= 2, let g = gazetteer else {
       return loaded
     }
-    return loaded + g.search(text, limit: 8 - loaded.count).map { .place($0) }
+    return loaded
+      + g.search(text, limit: 8 - loaded.count, near: map.centerCoordinate).map { .place($0) }
   }
 
   /// What the prompt line says after the text when the text cannot be searched for yet (the

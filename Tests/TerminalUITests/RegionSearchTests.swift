@@ -1,4 +1,5 @@
 import Foundation
+import MapGeometry
 import MapTiles
 import RegionFixtures
 import Testing
@@ -54,7 +55,7 @@ struct RegionGazetteerTests {
   }
 
   @Test(
-    "the gazetteer's places come first where they match as well; a region's town is not listed twice"
+    "equal matches: near the view first, then the gazetteer's places; a region's town listed once"
   )
   func ranking() throws {
     let monaco = try search("Monaco")
@@ -63,6 +64,17 @@ struct RegionGazetteerTests {
     // Paris the city before Monaco's "Café de Paris".
     let paris = try search("Paris")
     #expect(paris.first?.label == "Paris, France", "\(paris.map(\.label))")
+    // Seen from Monaco, its own Fairmont hotel before the American town; seen from elsewhere,
+    // the town first.
+    let g = try #require(MonacoRegion.gazetteer as Gazetteer?)
+    let fromMonaco = g.search("Fairmont", near: Coordinate(latitude: 43.74, longitude: 7.42))
+    #expect(fromMonaco.first?.label == "Fairmont (hotel, monaco)", "\(fromMonaco.map(\.label))")
+    let fromParis = g.search("Fairmont", near: Coordinate(latitude: 48.85, longitude: 2.35))
+    #expect(fromParis.first?.label == "Fairmont, United States", "\(fromParis.map(\.label))")
+    #expect(fromParis.contains { $0.label == "Fairmont (hotel, monaco)" })
+    // Monte-Carlo the suburb is the gazetteer's place, listed once.
+    let mc = g.search("Monte-Carlo")
+    #expect(mc.filter { $0.name == "Monte-Carlo" }.count == 1, "\(mc.map(\.label))")
     // "name, region" narrows to the region.
     let narrowed = try search("Rue Grimaldi, monaco")
     #expect(narrowed.first?.label == "Rue Grimaldi (street, monaco)", "\(narrowed.map(\.label))")
