@@ -150,13 +150,15 @@ public struct RegionNames: Sendable, Equatable {
     // order: the index does not depend on the number of processors, and memory stays within
     // a batch's collectors and the merged one.
     let chunk = 64
-    let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+    // At most 4 chunks at once: each chunk's collector is bounded by `limits` as the merged one
+    // is, so memory stays within five of them.
+    let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
     var merged = NameCollector(limits: limits)
     var unreadable = 0
     var start = 0
     while start < ids.count && !merged.full {
       let first = start
-      let batch = min(ids.count - start, chunk * workers * 4)
+      let batch = min(ids.count - start, chunk * workers)
       let pieces = (batch + chunk - 1) / chunk
       let results = Mutex<[(NameCollector, Int)?]>(Array(repeating: nil, count: pieces))
       DispatchQueue.concurrentPerform(iterations: pieces) { piece in
