@@ -85,13 +85,19 @@ let package = Package(
       exclude: ["Fixtures"], swiftSettings: strict),
     // Frames as text, stored and compared (test support, not a product).
     .target(name: "TextSnapshots", path: "Tests/TextSnapshots", swiftSettings: strict),
+    .target(
+      name: "RegionFixtures", dependencies: ["TileData", "MapGeometry"],
+      path: "Tests/RegionFixtures", swiftSettings: strict),
     // Programs the tests start (tmux, gpsfake, termmap), with a clean signal mask.
     .target(
       name: "TestProcesses", dependencies: ["CNcursesw"], path: "Tests/TestProcesses",
       swiftSettings: strict),
     .testTarget(
       name: "MapTilesTests",
-      dependencies: ["MapTiles", "TermMapKit", "TileData", "LoopbackHTTPServer", "TextSnapshots"],
+      dependencies: [
+        "MapTiles", "TermMapKit", "TileData", "LoopbackHTTPServer", "TextSnapshots",
+        "RegionFixtures",
+      ],
       exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "TileDataTests",
@@ -106,6 +112,7 @@ let package = Package(
       name: "CLITests",
       dependencies: [
         "termmap", "LoopbackHTTPServer", "TextSnapshots", "TestProcesses", "TileData",
+        "RegionFixtures",
       ],
       exclude: ["Fixtures", "Snapshots"],
       swiftSettings: strict),
@@ -116,7 +123,7 @@ let package = Package(
       name: "TerminalUITests",
       dependencies: [
         "TerminalUI", "CNcursesw", "TermMapKit", "MapGeometry", "MapData", "DotRaster",
-        "TestProcesses",
+        "TestProcesses", "MapTiles", "RegionFixtures",
       ],
       swiftSettings: strict),
   ]

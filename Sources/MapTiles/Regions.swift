@@ -33,6 +33,8 @@ public enum Regions {
     public var fetched: String?
     /// The credit line of its data.
     public var attribution: String
+    /// How many names its index holds for `/` search (``RegionNames``); nil without an index.
+    public var names: Int?
   }
 
   /// The folder regions are stored in.
@@ -90,12 +92,26 @@ public enum Regions {
             minZoom: Int(s.header.minZoom), maxZoom: Int(s.header.maxZoom), bytes: size,
             source: (meta["termmap:source"] as? String).map(SafeText.clean),
             fetched: (meta["termmap:fetched"] as? String).map(SafeText.clean),
-            attribution: s.attribution))
+            attribution: s.attribution,
+            names: Self.nameCount(archive: URL(fileURLWithPath: path), problems: &problems)))
       } catch {
         problems.append(SafeText.clean("\(error)"))
       }
     }
     return (regions, problems)
+  }
+
+  /// How many names a region's index holds: nil without one, or when it cannot be read (said
+  /// in `problems`).
+  static func nameCount(archive: URL, problems: inout [String]) -> Int? {
+    let region = archive.deletingPathExtension().lastPathComponent
+    do {
+      return try RegionNames.read(RegionNames.file(forArchive: archive), region: region)?
+        .entries.count
+    } catch {
+      problems.append(error.description)
+      return nil
+    }
   }
 
   /// The overlays of every stored region (bottom first), drawn above the embedded world.

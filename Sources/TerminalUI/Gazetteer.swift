@@ -1,18 +1,51 @@
 import CNcursesw
 import Foundation
 import MapGeometry
+import MapTiles
 import TileData
 
-/// A populated place from the offline gazetteer (GeoNames cities of 15,000 people or more).
+/// A populated place from the offline gazetteer (GeoNames cities of 15,000 people or more), or
+/// a name from a stored region's index (``RegionNames``: a street, a place, a point of
+/// interest, water).
 public struct Place: Sendable, Equatable {
+  /// The place's name.
   public let name: String
+  /// Its country's ISO code (empty for a region's name).
   public let country: String
+  /// Its country's name (empty for a region's name).
   public let countryName: String
+  /// Where it is.
   public let coordinate: Coordinate
+  /// How many live there (0 for a region's name).
   public let population: Int
+  /// For a name from a stored region: the region's name; nil for the gazetteer's places.
+  public let region: String?
+  /// For a name from a stored region: what it is ("street", "restaurant", "suburb", …).
+  public let kind: String?
+  /// For a name from a stored region: its category.
+  public let category: RegionNames.Category?
 
-  /// "Paris, France".
-  public var label: String { countryName.isEmpty ? name : "\(name), \(countryName)" }
+  init(
+    name: String, country: String, countryName: String, coordinate: Coordinate,
+    population: Int, region: String? = nil, kind: String? = nil,
+    category: RegionNames.Category? = nil
+  ) {
+    self.name = name
+    self.country = country
+    self.countryName = countryName
+    self.coordinate = coordinate
+    self.population = population
+    self.region = region
+    self.kind = kind
+    self.category = category
+  }
+
+  /// "Paris, France"; for a region's name, what it is and the region: "Rue Grimaldi
+  /// (street, monaco)". Names from files and tiles are cleaned of control characters.
+  public var label: String {
+    if let region { return "\(name) (\(kind ?? "name"), \(region))" }
+    return countryName.isEmpty ? name : "\(name), \(countryName)"
+  }
 }
 
 /// Place-name search over `Data/places.tsv.gz`, matching names and alternate names (in Latin
@@ -20,23 +53,37 @@ public struct Place: Sendable, Equatable {
 /// more populous places rank first among equal matches; when nothing matches, names within a
 /// typo or two of the query.
 ///
+/// The names of stored regions (``RegionNames``: streets, places, points of interest, water)
+/// are searched the same way, after the places of the same match; "name, region" narrows to
+/// one region.
+///
 /// Every folded name lives in one byte buffer, so a keystroke's search is a pass of `memcmp`
 /// and `memmem` over it, with no string allocated per name.
 public final class Gazetteer: Sendable {
+  /// The places and region names searched: GeoNames places first, then each region's names.
   public let places: [Place]
+  /// Per place: 0 for GeoNames places, 1 + the category's position for a region's names
+  /// (among equal matches, places before streets before water before points of interest).
+  private let order: [UInt8]
   /// Folded UTF-8 names, each followed by a 0 byte.
   private let blob: [UInt8]
   /// Per name: where it starts in `blob`, its length, its place, and whether it is the main name.
   private let names: [(start: Int32, length: Int32, place: Int32, main: Bool)]
   private let foldedCountries: [(code: [UInt8], name: [UInt8])]
 
-  /// Loads the gazetteer files from a data directory.
-  public init(directory: URL) throws {
-    let raw = try Data(contentsOf: directory.appendingPathComponent("places.tsv.gz"))
-    let text = String(decoding: try Inflate.decompress(raw, limit: 64 << 20), as: UTF8.self)
+  /// Loads the gazetteer files from a data directory (none: only the regions' names), and
+  /// adds the names of `regions`. A region's place that the gazetteer has by the same name
+  /// within 10 km is left out (it would be listed twice).
+  public init(directory: URL?, regions: [RegionNames] = []) throws {
+    var text = ""
+    if let directory {
+      let raw = try Data(contentsOf: directory.appendingPathComponent("places.tsv.gz"))
+      text = String(decoding: try Inflate.decompress(raw, limit: 64 << 20), as: UTF8.self)
+    }
     var countries: [String: String] = [:]
-    if let c = try? String(
-      contentsOf: directory.appendingPathComponent("countries.tsv"), encoding: .utf8)
+    if let directory,
+      let c = try? String(
+        contentsOf: directory.appendingPathComponent("countries.tsv"), encoding: .utf8)
     {
       for line in c.split(separator: "\n").dropFirst() {
         let f = line.split(separator: "\t", omittingEmptySubsequences: false)
@@ -72,10 +119,60 @@ public final class Gazetteer: Sendable {
         for alt in f[column].split(separator: "|") { add(alt, place: index, main: false) }
       }
     }
+    var order = [UInt8](repeating: 0, count: places.count)
+    let known = Gazetteer.placesByName(
+      regions.flatMap { $0.entries.filter { $0.category == .place }.map(\.name) },
+      places: places, blob: blob, names: names)
+    for index in regions {
+      let region = SafeText.clean(index.region)
+      let foldedRegion = Array(Gazetteer.fold(region).utf8)
+      for e in index.entries {
+        if e.category == .place,
+          known[Gazetteer.foldedKey(e.name)]?.contains(where: {
+            Geodesic.distance(places[$0].coordinate, e.coordinate) < 10_000
+          }) == true
+        {
+          continue
+        }
+        let i = places.count
+        places.append(
+          Place(
+            name: SafeText.clean(e.name), country: "", countryName: "",
+            coordinate: e.coordinate, population: 0, region: region,
+            kind: SafeText.clean(e.kind), category: e.category))
+        order.append(1 + UInt8(RegionNames.Category.allCases.firstIndex(of: e.category) ?? 0))
+        folded.append((foldedRegion, foldedRegion))
+        add(Substring(e.name), place: i, main: true)
+        for other in e.otherNames { add(Substring(other), place: i, main: false) }
+      }
+    }
     self.places = places
+    self.order = order
     self.blob = blob
     self.names = names
     foldedCountries = folded
+  }
+
+  /// The gazetteer's places whose main name, folded, is one of `wanted` (folded here).
+  private static func placesByName(
+    _ wanted: [String], places: [Place], blob: [UInt8],
+    names: [(Int32, Int32, Int32, Bool)]
+  ) -> [String: [Int]] {
+    guard !wanted.isEmpty else { return [:] }
+    let set = Set(wanted.map(foldedKey))
+    var out: [String: [Int]] = [:]
+    for (start, length, place, main) in names where main {
+      let name = String(decoding: blob[Int(start)..<Int(start + length)], as: UTF8.self)
+      if set.contains(name) { out[name, default: []].append(Int(place)) }
+    }
+    return out
+  }
+
+  /// A name folded as the search folds names (case, accents, abbreviations).
+  static func foldedKey(_ s: String) -> String {
+    var bytes: [UInt8] = []
+    appendFolded(Substring(s), to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Lower case without accents; ASCII takes a fast path.
@@ -195,7 +292,10 @@ public final class Gazetteer: Sendable {
   /// The best matches for a query: exact names, then names that start with it, then names with
   /// a word that starts with it, then names that contain it (three letters or more); the main
   /// name before alternate names. "Name, country" narrows by country name or code.
-  public func search(_ query: String, limit: Int = 8) -> [Place] {
+  ///
+  /// `near` (the centre of the view): among equal matches, what lies within 50 km of it comes
+  /// first ("Casino" seen from Monaco is Monaco's casino before the Australian town).
+  public func search(_ query: String, limit: Int = 8, near: Coordinate? = nil) -> [Place] {
     var q = query.trimmingCharacters(in: .whitespaces)
     var countryFilter: [UInt8]?
     if let comma = q.firstIndex(of: ",") {
@@ -256,9 +356,26 @@ public final class Gazetteer: Sendable {
       }
       scored = ranked(best, countryFilter: countryFilter)
     }
+    var close = Set<Int>()
+    if let near {
+      let k = cos(near.latitude * .pi / 180)
+      for (_, i) in scored {
+        let c = places[i].coordinate
+        var dLon = abs(c.longitude - near.longitude)
+        if dLon > 180 { dLon = 360 - dLon }
+        let dx = dLon * k
+        let dy = c.latitude - near.latitude
+        if (dx * dx + dy * dy).squareRoot() * 111.32 < 50 { close.insert(i) }
+      }
+    }
     scored.sort {
-      $0.score != $1.score
-        ? $0.score < $1.score : places[$0.index].population > places[$1.index].population
+      if $0.score != $1.score { return $0.score < $1.score }
+      let (ca, cb) = (close.contains($0.index), close.contains($1.index))
+      if ca != cb { return ca }
+      let (a, b) = (places[$0.index].population, places[$1.index].population)
+      if a != b { return a > b }
+      let (oa, ob) = (order[$0.index], order[$1.index])
+      return oa != ob ? oa < ob : $0.index < $1.index
     }
     return scored.prefix(limit).map { places[$0.index] }
   }

@@ -78,6 +78,13 @@ final class RegionDownload: Sendable {
             self.state.withLock { $0.bytes = bytes }
             wake()
           })
+        // Its names for `/`, as `termmap get --name` indexes them (a failure leaves none).
+        let namesFile = RegionNames.file(forArchive: file)
+        do {
+          try RegionNames.index(archive: file.path).write(to: namesFile)
+        } catch {
+          try? FileManager.default.removeItem(at: namesFile)
+        }
         state.withLock {
           $0.phase = .done(
             tiles: header.addressedTilesCount, bytes: header.tileDataOffset + header.tileDataLength
@@ -209,6 +216,16 @@ extension Viewer {
         }
         partialOverlay = nil
         insertAboveMapContent(overlay)
+        // `/` finds its names once the gazetteer is read again with its index.
+        if options.searchesStoredRegions {
+          if gazetteerLoading {
+            gazetteerStale = true
+          } else {
+            gazetteer = nil
+            gazetteerError = nil
+            startLoadingGazetteer()
+          }
+        }
         show(
           String(
             format: "%@: %d tiles, %.1f MB, stored (termmap regions)", d.name, Int(tiles),

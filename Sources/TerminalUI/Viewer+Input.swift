@@ -305,7 +305,8 @@ extension Viewer {
     guard text.trimmingCharacters(in: .whitespaces).count >= 2, let g = gazetteer else {
       return loaded
     }
-    return loaded + g.search(text, limit: 8 - loaded.count).map { .place($0) }
+    return loaded
+      + g.search(text, limit: 8 - loaded.count, near: map.centerCoordinate).map { .place($0) }
   }
 
   /// What the prompt line says after the text when the text cannot be searched for yet (the
@@ -336,7 +337,9 @@ extension Viewer {
       map.setCenter(c, animated: true)
       map.setZoomLevel(max(map.zoomLevel, 12), animated: true)
     case .place(let place):
-      let zoom: Double = place.population >= 1_000_000 ? 10 : place.population >= 100_000 ? 11 : 12
+      var zoom: Double = place.population >= 1_000_000 ? 10 : place.population >= 100_000 ? 11 : 12
+      // A region's name: a street or a shop is seen closer than a town.
+      if let category = place.category { zoom = category == .place ? 14 : 16 }
       map.setCenter(place.coordinate, animated: true)
       map.setZoomLevel(zoom, animated: true)
       // The place's name stays while the view is on it: until the user moves the map.

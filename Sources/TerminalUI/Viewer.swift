@@ -20,6 +20,8 @@ public struct ViewerOptions: Sendable {
   /// A file that receives one line per delegate event and frame, for tests.
   public var eventLogPath: String?
   public var dataDirectory: URL?
+  /// `/` also searches the names of the stored regions (``RegionNames/stored(environment:)``).
+  public var searchesStoredRegions = false
   /// Said on the status line at the start (15 s): the offline map could not be found.
   public var missingMapMessage: String?
 
@@ -149,6 +151,11 @@ public final class Viewer: MapViewDelegate {
   var gazetteer: Gazetteer?
   var gazetteerError: String?
   let gazetteerInbox = Slot<Result<Gazetteer, any Error>>()
+  /// A load of the gazetteer is under way.
+  var gazetteerLoading = false
+  /// A region was stored while the gazetteer loaded: its result is dropped and the gazetteer
+  /// read again, with the region's names (one load at a time).
+  var gazetteerStale = false
   let displayRequested = Flag()
   /// The track tool: profile, layers, measuring, colouring (Viewer+Track.swift).
   var track = TrackToolState()
@@ -326,17 +333,22 @@ public final class Viewer: MapViewDelegate {
     }
   }
 
-  /// Reads the place names on a background queue (a few hundred milliseconds), so the search
-  /// prompt never waits for them.
+  /// Reads the place names, and the stored regions' names when the options say so, on a
+  /// background queue (a few hundred milliseconds), so the search prompt never waits for them.
   func startLoadingGazetteer() {
-    guard let dir = options.dataDirectory else {
+    let dir = options.dataDirectory
+    let regions = options.searchesStoredRegions && !Regions.paths().isEmpty
+    guard dir != nil || regions else {
       gazetteerError = "no place names: places.tsv.gz not found (set TERMMAP_DATA)"
       return
     }
     let flag = displayRequested
     let slot = gazetteerInbox
+    gazetteerLoading = true
     DispatchQueue.global().async {
-      slot.put(Result { try Gazetteer(directory: dir) })
+      // An unreadable index is left out: the other names are still found.
+      let indexes = regions ? RegionNames.stored().indexes : []
+      slot.put(Result { try Gazetteer(directory: dir, regions: indexes) })
       flag.set()
     }
   }
@@ -344,6 +356,12 @@ public final class Viewer: MapViewDelegate {
   /// Takes the gazetteer when it has arrived, and refreshes an open prompt's matches.
   func receiveGazetteer() -> Bool {
     guard gazetteer == nil, gazetteerError == nil, let arrived = gazetteerInbox.take() else {
+      return false
+    }
+    gazetteerLoading = false
+    if gazetteerStale {
+      gazetteerStale = false
+      startLoadingGazetteer()
       return false
     }
     switch arrived {

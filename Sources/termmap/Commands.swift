@@ -242,7 +242,7 @@ extension Termmap {
     @Option(
       parsing: .unconditional,
       help: ArgumentHelp(
-        "Store the region under this name (in $XDG_DATA_HOME/termmap/regions), where the viewer and render find it.",
+        "Store the region under this name (in $XDG_DATA_HOME/termmap/regions), where the viewer and render find it; its names are indexed for / search.",
         valueName: "NAME"))
     var name: String?
 

@@ -23,6 +23,8 @@ struct GetCommand {
   var chosen: String?
   /// Vector tile layers left out (--drop-layers).
   var dropLayers: Set<String> = []
+  /// The cut is stored as a region (not --output): its names are indexed for `/`.
+  var stored = false
 
   /// Downloads over this many bytes ask first (without --yes).
   static let askAbove: UInt64 = 500_000_000
@@ -110,6 +112,7 @@ struct GetCommand {
         throw UsageError("get: \(file.deletingLastPathComponent().path): cannot be created")
       }
       output = file.path
+      stored = true
     } else if c.dryRun {
       output = ""
     } else {
@@ -209,7 +212,39 @@ struct GetCommand {
       "wrote \(output): \(header.addressedTilesCount) tiles, "
         + "\(Self.bytes(header.tileDataOffset + header.tileDataLength)) "
         + String(format: "in %.1f s\n", seconds))
+    if stored { indexNames(terminal: terminal) }
     return 0
+  }
+
+  /// Indexes the stored region's street, place and POI names (`RegionNames`) beside it, for
+  /// the viewer's `/`. A failure is said but does not fail the cut: the region is stored.
+  func indexNames(terminal: Bool) {
+    let archive = URL(fileURLWithPath: output)
+    let file = RegionNames.file(forArchive: archive)
+    let start = Date()
+    do {
+      let names = try RegionNames.index(archive: output) { done, total in
+        guard terminal, total >= 1_000 else { return }
+        FileHandle.standardError.write(
+          Data("\r\u{1B}[Kindexing names: \(done) of \(total) tiles".utf8))
+      }
+      if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+      try names.write(to: file)
+      let size =
+        (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?
+        .uint64Value ?? 0
+      var line =
+        "indexed \(names.entries.count) names for / search: \(file.path), \(Self.bytes(size)) "
+        + String(format: "in %.1f s", Date().timeIntervalSince(start))
+      if names.truncated { line += " (the index is full: some names were left out)" }
+      if names.unreadableTiles > 0 { line += " (\(names.unreadableTiles) tiles unreadable)" }
+      Output.write(line + "\n")
+    } catch {
+      // No index of an older cut may stay beside the new archive.
+      try? FileManager.default.removeItem(at: file)
+      FileHandle.standardError.write(
+        Data("termmap: get: names not indexed: \(SafeText.clean("\(error)"))\n".utf8))
+    }
   }
 
   /// How far around a place a cut reaches: 3 km for a village, growing with the cube root of
@@ -244,7 +279,8 @@ struct GetCommand {
         let box = String(format: "%.4f,%.4f,%.4f,%.4f", r.west, r.south, r.east, r.north)
         Output.write(
           "\(r.name)  \(box)  z\(r.minZoom)-\(r.maxZoom)  \(bytes(r.bytes))  "
-            + "\(r.source ?? "?")  \(r.fetched ?? "?")\n")
+            + "\(r.source ?? "?")  \(r.fetched ?? "?")  \(r.names.map { "\($0) names" } ?? "no names")\n"
+        )
       }
       return problems.isEmpty ? 0 : 2
     }
@@ -264,6 +300,8 @@ struct GetCommand {
     } catch {
       throw UsageError("regions: \(file.path): cannot be removed")
     }
+    // Its names index goes with it (there may be none).
+    try? FileManager.default.removeItem(at: RegionNames.file(forArchive: file))
     Output.write("removed \(words[1])\n")
     return 0
   }

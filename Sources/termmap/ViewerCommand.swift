@@ -24,6 +24,7 @@ enum ViewerCommand {
     options.settleMilliseconds = parsed.settleMilliseconds
     options.eventLogPath = ProcessInfo.processInfo.environment["TERMMAP_EVENT_LOG"]
     options.dataDirectory = DataDirectory.locate()
+    options.searchesStoredRegions = true
     if parsed.basemap && options.dataDirectory == nil {
       options.missingMapMessage = DataDirectory.missingMessage()
     }

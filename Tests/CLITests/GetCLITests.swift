@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import MapGeometry
+import RegionFixtures
 import Synchronization
 import TestProcesses
 import Testing
@@ -367,6 +368,49 @@ struct RegionsCLITests {
     #expect(
       around.stdout.hasPrefix("region 14.37057,45.96017,14.62943,46.13983"), "\(around.stdout)")
   }
+
+  @Test("get --name indexes the region's names beside it; regions counts them; remove removes them")
+  func namesIndex() throws {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-names-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    let planet = home.appendingPathComponent("monaco-planet.pmtiles").path
+    try MonacoArchive.write(to: planet)
+    let env = ["XDG_DATA_HOME": home.path]
+    let cut = ["get", "--bbox", "7.40,43.72,7.45,43.76", "--from", planet]
+    let get = try termmap(cut + ["--name", "monaco"], environment: env)
+    #expect(get.status == 0, "\(get.stderr)")
+    let index = home.appendingPathComponent("termmap/regions/monaco.names.tsv.gz").path
+    let said = get.stdout.split(separator: "\n").last.map(String.init) ?? ""
+    #expect(said.hasPrefix("indexed "), "\(get.stdout)")
+    #expect(said.contains(" names for / search: \(index), "), "\(said)")
+    let count = try #require(Int(said.split(separator: " ")[1]), "\(said)")
+    #expect(count > 500 && count < 2_000, "\(count)")
+    let list = try termmap(["regions"], environment: env)
+    #expect(list.stdout.hasSuffix("  \(count) names\n"), "\(list.stdout)")
+    // A cut written elsewhere (--output) is not indexed: there is nothing beside it.
+    let out = home.appendingPathComponent("elsewhere.pmtiles").path
+    let other = try termmap(cut + ["--output", out], environment: env)
+    #expect(other.status == 0 && !other.stdout.contains("indexed"), "\(other.stdout)")
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: home.appendingPathComponent("elsewhere.names.tsv.gz").path))
+    // A broken index is said by regions, naming the file; the region itself is listed.
+    let saved = try Data(contentsOf: URL(fileURLWithPath: index))
+    try Data("junk".utf8).write(to: URL(fileURLWithPath: index))
+    let broken = try termmap(["regions"], environment: env)
+    #expect(broken.status == 2)
+    #expect(
+      broken.stderr
+        == "termmap: regions: \(index): not a gzip file (corrupt compressed data: incorrect header check)\n",
+      "\(broken.stderr)")
+    #expect(broken.stdout.hasSuffix("  no names\n"), "\(broken.stdout)")
+    try saved.write(to: URL(fileURLWithPath: index))
+    let removed = try termmap(["regions", "remove", "monaco"], environment: env)
+    #expect(removed.stdout == "removed monaco\n")
+    #expect(!FileManager.default.fileExists(atPath: index))
+  }
 }
 
 /// A city cut from a planet in miniature (Monaco and central Helsinki, zooms 0–15, Protomaps
@@ -692,7 +736,17 @@ struct ViewerDownloadCLITests {
     #expect(!nginx.accessLog.isEmpty && nginx.accessLog.allSatisfy { $0.contains(" 206 ") })
     let drawn = try tmux.waitFor(timeout: 60) { inked($0) > inked(bare.screen) + 500 }
     #expect(drawn.ok, "\(drawn.screen)")
-    #expect(!drawn.screen.contains { $0.contains("no map data here") }, "\(drawn.screen)")
+    #expect(!drawn.screen.contains { $0.contains("no map data") }, "\(drawn.screen)")
+    // Its names are indexed beside it and `/` finds them, typo and all.
+    #expect(
+      FileManager.default.fileExists(
+        atPath: data + "/termmap/regions/view-60.1700N-24.9440E.names.tsv.gz"))
+    try tmux.type("/aleksanterinktu")
+    let found = try tmux.waitFor(timeout: 60) {
+      $0.contains { $0.contains("Aleksanterinkatu (street, view-60.1700N-24.9440E)") }
+    }
+    #expect(found.ok, "\(found.screen.suffix(4).joined(separator: "\n"))")
+    try tmux.type("\u{1B}")
     try tmux.type("q")
     let quit = try tmux.waitFor(timeout: 30) { _ in !tmux.isRunning }
     #expect(quit.ok)

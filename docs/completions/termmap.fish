@@ -146,7 +146,7 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" radius' -l 'radius' -d 'The region\'s half width with --around, in km.' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" from' -l 'from' -d 'A PMTiles archive: a file or an http(s) URL (default: [get] from in the config file, else the Protomaps planet).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" maxzoom' -l 'maxzoom' -d 'The deepest zoom level cut (default 15).' -rfka ''
-complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" name' -l 'name' -d 'Store the region under this name (in $XDG_DATA_HOME/termmap/regions), where the viewer and render find it.' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" name' -l 'name' -d 'Store the region under this name (in $XDG_DATA_HOME/termmap/regions), where the viewer and render find it; its names are indexed for / search.' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" output' -l 'output' -d 'Write the archive to this file instead.' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" parallel' -l 'parallel' -d 'Range requests in flight at once (default 4).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" drop-layers' -l 'drop-layers' -d 'Vector tile layers to leave out of the cut (e.g. buildings,pois).' -rfka ''
