@@ -473,9 +473,10 @@ struct WholeFrameTests {
 
   @Test("? draws the key list over the map, centred; q closes it and the map is back")
   func help() throws {
-    // 22 rows: the whole list fits (the track tool's keys made it longer than 16 rows hold).
-    let h = try Harness(columns: 60, rows: 22)
-    let status = "0.00000, 0.00000 · z-1.6 · ├───┤ 5000 km              ? help"
+    // 23 rows: the whole list fits (the track tool's keys and D made it longer than 16 rows
+    // hold).
+    let h = try Harness(columns: 60, rows: 23)
+    let status = "0.00000, 0.00000 · z-1.5 · ├────┤ 5000 km             ? help"
     h.send(.character("?"))
     let expected = [
       " ┌─ termmap keys ────────────────────────────────────────┐  ",
@@ -493,6 +494,7 @@ struct WholeFrameTests {
       " │ m               measure a path                        │  ",
       " │ t               colour tracks: file, elevation, …     │  ",
       " │ f               follow position: off / on / heading   │  ",
+      " │ D               download the region on screen         │  ",
       " │ mouse           drag pans, wheel zooms, click selects │  ",
       " │ ?               this help                             │  ",
       " │ q               quit                                  │  ",
@@ -503,7 +505,7 @@ struct WholeFrameTests {
     ]
     #expect(h.screen == expected, "\n\(h.text)")
     h.send(.character("q"))
-    #expect(h.screen == Array(repeating: Self.blank, count: 21) + [status])
+    #expect(h.screen == Array(repeating: Self.blank, count: 22) + [status])
   }
 
   @Test("/ Tokyo: the prompt line with its cursor and the matches above it")
