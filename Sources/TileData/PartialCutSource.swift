@@ -6,12 +6,19 @@ import Synchronization
 /// their byte ranges arrive: a viewer draws the region filling in. Tiles whose bytes are not
 /// all stored yet are absent (nil); call `markStored(_:)` from `download`'s `stored` and redraw.
 public final class PartialCutSource: TileSource {
+  /// The cut's shallowest zoom.
   public let minZoom: Int
+  /// The cut's deepest zoom.
   public let maxZoom: Int
+  /// The cut's box (nil across the antimeridian).
   public let bounds: MapRect?
+  /// The source archive's credits.
   public let attribution: String
+  /// The source archive's vector layers.
   public let vectorLayers: [String]
+  /// The source archive's tile format.
   public let format: TileFormat
+  /// The region's name.
   public let name: String
   private let plan: PMTilesExtract
   private let spoolPath: String
@@ -70,6 +77,8 @@ public final class PartialCutSource: TileSource {
   /// Ranges stored so far.
   public var storedCount: Int { state.withLock { $0.stored.count } }
 
+  /// The tile's bytes as the source stores them, once all of them are in the spool; nil
+  /// before, and for tiles outside the cut.
   public func tile(_ id: TileID) throws -> Data? {
     guard let tileID = PMTiles.tileID(id), let i = index[tileID] else { return nil }
     let t = plan.tiles[i]
