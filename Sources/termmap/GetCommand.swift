@@ -176,7 +176,6 @@ struct GetCommand {
     let start = Date()
     let terminal = isatty(2) == 1
     let total = plan.fetchBytes
-    let ranges = plan.ranges.count
     let reporter = ProgressReporter()
     let header: PMTiles.Header
     do {
@@ -189,14 +188,18 @@ struct GetCommand {
         : { @Sendable (tile: Data) throws -> Data in
           try tileWithoutLayers(drop, from: tile, gzip: gzip)
         }
+      // Tiles whole in the spool: each counted when the last range it needs is stored.
+      let ending = Self.tilesEnding(in: plan)
+      let tilesDone = Atomic(0)
       header = try plan.download(
         to: output, parallel: parallel,
         extraMetadata: ["termmap:source": source, "termmap:fetched": stamp],
         transform: transform,
+        stored: { tilesDone.add(ending[$0], ordering: .relaxed) },
         progress: { bytes, done in
           reporter.report(
-            bytes: bytes, total: total, done: done, ranges: ranges, since: start,
-            terminal: terminal)
+            bytes: bytes, total: total, tiles: tilesDone.load(ordering: .relaxed),
+            of: plan.tiles.count, since: start, terminal: terminal)
         })
     } catch {
       if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
@@ -245,6 +248,23 @@ struct GetCommand {
       FileHandle.standardError.write(
         Data("termmap: get: names not indexed: \(SafeText.clean("\(error)"))\n".utf8))
     }
+  }
+
+  /// For each range of the plan, the tiles whose bytes end in it.
+  static func tilesEnding(in plan: PMTilesExtract) -> [Int] {
+    var counts = [Int](repeating: 0, count: plan.ranges.count)
+    let starts = plan.ranges.map(\.offset)
+    for t in plan.tiles {
+      let last = plan.header.tileDataOffset + t.offset + UInt64(t.length) - 1
+      var low = 0
+      var high = starts.count
+      while low < high {
+        let mid = (low + high) / 2
+        if starts[mid] <= last { low = mid + 1 } else { high = mid }
+      }
+      if low > 0 { counts[low - 1] += 1 }
+    }
+    return counts
   }
 
   /// How far around a place a cut reaches: 3 km for a village, growing with the cube root of
@@ -319,20 +339,20 @@ final class ProgressReporter: Sendable {
   private let last = Mutex((tenth: -1, time: Date.distantPast))
 
   func report(
-    bytes: UInt64, total: UInt64, done: Int, ranges: Int, since: Date, terminal: Bool
+    bytes: UInt64, total: UInt64, tiles: Int, of allTiles: Int, since: Date, terminal: Bool
   ) {
     let fraction = total == 0 ? 1 : Double(bytes) / Double(total)
     let elapsed = Date().timeIntervalSince(since)
     let rate = elapsed > 0 ? Double(bytes) / elapsed : 0
     let eta = rate > 0 ? Double(total - min(bytes, total)) / rate : 0
     let text = String(
-      format: "%@ of %@ (%d/%d ranges), %@/s, %.0f s left",
-      GetCommand.bytes(bytes), GetCommand.bytes(total), done, ranges,
+      format: "%@ of %@, %d of %d tiles, %@/s, %.0f s left",
+      GetCommand.bytes(bytes), GetCommand.bytes(total), tiles, allTiles,
       GetCommand.bytes(UInt64(rate)), eta)
     let line: String? = last.withLock { l in
       if terminal {
         let now = Date()
-        guard now.timeIntervalSince(l.time) > 0.1 || done == ranges else { return nil }
+        guard now.timeIntervalSince(l.time) > 0.1 || bytes >= total else { return nil }
         l.time = now
         let width = 24
         let filled = Int(fraction * Double(width))
