@@ -421,6 +421,22 @@ struct GetCityCLITests {
     "Tests/CLITests/Fixtures/two-cities.pmtiles")
   static let helsinki = ["24.935", "60.164", "24.954", "60.180"].joined(separator: ",")
 
+  /// nginx serving `archive` as `/planet.pmtiles` from `dir/site` (the test removes `dir`).
+  static func serve(
+    _ archive: URL = planet, in dir: URL, limitRate: Int? = nil
+  ) throws -> Nginx {
+    let site = dir.appendingPathComponent("site")
+    try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: archive, to: site.appendingPathComponent("planet.pmtiles"))
+    return try Nginx(serving: site, limitRate: limitRate)
+  }
+
+  /// A temporary folder of the test's.
+  static func folder(_ prefix: String) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-\(prefix)-\(UUID().uuidString)")
+  }
+
   /// The (z, x, y) of every tile of zooms 0–15 that meets the box.
   static func tiles(west: Double, south: Double, east: Double, north: Double) -> [TileID] {
     (0...15).flatMap { z -> [TileID] in
@@ -440,14 +456,9 @@ struct GetCityCLITests {
     "Helsinki: the header and root, a request per run of leaves and per range; every tile as the source has it; at most 1.1 times its bytes; render draws its streets with no --tiles"
   )
   func city() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "termmap-city-\(UUID().uuidString)")
+    let dir = Self.folder("city")
     defer { try? FileManager.default.removeItem(at: dir) }
-    let site = dir.appendingPathComponent("site")
-    try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: Self.planet, to: site.appendingPathComponent("planet.pmtiles"))
-    let nginx = try Nginx(serving: site)
+    let nginx = try Self.serve(in: dir)
     defer { nginx.stop() }
     let env = ["XDG_DATA_HOME": dir.path, "XDG_CONFIG_HOME": dir.path]
     let view = [
@@ -520,14 +531,9 @@ struct GetCityResumeCLITests {
     "Monaco: the line drops after 45 % of the bytes; exit 2; the next run resumes, fetches at most 10 % of the archive again and writes the same archive"
   )
   func resume() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "termmap-cityresume-\(UUID().uuidString)")
+    let dir = GetCityCLITests.folder("cityresume")
     defer { try? FileManager.default.removeItem(at: dir) }
-    let site = dir.appendingPathComponent("site")
-    try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: GetCityCLITests.planet, to: site.appendingPathComponent("planet.pmtiles"))
-    let nginx = try Nginx(serving: site)
+    let nginx = try GetCityCLITests.serve(in: dir)
     defer { nginx.stop() }
     func waitForLog(_ count: Int) -> [String] {
       var log = nginx.accessLog
@@ -697,17 +703,10 @@ struct GetLimitsCLITests {
 /// The viewer's `D` key: the region on screen downloaded through `termmap get`'s machinery.
 @Suite("the viewer's D key downloads the region on screen", .serialized)
 struct ViewerDownloadCLITests {
-  @Test(
-    "over Helsinki at zoom 14: the status line names D; D downloads from [get] from over nginx, says so, stores the region and draws its streets"
-  )
-  func downloadKey() throws {
-    let tmux = try LiveTmux()
-    let site = URL(fileURLWithPath: tmux.file("site"))
-    try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: GetCityCLITests.planet, to: site.appendingPathComponent("planet.pmtiles"))
-    let nginx = try Nginx(serving: site)
-    defer { nginx.stop() }
+  /// nginx serving the planet in miniature as `[get] from`, and the viewer over Helsinki at
+  /// zoom 14 in `tmux`; returns nginx and the data home (the regions are below it).
+  static func start(_ tmux: LiveTmux, limitRate: Int? = nil) throws -> (Nginx, String) {
+    let nginx = try GetCityCLITests.serve(in: tmux.directory, limitRate: limitRate)
     let config = tmux.file("config")
     try FileManager.default.createDirectory(
       atPath: config + "/termmap", withIntermediateDirectories: true)
@@ -717,10 +716,22 @@ struct ViewerDownloadCLITests {
     try tmux.start(
       "XDG_CONFIG_HOME='\(config)' XDG_DATA_HOME='\(data)' '\(termmapBinary.path)' --center 60.1700,24.9440 --zoom 14"
     )
-    func inked(_ screen: [String]) -> Int {
-      screen.dropLast().joined().unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }
-        .count
-    }
+    return (nginx, data)
+  }
+
+  /// Braille cells with dots on the screen, the status line left out.
+  static func inked(_ screen: [String]) -> Int {
+    screen.dropLast().joined().unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }
+      .count
+  }
+
+  @Test(
+    "over Helsinki at zoom 14: the status line names D; D downloads from [get] from over nginx, says so, stores the region and draws its streets"
+  )
+  func downloadKey() throws {
+    let tmux = try LiveTmux()
+    let (nginx, data) = try Self.start(tmux)
+    defer { nginx.stop() }
     let bare = try tmux.waitFor(timeout: 60) {
       $0.last?.contains("no map data: D or termmap get") == true
     }
@@ -734,7 +745,7 @@ struct ViewerDownloadCLITests {
       FileManager.default.fileExists(
         atPath: data + "/termmap/regions/view-60.1700N-24.9440E.pmtiles"))
     #expect(!nginx.accessLog.isEmpty && nginx.accessLog.allSatisfy { $0.contains(" 206 ") })
-    let drawn = try tmux.waitFor(timeout: 60) { inked($0) > inked(bare.screen) + 500 }
+    let drawn = try tmux.waitFor(timeout: 60) { Self.inked($0) > Self.inked(bare.screen) + 500 }
     #expect(drawn.ok, "\(drawn.screen)")
     #expect(!drawn.screen.contains { $0.contains("no map data") }, "\(drawn.screen)")
     // Its names are indexed beside it and `/` finds them, typo and all.
@@ -757,31 +768,15 @@ struct ViewerDownloadCLITests {
   )
   func fillsIn() throws {
     let tmux = try LiveTmux()
-    let site = URL(fileURLWithPath: tmux.file("site"))
-    try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: GetCityCLITests.planet, to: site.appendingPathComponent("planet.pmtiles"))
-    let nginx = try Nginx(serving: site, limitRate: 4096)
+    let (nginx, data) = try Self.start(tmux, limitRate: 4096)
     defer { nginx.stop() }
-    let config = tmux.file("config")
-    try FileManager.default.createDirectory(
-      atPath: config + "/termmap", withIntermediateDirectories: true)
-    try "[get]\nfrom = \"\(nginx.baseURL)/planet.pmtiles\"\n".write(
-      toFile: config + "/termmap/config.toml", atomically: true, encoding: .utf8)
-    let data = tmux.file("data")
-    try tmux.start(
-      "XDG_CONFIG_HOME='\(config)' XDG_DATA_HOME='\(data)' '\(termmapBinary.path)' --center 60.1700,24.9440 --zoom 14"
-    )
-    func inked(_ screen: [String]) -> Int {
-      screen.dropLast().joined().unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }
-        .count
-    }
     let bare = try tmux.waitFor(timeout: 60) { $0.last?.contains("no map data") == true }
     #expect(bare.ok, "\(bare.screen)")
     try tmux.type("D")
     // Drawn while the download still runs: the status line shows its share below 100 %.
     let filling = try tmux.waitFor(timeout: 120) {
-      inked($0) > inked(bare.screen) + 500 && $0.last?.contains("⤓ view-60.1700N-24.9440E ") == true
+      Self.inked($0) > Self.inked(bare.screen) + 500
+        && $0.last?.contains("⤓ view-60.1700N-24.9440E ") == true
     }
     #expect(filling.ok, "\(filling.screen)")
     let file = data + "/termmap/regions/view-60.1700N-24.9440E.pmtiles"

@@ -100,6 +100,25 @@ public enum ChildProcess {
     }
     return UInt16(bigEndian: a.sin_port)
   }
+
+  /// A socket connected to 127.0.0.1:`port`, or -1 when nothing accepts there.
+  public static func connectLoopback(port: UInt16) -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var a = sockaddr_in()
+    a.sin_family = sa_family_t(AF_INET)
+    a.sin_addr.s_addr = inet_addr("127.0.0.1")
+    a.sin_port = port.bigEndian
+    let r = withUnsafePointer(to: &a) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard r == 0 else {
+      close(fd)
+      return -1
+    }
+    return fd
+  }
 }
 
 /// A program that could not be started.

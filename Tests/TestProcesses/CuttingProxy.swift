@@ -75,18 +75,8 @@ public final class CuttingProxy: Sendable {
         close(client)
         continue
       }
-      let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      var a = sockaddr_in()
-      a.sin_family = sa_family_t(AF_INET)
-      a.sin_addr.s_addr = inet_addr("127.0.0.1")
-      a.sin_port = target.bigEndian
-      let connected = withUnsafePointer(to: &a) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
-      guard connected == 0 else {
-        close(server)
+      let server = ChildProcess.connectLoopback(port: target)
+      guard server >= 0 else {
         close(client)
         continue
       }

@@ -116,18 +116,11 @@ public final class Nginx: Sendable {
     for _ in 0..<200 {
       var status: Int32 = 0
       if waitpid(pid, &status, WNOHANG) == pid { return false }
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      var a = sockaddr_in()
-      a.sin_family = sa_family_t(AF_INET)
-      a.sin_addr.s_addr = inet_addr("127.0.0.1")
-      a.sin_port = port.bigEndian
-      let r = withUnsafePointer(to: &a) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
+      let fd = ChildProcess.connectLoopback(port: port)
+      if fd >= 0 {
+        close(fd)
+        return true
       }
-      close(fd)
-      if r == 0 { return true }
       usleep(25_000)
     }
     return false
