@@ -103,6 +103,7 @@ let package = Package(
       name: "TileDataTests",
       dependencies: [
         "TileData", "MapGeometry", "CSQLite", "LoopbackHTTPServer", "TestProcesses",
+        "RegionFixtures",
       ],
       swiftSettings: strict),
     .testTarget(

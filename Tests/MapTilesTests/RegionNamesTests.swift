@@ -176,34 +176,11 @@ struct RegionNamesTests {
 
 /// An archive of one zoom-14 tile whose layers are built to blow an index up.
 enum HostileTiles {
-  struct Writer {
-    var bytes: [UInt8] = []
-    mutating func varint(_ v: UInt64) {
-      var v = v
-      while v >= 0x80 {
-        bytes.append(UInt8(v & 0x7f) | 0x80)
-        v >>= 7
-      }
-      bytes.append(UInt8(v))
-    }
-    mutating func key(_ field: Int, _ wire: Int) { varint(UInt64(field << 3 | wire)) }
-    mutating func bytesField(_ field: Int, _ b: [UInt8]) {
-      key(field, 2)
-      varint(UInt64(b.count))
-      bytes += b
-    }
-    mutating func packed(_ field: Int, _ values: [UInt32]) {
-      var inner = Writer()
-      for v in values { inner.varint(UInt64(v)) }
-      bytesField(field, inner.bytes)
-    }
-  }
-
   /// A layer whose features each have a name (and other names) and a point.
   static func layer(_ name: String, features: [(name: String, others: [String])]) -> [UInt8] {
     var keys: [String] = ["name"]
     var values: [String] = []
-    var w = Writer()
+    var w = ProtoWriter()
     w.key(15, 0)
     w.varint(2)
     w.bytesField(1, Array(name.utf8))
@@ -222,18 +199,18 @@ enum HostileTiles {
         values.append(o)
         tags += [UInt32(ki), UInt32(values.count - 1)]
       }
-      var fw = Writer()
-      fw.packed(2, tags)
+      var fw = ProtoWriter()
+      fw.packedField(2, tags)
       fw.key(3, 0)
       fw.varint(1)
       let x = UInt32((i * 37) % 4096)
       let y = UInt32((i * 91) % 4096)
-      fw.packed(4, [9, x << 1, y << 1])
+      fw.packedField(4, [9, x << 1, y << 1])
       w.bytesField(2, fw.bytes)
     }
     for k in keys { w.bytesField(3, Array(k.utf8)) }
     for v in values {
-      var vw = Writer()
+      var vw = ProtoWriter()
       vw.bytesField(1, Array(v.utf8))
       w.bytesField(4, vw.bytes)
     }
@@ -263,7 +240,7 @@ enum HostileTiles {
       }
     }
     for (t, id) in ids.sorted().enumerated() {
-      var tile = Writer()
+      var tile = ProtoWriter()
       // Names too long to keep; a name with an escape sequence; 20,000 distinct names with
       // 300 other names each in the first tile.
       tile.bytesField(

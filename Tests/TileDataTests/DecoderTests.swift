@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import RegionFixtures
 import Testing
 
 @testable import TileData

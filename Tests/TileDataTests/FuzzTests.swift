@@ -1,4 +1,5 @@
 import Foundation
+import RegionFixtures
 import Testing
 
 @testable import TileData

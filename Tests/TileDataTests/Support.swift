@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
+import RegionFixtures
 import Testing
 
 @testable import TileData
@@ -39,44 +40,6 @@ struct TemporaryDirectory {
   var path: String { url.path }
   func file(_ name: String) -> URL { url.appendingPathComponent(name) }
   func cleanUp() { try? FileManager.default.removeItem(at: url) }
-}
-
-/// A minimal protobuf writer for hand-made tiles.
-struct ProtoWriter {
-  var bytes: [UInt8] = []
-
-  mutating func varint(_ v: UInt64) {
-    var v = v
-    while v >= 0x80 {
-      bytes.append(UInt8(v & 0x7f) | 0x80)
-      v >>= 7
-    }
-    bytes.append(UInt8(v))
-  }
-  mutating func key(_ field: Int, _ wire: Int) { varint(UInt64(field << 3 | wire)) }
-  mutating func varintField(_ field: Int, _ v: UInt64) {
-    key(field, 0)
-    varint(v)
-  }
-  mutating func bytesField(_ field: Int, _ b: [UInt8]) {
-    key(field, 2)
-    varint(UInt64(b.count))
-    bytes += b
-  }
-  mutating func stringField(_ field: Int, _ s: String) { bytesField(field, Array(s.utf8)) }
-  mutating func packedField(_ field: Int, _ values: [UInt32]) {
-    var inner = ProtoWriter()
-    for v in values { inner.varint(UInt64(v)) }
-    bytesField(field, inner.bytes)
-  }
-  mutating func fixed32Field(_ field: Int, _ v: UInt32) {
-    key(field, 5)
-    for k in 0..<4 { bytes.append(UInt8((v >> (8 * UInt32(k))) & 0xff)) }
-  }
-  mutating func fixed64Field(_ field: Int, _ v: UInt64) {
-    key(field, 1)
-    for k in 0..<8 { bytes.append(UInt8((v >> (8 * UInt64(k))) & 0xff)) }
-  }
 }
 
 /// Values of a hand-made layer.
