@@ -85,6 +85,43 @@ extension MapView {
     return true
   }
 
+  /// Waits until the programmatic change in progress has settled (`regionDidChange` sent),
+  /// stepping its animation a frame every `frameInterval` seconds as a host's loop would (a
+  /// host that steps it too only shortens the wait). Returns at once when nothing animates.
+  public func settle(frameInterval: Duration = .milliseconds(16)) async {
+    while animation != nil {
+      try? await Task.sleep(for: frameInterval)
+      if animation != nil { advanceAnimation() }
+    }
+  }
+
+  /// Shows a region and returns when the change has settled (animated: after its frames).
+  public func setRegion(_ region: CoordinateRegion, animated: Bool) async {
+    // The synchronous form (a synchronous closure picks it).
+    { self.setRegion(region, animated: animated) }()
+    await settle()
+  }
+
+  /// Moves the centre and returns when the change has settled.
+  public func setCenter(_ coordinate: Coordinate, animated: Bool) async {
+    { self.setCenter(coordinate, animated: animated) }()
+    await settle()
+  }
+
+  /// Sets the zoom level and returns when the change has settled.
+  public func setZoomLevel(_ zoom: Double, animated: Bool) async {
+    { self.setZoomLevel(zoom, animated: animated) }()
+    await settle()
+  }
+
+  /// Shows a map rect and returns when the change has settled.
+  public func setVisibleMapRect(
+    _ rect: MapRect, edgePadding: EdgeInsets = .zero, animated: Bool
+  ) async {
+    { self.setVisibleMapRect(rect, edgePadding: edgePadding, animated: animated) }()
+    await settle()
+  }
+
   /// Ends any change in progress at once: an animation jumps to its end, a user gesture ends.
   public func finishChanges() {
     if let a = animation {

@@ -108,7 +108,8 @@ extension MapView {
     }
   }
 
-  /// Draws frames until nothing is waiting for tiles, for a one-shot render: the first frame
+  /// Draws frames until nothing is waiting for tiles, for a one-shot render (an animated
+  /// change still running is first finished at its target): the first frame
   /// starts the loads, and each time loaded tiles ask for a redraw the frame is drawn again,
   /// until no tile waits, no load is in flight and no redraw is pending, or `timeout` seconds
   /// pass. A tile whose load failed counts as done (the frame draws without it; the delegate
@@ -116,6 +117,9 @@ extension MapView {
   public func renderCompleteFrame(timeout: TimeInterval = 15) -> (
     frame: CellBuffer, statistics: FrameStatistics, complete: Bool
   ) {
+    // An animated change still running is drawn at its target: a one-shot frame is of where
+    // the map is going, never of an animation's first step (regionDidChange is sent first).
+    if isAnimating { finishChanges() }
     let deadline = Date().addingTimeInterval(timeout)
     var (frame, statistics) = renderFrameWithStatistics()
     while true {

@@ -106,6 +106,55 @@ struct RegionBehaviourTests {
     #expect(close(map.centerCoordinate, target))
   }
 
+  @Test(
+    "7. Awaited: setCenter(animated: true) in a program with no loop returns after did(true), every frame stepped"
+  )
+  func awaitedChange() async {
+    let d = RecordingDelegate()
+    let map = makeMap(delegate: d)
+    await map.setZoomLevel(10, animated: false)
+    d.clear()
+    await map.setCenter(Self.porto, animated: true)
+    #expect(!map.isAnimating && !map.isChangingRegion)
+    expectOneChange(d.regionEvents, animated: true, minVisible: MapView.animationFrames)
+    #expect(close(map.centerCoordinate, Self.porto))
+    d.clear()
+    let rect = MapRect(
+      bounding: [MapPoint(Self.lisbon), MapPoint(Self.porto)])
+    await map.setVisibleMapRect(
+      rect, edgePadding: EdgeInsets(top: 8, left: 8, bottom: 8, right: 8), animated: true)
+    expectOneChange(d.regionEvents, animated: true, minVisible: MapView.animationFrames)
+    #expect(map.visibleMapRect.contains(MapPoint(Self.lisbon)))
+    #expect(map.visibleMapRect.contains(MapPoint(Self.porto)))
+    // Nothing running: settles at once.
+    d.clear()
+    await map.settle()
+    #expect(d.regionEvents.isEmpty)
+  }
+
+  @Test(
+    "7. renderCompleteFrame right after setRegion(animated: true) draws the target (did(true) first), not the first step"
+  )
+  func completeFrameOfTarget() {
+    let d = RecordingDelegate()
+    let map = makeMap(delegate: d)
+    map.addOverlay(Polyline(coordinates: lisbonRoute))
+    let target = CoordinateRegion(
+      center: Self.lisbon, span: CoordinateSpan(latitudeDelta: 0.2, longitudeDelta: 0.2))
+    // The frame of the region set at once, for comparison.
+    let still = makeMap()
+    still.addOverlay(Polyline(coordinates: lisbonRoute))
+    still.setRegion(target, animated: false)
+    let expected = still.renderCompleteFrame().frame
+    map.setRegion(target, animated: true)
+    #expect(map.isAnimating)
+    let (frame, _, complete) = map.renderCompleteFrame()
+    #expect(complete)
+    #expect(!map.isAnimating && !map.isChangingRegion)
+    #expect(d.regionEvents.last == .did(animated: true))
+    #expect(frame.text == expected.text)
+  }
+
   @Test("7. A user gesture burst (begin, pan ×5, end) is one change: one will, one did")
   func gestureBurst() {
     let d = RecordingDelegate()
