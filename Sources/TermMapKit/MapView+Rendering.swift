@@ -428,8 +428,7 @@ extension FrameComposer {
         guard case .drawn(_?, _)? = tileCache.lookup(p.key) else { continue }
       }
       seen.insert(p.layer)
-      guard let t = layer.overlay as? TileOverlay else { continue }
-      for part in t.attribution.split(separator: ";") {
+      for part in layer.overlay.attribution.split(separator: ";") {
         let line = part.trimmingCharacters(in: .whitespaces)
         if !line.isEmpty && !lines.contains(line) { lines.append(line) }
       }

@@ -248,15 +248,10 @@ public final class MapView {
     setVisibleMapRect(rect, edgePadding: pad, animated: animated)
   }
 
-  /// The bounds of every overlay (but tile overlays) and annotation on the map (null when
-  /// there are none).
+  /// The bounds of every overlay's content (`Overlay.contentBounds`: none for tile overlays)
+  /// and of every annotation on the map (null when there are none).
   public var contentMapRect: MapRect {
-    // Tile overlays are layers of the map, not content on it.
-    var r = overlayStore.all.reduce(MapRect.null) {
-      // A breadcrumb's bounds are the world (they never change): what it covers counts.
-      if let crumb = $1 as? Breadcrumb { return $0.union(crumb.contentBounds) }
-      return $1 is TileOverlay || $1 is AccuracyCircle ? $0 : $0.union($1.boundingMapRect)
-    }
+    var r = overlayStore.all.reduce(MapRect.null) { $0.union($1.contentBounds) }
     for p in annotationIndex.allPoints {
       r = r.union(MapRect(origin: p, size: MapSize(width: 0, height: 0)))
     }

@@ -17,6 +17,14 @@ public protocol Overlay: AnyObject, Sendable {
   var canReplaceMapContent: Bool { get }
   /// A title for lists and callouts.
   var title: String? { get }
+  /// What the overlay's content covers, for fitting the view to what is on the map
+  /// (`MapView.contentMapRect`, `showAllContent`): its bounding rect by default; null for
+  /// layers of the map itself (tile overlays) and decorations (the accuracy circle). The map
+  /// asks each overlay and names no kind of overlay.
+  var contentBounds: MapRect { get }
+  /// The credits to show while the overlay draws something (`MapView.visibleAttribution`;
+  /// several separated by ";"); none by default.
+  var attribution: String { get }
 }
 
 extension Overlay {
@@ -32,6 +40,8 @@ extension Overlay {
   public var canReplaceMapContent: Bool { false }
   public var coordinate: Coordinate { boundingMapRect.mid.coordinate }
   public var title: String? { nil }
+  public var contentBounds: MapRect { boundingMapRect }
+  public var attribution: String { "" }
 }
 
 /// Where an overlay sits in the stack: under labels or above them.

@@ -174,6 +174,8 @@ open class TileOverlay: Overlay, DefaultRendering, @unchecked Sendable {
     get { config.withLock { $0.boundingMapRect } }
     set { config.withLock { $0.boundingMapRect = newValue } }
   }
+  /// None: tiles are a layer of the map, not content on it (the view is not fitted to them).
+  open var contentBounds: MapRect { .null }
   /// Credit for the tiles' data, shown while the overlay is on screen.
   public var attribution: String {
     get { config.withLock { $0.attribution } }

@@ -165,6 +165,8 @@ public final class AccuracyCircle: Overlay, DefaultRendering {
   public var boundingMapRect: MapRect { .world }
   /// "accuracy".
   public var title: String? { "accuracy" }
+  /// None: a decoration of the user's location, not content to fit the view to.
+  public var contentBounds: MapRect { .null }
 
   /// Whether the circle as it is now meets a rect.
   public func intersects(_ mapRect: MapRect) -> Bool {

@@ -70,3 +70,67 @@ struct TermMapTests {
     #expect(frame.cells.filter { (0x2801...0x28FF).contains($0.glyph.value) }.count > 50)
   }
 }
+
+/// A kind of overlay the kit has never heard of: rings around a radio mast. Its bounding rect
+/// is the world (the rings' radius changes), its content the rings, and it carries credits.
+final class RangeRings: Overlay {
+  let center: MapPoint
+  let radius: Double
+  init(_ center: Coordinate, radius: Double) {
+    self.center = MapPoint(center)
+    self.radius = radius
+  }
+  var boundingMapRect: MapRect { .world }
+  var contentBounds: MapRect {
+    MapRect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius)
+  }
+  var attribution: String { "Rings: test licence" }
+}
+
+final class RingsRenderer: OverlayRenderer, @unchecked Sendable {
+  // `@unchecked Sendable`: no state of its own; the base class keeps its own behind a mutex.
+  override func draw(_ mapRect: MapRect, zoomScale: Double, in context: DrawingContext) {
+    guard let rings = overlay as? RangeRings else { return }
+    let c = point(for: rings.center)
+    context.strokeColor = .brightCyan
+    context.lineWidth = 1 / zoomScale
+    for k in 1...3 {
+      let r = rings.radius * Double(k) / 3
+      context.addEllipse(in: Rect2D(x: c.x - r, y: c.y - r, width: 2 * r, height: 2 * r))
+    }
+    context.strokePath()
+  }
+}
+
+@MainActor
+final class RingStyles: MapViewDelegate {
+  func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer {
+    overlay is RangeRings
+      ? RingsRenderer(overlay: overlay) : MapView.defaultRenderer(for: overlay)
+  }
+}
+
+@Suite("Layers answer for themselves")
+struct OverlayContentTests {
+  @Test(
+    "an overlay kind from outside the kit: the view fits its content bounds, and its credits show while it draws"
+  )
+  @MainActor func outsideKind() throws {
+    let map = MapView(columns: 60, rows: 20)
+    let styles = RingStyles()
+    map.delegate = styles
+    let rings = RangeRings(Coordinate(latitude: 46.05, longitude: 14.5), radius: 20_000)
+    map.addOverlay(rings)
+    #expect(map.contentMapRect == rings.contentBounds)
+    map.showAllContent(animated: false)
+    #expect(map.visibleMapRect.contains(rings.contentBounds.mid))
+    #expect(map.visibleMapRect.width < MapRect.world.width / 100)
+    let frame = map.renderFrame()
+    #expect(frame.cells.contains { $0.foreground == .brightCyan })
+    #expect(map.visibleAttribution == ["Rings: test licence"])
+    // Off screen, its credits go.
+    map.setCenter(Coordinate(latitude: -40, longitude: 170), animated: false)
+    _ = map.renderFrame()
+    #expect(map.visibleAttribution.isEmpty)
+  }
+}
