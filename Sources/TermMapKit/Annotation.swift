@@ -242,3 +242,11 @@ open class MarkerAnnotationView: AnnotationView {
     label = titleVisible ? annotation?.title : nil
   }
 }
+
+/// An annotation that makes its own standard view (as `DefaultRendering` overlays make their
+/// renderer), so a new kind of annotation needs no change to the map: the map asks it when the
+/// delegate gives no view, and names no kind of annotation.
+public protocol DefaultAnnotationViewProviding: Annotation {
+  /// A new view for this annotation.
+  @MainActor func makeDefaultAnnotationView() -> AnnotationView
+}

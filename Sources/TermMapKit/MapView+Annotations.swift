@@ -156,8 +156,8 @@ extension MapView {
       v.annotation = a
       return v
     }
-    // The user's location has its own marker unless the delegate gives one.
-    if a is UserLocation { return UserLocationView(annotation: a, reuseIdentifier: nil) }
+    // An annotation with a standard view of its own (the user's location) gets it.
+    if let own = a as? any DefaultAnnotationViewProviding { return own.makeDefaultAnnotationView() }
     let id = Self.defaultAnnotationViewReuseIdentifier
     if annotationViews.classes[id] == nil {
       annotationViews.classes[id] = MarkerAnnotationView.self

@@ -60,7 +60,7 @@ public enum UserTrackingMode: Int, Sendable, CaseIterable, CustomStringConvertib
 
 /// The annotation for the user's position (MKUserLocation). The map owns one; it is on the
 /// map (in `annotations`) while `showsUserLocation` is true and a location has arrived.
-public final class UserLocation: Annotation {
+public final class UserLocation: DefaultAnnotationViewProviding {
   /// The latest location, nil until the first one.
   public internal(set) var location: Location?
   /// True while the map is locating the user (`showsUserLocation`).
@@ -71,6 +71,11 @@ public final class UserLocation: Annotation {
   public var subtitle: String?
 
   init() {}
+
+  /// The position's own marker (`UserLocationView`), unless the delegate gives a view.
+  public func makeDefaultAnnotationView() -> AnnotationView {
+    UserLocationView(annotation: self, reuseIdentifier: nil)
+  }
 
   /// The latest location's coordinate (0, 0 before the first).
   public var coordinate: Coordinate {

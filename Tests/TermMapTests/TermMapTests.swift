@@ -102,6 +102,19 @@ final class RingsRenderer: OverlayRenderer, @unchecked Sendable {
   }
 }
 
+/// The mast itself: an annotation kind with a view of its own, no delegate needed.
+final class Mast: DefaultAnnotationViewProviding {
+  let coordinate: Coordinate
+  init(_ c: Coordinate) { coordinate = c }
+  var title: String? { "S55ABC" }
+  @MainActor func makeDefaultAnnotationView() -> AnnotationView {
+    let v = AnnotationView(annotation: self, reuseIdentifier: nil)
+    v.glyph = "⚑"
+    v.color = .brightMagenta
+    return v
+  }
+}
+
 @MainActor
 final class RingStyles: MapViewDelegate {
   func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer {
@@ -128,6 +141,10 @@ struct OverlayContentTests {
     let frame = map.renderFrame()
     #expect(frame.cells.contains { $0.foreground == .brightCyan })
     #expect(map.visibleAttribution == ["Rings: test licence"])
+    // An annotation kind with its own view: drawn with it, though the delegate gives none.
+    map.addAnnotation(Mast(Coordinate(latitude: 46.05, longitude: 14.5)))
+    let marked = map.renderFrame()
+    #expect(marked.cells.contains { $0.glyph == "⚑" && $0.foreground == .brightMagenta })
     // Off screen, its credits go.
     map.setCenter(Coordinate(latitude: -40, longitude: 170), animated: false)
     _ = map.renderFrame()
