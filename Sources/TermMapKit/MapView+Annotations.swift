@@ -103,6 +103,33 @@ extension MapView {
     return Array(annotationViews.visible.values)
   }
 
+  // MARK: Hit testing
+
+  /// The views whose markers are drawn at a cell (hidden ones left out), the one drawn on top
+  /// first (a selected view by its `selectedZPriority`).
+  public func annotationViews(atColumn column: Int, row: Int) -> [AnnotationView] {
+    let vp = viewport
+    return annotationViewsOnScreen.filter { v in
+      guard !v.isHidden, let a = v.annotation, let c = vp.cell(for: MapPoint(a.coordinate)) else {
+        return false
+      }
+      return c.column + v.centerOffset.columns == column && c.row + v.centerOffset.rows == row
+    }.sorted { a, b in
+      (a.isSelected ? a.selectedZPriority : a.zPriority)
+        > (b.isSelected ? b.selectedZPriority : b.zPriority)
+    }
+  }
+
+  /// The view drawn on top at a cell, if any: what a click there selects.
+  public func annotationView(atColumn column: Int, row: Int) -> AnnotationView? {
+    annotationViews(atColumn: column, row: row).first
+  }
+
+  /// The annotations whose markers are drawn at a cell, the one on top first.
+  public func annotations(atColumn column: Int, row: Int) -> [any Annotation] {
+    annotationViews(atColumn: column, row: row).compactMap(\.annotation)
+  }
+
   // MARK: Reuse
 
   /// Registers the class made by `dequeueReusableAnnotationView(withIdentifier:for:)`.
@@ -192,6 +219,7 @@ extension MapView {
     v.isHidden = false
     v.setSelected(true, animated: animated)
     delegate?.mapView(self, didSelect: v)
+    delegate?.mapView(self, didSelect: annotation)
   }
 
   /// Deselects an annotation (closing its callout).
@@ -202,6 +230,7 @@ extension MapView {
       v.setSelected(false, animated: animated)
       delegate?.mapView(self, didDeselect: v)
     }
+    delegate?.mapView(self, didDeselect: annotation)
   }
 
   /// Whether the selected view shows a callout: it allows one and its annotation has a title.

@@ -30,6 +30,10 @@ public protocol MapViewDelegate: AnyObject {
   func mapView(_ mapView: MapView, didSelect view: AnnotationView)
   /// A view was deselected.
   func mapView(_ mapView: MapView, didDeselect view: AnnotationView)
+  /// An annotation was selected (after `didSelect` of its view).
+  func mapView(_ mapView: MapView, didSelect annotation: any Annotation)
+  /// An annotation was deselected (after `didDeselect` of its view).
+  func mapView(_ mapView: MapView, didDeselect annotation: any Annotation)
   /// The control at a callout's side was tapped.
   func mapView(
     _ mapView: MapView, annotationView view: AnnotationView,
@@ -76,6 +80,10 @@ extension MapViewDelegate {
   public func mapView(_ mapView: MapView, didSelect view: AnnotationView) {}
   /// Does nothing.
   public func mapView(_ mapView: MapView, didDeselect view: AnnotationView) {}
+  /// Does nothing.
+  public func mapView(_ mapView: MapView, didSelect annotation: any Annotation) {}
+  /// Does nothing.
+  public func mapView(_ mapView: MapView, didDeselect annotation: any Annotation) {}
   /// Does nothing.
   public func mapView(
     _ mapView: MapView, annotationView view: AnnotationView,

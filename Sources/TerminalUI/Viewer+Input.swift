@@ -230,14 +230,7 @@ extension Viewer {
 
   /// A click on a marker selects it and opens its callout; elsewhere it closes the callout.
   func click(column: Int, row: Int) {
-    let vp = map.viewport
-    let hit = map.annotationViewsOnScreen.first { v in
-      guard !v.isHidden, let a = v.annotation, let c = vp.cell(for: MapPoint(a.coordinate)) else {
-        return false
-      }
-      return c.column + v.centerOffset.columns == column && c.row + v.centerOffset.rows == row
-    }
-    if let v = hit, let a = v.annotation {
+    if let v = map.annotationView(atColumn: column, row: row), let a = v.annotation {
       map.selectAnnotation(a, animated: false)
       calloutOpen = a.title != nil
       map.showsCallouts = calloutOpen

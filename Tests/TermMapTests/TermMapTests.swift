@@ -151,3 +151,63 @@ struct OverlayContentTests {
     #expect(map.visibleAttribution.isEmpty)
   }
 }
+
+@MainActor
+final class SelectionLog: MapViewDelegate {
+  var events: [String] = []
+  func mapView(_ mapView: MapView, didSelect view: AnnotationView) {
+    events.append("view+ \(view.annotation?.title ?? "")")
+  }
+  func mapView(_ mapView: MapView, didDeselect view: AnnotationView) {
+    events.append("view- \(view.annotation?.title ?? "")")
+  }
+  func mapView(_ mapView: MapView, didSelect annotation: any Annotation) {
+    events.append("annotation+ \(annotation.title ?? "")")
+  }
+  func mapView(_ mapView: MapView, didDeselect annotation: any Annotation) {
+    events.append("annotation- \(annotation.title ?? "")")
+  }
+  func mapView(_ mapView: MapView, viewFor annotation: any Annotation) -> AnnotationView? {
+    let v = MarkerAnnotationView(annotation: annotation, reuseIdentifier: nil)
+    // The café, a cell east, is drawn a cell west: above the bakery, in its cell.
+    v.zPriority = annotation.title == "Café" ? 800 : 600
+    if annotation.title == "Café" { v.centerOffset = (-1, 0) }
+    v.collisionMode = .none
+    return v
+  }
+}
+
+@Suite("Which marker is at this cell")
+struct HitTestingTests {
+  @Test(
+    "annotationView(atColumn:row:) is the one drawn on top; annotations(atColumn:row:) lists all, top first; select and deselect tell the view, then the annotation"
+  )
+  @MainActor func hitTesting() throws {
+    let map = MapView(columns: 40, rows: 12)
+    let log = SelectionLog()
+    map.delegate = log
+    let here = Coordinate(latitude: 46.05, longitude: 14.5)
+    map.setCenter(here, animated: false)
+    map.setZoomLevel(12, animated: false)
+    let cell = try #require(map.viewport.cell(for: MapPoint(here)))
+    let bakery = PointAnnotation(coordinate: here, title: "Bakery")
+    let cafe = PointAnnotation(
+      coordinate: map.coordinate(atColumn: cell.column + 1, row: cell.row), title: "Café")
+    map.addAnnotations([bakery, cafe])
+    _ = map.renderFrame()
+    #expect(map.annotationView(atColumn: cell.column, row: cell.row)?.annotation === cafe)
+    #expect(
+      map.annotations(atColumn: cell.column, row: cell.row).map { $0.title ?? "" } == [
+        "Café", "Bakery",
+      ])
+    #expect(map.annotationView(atColumn: cell.column + 5, row: cell.row) == nil)
+    map.selectAnnotation(bakery, animated: false)
+    map.selectAnnotation(cafe, animated: false)
+    map.deselectAnnotation(cafe, animated: false)
+    #expect(
+      log.events == [
+        "view+ Bakery", "annotation+ Bakery", "view- Bakery", "annotation- Bakery", "view+ Café",
+        "annotation+ Café", "view- Café", "annotation- Café",
+      ])
+  }
+}
