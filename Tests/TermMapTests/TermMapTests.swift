@@ -211,3 +211,35 @@ struct HitTestingTests {
       ])
   }
 }
+
+@Suite("MapCamera")
+struct MapCameraTests {
+  @Test(
+    "the camera is a value: read it, set it back on another map and the view is the same; a nearer eye is a deeper zoom"
+  )
+  @MainActor func cameraRoundTrip() async throws {
+    let map = MapView(columns: 80, rows: 24)
+    // In async code the setters are awaited: they return once the change has settled.
+    await map.setCenter(Coordinate(latitude: 46.05, longitude: 14.5), animated: false)
+    await map.setZoomLevel(13, animated: false)
+    let camera = map.camera
+    #expect(camera.heading == 0 && camera.pitch == 0)
+    // 24 rows of 4 dots at zoom 13 over Ljubljana (about 13 m a dot): about 1.3 km of
+    // ground, seen from about 2.4 km.
+    #expect(
+      camera.centerCoordinateDistance > 2_000 && camera.centerCoordinateDistance < 3_000,
+      "\(camera.centerCoordinateDistance)")
+    let other = MapView(columns: 80, rows: 24)
+    other.camera = camera
+    #expect(abs(other.zoomLevel - 13) < 1e-9)
+    #expect(abs(other.centerCoordinate.latitude - 46.05) < 1e-9)
+    #expect(abs(other.centerCoordinate.longitude - 14.5) < 1e-9)
+    // Half the distance is one zoom level deeper; animated, awaited.
+    var nearer = camera
+    nearer.centerCoordinateDistance /= 2
+    nearer.heading = 90  // kept, not drawn
+    await other.setCamera(nearer, animated: true)
+    #expect(abs(other.zoomLevel - 14) < 1e-9)
+    #expect(!other.isAnimating)
+  }
+}
