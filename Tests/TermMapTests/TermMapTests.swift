@@ -243,3 +243,45 @@ struct MapCameraTests {
     #expect(!other.isAnimating)
   }
 }
+
+@MainActor
+final class LocationLog: MapViewDelegate {
+  var updates = 0
+  var times: [Date] = []
+  func mapView(_ mapView: MapView, didUpdate userLocation: UserLocation) {
+    updates += 1
+    if let t = userLocation.location?.timestamp { times.append(t) }
+  }
+}
+
+@Suite("A location source in one line")
+struct LocationProviderTests {
+  static let ride = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent(
+      "LiveLocationTests/Fixtures/monaco-ride.nmea")
+
+  @Test(
+    "map.locationProvider = NMEAStreamProvider(…): the fixes arrive on the main actor in order, the position is on the map; nil stops it"
+  )
+  @MainActor func oneLine() async throws {
+    let map = MapView(columns: 60, rows: 20)
+    let log = LocationLog()
+    map.delegate = log
+    map.locationProvider = NMEAStreamProvider(path: Self.ride.path)
+    #expect(map.showsUserLocation)
+    // The whole ride: the last fix of the file is where the position stays.
+    for _ in 0..<600 where log.updates < 1_000 {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    #expect(log.updates >= 1_000, "\(log.updates) fixes")
+    // In the order the receiver took them.
+    #expect(zip(log.times, log.times.dropFirst()).allSatisfy { $0 <= $1 })
+    let here = try #require(map.userLocation.location)
+    #expect(abs(here.coordinate.latitude - 43.73) < 0.05)
+    #expect(abs(here.coordinate.longitude - 7.42) < 0.05)
+    #expect(map.annotations.contains { $0 === map.userLocation })
+    map.locationProvider = nil
+    #expect(!map.showsUserLocation)
+    #expect(map.locationProvider == nil)
+  }
+}
