@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import LiveLocation
+import Synchronization
 import TermMapKit
 
 extension LocationFix {
