@@ -130,6 +130,35 @@ extension MapView {
     annotationViews(atColumn: column, row: row).compactMap(\.annotation)
   }
 
+  /// The overlays that drew ink in a cell in the last frame, the one on top first (what a
+  /// click on a route or a shape there means).
+  public func overlays(atColumn column: Int, row: Int) -> [any Overlay] {
+    let (w, h) = (CellGeometry.dotsWide, CellGeometry.dotsHigh)
+    let (x0, y0) = (column * w, row * h)
+    var found: [(layer: Int, overlay: any Overlay)] = []
+    var seen = Set<ObjectIdentifier>()
+    for p in framePlacements {
+      let overlay = frameLayers[p.layer].overlay
+      guard !seen.contains(ObjectIdentifier(overlay)),
+        case .drawn(let tile?, _)? = composer.tileCache.lookup(p.key)
+      else { continue }
+      let (lx, ly) = (x0 - p.x, y0 - p.y)
+      guard lx + w > 0, ly + h > 0, lx < tile.dots.width, ly < tile.dots.height else { continue }
+      var inked = false
+      for y in max(ly, 0)..<min(ly + h, tile.dots.height) where !inked {
+        for x in max(lx, 0)..<min(lx + w, tile.dots.width) where tile.dots[x, y].raw != 0 {
+          inked = true
+          break
+        }
+      }
+      if inked {
+        seen.insert(ObjectIdentifier(overlay))
+        found.append((p.layer, overlay))
+      }
+    }
+    return found.sorted { $0.layer > $1.layer }.map(\.overlay)
+  }
+
   // MARK: Reuse
 
   /// Registers the class made by `dequeueReusableAnnotationView(withIdentifier:for:)`.

@@ -94,6 +94,8 @@ extension MapView {
     let content = CellContent(markers: markerPlacements(vp), callout: calloutLayout(vp))
     finishDrawingTiles(drawing, &plan)
     frameAttribution = attribution(of: plan)
+    framePlacements = plan.placements
+    frameLayers = plan.layers
     let canvas = compositeDots(plan, vp)
     var cells = placeCellContent(canvas, &plan, vp, content)
     cells.repairWideGlyphs()

@@ -87,6 +87,10 @@ public final class MapView {
   var markersWorthOverlapping = 256
   /// Credit lines of the tile overlays drawn in the last frame.
   var frameAttribution: [String] = []
+  /// The last frame's tiles and layers, for `overlays(atColumn:row:)` (arrays retained, not
+  /// copied).
+  var framePlacements: [FramePlan.Placement] = []
+  var frameLayers: [FrameLayer] = []
   /// Called (from any thread) when something asks for a redraw, e.g. a tile finished loading.
   public var displayRequestHandler: (@Sendable () -> Void)? {
     didSet {

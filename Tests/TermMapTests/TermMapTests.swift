@@ -285,3 +285,32 @@ struct LocationProviderTests {
     #expect(map.locationProvider == nil)
   }
 }
+
+@Suite("Which overlay is at this cell")
+struct OverlayHitTests {
+  @Test("overlays(atColumn:row:): those whose ink is in the cell, the one on top first")
+  @MainActor func overlaysAtCell() throws {
+    let map = MapView(columns: 60, rows: 20)
+    let field = Polygon(coordinates: [
+      Coordinate(latitude: 46.00, longitude: 14.40), Coordinate(latitude: 46.00, longitude: 14.60),
+      Coordinate(latitude: 46.10, longitude: 14.60), Coordinate(latitude: 46.10, longitude: 14.40),
+    ])
+    let road = Polyline(coordinates: [
+      Coordinate(latitude: 46.05, longitude: 14.30), Coordinate(latitude: 46.05, longitude: 14.70),
+    ])
+    map.addOverlays([field, road])
+    map.setVisibleMapRect(road.boundingMapRect.union(field.boundingMapRect), animated: false)
+    _ = map.renderFrame()
+    // On the road inside the field: both, the road (added later) on top.
+    let mid = try #require(
+      map.viewport.cell(for: MapPoint(Coordinate(latitude: 46.05, longitude: 14.5))))
+    let both = map.overlays(atColumn: mid.column, row: mid.row)
+    #expect(both.count == 2 && both.first === road && both.last === field, "\(both)")
+    // On the road outside the field: the road alone.
+    let west = try #require(
+      map.viewport.cell(for: MapPoint(Coordinate(latitude: 46.05, longitude: 14.32))))
+    #expect(map.overlays(atColumn: west.column, row: west.row).map { $0 === road } == [true])
+    // A corner of the screen far from both: nothing.
+    #expect(map.overlays(atColumn: 0, row: 19).isEmpty)
+  }
+}
