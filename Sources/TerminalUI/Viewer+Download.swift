@@ -153,17 +153,19 @@ extension Viewer {
     dirty = true
   }
 
+  /// The highest overlay of map content (the offline map, a region, `--tiles`), if any.
+  var topMapContent: (any Overlay)? {
+    map.overlays.last { ($0 as? TileOverlay)?.canReplaceMapContent == true }
+  }
+
   /// Dark or light, as the map content already drawn.
   var contentVariant: BasemapStyle.Variant {
-    let top = map.overlays.last { ($0 as? TileOverlay)?.canReplaceMapContent == true }
-    return (top as? SourceTileOverlay)?.variant ?? .dark
+    (topMapContent as? SourceTileOverlay)?.variant ?? .dark
   }
 
   /// Adds a region's overlay above every other map content (below routes and markers).
   func insertAboveMapContent(_ overlay: SourceTileOverlay) {
-    if let top = map.overlays.last(where: {
-      ($0 as? TileOverlay)?.canReplaceMapContent == true
-    }) {
+    if let top = topMapContent {
       map.insertOverlay(overlay, above: top)
     } else {
       map.addOverlay(overlay, level: .aboveRoads)

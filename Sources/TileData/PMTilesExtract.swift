@@ -263,6 +263,53 @@ public struct PMTilesExtract: Sendable {
 }
 
 extension PMTilesExtract {
+  /// Where each range starts in the spool: the ranges back to back, in order.
+  var spoolOffsets: [UInt64] {
+    var offsets: [UInt64] = []
+    offsets.reserveCapacity(ranges.count)
+    var total: UInt64 = 0
+    for r in ranges {
+      offsets.append(total)
+      total += r.length
+    }
+    return offsets
+  }
+
+  /// The ranges holding a tile's bytes: the one it starts in and the pieces it runs on into
+  /// (back to back in the archive, and so in the spool); nil when they do not hold it all.
+  /// `starts` is `ranges.map(\.offset)`.
+  func ranges(holding t: Tile, starts: [UInt64]) -> ClosedRange<Int>? {
+    let absolute = header.tileDataOffset + t.offset
+    let end = absolute + UInt64(t.length)
+    let first = Self.lowerBound(starts, absolute + 1) - 1
+    guard first >= 0 else { return nil }
+    var last = first
+    while end > ranges[last].offset + ranges[last].length {
+      guard last + 1 < ranges.count,
+        ranges[last + 1].offset == ranges[last].offset + ranges[last].length
+      else { return nil }
+      last += 1
+    }
+    return first...last
+  }
+
+  /// Where a tile's bytes start in the spool, given the range it starts in and
+  /// `spoolOffsets`.
+  func spoolOffset(of t: Tile, in range: Int, spoolOffsets: [UInt64]) -> UInt64 {
+    spoolOffsets[range] + header.tileDataOffset + t.offset - ranges[range].offset
+  }
+
+  /// For each range, how many tiles are whole once it is stored (the tiles whose last byte is
+  /// in it): a download's progress in tiles.
+  public var tilesEndingPerRange: [Int] {
+    var counts = [Int](repeating: 0, count: ranges.count)
+    let starts = ranges.map(\.offset)
+    for t in tiles {
+      if let held = ranges(holding: t, starts: starts) { counts[held.upperBound] += 1 }
+    }
+    return counts
+  }
+
   /// Ranges cut into pieces of at most a 20 × `parallel`th of the whole (4 KiB at least,
   /// `maxRangeBytes` at most), at any byte: a piece is what an interrupted download loses
   /// (the journal records whole pieces), so a cut stopped at any moment, with `parallel`
@@ -379,12 +426,7 @@ extension PMTilesExtract {
       throw TileSourceError.readFailed(path: journalPath, message: "cannot be opened")
     }
     defer { close(journal) }
-    var spoolOffsets: [UInt64] = []
-    var total: UInt64 = 0
-    for r in ranges {
-      spoolOffsets.append(total)
-      total += r.length
-    }
+    let spoolOffsets = self.spoolOffsets
     let keptBytes = kept.reduce(UInt64(0)) { $0 + self.ranges[$1].length }
     let state = Mutex(
       (next: 0, bytes: keptBytes, done: kept.count, failure: String?.none, changed: false))
@@ -494,29 +536,17 @@ extension PMTilesExtract {
       meta = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? meta
     }
     let writer = try PMTilesWriter(path: output, header: outputHeader, metadata: meta)
-    let base = header.tileDataOffset
     let starts = ranges.map(\.offset)
     for t in tiles {
-      let absolute = base + t.offset
-      var i = Self.lowerBound(starts, absolute + 1) - 1
-      if i < 0 { i = 0 }
-      let r = ranges[i]
-      // A tile may run on into the next pieces of its range: those follow it in the spool.
-      var j = i
-      while j + 1 < ranges.count, absolute + UInt64(t.length) > ranges[j].offset + ranges[j].length,
-        ranges[j + 1].offset == ranges[j].offset + ranges[j].length
-      {
-        j += 1
-      }
-      guard absolute >= r.offset,
-        absolute + UInt64(t.length) <= ranges[j].offset + ranges[j].length
-      else {
+      guard let held = self.ranges(holding: t, starts: starts) else {
         throw TileSourceError.readFailed(
           path: location, message: "tile \(t.tileID) lies outside the ranges fetched")
       }
       var bytes = Data(count: Int(t.length))
       let got = bytes.withUnsafeMutableBytes { raw in
-        pread(fd, raw.baseAddress, raw.count, off_t(spoolOffsets[i] + absolute - r.offset))
+        pread(
+          fd, raw.baseAddress, raw.count,
+          off_t(spoolOffset(of: t, in: held.lowerBound, spoolOffsets: spoolOffsets)))
       }
       guard got == Int(t.length) else {
         throw TileSourceError.readFailed(path: spoolPath, message: "cannot be read back")

@@ -51,13 +51,7 @@ public final class PartialCutSource: TileSource {
     case .webp: format = .webp
     default: format = .pbf
     }
-    var offsets: [UInt64] = []
-    var total: UInt64 = 0
-    for r in plan.ranges {
-      offsets.append(total)
-      total += r.length
-    }
-    spoolOffsets = offsets
+    spoolOffsets = plan.spoolOffsets
     starts = plan.ranges.map(\.offset)
     var byID: [UInt64: Int] = [:]
     for (i, t) in plan.tiles.enumerated() { byID[t.tileID] = i }
@@ -82,35 +76,15 @@ public final class PartialCutSource: TileSource {
   public func tile(_ id: TileID) throws -> Data? {
     guard let tileID = PMTiles.tileID(id), let i = index[tileID] else { return nil }
     let t = plan.tiles[i]
-    let absolute = plan.header.tileDataOffset + t.offset
-    let end = absolute + UInt64(t.length)
-    // The ranges holding the tile, all stored (a tile may run on into the next pieces).
-    var first = 0
-    var low = 0
-    var high = starts.count
-    while low < high {
-      let mid = (low + high) / 2
-      if starts[mid] <= absolute { low = mid + 1 } else { high = mid }
-    }
-    first = low - 1
-    guard first >= 0 else { return nil }
+    guard let held = plan.ranges(holding: t, starts: starts) else { return nil }
     let fd = state.withLock { s -> Int32 in
-      var j = first
-      while true {
-        guard s.stored.contains(j) else { return -1 }
-        let r = plan.ranges[j]
-        if end <= r.offset + r.length { break }
-        guard j + 1 < plan.ranges.count, plan.ranges[j + 1].offset == r.offset + r.length else {
-          return -1
-        }
-        j += 1
-      }
+      guard held.allSatisfy({ s.stored.contains($0) }) else { return -1 }
       if s.fd < 0 { s.fd = open(spoolPath, O_RDONLY | O_CLOEXEC) }
       return s.fd
     }
     guard fd >= 0 else { return nil }
     var bytes = Data(count: Int(t.length))
-    let at = spoolOffsets[first] + absolute - plan.ranges[first].offset
+    let at = plan.spoolOffset(of: t, in: held.lowerBound, spoolOffsets: spoolOffsets)
     let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(at)) }
     return got == Int(t.length) ? bytes : nil
   }

@@ -189,7 +189,7 @@ struct GetCommand {
           try tileWithoutLayers(drop, from: tile, gzip: gzip)
         }
       // Tiles whole in the spool: each counted when the last range it needs is stored.
-      let ending = Self.tilesEnding(in: plan)
+      let ending = plan.tilesEndingPerRange
       let tilesDone = Atomic(0)
       header = try plan.download(
         to: output, parallel: parallel,
@@ -248,23 +248,6 @@ struct GetCommand {
       FileHandle.standardError.write(
         Data("termmap: get: names not indexed: \(SafeText.clean("\(error)"))\n".utf8))
     }
-  }
-
-  /// For each range of the plan, the tiles whose bytes end in it.
-  static func tilesEnding(in plan: PMTilesExtract) -> [Int] {
-    var counts = [Int](repeating: 0, count: plan.ranges.count)
-    let starts = plan.ranges.map(\.offset)
-    for t in plan.tiles {
-      let last = plan.header.tileDataOffset + t.offset + UInt64(t.length) - 1
-      var low = 0
-      var high = starts.count
-      while low < high {
-        let mid = (low + high) / 2
-        if starts[mid] <= last { low = mid + 1 } else { high = mid }
-      }
-      if low > 0 { counts[low - 1] += 1 }
-    }
-    return counts
   }
 
   /// How far around a place a cut reaches: 3 km for a village, growing with the cube root of

@@ -99,8 +99,8 @@ struct GetCLITests {
     ]
     let without = try termmap(view + [out])
     #expect(!without.stdout.contains("Frankfurt"), "\(without.stdout)")
-    let dots = without.stdout.unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }
-    #expect(dots.count > 50)
+    let dots = inkedCells(without.stdout)
+    #expect(dots > 50)
   }
 
   @Test("a 404, a server that ignores Range, a URL template, osm: one line each, exit 2")
@@ -517,10 +517,7 @@ struct GetCityCLITests {
     let after = try termmap(view, environment: env)
     #expect(after.status == 0, "\(after.stderr)")
     #expect(after.stdout.contains("Kluuvi"), "\(after.stdout)")
-    func inked(_ text: String) -> Int {
-      text.unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }.count
-    }
-    #expect(inked(after.stdout) > inked(before.stdout) + 500, "\(after.stdout)")
+    #expect(inkedCells(after.stdout) > inkedCells(before.stdout) + 500, "\(after.stdout)")
   }
 }
 
@@ -720,10 +717,7 @@ struct ViewerDownloadCLITests {
   }
 
   /// Braille cells with dots on the screen, the status line left out.
-  static func inked(_ screen: [String]) -> Int {
-    screen.dropLast().joined().unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }
-      .count
-  }
+  static func inked(_ screen: [String]) -> Int { inkedCells(screen.dropLast().joined()) }
 
   @Test(
     "over Helsinki at zoom 14: the status line names D; D downloads from [get] from over nginx, says so, stores the region and draws its streets"

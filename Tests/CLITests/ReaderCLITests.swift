@@ -88,7 +88,7 @@ struct ReaderCLITests {
     #expect(r.stderr.isEmpty)
     let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     #expect(lines.count == 20)
-    let inked = r.stdout.unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }.count
+    let inked = inkedCells(r.stdout)
     #expect(inked > 20, "\(file) drew \(inked) braille cells")
   }
 

@@ -55,3 +55,8 @@ final class LockedData: @unchecked Sendable {
   var isSet: Bool { lock.withLock { data != nil } }
   func get() -> Data { lock.withLock { data ?? Data() } }
 }
+
+/// Braille cells with at least one dot in `text`.
+func inkedCells(_ text: some StringProtocol) -> Int {
+  text.unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }.count
+}

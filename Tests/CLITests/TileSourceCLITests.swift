@@ -134,7 +134,7 @@ struct TileSourceCLITests {
     let dots = try termmap(common + ["--color", "never"])
     #expect(dots.status == 0)
     #expect(dots.stderr.isEmpty)
-    #expect(dots.stdout.unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }.count > 100)
+    #expect(inkedCells(dots.stdout) > 100)
     let blocks = try termmap(common + ["--color", "always", "--raster", "blocks"])
     #expect(blocks.status == 0)
     #expect(blocks.stdout.contains("48;5;"))

@@ -43,7 +43,7 @@ import Testing
     ])
     #expect(r.status == 0)
     #expect(r.stderr.isEmpty)
-    let inked = r.stdout.unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }.count
+    let inked = inkedCells(r.stdout)
     #expect(inked > 20, "\(file) drew \(inked) braille cells")
   }
 }
