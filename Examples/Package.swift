@@ -17,5 +17,7 @@ let package = Package(
     .executableTarget(name: "CustomRenderer", dependencies: termMap, swiftSettings: strict),
     // Snapshots: three pictures made at once, off the main actor.
     .executableTarget(name: "Snapshots", dependencies: termMap, swiftSettings: strict),
+    // Everyday calls: an awaited camera move, hit testing, selection, a location provider.
+    .executableTarget(name: "CameraAndLocation", dependencies: termMap, swiftSettings: strict),
   ]
 )
