@@ -23,7 +23,7 @@ extension Viewer {
 
   /// The status line while measuring or colouring: drawn over the viewer's.
   func drawTrackStatus(into frame: inout CellBuffer) {
-    guard message == nil, prompt == nil else { return }
+    guard message == nil, !panelTakesStatusLine else { return }
     let row = frame.rows - 1
     if let points = track.measuring {
       for c in 0..<frame.columns {

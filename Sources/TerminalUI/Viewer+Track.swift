@@ -152,7 +152,6 @@ extension Viewer {
 
   /// Handles an event for the track tool; true when it was used up.
   func handleTrackEvent(_ event: InputEvent) -> Bool {
-    guard prompt == nil, !helpVisible else { return false }
     switch event {
     case .character(let ch):
       if track.layersOpen { return layerListCharacter(ch) }
@@ -549,7 +548,7 @@ extension Viewer {
         map.selectAnnotation(a, animated: false)
       }
     }
-    show(m.label) { [unowned self] in map.isInteracting || prompt != nil }
+    show(m.label) { [unowned self] in map.isInteracting || isSearching }
   }
 
   nonisolated static func fold(_ s: String) -> String {

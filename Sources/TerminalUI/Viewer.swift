@@ -139,8 +139,8 @@ public final class Viewer: MapViewDelegate {
   /// Files that could not be read, with their one-line errors, in the order the files were given.
   var loadFailures: [(path: String, error: String)] = []
   var loadErrors: [String] { loadFailures.map(\.error) }
-  var helpVisible = false
-  var prompt: PromptState?
+  /// The open panels (Panel.swift): the focus stack.
+  var panels = PanelStack()
   var calloutOpen = false
   var pointer: (column: Int, row: Int)?
   var drag: (column: Int, row: Int, moved: Bool)?
@@ -368,11 +368,7 @@ public final class Viewer: MapViewDelegate {
     case .success(let g): gazetteer = g
     case .failure(let e): gazetteerError = "no place names: \(e)"
     }
-    if var p = prompt {
-      p.results = results(for: p.text)
-      p.problem = problem(for: p.text)
-      prompt = p
-    }
+    panels.first(SearchPanel.self)?.refresh(viewer: self)
     return true
   }
 
@@ -526,7 +522,7 @@ public final class Viewer: MapViewDelegate {
       screen.draw(frame)
       return
     }
-    let mapRows = rows - 1 - trackPanelRows(totalRows: rows)
+    let mapRows = rows - 1 - trackPanelRows(totalRows: rows) - dockedRows(totalRows: rows)
     if map.columns != columns || map.rows != mapRows {
       map.resize(columns: columns, rows: mapRows)
     }
@@ -538,8 +534,7 @@ public final class Viewer: MapViewDelegate {
     drawTrackTool(into: &frame)
     drawStatus(into: &frame)
     drawTrackStatus(into: &frame)
-    if helpVisible { drawHelp(into: &frame) }
-    if prompt != nil { drawPrompt(into: &frame) }
+    drawPanels(into: &frame)
     screen.draw(frame)
   }
 

@@ -1,0 +1,152 @@
+import DotRaster
+import Foundation
+import Testing
+
+@testable import TerminalUI
+
+private let walk = "Data/samples/lisbon-walk.csv"
+
+/// The zoom level the status line shows.
+private func zoom(_ status: String) -> Double? {
+  guard let r = status.range(of: #"z-?\d+\.\d"#, options: .regularExpression) else { return nil }
+  return Double(status[r].dropFirst())
+}
+
+/// A panel for the tests: fills its area with its letter, uses up the characters it is told
+/// to (`x` closes it) and records what reached it.
+@MainActor
+private final class LetterPanel: Panel {
+  let level: PanelLevel
+  let letter: Character
+  let where_: PanelPlacement
+  let takes: Set<Character>
+  var seen: [InputEvent] = []
+
+  init(_ letter: Character, level: PanelLevel, placement: PanelPlacement, takes: String = "") {
+    self.letter = letter
+    self.level = level
+    where_ = placement
+    self.takes = Set(takes)
+  }
+
+  func placement(totalRows: Int) -> PanelPlacement { where_ }
+
+  func handle(_ event: InputEvent, viewer: Viewer) -> PanelResponse {
+    seen.append(event)
+    guard case .character(let c) = event, takes.contains(c) else { return .ignored }
+    return c == "x" ? .close : .handled
+  }
+
+  func draw(into frame: inout CellBuffer, area: CellRect, viewer: Viewer) {
+    for r in area.row..<area.bottom {
+      for c in area.column..<(area.column + area.columns) {
+        frame[c, r] = Cell(glyph: letter.unicodeScalars.first!)
+      }
+    }
+  }
+}
+
+/// The focus stack: keys to the top panel first, then down, then to the map; drawing bottom
+/// to top; the order is the panels' levels, whatever order they were opened in.
+@MainActor
+@Suite("panels and the focus stack")
+struct PanelStackTests {
+  @Test("panels stand in the order of their levels, whatever order they were opened in")
+  func levelsOrderTheStack() throws {
+    let h = try Harness([walk], columns: 60, rows: 16)
+    let help = HelpPanel()
+    let low = LetterPanel("L", level: .layers, placement: .overMap)
+    h.viewer.open(help)
+    h.viewer.open(low)
+    #expect(h.viewer.panels.panels.map { $0.level } == [.layers, .help])
+    // Opened again, a panel stays where it is.
+    h.viewer.open(low)
+    #expect(h.viewer.panels.panels.count == 2)
+  }
+
+  @Test("the help over another panel: a key closes the help only; the next reaches the panel")
+  func topPanelFirst() throws {
+    let h = try Harness([walk], columns: 60, rows: 16)
+    let below = LetterPanel("L", level: .layers, placement: .overMap, takes: "x")
+    h.viewer.open(below)
+    h.send(.character("?"))
+    // `?` went to the letter panel (it is on top), which left it: the map's key table opened
+    // the help above it.
+    #expect(h.text.contains("termmap keys"), "\(h.text)")
+    h.send(.character("\u{1B}"))
+    #expect(!h.text.contains("termmap keys"))
+    #expect(h.viewer.isOpen(below))
+    #expect(below.seen == [.character("?")], "Esc went to the help only")
+    h.send(.character("x"))
+    #expect(!h.viewer.isOpen(below))
+    #expect(!h.text.contains("LLL"), "\(h.text)")
+  }
+
+  @Test("the help open over the search box: Esc closes the help only, then the search box")
+  func helpOverSearch() throws {
+    let h = try Harness([walk], columns: 60, rows: 16)
+    h.type("/Ros")
+    #expect(h.status.hasPrefix("/ Ros▏"), "\(h.status)")
+    h.viewer.open(HelpPanel())
+    h.settle()
+    #expect(h.text.contains("termmap keys"))
+    #expect(h.status.hasPrefix("/ Ros▏"), "the search box stays under the help: \(h.status)")
+    h.send(.character("\u{1B}"))
+    #expect(!h.text.contains("termmap keys"))
+    #expect(h.status.hasPrefix("/ Ros▏"), "\(h.status)")
+    #expect(h.text.contains("› Rossio"), "its matches are back: \(h.text)")
+    h.send(.character("\u{1B}"))
+    #expect(!h.status.hasPrefix("/"), "\(h.status)")
+    #expect(h.status.hasPrefix("38.7"), "\(h.status)")
+    #expect(h.viewer.panels.isEmpty)
+  }
+
+  @Test("a key no panel takes falls through to the map")
+  func fallsThroughToTheMap() throws {
+    let h = try Harness([walk], columns: 60, rows: 16)
+    let panel = LetterPanel("L", level: .profile, placement: .docked(rows: 3), takes: "y")
+    h.viewer.open(panel)
+    let before = try #require(zoom(h.status))
+    h.send(.character("+"))
+    #expect(panel.seen == [.character("+")])
+    #expect(try #require(zoom(h.status)) > before)
+  }
+
+  @Test("drawing goes bottom to top: the help's box over a panel below, the status line apart")
+  func drawingOrder() throws {
+    let h = try Harness([walk], columns: 60, rows: 16)
+    h.viewer.open(LetterPanel("L", level: .layers, placement: .overMap))
+    h.viewer.open(HelpPanel())
+    h.settle()
+    let screen = h.screen
+    // Rows above the status line: the letter panel's, with the help's box over its middle.
+    #expect(
+      screen[0].range(of: "^L+┌─ termmap keys ─+┐L+$", options: .regularExpression) != nil,
+      "\(h.text)")
+    #expect(screen[14].range(of: "^L+└─+┘L+$", options: .regularExpression) != nil, "\(h.text)")
+    #expect(!screen[15].contains("LLL"), "the status line is not the panel's: \(screen[15])")
+  }
+
+  @Test("a docked panel takes rows from the map, between it and the status line")
+  func dockedArea() throws {
+    let h = try Harness([walk], columns: 60, rows: 16)
+    h.viewer.open(LetterPanel("P", level: .profile, placement: .docked(rows: 4)))
+    h.settle()
+    #expect(h.viewer.map.rows == 11)
+    #expect(h.screen[11...14].allSatisfy { $0 == String(repeating: "P", count: 60) }, "\(h.text)")
+    #expect(!h.screen[10].contains("PPP"))
+  }
+
+  @Test("the help is modal: the mouse moves the map under it but reaches no panel below")
+  func modalHelp() throws {
+    let h = try Harness([walk], columns: 60, rows: 16)
+    let below = LetterPanel("L", level: .layers, placement: .overMap)
+    h.viewer.open(below)
+    h.viewer.open(HelpPanel())
+    let before = try #require(zoom(h.status))
+    h.send(.mouse(MouseEvent(column: 30, row: 7, action: .wheelUp)))
+    #expect(below.seen.isEmpty)
+    #expect(try #require(zoom(h.status)) > before)
+    #expect(h.text.contains("termmap keys"), "the mouse does not close the help")
+  }
+}
