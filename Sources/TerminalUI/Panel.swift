@@ -25,10 +25,11 @@ enum PanelResponse: Equatable {
 enum PanelLevel: Int, Comparable {
   /// The selected marker's callout (the map draws it beside its marker).
   case callout
+  /// The measure tool (its line on the map, its length on the status line). Below the
+  /// profile: a drag of the profile's cursor that ends over the map adds no point.
+  case measure
   /// The profile under the map.
   case profile
-  /// The measure tool (its line on the map, its length on the status line).
-  case measure
   /// The layer list's box.
   case layers
   /// The `/` search box on the status line, its matches above it.
@@ -89,12 +90,15 @@ protocol Panel: AnyObject {
   func handle(_ event: InputEvent, viewer: Viewer) -> PanelResponse
   /// Draws the panel into `frame`, in `area` (see `PanelPlacement`).
   func draw(into frame: inout CellBuffer, area: CellRect, viewer: Viewer)
+  /// The panel has been put on the stack.
+  func didOpen(viewer: Viewer)
   /// The panel has left the stack (its own `.close`, or the viewer closed it).
   func didClose(viewer: Viewer)
 }
 
 extension Panel {
   var isModal: Bool { false }
+  func didOpen(viewer: Viewer) {}
   func didClose(viewer: Viewer) {}
 }
 

@@ -4,25 +4,18 @@ import MapGeometry
 import TermMapKit
 
 extension Viewer {
+  /// An event from the terminal: a resize is the viewer's; a key or the mouse goes to the
+  /// open panels, top first (Viewer+Panels), and to the map when none took it.
   func handle(_ event: InputEvent) {
-    if event != .resize {
-      switch routeToPanels(event) {
-      case .used: return
-      case .toMap:
-        if case .mouse(let m) = event { handleMouse(m) }
-        return
-      case .unclaimed: break
-      }
-    }
-    // The track tool's keys and mouse (p, L, m, t; Viewer+Track.swift) come first.
-    if handleTrackEvent(event) { return }
-    switch event {
-    case .resize:
+    if event == .resize {
       screen.refreshSize()
-    case .mouse(let m):
-      handleMouse(m)
-    case .key, .character:
-      dispatch(event)
+      return
+    }
+    if routeToPanels(event) { return }
+    switch event {
+    case .mouse(let m): handleMouse(m)
+    case .key, .character: dispatch(event)
+    case .resize: break
     }
   }
 
@@ -127,8 +120,7 @@ extension Viewer {
     {
       index = (i + step + views.count) % views.count
     }
-    calloutOpen = false
-    map.showsCallouts = false
+    closeCallout()
     if let a = views[index].annotation { map.selectAnnotation(a, animated: false) }
   }
 
@@ -137,19 +129,13 @@ extension Viewer {
       cycleMarkers(by: 1)
       return
     }
-    if calloutOpen {
-      map.tapCalloutAccessory()
-    } else if selected.title != nil {
-      calloutOpen = true
-      map.showsCallouts = true
-    }
+    // An open callout takes Enter itself (CalloutPanel): here it is closed.
+    if selected.title != nil { openCallout() }
   }
 
   func escape() {
-    if calloutOpen {
-      calloutOpen = false
-      map.showsCallouts = false
-    } else if let s = map.selectedAnnotations.first {
+    // An open callout takes Esc itself (CalloutPanel): here Esc deselects.
+    if let s = map.selectedAnnotations.first {
       map.deselectAnnotation(s, animated: false)
     }
   }
@@ -199,8 +185,7 @@ extension Viewer {
   func click(column: Int, row: Int) {
     if let v = map.annotationView(atColumn: column, row: row), let a = v.annotation {
       map.selectAnnotation(a, animated: false)
-      calloutOpen = a.title != nil
-      map.showsCallouts = calloutOpen
+      if a.title != nil { openCallout() } else { closeCallout() }
     } else if let s = map.selectedAnnotations.first {
       map.deselectAnnotation(s, animated: false)
     }

@@ -5,7 +5,9 @@ import DotRaster
 extension Viewer {
   /// Opens a panel (a panel already open stays where it is).
   func open(_ panel: any Panel) {
+    guard !panels.contains(panel) else { return }
     panels.push(panel)
+    panel.didOpen(viewer: self)
     dirty = true
   }
 
@@ -19,33 +21,24 @@ extension Viewer {
   /// Whether a panel is open.
   func isOpen(_ panel: any Panel) -> Bool { panels.contains(panel) }
 
-  /// Where an event went in the stack.
-  enum Routing {
-    /// A panel used it up.
-    case used
-    /// A modal panel left it: the map takes it, the panels below do not see it.
-    case toMap
-    /// No panel took it: the map takes it.
-    case unclaimed
-  }
-
-  /// Offers a key or mouse event to the open panels, top first.
-  func routeToPanels(_ event: InputEvent) -> Routing {
+  /// Offers a key or mouse event to the open panels, top first; true when one used it up.
+  /// An event a modal panel leaves goes to the map, past the panels below it.
+  func routeToPanels(_ event: InputEvent) -> Bool {
     for panel in panels.topDown where panels.contains(panel) {
       switch panel.handle(event, viewer: self) {
       case .handled:
-        return .used
+        return true
       case .close:
         close(panel)
-        return .used
+        return true
       case .perform(let action):
         perform(action)
-        return .used
+        return true
       case .ignored:
-        if panel.isModal { return .toMap }
+        if panel.isModal { return false }
       }
     }
-    return .unclaimed
+    return false
   }
 
   /// Rows the docked panels (the profile) take from the map, for a frame of `totalRows`.

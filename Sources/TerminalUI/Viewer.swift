@@ -141,7 +141,9 @@ public final class Viewer: MapViewDelegate {
   var loadErrors: [String] { loadFailures.map(\.error) }
   /// The open panels (Panel.swift): the focus stack.
   var panels = PanelStack()
-  var calloutOpen = false
+  /// The profile and the layer list keep their state while closed (the track, the row).
+  let profilePanel = ProfilePanel()
+  let layerList = LayerListPanel()
   var pointer: (column: Int, row: Int)?
   var drag: (column: Int, row: Int, moved: Bool)?
   var lastMove = Date.distantPast
@@ -495,8 +497,7 @@ public final class Viewer: MapViewDelegate {
   }
 
   public func mapView(_ mapView: MapView, didDeselect view: AnnotationView) {
-    calloutOpen = false
-    map.showsCallouts = false
+    closeCallout()
     log("deselect")
   }
 
@@ -522,7 +523,7 @@ public final class Viewer: MapViewDelegate {
       screen.draw(frame)
       return
     }
-    let mapRows = rows - 1 - trackPanelRows(totalRows: rows) - dockedRows(totalRows: rows)
+    let mapRows = rows - 1 - dockedRows(totalRows: rows)
     if map.columns != columns || map.rows != mapRows {
       map.resize(columns: columns, rows: mapRows)
     }
@@ -531,7 +532,6 @@ public final class Viewer: MapViewDelegate {
       for c in 0..<mapFrame.columns { frame[c, r] = mapFrame[c, r] }
     }
     log("frame routes=\(routes.isEmpty ? "none" : routesShown ? "shown" : "hidden")")
-    drawTrackTool(into: &frame)
     drawStatus(into: &frame)
     drawTrackStatus(into: &frame)
     drawPanels(into: &frame)

@@ -112,6 +112,56 @@ struct PanelStackTests {
     #expect(try #require(zoom(h.status)) > before)
   }
 
+  @Test("the callout is a panel: keys it does not take pan the map under it; Esc closes it only")
+  func calloutFallsThrough() throws {
+    let h = try Harness([walk])
+    h.send(.character("\t"), .character("\r"))
+    #expect(h.text.contains("Café on Rua Garrett, open since 1905"), "\(h.text)")
+    let before = try #require(h.find("Café on Rua Garrett"))
+    h.send(.key(.left))
+    let after = try #require(h.find("Café on Rua Garrett"), "the callout closed:\n\(h.text)")
+    #expect(after.column > before.column, "the map (and the callout with it) moved right")
+    h.send(.character("\u{1B}"))
+    #expect(!h.text.contains("Café on Rua Garrett"))
+    #expect(h.status.contains("▸ A Brasileira"), "the marker stays selected: \(h.status)")
+    h.send(.character("\u{1B}"))
+    #expect(!h.status.contains("▸ A Brasileira"), "a second Esc reaches the map: \(h.status)")
+  }
+
+  @Test("the layer list over the measure tool: Esc closes the list, measuring goes on; then ends")
+  func layersOverMeasure() throws {
+    let h = try Harness(["Data/samples/route.gpx"], columns: 100, rows: 30)
+    h.send(.character("m"))
+    #expect(h.status.hasPrefix("measure: 1 point"), "\(h.status)")
+    h.send(.character("L"))
+    #expect(h.text.contains("─ layers ─"), "\(h.text)")
+    // The list takes `m` (nothing happens); measuring under it does not see it.
+    h.send(.character("m"))
+    #expect(h.status.hasPrefix("measure: 1 point"), "\(h.status)")
+    h.send(.character("\u{1B}"))
+    #expect(!h.text.contains("─ layers ─"), "\(h.text)")
+    #expect(h.status.hasPrefix("measure: 1 point"), "measuring goes on: \(h.status)")
+    h.send(.character("m"))
+    #expect(h.status.hasPrefix("measure: 2 points"), "\(h.status)")
+    h.send(.character("\u{1B}"))
+    #expect(!h.status.hasPrefix("measure:"), "\(h.status)")
+    #expect(h.viewer.panels.isEmpty)
+  }
+
+  @Test("the profile docked under the map: the map is shorter; `p` closes it and the map is whole")
+  func profileDocked() throws {
+    let h = try Harness(
+      ["Tests/MapDataTests/Fixtures/tracks/ride-2020-06-01.fit"], columns: 120, rows: 40)
+    #expect(h.viewer.map.rows == 39)
+    h.send(.character("p"))
+    let docked = ProfileGraph.panelRows(terminalRows: 40)
+    #expect(h.viewer.map.rows == 39 - docked)
+    #expect(h.screen[39 - docked].contains("elevation · "), "the header: \(h.screen[39 - docked])")
+    h.send(.character("p"))
+    #expect(h.viewer.map.rows == 39)
+    #expect(!h.text.contains("←→ cursor"), "\(h.text)")
+  }
+
   @Test("drawing goes bottom to top: the help's box over a panel below, the status line apart")
   func drawingOrder() throws {
     let h = try Harness([walk], columns: 60, rows: 16)
