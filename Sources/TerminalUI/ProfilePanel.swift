@@ -100,7 +100,7 @@ final class ProfilePanel: Panel {
         return .handled
       }
       // Anywhere in the panel (outside the graph) does nothing to the map.
-      if m.row >= map.rows && m.row < viewer.screen.rows - 1 { return .handled }
+      if m.row >= map.rows && m.row < viewer.rows - 1 { return .handled }
     }
     if m.action == .release || m.action == .click, viewer.drag.map({ !$0.moved }) ?? true,
       m.row < map.rows

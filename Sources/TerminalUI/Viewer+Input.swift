@@ -4,13 +4,11 @@ import MapGeometry
 import TermMapKit
 
 extension Viewer {
-  /// An event from the terminal: a resize is the viewer's; a key or the mouse goes to the
-  /// open panels, top first (Viewer+Panels), and to the map when none took it.
-  func handle(_ event: InputEvent) {
-    if event == .resize {
-      screen.refreshSize()
-      return
-    }
+  /// A key or a mouse event: it goes to the open panels, top first (Viewer+Panels), and to
+  /// the map when none took it. (A front turns a resize into `resize(columns:rows:)`.)
+  public func handle(_ event: InputEvent) {
+    dirty = true
+    if event == .resize { return }
     if routeToPanels(event) { return }
     switch event {
     case .mouse(let m): handleMouse(m)
@@ -56,10 +54,10 @@ extension Viewer {
       setRoutesShown(routesEnabled)
       show(routesEnabled ? "routes shown" : "routes hidden")
     case .toggleCharset:
-      map.charset = map.charset == .ascii ? (screen.unicode ? .braille : .ascii) : .ascii
+      map.charset = map.charset == .ascii ? (unicode ? .braille : .ascii) : .ascii
       map.discardTileCache()
-      screen.invalidate()
-      if !screen.unicode && map.charset == .ascii {
+      repaintRequested = true
+      if !unicode && map.charset == .ascii {
         let charset = map.charset
         show("this terminal's locale is not UTF-8: ASCII only") { [unowned self] in
           map.charset != charset

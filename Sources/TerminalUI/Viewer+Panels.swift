@@ -51,7 +51,7 @@ extension Viewer {
 
   /// Whether an open panel takes the status line.
   var panelTakesStatusLine: Bool {
-    panels.panels.contains { $0.placement(totalRows: screen.rows).takesStatusLine }
+    panels.panels.contains { $0.placement(totalRows: rows).takesStatusLine }
   }
 
   /// Draws the open panels, bottom first, each in its area: a docked panel in its rows under

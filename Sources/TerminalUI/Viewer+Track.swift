@@ -167,9 +167,9 @@ extension Viewer {
   /// Shows the whole profiled track in the map above the panel.
   func fitProfiledTrack() {
     guard let sel = track.selection else { return }
-    let rows = screen.rows - 1 - dockedRows(totalRows: screen.rows)
-    if rows >= 1 && screen.columns >= 1 && (map.rows != rows || map.columns != screen.columns) {
-      map.resize(columns: screen.columns, rows: rows)
+    let mapRows = rows - 1 - dockedRows(totalRows: rows)
+    if mapRows >= 1 && columns >= 1 && (map.rows != mapRows || map.columns != columns) {
+      map.resize(columns: columns, rows: mapRows)
     }
     var rect = MapRect.null
     for o in track.files[sel.file].items[sel.item].overlays { rect = rect.union(o.boundingMapRect) }

@@ -199,4 +199,47 @@ struct PanelStackTests {
     #expect(try #require(zoom(h.status)) > before)
     #expect(h.text.contains("termmap keys"), "the mouse does not close the help")
   }
+
+  @Test("the viewer without a front: events in, frames out, at the size it is given")
+  func viewerWithoutFront() throws {
+    var options = ViewerOptions()
+    options.files = [Harness.path(walk)]
+    let viewer = Viewer(options: options, columns: 60, rows: 16, unicode: true)
+    var now = Date(timeIntervalSince1970: 1_000_000_000)
+    viewer.clock = { now }
+    viewer.start()
+    var frame: CellBuffer?
+    /// Turns of a front's loop, 20 ms apart on the viewer's clock, until the viewer has nothing
+    /// more to show.
+    func turns(input: Bool = false) {
+      for i in 0..<200 {
+        now = now.addingTimeInterval(0.02)
+        guard let f = viewer.turn(afterInput: input && i == 0) else {
+          if !viewer.map.isAnimating && !viewer.map.isInteracting { return }
+          continue
+        }
+        frame = f
+      }
+    }
+    let end = Date().addingTimeInterval(60)
+    while viewer.pendingLoads > 0 {
+      try #require(Date() < end, "the walk did not load")
+      usleep(1000)
+      turns()
+    }
+    turns()
+    var text = try #require(frame).lines.joined(separator: "\n")
+    #expect(text.contains("Rossio"), "\(text)")
+    viewer.handle(.character("?"))
+    turns(input: true)
+    text = try #require(frame).lines.joined(separator: "\n")
+    #expect(text.contains("termmap keys"), "\(text)")
+    viewer.resize(columns: 40, rows: 12)
+    turns()
+    #expect(frame?.columns == 40 && frame?.rows == 12)
+    viewer.handle(.character("q"))
+    #expect(viewer.isRunning, "q closed the help only")
+    viewer.handle(.character("q"))
+    #expect(!viewer.isRunning)
+  }
 }
