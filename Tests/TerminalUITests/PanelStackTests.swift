@@ -20,19 +20,26 @@ private final class LetterPanel: Panel {
   let letter: Character
   let where_: PanelPlacement
   let takes: Set<Character>
+  /// Characters it answers with an action of the key table.
+  let actions: [Character: ViewerAction]
   var seen: [InputEvent] = []
 
-  init(_ letter: Character, level: PanelLevel, placement: PanelPlacement, takes: String = "") {
+  init(
+    _ letter: Character, level: PanelLevel, placement: PanelPlacement, takes: String = "",
+    actions: [Character: ViewerAction] = [:]
+  ) {
     self.letter = letter
     self.level = level
     where_ = placement
     self.takes = Set(takes)
+    self.actions = actions
   }
 
   func placement(totalRows: Int) -> PanelPlacement { where_ }
 
   func handle(_ event: InputEvent, viewer: Viewer) -> PanelResponse {
     seen.append(event)
+    if case .character(let c) = event, let a = actions[c] { return .perform(a) }
     guard case .character(let c) = event, takes.contains(c) else { return .ignored }
     return c == "x" ? .close : .handled
   }
@@ -160,6 +167,18 @@ struct PanelStackTests {
     h.send(.character("p"))
     #expect(h.viewer.map.rows == 39)
     #expect(!h.text.contains("←→ cursor"), "\(h.text)")
+  }
+
+  @Test("a panel answers an action of the key table: the viewer performs it, the panel stays")
+  func panelPerformsAnAction() throws {
+    let h = try Harness([walk], columns: 60, rows: 16)
+    let panel = LetterPanel(
+      "L", level: .profile, placement: .docked(rows: 3), actions: ["y": .zoomIn])
+    h.viewer.open(panel)
+    let before = try #require(zoom(h.status))
+    h.send(.character("y"))
+    #expect(try #require(zoom(h.status)) > before)
+    #expect(h.viewer.isOpen(panel))
   }
 
   @Test("drawing goes bottom to top: the help's box over a panel below, the status line apart")
