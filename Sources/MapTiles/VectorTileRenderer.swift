@@ -28,7 +28,8 @@ public struct VectorTileContent: TileContent {
 /// `@unchecked Sendable`: the style is a value behind a mutex (it changes at most once, when a
 /// renderer that detects the schema decodes its first telling tile), `inflateLimit` and
 /// `detectionVariant` are immutable; the rest is the superclass's.
-public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked Sendable {
+// Not final: `AutomaticTileRenderer` (this module) draws vector tiles as this class does.
+public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked Sendable {
   /// The style tiles are drawn with. A renderer made with `detectingSchema:` starts with the
   /// OpenMapTiles style of its variant and switches, once, to the style of the first schema
   /// `VectorSchema.detect` finds in a decoded tile's layer names (before that tile is drawn).
