@@ -17,5 +17,8 @@ let package = Package(
     .executableTarget(name: "CustomRenderer", dependencies: termMap, swiftSettings: strict),
     // Snapshots: three pictures made at once, off the main actor.
     .executableTarget(name: "Snapshots", dependencies: termMap, swiftSettings: strict),
+    // Tile overlays: a local z/x/y template drawn by the default renderer, and a generated
+    // layer as one subclass answering dots.
+    .executableTarget(name: "TileLayers", dependencies: termMap, swiftSettings: strict),
   ]
 )
