@@ -222,8 +222,10 @@ public final class AutomaticTileRenderer: VectorTileRenderer, @unchecked Sendabl
         picture.image, at: path, origin: origin, options: rasterOptions, in: context)
     case let dots as TileDots:
       dots.draw(at: path, origin: origin, in: context)
-    case is VectorTileContent:
-      // Content an overlay answered itself was not decoded here.
+    case let vector as VectorTileContent:
+      // Content an overlay answered itself was not decoded here: its kind and schema are
+      // learnt now.
+      if detectedSchema == nil { detectSchema(in: vector.tile) }
       if tileKind != .vector { saw(.vector) }
       super.drawTile(content, at: path, in: mapRect, zoomScale: zoomScale, context: context)
     default:

@@ -80,18 +80,23 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
   {
     let raw = try Inflate.decompressIfNeeded(data, limit: inflateLimit)
     let tile = try VectorTileDecoder.decode(raw)
-    if let variant = detectionVariant {
-      let redraw = state.withLock { s -> Bool in
-        guard s.detected == nil, let schema = VectorSchema.detect(layerNames: tile.layerNames)
-        else { return false }
-        let drawn = s.drawnBefore
-        s = (BasemapStyle.forSchema(schema, variant: variant), schema, false)
-        return drawn
-      }
-      // Tiles that told nothing were drawn with the OpenMapTiles style meanwhile.
-      if redraw { setNeedsDisplay() }
-    }
+    detectSchema(in: tile)
     return VectorTileContent(tile)
+  }
+
+  /// When detecting: takes the style of the schema the tile's layer names tell, if none was
+  /// found yet (tiles drawn meanwhile with the OpenMapTiles style are drawn again).
+  func detectSchema(in tile: DecodedTile) {
+    guard let variant = detectionVariant else { return }
+    let redraw = state.withLock { s -> Bool in
+      guard s.detected == nil, let schema = VectorSchema.detect(layerNames: tile.layerNames)
+      else { return false }
+      let drawn = s.drawnBefore
+      s = (BasemapStyle.forSchema(schema, variant: variant), schema, false)
+      return drawn
+    }
+    // Tiles that told nothing were drawn with the OpenMapTiles style meanwhile.
+    if redraw { setNeedsDisplay() }
   }
 
   public override func drawTile(

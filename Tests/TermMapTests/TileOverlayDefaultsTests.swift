@@ -244,4 +244,81 @@ struct TileOverlayDefaultsTests {
     let b = String(repeating: "  ⣿⣿", count: 4)
     #expect(r.frame.lines == [a, b, a, b], "\n\(r.frame.lines.joined(separator: "\n"))")
   }
+
+  /// A layer made in code that answers one decoded tile (and no tile elsewhere).
+  final class DecodedTile: TileOverlay, @unchecked Sendable {
+    // `@unchecked Sendable`: `content` and `path` are immutable `Sendable` values; the base
+    // class keeps its own state behind a mutex.
+    let content: any TileContent
+    let path: TileOverlayPath
+
+    init(_ content: any TileContent, at path: TileOverlayPath) {
+      self.content = content
+      self.path = path
+      super.init(urlTemplate: nil)
+    }
+
+    override func loadTileContent(
+      at path: TileOverlayPath,
+      result: @escaping @Sendable ((any TileContent)?, (any Error)?) -> Void
+    ) {
+      result(path == self.path ? content : nil, nil)
+    }
+  }
+
+  @Test("loadTileContent may answer a decoded picture or decoded vector features")
+  @MainActor func decodedContent() throws {
+    let site = try TileSite()
+    defer { site.remove() }
+    let png = try Data(contentsOf: site.root.appendingPathComponent("png/16/34119/23895.png"))
+    let mvt = try Data(contentsOf: site.root.appendingPathComponent("mvt/14/8529/5974.mvt"))
+    for (kind, content, path, level) in [
+      (
+        "png", RasterTileContent(try RasterImage.decode(png)) as any TileContent, TileSite.png, 16.0
+      ),
+      ("mvt", VectorTileContent(try VectorTileDecoder.decodeCompressed(mvt)), TileSite.mvt, 15),
+    ] {
+      let (got, statistics) = frame(DecodedTile(content, at: path), at: path, level: level)
+      let reference = frame(
+        SourceTileOverlay(
+          source: try DirectoryTileSource(root: site.root.appendingPathComponent(kind)),
+          variant: .dark), at: path, level: level
+      ).frame
+      #expect(inked(got) > 100, "\(kind)")
+      #expect(got.lines == reference.lines, "\(kind)")
+      #expect(statistics.tilesFailed == 0, "\(kind)")
+    }
+  }
+
+  @Test("a snapshot of a template over HTTP is the map's frame; a failed one counts its tiles")
+  @MainActor func snapshot() async throws {
+    let site = try TileSite()
+    defer { site.remove() }
+    let nginx = try Nginx(serving: site.root)
+    defer { nginx.stop() }
+    let cache = FileManager.default.temporaryDirectory
+      .appendingPathComponent("termmap-tile-cache-\(UUID().uuidString)", isDirectory: true)
+    let before = TileOverlay.defaults
+    TileOverlay.defaults = StandardTileSupport(cacheHome: cache, timeout: 5)
+    defer {
+      TileOverlay.defaults = before
+      try? FileManager.default.removeItem(at: cache)
+    }
+    do {
+      let map = MapView(columns: 40, rows: 12)
+      map.setCenter(TileSite.png.mapRect.mid, animated: false)
+      await map.setZoomLevel(16, animated: false)
+      map.addOverlay(TileOverlay(urlTemplate: nginx.baseURL + "/png/{z}/{x}/{y}.png"))
+      let expected = map.renderCompleteFrame(timeout: 20).frame
+      for (folder, fails) in [("png", false), ("none", true)] {
+        var options = MapSnapshotter.Options(columns: 40, rows: 12)
+        options.mapRect = map.visibleMapRect
+        let template = nginx.baseURL + "/\(folder)/{z}/{x}/{y}.png"
+        options.addOverlays([TileOverlay(urlTemplate: template)])
+        let snapshot = try await MapSnapshotter(options: options).start()
+        #expect((snapshot.statistics.tilesFailed > 0) == fails, "\(folder)")
+        if !fails { #expect(snapshot.buffer.lines == expected.lines) }
+      }
+    }
+  }
 }
