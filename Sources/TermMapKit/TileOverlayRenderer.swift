@@ -9,7 +9,9 @@ public protocol TileContent: Sendable {
   var byteCount: Int { get }
 }
 
-/// Undecoded tile bytes: what the base `TileOverlayRenderer` keeps (it draws nothing).
+/// Undecoded tile bytes: what `TileOverlay.loadTileContent(at:result:)` answers by default
+/// (the renderer decodes them with `decodeTile`), and what the base `TileOverlayRenderer`'s
+/// `decodeTile` keeps (bytes are not drawn).
 public struct TileBytes: TileContent {
   /// The bytes.
   public let data: Data
