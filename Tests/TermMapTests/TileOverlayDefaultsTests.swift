@@ -180,7 +180,9 @@ struct TileOverlayDefaultsTests {
     }
   }
 
-  @Test("a tile that fails (404, 500, bytes that are no tile, a cut PNG) is not fully rendered")
+  @Test(
+    "a tile that fails (404, 500, a time-out, bytes that are no tile, a cut PNG) is not fully rendered"
+  )
   @MainActor func failedTiles() throws {
     let site = try TileSite()
     defer { site.remove() }
@@ -188,7 +190,9 @@ struct TileOverlayDefaultsTests {
     defer { nginx.stop() }
     let broken = try LoopbackHTTPServer { _ in .respond(status: 500, body: Data("oops".utf8)) }
     defer { broken.stop() }
-    try withCache { _ in
+    let silent = try LoopbackHTTPServer { _ in .hang }
+    defer { silent.stop() }
+    try withCache { cache in
       for (name, template) in [
         ("404", nginx.baseURL + "/none/{z}/{x}/{y}.png"),
         ("500", broken.baseURL + "/{z}/{x}/{y}.png"),
@@ -207,6 +211,17 @@ struct TileOverlayDefaultsTests {
         TileOverlay(urlTemplate: broken.baseURL + "/{z}/{x}/{y}.png"), at: TileSite.png,
         level: 16, log: log)
       #expect(log.failures.first?.contains("HTTP 500") == true, "\(log.failures)")
+
+      // A server that never answers: the tile fails when the time-out has passed.
+      TileOverlay.defaults = StandardTileSupport(cacheHome: cache, timeout: 0.5)
+      let slow = RenderingLog()
+      let (blank, statistics) = frame(
+        TileOverlay(urlTemplate: silent.baseURL + "/{z}/{x}/{y}.png"), at: TileSite.png,
+        level: 16, log: slow)
+      #expect(inked(blank) == 0)
+      #expect(statistics.tilesFailed > 0)
+      #expect(slow.fullyRendered.last == false, "\(slow.fullyRendered)")
+      #expect(slow.failures.first?.contains("timed out after 0.5 s") == true, "\(slow.failures)")
     }
   }
 
