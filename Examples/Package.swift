@@ -19,5 +19,8 @@ let package = Package(
     .executableTarget(name: "Snapshots", dependencies: termMap, swiftSettings: strict),
     // Everyday calls: an awaited camera move, hit testing, selection, a location provider.
     .executableTarget(name: "CameraAndLocation", dependencies: termMap, swiftSettings: strict),
+    // Tile overlays: a local z/x/y template drawn by the default renderer, and a generated
+    // layer as one subclass answering dots.
+    .executableTarget(name: "TileLayers", dependencies: termMap, swiftSettings: strict),
   ]
 )

@@ -12,6 +12,9 @@ public struct FrameStatistics: Sendable, Equatable {
   public var tilesReused = 0
   /// Tiles whose renderer could not draw yet.
   public var tilesWaiting = 0
+  /// Tiles whose data failed (a load or decoding error; see
+  /// `OverlayRenderer.failedTileCount(in:zoomScale:)`): the frame is not fully rendered.
+  public var tilesFailed = 0
   /// Annotation markers shown.
   public var markersShown = 0
 }
@@ -161,6 +164,11 @@ extension FrameComposer {
       }
       if reportsVisibleArea {
         r.visibleAreaDidChange(visible, zoomScale: vp.zoomScale, focus: vp.mapRect.mid)
+      }
+      let failed = r.failedTileCount(in: visible, zoomScale: vp.zoomScale)
+      if failed > 0 {
+        plan.statistics.tilesFailed += failed
+        plan.complete = false
       }
       // Tiles within a stroke's reach of the overlay are drawn too (a stroke along the edge
       // of a tile spills into the next one).
