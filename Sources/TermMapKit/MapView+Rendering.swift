@@ -330,6 +330,8 @@ extension FrameComposer {
           minX: p.x, minY: p.y, maxX: p.x + tile.dots.width, maxY: p.y + tile.dots.height)
         for part in area.intersection(screen).subtracting(holes) {
           canvas.add(tile.dots, atX: p.x, y: p.y, layerBase: layer.layerBase, within: part)
+          canvas.addText(
+            tile.cells.textRuns, atX: p.x, y: p.y, layerBase: layer.layerBase, within: part)
         }
       } else if p.x % CellGeometry.dotsWide == 0 && p.y % CellGeometry.dotsHigh == 0 {
         canvas.composite(
@@ -337,6 +339,7 @@ extension FrameComposer {
           layerBase: layer.layerBase)
       } else {
         canvas.add(tile.dots, atX: p.x, y: p.y, layerBase: layer.layerBase)
+        canvas.addText(tile.cells.textRuns, atX: p.x, y: p.y, layerBase: layer.layerBase)
       }
     }
     return canvas
@@ -345,8 +348,9 @@ extension FrameComposer {
   // MARK: Stage 4: cell content
 
   /// Stage 4: cell layers (`CellLayerRendering`, e.g. half-block pictures), the canvas as
-  /// glyphs over them, then labels from the renderers that have them (never over
-  /// a marker, the callout, or ink of an `.aboveLabels` overlay), markers, and the callout.
+  /// glyphs (and the overlays' text) over them, then labels from the renderers that have them
+  /// (never over a marker, the callout, overlay text, or ink of an `.aboveLabels` overlay),
+  /// markers, and the callout.
   func placeCellContent(_ canvas: CellCanvas, _ plan: inout FramePlan, _ vp: Viewport)
     -> CellBuffer
   {
@@ -372,7 +376,8 @@ extension FrameComposer {
           taken[i] = true
         }
       }
-      // Names keep off markers and their labels.
+      // Names keep off text that overlays drew, and markers and their labels.
+      for i in canvas.textCellIndices() { taken[i] = true }
       for m in markers { taken[m.row * vp.columns + m.column] = true }
       for l in markerText {
         let first = l.row * vp.columns + l.column - 1
@@ -524,7 +529,7 @@ struct TileJob: Sendable {
         context.restoreGState()
       }
     }
-    return DrawnTile(context.takeCanvas(), drawnIn: area)
+    return DrawnTile(context.takeCanvas(), text: context.textRuns, drawnIn: area)
   }
 
   /// `TERMMAP_SERIAL_DRAW=1` draws a frame's tiles one after another on the calling thread,
