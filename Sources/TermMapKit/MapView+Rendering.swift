@@ -407,6 +407,7 @@ extension FrameComposer {
           labels.append(label)
         }
       }
+      if let filter = pointOfInterestFilter { labels.removeAll { !filter.includes($0) } }
       var placer = LabelPlacer(viewport: vp, taken: taken)
       placer.place(labels, into: &cells)
     }
