@@ -294,6 +294,35 @@ public final class Gazetteer: Sendable {
   /// `near` (the centre of the view): among equal matches, what lies within 50 km of it comes
   /// first ("Casino" seen from Monaco is Monaco's casino before the Australian town).
   public func search(_ query: String, limit: Int = 8, near: Coordinate? = nil) -> [Place] {
+    var scored = scoredMatches(query)
+    var close = Set<Int>()
+    if let near {
+      let k = cos(near.latitude * .pi / 180)
+      for (_, i) in scored {
+        let c = places[i].coordinate
+        var dLon = abs(c.longitude - near.longitude)
+        if dLon > 180 { dLon = 360 - dLon }
+        let dx = dLon * k
+        let dy = c.latitude - near.latitude
+        if (dx * dx + dy * dy).squareRoot() * 111.32 < 50 { close.insert(i) }
+      }
+    }
+    scored.sort {
+      if $0.score != $1.score { return $0.score < $1.score }
+      let (ca, cb) = (close.contains($0.index), close.contains($1.index))
+      if ca != cb { return ca }
+      let (a, b) = (places[$0.index].population, places[$1.index].population)
+      if a != b { return a > b }
+      let (oa, ob) = (order[$0.index], order[$1.index])
+      return oa != ob ? oa < ob : $0.index < $1.index
+    }
+    return scored.prefix(limit).map { places[$0.index] }
+  }
+
+  /// Every place matching a query with its score (lower is better: 0 the exact main name, 2
+  /// a name starting with the query, 4 a word starting with it, 6 a name containing it, +1
+  /// for an alternate name; when nothing matches, twice the typos), in no order.
+  func scoredMatches(_ query: String) -> [(score: UInt8, index: Int)] {
     var q = query.trimmingCharacters(in: .whitespaces)
     var countryFilter: [UInt8]?
     if let comma = q.firstIndex(of: ",") {
@@ -353,29 +382,11 @@ public final class Gazetteer: Sendable {
       }
       scored = ranked(best, countryFilter: countryFilter)
     }
-    var close = Set<Int>()
-    if let near {
-      let k = cos(near.latitude * .pi / 180)
-      for (_, i) in scored {
-        let c = places[i].coordinate
-        var dLon = abs(c.longitude - near.longitude)
-        if dLon > 180 { dLon = 360 - dLon }
-        let dx = dLon * k
-        let dy = c.latitude - near.latitude
-        if (dx * dx + dy * dy).squareRoot() * 111.32 < 50 { close.insert(i) }
-      }
-    }
-    scored.sort {
-      if $0.score != $1.score { return $0.score < $1.score }
-      let (ca, cb) = (close.contains($0.index), close.contains($1.index))
-      if ca != cb { return ca }
-      let (a, b) = (places[$0.index].population, places[$1.index].population)
-      if a != b { return a > b }
-      let (oa, ob) = (order[$0.index], order[$1.index])
-      return oa != ob ? oa < ob : $0.index < $1.index
-    }
-    return scored.prefix(limit).map { places[$0.index] }
+    return scored
   }
+
+  /// Among equal matches, places before streets before water before points of interest.
+  func categoryOrder(_ index: Int) -> UInt8 { order[index] }
 
   /// The first place `needle` (of `n` bytes) occurs in `haystack` (of `length` bytes), or nil:
   /// `memchr` to each candidate first byte, `memcmp` for the rest. (Names are short; glibc's
