@@ -17,5 +17,7 @@ let package = Package(
     .executableTarget(name: "CustomRenderer", dependencies: termMap, swiftSettings: strict),
     // Snapshots: three pictures made at once, off the main actor.
     .executableTarget(name: "Snapshots", dependencies: termMap, swiftSettings: strict),
+    // Text and gradients in renderers: labelled range rings, a track coloured by speed.
+    .executableTarget(name: "RangeRings", dependencies: termMap, swiftSettings: strict),
   ]
 )

@@ -7,6 +7,15 @@ import Testing
 @testable import MapTiles
 @testable import TileData
 
+/// A map over vector tiles that names cafés and no other point of interest; streets and
+/// places keep their names (the article "Finding places" quotes this).
+@MainActor func cafeMap(_ tiles: SourceTileOverlay) -> MapView {
+  let map = MapView(columns: 160, rows: 48)
+  map.addOverlay(tiles, level: .aboveRoads)
+  map.pointOfInterestFilter = PointOfInterestFilter(including: [.cafe])
+  return map
+}
+
 @Suite("Points of interest by category")
 struct PointOfInterestFilterTests {
   /// The Casino square of Monte-Carlo at zoom 17 from a fixture, with a filter; the frame's
@@ -25,6 +34,16 @@ struct PointOfInterestFilterTests {
     let labels = try #require(map.renderer(for: overlay) as? LabelProviding).labels(
       for: map.viewport)
     return (result.frame.lines.joined(separator: "\n"), labels)
+  }
+
+  @Test("a map made to name cafés only: the café, not the restaurant")
+  @MainActor func cafesOnly() throws {
+    let map = cafeMap(
+      SourceTileOverlay(source: try MBTilesSource(path: shortbreadPath), variant: .dark))
+    map.setCenter(Coordinate(latitude: 43.7396, longitude: 7.4276), animated: false)
+    map.setZoomLevel(17, animated: false)
+    let text = map.renderCompleteFrame(timeout: 10).frame.lines.joined(separator: "\n")
+    #expect(text.contains("Café de Paris") && !text.contains("Buddha-Bar"))
   }
 
   @Test(

@@ -39,6 +39,14 @@ enum HelsinkiNames {
     latitudinalMeters: 10_000, longitudinalMeters: 10_000)
 }
 
+/// The cafés of the stored regions in and around a region, nearest its centre first (the
+/// article "Finding places" quotes this).
+func cafes(near region: CoordinateRegion, in gazetteer: Gazetteer) -> [MapItem] {
+  var request = LocalSearch.Request(naturalLanguageQuery: "cafe", region: region)
+  request.resultTypes = .pointsOfInterest
+  return LocalSearch(request: request, gazetteer: gazetteer).results().mapItems
+}
+
 @Suite("Local search over the gazetteer and stored regions")
 struct LocalSearchTests {
   @Test(
@@ -62,6 +70,9 @@ struct LocalSearchTests {
     #expect(response.mapItems.first?.pointOfInterestCategory == .cafe)
     #expect(response.mapItems.first?.label == "Cafe Engel (cafe, helsinki)")
     #expect(!names.contains("Ateneum"))
+    // Points of interest only: no town.
+    let found = cafes(near: HelsinkiNames.senateSquare, in: gazetteer).map(\.name)
+    #expect(found == ["Cafe Engel", "Café Ursula", "Café Regatta", "Fazer"])
   }
 
   @Test("towns of the gazetteer, with their country; an alternate name finds a street")
