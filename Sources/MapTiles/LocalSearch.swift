@@ -19,7 +19,7 @@ public struct MapItem: Sendable, Equatable {
   /// "Paris, France", or "Café de Paris (cafe, monaco)".
   public var label: String { place.label }
   /// For a point of interest of a stored region: its class (`cafe`, `museum`), which a
-  /// ``PointOfInterestFilter`` matches; nil for anything else.
+  /// `PointOfInterestFilter` matches; nil for anything else.
   public var pointOfInterestCategory: PointOfInterestCategory? {
     place.category == .poi ? place.kind.map(PointOfInterestCategory.init(rawValue:)) : nil
   }
