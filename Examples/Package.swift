@@ -19,5 +19,7 @@ let package = Package(
     .executableTarget(name: "Snapshots", dependencies: termMap, swiftSettings: strict),
     // Text and gradients in renderers: labelled range rings, a track coloured by speed.
     .executableTarget(name: "RangeRings", dependencies: termMap, swiftSettings: strict),
+    // Finding places: a local search over the gazetteer, a map naming only cafés.
+    .executableTarget(name: "FindPlaces", dependencies: termMap, swiftSettings: strict),
   ]
 )
