@@ -68,6 +68,8 @@ public final class Gazetteer: Sendable {
   /// Per name: where it starts in `blob`, its length, its place, and whether it is the main name.
   private let names: [(start: Int32, length: Int32, place: Int32, main: Bool)]
   private let foldedCountries: [(code: [UInt8], name: [UInt8])]
+  /// The stored regions' names by kind ("cafe", "street"), folded as queries are.
+  let placesByKind: [String: [Int32]]
 
   /// Loads the gazetteer files from a data directory (none: only the regions' names), and
   /// adds the names of `regions`. A region's place that the gazetteer has by the same name
@@ -144,6 +146,15 @@ public final class Gazetteer: Sendable {
         for other in e.otherNames { add(Substring(other), place: i, main: false) }
       }
     }
+    var byKind: [String: [Int32]] = [:]
+    var foldedKinds: [String: String] = [:]
+    for (i, p) in places.enumerated() where p.region != nil {
+      guard let kind = p.kind, !kind.isEmpty else { continue }
+      let folded = foldedKinds[kind] ?? Gazetteer.foldedKey(kind)
+      foldedKinds[kind] = folded
+      byKind[folded, default: []].append(Int32(i))
+    }
+    placesByKind = byKind
     self.places = places
     self.order = order
     self.blob = blob

@@ -127,12 +127,9 @@ public struct LocalSearch: Sendable {
     if kind.count >= 3 {
       let singular = kind.hasSuffix("s") ? String(kind.dropLast()) : kind
       var matched = Set(scored.map(\.index))
-      for (i, p) in gazetteer.places.enumerated() where p.region != nil {
-        guard let k = p.kind, !matched.contains(i) else { continue }
-        let folded = Gazetteer.foldedKey(k)
-        if folded == kind || folded == singular {
-          scored.append((3, i))
-          matched.insert(i)
+      for key in Set([kind, singular]) {
+        for i in gazetteer.placesByKind[key] ?? [] where matched.insert(Int(i)).inserted {
+          scored.append((3, Int(i)))
         }
       }
     }
