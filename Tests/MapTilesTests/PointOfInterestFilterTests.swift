@@ -46,6 +46,25 @@ struct PointOfInterestFilterTests {
     #expect(text.contains("Café de Paris") && !text.contains("Buddha-Bar"))
   }
 
+  @Test("a snapshot honours its options' filter")
+  func snapshot() async throws {
+    let overlay = SourceTileOverlay(source: try MBTilesSource(path: shortbreadPath), variant: .dark)
+    var options = MapSnapshotter.Options(columns: 160, rows: 48)
+    // The view of the map views above (zoom 17).
+    options.mapRect = await MainActor.run {
+      let map = MapView(columns: 160, rows: 48)
+      map.setCenter(Coordinate(latitude: 43.7396, longitude: 7.4276), animated: false)
+      map.setZoomLevel(17, animated: false)
+      return map.visibleMapRect
+    }
+    options.addOverlay(overlay, level: .aboveRoads)
+    let all = try await MapSnapshotter(options: options).start()
+    options.pointOfInterestFilter = PointOfInterestFilter(including: [.cafe])
+    let cafes = try await MapSnapshotter(options: options).start()
+    #expect(all.text.contains("Buddha-Bar") && all.text.contains("Café de Paris"))
+    #expect(!cafes.text.contains("Buddha-Bar") && cafes.text.contains("Café de Paris"))
+  }
+
   @Test(
     "a filter names only the categories it includes, or all but those it excludes; streets and places always show",
     arguments: [("shortbread", shortbreadPath), ("protomaps", protomapsPath)])
