@@ -22,5 +22,9 @@ let package = Package(
     // Tile overlays: a local z/x/y template drawn by the default renderer, and a generated
     // layer as one subclass answering dots.
     .executableTarget(name: "TileLayers", dependencies: termMap, swiftSettings: strict),
+    // Text and gradients in renderers: labelled range rings, a track coloured by speed.
+    .executableTarget(name: "RangeRings", dependencies: termMap, swiftSettings: strict),
+    // Finding places: a local search over the gazetteer, a map naming only cafés.
+    .executableTarget(name: "FindPlaces", dependencies: termMap, swiftSettings: strict),
   ]
 )

@@ -571,10 +571,14 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
           priority += rank * rule.rankWeight
         }
         guard let p = Self.anchor(feature, transform), bounds.contains(p) else { continue }
+        // A point of interest's class, for the map's point-of-interest filter.
+        let category = rule.categoryKeys.lazy.compactMap { feature.value(for: $0)?.stringValue }
+          .first { !$0.isEmpty }
         let label = MapLabel(
           text: name, point: p, priority: priority, color: rule.color, bold: rule.bold,
           marker: rule.populationScale > 0
-            ? (style.placeDot.unicodeScalars.first!, style.placeDotColor) : nil)
+            ? (style.placeDot.unicodeScalars.first!, style.placeDotColor) : nil,
+          category: category.map(PointOfInterestCategory.init(rawValue:)))
         out.names.append(LabelName(rule.layer + "/" + name))
         out.labels.append(label)
       }

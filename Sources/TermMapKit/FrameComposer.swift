@@ -12,6 +12,8 @@ final class FrameComposer {
   let overlayStore = OverlayStore()
   var tileCache = TileCache()
   var charset: Charset = .braille
+  /// Which points of interest the labels name (nil: all).
+  var pointOfInterestFilter: PointOfInterestFilter?
   /// This frame's markers, lowest z first (set before `placeCellContent`).
   var markers: [MarkerPlacement] = []
   /// This frame's callout, if one shows (set before `placeCellContent`).

@@ -46,6 +46,8 @@ public final class MapSnapshotter: Sendable {
     public var rows: Int
     /// How a cell's dots become a glyph.
     public var charset: Charset = .braille
+    /// Which points of interest are named (as `MapView.pointOfInterestFilter`; nil: all).
+    public var pointOfInterestFilter: PointOfInterestFilter? = nil
     /// The zoom levels the camera may take (as `MapView.zoomRange`).
     public var zoomRange: ClosedRange<Double> = 0...22
     /// The overlays, bottom first, with their levels (see ``addOverlay(_:level:)``).
@@ -122,6 +124,7 @@ public final class MapSnapshotter: Sendable {
       rows: o.rows)
     let composer = FrameComposer()
     composer.charset = o.charset
+    composer.pointOfInterestFilter = o.pointOfInterestFilter
     composer.reportsVisibleArea = false
     var renderers: [OverlayRenderer] = []
     for (overlay, level) in o.overlays {

@@ -338,6 +338,8 @@ extension FrameComposer {
           minX: p.x, minY: p.y, maxX: p.x + tile.dots.width, maxY: p.y + tile.dots.height)
         for part in area.intersection(screen).subtracting(holes) {
           canvas.add(tile.dots, atX: p.x, y: p.y, layerBase: layer.layerBase, within: part)
+          canvas.addText(
+            tile.cells.textRuns, atX: p.x, y: p.y, layerBase: layer.layerBase, within: part)
         }
       } else if p.x % CellGeometry.dotsWide == 0 && p.y % CellGeometry.dotsHigh == 0 {
         canvas.composite(
@@ -345,6 +347,7 @@ extension FrameComposer {
           layerBase: layer.layerBase)
       } else {
         canvas.add(tile.dots, atX: p.x, y: p.y, layerBase: layer.layerBase)
+        canvas.addText(tile.cells.textRuns, atX: p.x, y: p.y, layerBase: layer.layerBase)
       }
     }
     return canvas
@@ -353,8 +356,9 @@ extension FrameComposer {
   // MARK: Stage 4: cell content
 
   /// Stage 4: cell layers (`CellLayerRendering`, e.g. half-block pictures), the canvas as
-  /// glyphs over them, then labels from the renderers that have them (never over
-  /// a marker, the callout, or ink of an `.aboveLabels` overlay), markers, and the callout.
+  /// glyphs (and the overlays' text) over them, then labels from the renderers that have them
+  /// (never over a marker, the callout, overlay text, or ink of an `.aboveLabels` overlay),
+  /// markers, and the callout.
   func placeCellContent(_ canvas: CellCanvas, _ plan: inout FramePlan, _ vp: Viewport)
     -> CellBuffer
   {
@@ -380,7 +384,8 @@ extension FrameComposer {
           taken[i] = true
         }
       }
-      // Names keep off markers and their labels.
+      // Names keep off text that overlays drew, and markers and their labels.
+      for i in canvas.textCellIndices() { taken[i] = true }
       for m in markers { taken[m.row * vp.columns + m.column] = true }
       for l in markerText {
         let first = l.row * vp.columns + l.column - 1
@@ -410,6 +415,7 @@ extension FrameComposer {
           labels.append(label)
         }
       }
+      if let filter = pointOfInterestFilter { labels.removeAll { !filter.includes($0) } }
       var placer = LabelPlacer(viewport: vp, taken: taken)
       placer.place(labels, into: &cells)
     }
@@ -532,7 +538,7 @@ struct TileJob: Sendable {
         context.restoreGState()
       }
     }
-    return DrawnTile(context.takeCanvas(), drawnIn: area)
+    return DrawnTile(context.takeCanvas(), text: context.textRuns, drawnIn: area)
   }
 
   /// `TERMMAP_SERIAL_DRAW=1` draws a frame's tiles one after another on the calling thread,
