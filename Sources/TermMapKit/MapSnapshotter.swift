@@ -135,8 +135,8 @@ public final class MapSnapshotter: Sendable {
       renderers.append(r)
     }
     let deadline = Date().addingTimeInterval(o.timeout.isNaN ? 0 : max(o.timeout, 0))
-    var plan = composer.planFrame(viewport)
-    composer.drawTiles(&plan)
+    let content = FrameContent(markers: Self.markers(o.annotations, viewport))
+    var frame = composer.compose(viewport, content: content)
     // As `MapView.renderCompleteFrame`: loads ask for their redraw before they count as ended,
     // so once none is in flight every redraw they need is already pending.
     // Whether what arrived was drawn once past the deadline (once only: then it gives up).
@@ -145,14 +145,13 @@ public final class MapSnapshotter: Sendable {
       try Task.checkCancellation()
       let loading = renderers.contains { $0.loadsInFlight > 0 }
       let pending = renderers.contains { $0.hasPendingInvalidations }
-      if !loading && !pending && plan.statistics.tilesWaiting == 0 { break }
+      if !loading && !pending && frame.statistics.tilesWaiting == 0 { break }
       // Tiles that arrived are drawn before the deadline is looked at (a task that was kept
       // waiting past it still finishes what is there).
       let late = Date() >= deadline
       if pending && !(late && drewLate) {
         drewLate = late
-        plan = composer.planFrame(viewport)
-        composer.drawTiles(&plan)
+        frame = composer.compose(viewport, content: content)
         continue
       }
       if late { throw SnapshotError.timedOut(seconds: o.timeout) }
@@ -161,13 +160,9 @@ public final class MapSnapshotter: Sendable {
     for r in renderers {
       if let error = r.lookAtLoading().error { throw SnapshotError.tileLoadFailed(error) }
     }
-    let canvas = composer.compositeDots(plan, viewport)
-    composer.markers = Self.markers(o.annotations, viewport)
-    var cells = composer.placeCellContent(canvas, &plan, viewport)
-    cells.repairWideGlyphs()
     return Snapshot(
-      buffer: cells, viewport: viewport, attribution: composer.attribution(of: plan),
-      statistics: plan.statistics)
+      buffer: frame.cells, viewport: viewport, attribution: frame.attribution,
+      statistics: frame.statistics)
   }
 
   /// The standard markers of annotations on screen, as a map view lays out its marker views:
