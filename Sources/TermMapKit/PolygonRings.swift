@@ -27,7 +27,18 @@ struct PolygonRings: Sendable {
     var ringEnds: [Int32] = [0]
     var ringBounds: [PointRun.Box] = []
     var points: [MapPoint] = []
+    // Sized first: a MultiPolygon of parcels holds millions of points, and arrays grown by
+    // doubling would hold up to twice that while they are built.
+    var ringCount = 0
+    var pointCount = 0
+    for polygon in polygons where PathPainter.drawsInBatch(polygon) {
+      ringCount += 1 + polygon.interiorPolygons.count
+      pointCount += polygon.run.count + polygon.interiorPolygons.reduce(0) { $0 + $1.run.count }
+    }
     firstRing.reserveCapacity(index.order.count + 1)
+    ringEnds.reserveCapacity(ringCount + 1)
+    ringBounds.reserveCapacity(ringCount)
+    points.reserveCapacity(pointCount)
     for s in index.order {
       firstRing.append(Int32(ringBounds.count))
       let polygon = polygons[Int(s)]
