@@ -112,9 +112,9 @@ extension FrameComposer {
   ///    cached, waiting for data, or to draw. `planned` hears whether the frame renders
   ///    (draws tiles or waits for some) before any tile draws.
   /// 2. `startDrawingTiles`, `finishDrawingTiles`: the missing tiles, drawn on all cores and
-  ///    cached. `content` is evaluated
-  ///    meanwhile, once: with `overlappingContent`, helper threads start on the tiles first and
-  ///    this thread joins them after it; otherwise it is evaluated before the tiles draw.
+  ///    cached. `content` is evaluated once, in between: with `overlappingContent`, helper
+  ///    threads start on the tiles first and this thread joins them after it; otherwise it is
+  ///    evaluated before the tiles draw.
   /// 3. `compositeDots`: every tile copied onto one screen canvas on its layer's band.
   /// 4. `placeCellContent`: the canvas turned into glyphs, then what lives in cells — labels
   ///    (under `.aboveLabels` ink, over `.aboveRoads` ink), the content's markers, and its
