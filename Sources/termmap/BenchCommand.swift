@@ -138,10 +138,22 @@ struct BenchCommand {
       let multi = MultiPolygon(BenchData.parcels(count: 100_000))
       let polyMap = makeMap([multi])
       polyMap.showAllContent(animated: false)
-      report(measure("multipolygon-100k", polyMap, frames: frames))
+      let whole = measure("multipolygon-100k", polyMap, frames: frames)
+      report(whole)
       polyMap.setCenter(multi.boundingMapRect.mid, animated: false)
       polyMap.setZoomLevel(10, animated: false)
       report(measure("multipolygon-100k-z10", polyMap, frames: frames))
+      // All in view on a screen of 500 x 150 cells: the cost should grow with the cells
+      // (9.8 times those of 160 x 48), not faster (issue 23).
+      var wide = self
+      (wide.columns, wide.rows) = (500, 150)
+      let wideMap = wide.makeMap([multi])
+      wideMap.showAllContent(animated: false)
+      var big = measure("multipolygon-100k-500x150", wideMap, frames: frames)
+      if whole.median > 0 && (columns, rows) == (160, 48) {
+        big.note += String(format: "; %.1fx the 160x48 median", big.median / whole.median)
+      }
+      report(big)
     }
 
     // 100,000 annotations: each frame pans one cell, so views are laid out and reused.
