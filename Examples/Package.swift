@@ -17,5 +17,8 @@ let package = Package(
     .executableTarget(name: "CustomRenderer", dependencies: termMap, swiftSettings: strict),
     // Snapshots: three pictures made at once, off the main actor.
     .executableTarget(name: "Snapshots", dependencies: termMap, swiftSettings: strict),
+    // Annotation views: clusters of colliding markers, a cluster selected and zoomed into, a
+    // marker dragged.
+    .executableTarget(name: "Clusters", dependencies: termMap, swiftSettings: strict),
   ]
 )

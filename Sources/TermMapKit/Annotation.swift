@@ -148,6 +148,8 @@ open class AnnotationView {
   @exclusivity(unchecked) var clusterKey: Int32 = -1
   /// Whether the map is dragging this view's marker (it always shows, and is never clustered).
   @exclusivity(unchecked) var isBeingDragged = false
+  /// For a cluster's view, how many annotations the cluster holds (0 for other views).
+  @exclusivity(unchecked) var clusterMemberCount = 0
 
   /// Whether the view is selected (its marker reversed, its callout shown).
   @exclusivity(unchecked) public internal(set) var isSelected = false

@@ -340,6 +340,53 @@ final class AnnotationIndex {
     return slots.map { store[Int($0)]! }
   }
 
+  /// The slots `representatives` counts in chosen screen cells, in one walk of the screen:
+  /// `groupOf` gives each cell's group (-1: none), and `slots` receives each group's slots in
+  /// the tree's order. (For many cells, cheaper than `members(ofCell:row:first:viewport:)` for
+  /// each.)
+  func memberSlots(groupOf: [Int32], viewport vp: Viewport, into slots: inout [[Int32]]) {
+    let visible = vp.mapRect
+    let resolution = vp.cellSizeInMapPoints.width
+    let columns = vp.columns
+    for shift in vp.worldCopies {
+      let r = visible.offsetBy(dx: -shift, dy: 0).intersection(.world)
+      guard !r.isNull else { continue }
+      func group(_ e: Entry) -> Int {
+        guard let c = Self.cell(of: e.point, shift: shift, viewport: vp) else { return -1 }
+        return Int(groupOf[c.row * columns + c.column])
+      }
+      func all(_ n: Node, _ g: Int, _ slots: inout [[Int32]]) {
+        for e in n.entries { slots[g].append(e.slot) }
+        guard let children = n.children else { return }
+        for c in children where c.count > 0 { all(c, g, &slots) }
+      }
+      func walk(_ n: Node, _ slots: inout [[Int32]]) {
+        guard n.count > 0, n.rect.intersects(r) else { return }
+        if n.rect.width <= resolution && r.contains(n.rect) {
+          if let e = firstEntry(n) {
+            let g = group(e)
+            if g >= 0 { all(n, g, &slots) }
+          }
+          return
+        }
+        if let children = n.children {
+          for c in children { walk(c, &slots) }
+        } else {
+          for e in n.entries where r.contains(e.point) {
+            let g = group(e)
+            if g >= 0 { slots[g].append(e.slot) }
+          }
+        }
+      }
+      walk(root, &slots)
+    }
+  }
+
+  /// The annotation in each slot.
+  func annotations(inSlots slots: [Int32]) -> [any Annotation] {
+    slots.map { store[Int($0)]! }
+  }
+
   /// The member of a node added first (kept in the node; found again after a removal).
   private func firstEntry(_ n: Node) -> Entry? {
     if let r = n.rep { return r }

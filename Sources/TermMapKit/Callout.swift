@@ -184,9 +184,7 @@ extension MapView {
     // Then the clusters' views, which stand where their first member's view stood.
     for views in [annotationViews.shown, annotationViews.clusterViews] {
       for v in views where !v.isHidden {
-        guard v.layoutSlot >= 0 || v.annotation is ClusterAnnotation,
-          let c = vp.cell(for: v.layoutPoint)
-        else { continue }
+        guard v.layoutSlot >= 0, let c = vp.cell(for: v.layoutPoint) else { continue }
         let offset = v.centerOffset
         let col = c.column + offset.columns
         let row = c.row + offset.rows

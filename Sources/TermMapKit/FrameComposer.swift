@@ -93,8 +93,6 @@ struct MarkerCandidate {
   /// Whether a candidate is hidden and how many hidden annotations it counts in its `+N`.
   struct Outcome {
     var isHidden = false
-    /// The input a hidden one collided with (-1: none), which counts it.
-    var collidedWith: Int32 = -1
     var collidedCount = 0
   }
 
@@ -194,7 +192,6 @@ struct CollisionInput {
         }
       } else {
         outcomes[n].isHidden = true
-        outcomes[n].collidedWith = Int32(collidedWith)
         outcomes[collidedWith].collidedCount += p.representedCount
       }
     }

@@ -433,12 +433,18 @@ extension MapView {
   }
 
   /// Hides the lower-priority view where views overlap (ties: the one farther from the centre,
-  /// then the annotation added later).
+  /// then the annotation added later). Clusters are formed first (MapView+Clustering.swift):
+  /// their views take part in place of their members'.
   func resolveCollisions(_ vp: Viewport) {
     // Each view's point and order of addition are its own copies (set by the layout), not
     // read from the index's arrays by slot: slots follow the order annotations were added, so
     // reading those for every view on screen was a cache miss each.
-    let views = annotationViews.shown
+    var views = annotationViews.shown
+    if annotationViews.clustering {
+      views = formClusters(views, vp)
+    } else if !annotationViews.clusters.isEmpty {
+      dismissAllClusters()
+    }
     var inputs: [CollisionInput] = []
     var included: [Bool] = []
     inputs.reserveCapacity(views.count)
@@ -460,22 +466,15 @@ extension MapView {
       }
       included.append(true)
       let mode = v.collisionMode
-      // The width of `displayedLabel` (the label and its `+N`), without building it.
-      var width = 1
-      if mode == .rectangle {
-        let others = v.representedCount - 1 + v.collidedCount
-        var text = Self.measuredLabelWidth(v)
-        let named = !(v.measuredLabel?.isEmpty ?? true)
-        if others > 0 { text += (named ? 2 : 1) + Self.decimalDigits(others) }
-        if named || others > 0 { width = 1 + 1 + min(text, 24) }
-      }
       inputs.append(
         CollisionInput(
-          column: col, row: row, width: min(width, vp.columns - col), claims: mode != .none,
+          column: col, row: row, width: Self.collisionWidth(v, column: col, columns: vp.columns),
+          claims: mode != .none,
           always: mode == .none || v.isSelected || v.displayPriority == .required
             || v.isBeingDragged,
           isSelected: v.isSelected, priority: v.displayPriority.rawValue, order: v.layoutOrder,
-          representedCount: v.representedCount))
+          // A cluster's view counts its members when it collides.
+          representedCount: v.clusterMemberCount > 0 ? v.clusterMemberCount : v.representedCount))
     }
     let outcomes = CollisionInput.resolve(inputs, columns: vp.columns, rows: vp.rows)
     var n = 0
@@ -484,14 +483,24 @@ extension MapView {
       v.collidedCount = outcomes[n].collidedCount
       n += 1
     }
-    if annotationViews.clustering {
-      var placed: [AnnotationView] = []
-      placed.reserveCapacity(inputs.count)
-      for (v, isIncluded) in zip(views, included) where isIncluded { placed.append(v) }
-      formClusters(placed, outcomes, vp)
-    } else if !annotationViews.clusters.isEmpty {
-      dismissAllClusters()
+  }
+
+  /// The cells a view claims in collisions from its marker rightwards: the marker, and for
+  /// `.rectangle` the label with its `+N` (the width of `displayedLabel`, without building it),
+  /// clipped at the screen's edge.
+  @inline(__always)
+  static func collisionWidth(_ v: AnnotationView, column: Int, columns: Int) -> Int {
+    var width = 1
+    if v.collisionMode == .rectangle {
+      let others = v.representedCount - 1 + v.collidedCount
+      var text = Self.measuredLabelWidth(v)
+      let named = !(v.measuredLabel?.isEmpty ?? true)
+      if others > 0 { text += (named ? 2 : 1) + Self.decimalDigits(others) }
+      if named || others > 0 { width = 1 + 1 + min(text, 24) }
+      // A cluster's count is what it says: it keeps the free cell its label needs after it.
+      if v.clusterMemberCount > 0 { width += 1 }
     }
+    return min(width, columns - column)
   }
 
   /// `FrameComposer.labelWidth(view.label ?? "")`, measured again only when the label changed.

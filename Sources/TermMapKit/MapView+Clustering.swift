@@ -107,6 +107,17 @@ struct ClusterRecord {
   }
 }
 
+/// A clusterable view's claim in the clustering pass: its order of addition, its place in the
+/// views, and its marker's cell.
+struct ClusterClaim: Comparable {
+  let order: Int
+  let index: Int32
+  let cell: Int32
+  static func < (a: ClusterClaim, b: ClusterClaim) -> Bool {
+    (a.order, a.index) < (b.order, b.index)
+  }
+}
+
 extension MapView {
   /// The identifier of the standard cluster view (`ClusterAnnotationView`).
   public static let defaultClusterAnnotationViewReuseIdentifier =
@@ -124,46 +135,76 @@ extension MapView {
       && v.displayPriority != .required
   }
 
-  /// Replaces each group of collided views with one identifier by a cluster: a view hidden by
-  /// a collision joins the cluster of the view it collided with when both are clusterable and
-  /// share the identifier. `views` are the views placed in the collision pass, in its order, and
-  /// `outcomes` its results (hidden views' counts still in their winner's `collidedCount`).
-  /// Clusters with the same members as before are kept; the rest are made anew (the delegate
-  /// hears `clusterAnnotationForMemberAnnotations`, `viewFor` and `didAdd`), after the ones
-  /// gone are dismissed (deselected first when selected).
-  func formClusters(
-    _ views: [AnnotationView], _ outcomes: [MarkerCandidate.Outcome], _ vp: Viewport
-  ) {
-    // The groups: the winner's place in `views`, with its members' places.
-    var heads: [Int] = []
-    var membersOf: [Int: [Int]] = [:]
-    for (n, o) in outcomes.enumerated() where o.isHidden && o.collidedWith >= 0 {
-      let v = views[n]
-      let w = Int(o.collidedWith)
-      let head = views[w]
-      guard v.clusterKey >= 0, v.clusterKey == head.clusterKey, isClusterable(v),
-        isClusterable(head)
-      else { continue }
-      if membersOf[w] == nil { heads.append(w) }
-      membersOf[w, default: []].append(n)
+  /// Forms the clusters, before collisions are resolved, and returns the views that take part
+  /// in them: the members' views left out (hidden), each cluster's view in the place of its
+  /// first member's.
+  ///
+  /// Clusterable views on screen claim their cells (as in collisions: the marker and its
+  /// label) first added first — not nearest the centre first, so clusters do not change when
+  /// the map pans; one whose cells meet a claim of a view with the same identifier joins that
+  /// view's cluster. A group with members becomes a cluster: kept when its views, their counts,
+  /// the zoom and the annotations are as before (so a selected cluster stays selected), else
+  /// made anew — the delegate hears `clusterAnnotationForMemberAnnotations`, `viewFor` and
+  /// `didAdd` — after the clusters gone are dismissed (deselected first when selected).
+  func formClusters(_ views: [AnnotationView], _ vp: Viewport) -> [AnnotationView] {
+    let columns = vp.columns
+    // The clusterable views on screen with their cells, first added first. (Sorted by the
+    // keys' own `<`: a closure written here would be main-actor isolated, and checked to be on
+    // the main actor at every comparison.)
+    var claims: [ClusterClaim] = []
+    for (n, v) in views.enumerated() where isClusterable(v) && v.layoutSlot >= 0 {
+      guard let c = vp.cell(for: v.layoutPoint) else { continue }
+      let col = c.column + v.centerOffset.columns
+      let row = c.row + v.centerOffset.rows
+      guard col >= 0 && row >= 0 && col < columns && row < vp.rows else { continue }
+      claims.append(
+        ClusterClaim(order: v.layoutOrder, index: Int32(n), cell: Int32(row * columns + col)))
     }
-    heads.sort()
-    // Every member's count moves from its winner's `+N` into the cluster.
-    var groups:
-      [(head: AnnotationView, members: [AnnotationView], signature: ClusterRecord.Signature)] = []
+    claims.sort()
+    // Which view claimed each cell (-1: none), and each member's first member.
+    var owner = [Int32](repeating: -1, count: claims.isEmpty ? 0 : columns * vp.rows)
+    var headOf = [Int32](repeating: -1, count: claims.isEmpty ? 0 : views.count)
+    var heads: [Int32] = []
+    var membersOf: [Int32: [Int32]] = [:]
+    for claim in claims {
+      let v = views[Int(claim.index)]
+      let first = Int(claim.cell)
+      let end = first + Self.collisionWidth(v, column: first % columns, columns: columns)
+      var head: Int32 = -1
+      for k in first..<end where owner[k] >= 0 {
+        if views[Int(owner[k])].clusterKey == v.clusterKey { head = owner[k] }
+        break
+      }
+      if head >= 0 {
+        headOf[Int(claim.index)] = head
+        if membersOf[head] == nil { heads.append(head) }
+        membersOf[head, default: []].append(claim.index)
+      } else {
+        for k in first..<end where owner[k] < 0 { owner[k] = claim.index }
+      }
+    }
+    // The groups, with what they are made from.
+    var groups: [(members: [AnnotationView], signature: ClusterRecord.Signature)] = []
     groups.reserveCapacity(heads.count)
     for h in heads {
-      let head = views[h]
-      var members = membersOf[h]!.map { views[$0] }
-      members.sort { $0.layoutOrder < $1.layoutOrder }
-      for m in members { head.collidedCount -= m.representedCount }
-      let all = [head] + members
+      // (Loops, not closures: a closure here would be checked to be on the main actor at
+      // every call.)
+      var members = [views[Int(h)]]
+      for m in membersOf[h]! { members.append(views[Int(m)]) }
+      var ids: [ObjectIdentifier] = []
+      var counts: [Int] = []
+      ids.reserveCapacity(members.count)
+      counts.reserveCapacity(members.count)
+      for m in members {
+        ids.append(ObjectIdentifier(m))
+        counts.append(m.representedCount)
+      }
       groups.append(
         (
-          head, members,
+          members,
           ClusterRecord.Signature(
-            views: all.map { ObjectIdentifier($0) }, counts: all.map(\.representedCount),
-            zoomScale: vp.zoomScale, generation: annotationIndex.generation)
+            views: ids, counts: counts, zoomScale: vp.zoomScale,
+            generation: annotationIndex.generation)
         ))
     }
     // The clusters kept, and those gone.
@@ -173,33 +214,32 @@ extension MapView {
     }
     var kept: [ObjectIdentifier: ClusterRecord] = [:]
     for g in groups {
-      guard let a = g.head.annotation else { continue }
+      guard let a = g.members[0].annotation else { continue }
       let key = ObjectIdentifier(a)
       if let record = old[key], record.signature == g.signature {
         kept[key] = record
         old[key] = nil
       }
     }
-    for record in old.values.sorted(by: { $0.view.layoutOrder < $1.view.layoutOrder }) {
-      dismissCluster(record)
-    }
-    // The clusters made and kept, in the order of their winners.
+    for record in Self.inOrder(old.values) { dismissCluster(record) }
+    // The clusters made and kept, in the order they formed.
     var clusters: [ObjectIdentifier: ClusterRecord] = [:]
     var clusterViews: [AnnotationView] = []
+    var viewOfHead: [Int32: AnnotationView] = [:]
     var added: [AnnotationView] = []
-    for g in groups {
-      guard let headAnnotation = g.head.annotation else { continue }
+    var memberViews: [[AnnotationView]] = []
+    memberViews.reserveCapacity(groups.count)
+    for g in groups { memberViews.append(g.members) }
+    let members = memberAnnotations(of: memberViews, except: kept, vp)
+    for (n, (g, h)) in zip(groups, heads).enumerated() {
+      let head = g.members[0]
+      guard let headAnnotation = head.annotation else { continue }
       let key = ObjectIdentifier(headAnnotation)
       let record: ClusterRecord
       if let k = kept[key] {
         record = k
       } else {
-        var memberAnnotations: [any Annotation] = []
-        for v in [g.head] + g.members {
-          guard v.layoutSlot >= 0, let c = vp.cell(for: v.layoutPoint) else { continue }
-          memberAnnotations += annotationIndex.members(
-            ofCell: c.column, row: c.row, first: v.layoutSlot, viewport: vp)
-        }
+        let memberAnnotations = members[n]
         let cluster =
           delegate?.mapView(self, clusterAnnotationForMemberAnnotations: memberAnnotations)
           ?? ClusterAnnotation(memberAnnotations: memberAnnotations)
@@ -207,26 +247,84 @@ extension MapView {
         view.prepareForDisplay()
         annotationViews.visible[ObjectIdentifier(cluster)] = view
         record = ClusterRecord(
-          annotation: cluster, view: view, memberViews: [g.head] + g.members,
-          signature: g.signature)
+          annotation: cluster, view: view, memberViews: g.members, signature: g.signature)
         added.append(view)
       }
       let view = record.view
-      view.layoutPoint = g.head.layoutPoint
-      view.layoutOrder = g.head.layoutOrder
+      view.layoutSlot = head.layoutSlot
+      view.layoutPoint = head.layoutPoint
+      view.layoutOrder = head.layoutOrder
       view.representedCount = 1
-      view.collidedCount = g.head.collidedCount
-      view.isHidden = false
+      view.clusterMemberCount = max(record.annotation.memberAnnotations.count, 1)
       for m in record.memberViews {
         m.isHidden = true
         m.cluster = view
       }
       clusters[key] = record
       clusterViews.append(view)
+      viewOfHead[h] = view
     }
     annotationViews.clusters = clusters
     annotationViews.clusterViews = clusterViews
     if !added.isEmpty { delegate?.mapView(self, didAdd: added) }
+    guard !heads.isEmpty else { return views }
+    // The views that take part in collisions: a cluster's view in its first member's place.
+    var placed: [AnnotationView] = []
+    placed.reserveCapacity(views.count)
+    for (n, v) in views.enumerated() {
+      if let c = viewOfHead[Int32(n)] {
+        placed.append(c)
+      } else if headOf[n] < 0 {
+        placed.append(v)
+      }
+    }
+    return placed
+  }
+
+  /// The annotations of the groups of views not kept, each group's first view's annotation
+  /// first: the annotations their cells stand for. A few views' cells are read one by one from
+  /// the index, many in one walk of the screen.
+  func memberAnnotations(
+    of groups: [[AnnotationView]], except kept: [ObjectIdentifier: ClusterRecord], _ vp: Viewport
+  ) -> [[any Annotation]] {
+    var out = [[any Annotation]](repeating: [], count: groups.count)
+    var wanted: [Int] = []
+    var cells = 0
+    for (n, g) in groups.enumerated() {
+      guard let a = g[0].annotation, kept[ObjectIdentifier(a)] == nil else { continue }
+      wanted.append(n)
+      cells += g.count
+    }
+    guard !wanted.isEmpty else { return out }
+    if cells <= 64 {
+      for n in wanted {
+        for v in groups[n] {
+          guard let c = vp.cell(for: v.layoutPoint) else { continue }
+          out[n] += annotationIndex.members(
+            ofCell: c.column, row: c.row, first: v.layoutSlot, viewport: vp)
+        }
+      }
+      return out
+    }
+    var groupOf = [Int32](repeating: -1, count: vp.columns * vp.rows)
+    for n in wanted {
+      for v in groups[n] {
+        guard let c = vp.cell(for: v.layoutPoint) else { continue }
+        groupOf[c.row * vp.columns + c.column] = Int32(n)
+      }
+    }
+    var slots = [[Int32]](repeating: [], count: groups.count)
+    annotationIndex.memberSlots(groupOf: groupOf, viewport: vp, into: &slots)
+    for n in wanted {
+      // The first view's annotation first: the cluster stands where it stands.
+      let first = groups[n][0].layoutSlot
+      if let i = slots[n].firstIndex(of: first), i > 0 {
+        slots[n].remove(at: i)
+        slots[n].insert(first, at: 0)
+      }
+      out[n] = annotationIndex.annotations(inSlots: slots[n])
+    }
+    return out
   }
 
   /// Takes a cluster off the map: deselected (the delegate hears it) when selected, its view
@@ -236,14 +334,28 @@ extension MapView {
       deselectAnnotation(s, animated: false)
     }
     annotationViews.visible[ObjectIdentifier(record.annotation)] = nil
+    record.view.clusterMemberCount = 0
     enqueue(record.view)
+  }
+
+  /// Clusters in the order their first members were added.
+  static func inOrder(_ records: some Collection<ClusterRecord>) -> [ClusterRecord] {
+    var keys: [ClusterClaim] = []
+    var list: [ClusterRecord] = []
+    for r in records {
+      keys.append(ClusterClaim(order: r.view.layoutOrder, index: Int32(list.count), cell: 0))
+      list.append(r)
+    }
+    keys.sort()
+    var out: [ClusterRecord] = []
+    out.reserveCapacity(list.count)
+    for k in keys { out.append(list[Int(k.index)]) }
+    return out
   }
 
   /// Takes every cluster off the map.
   func dismissAllClusters() {
-    let records = annotationViews.clusters.values.sorted {
-      $0.view.layoutOrder < $1.view.layoutOrder
-    }
+    let records = Self.inOrder(annotationViews.clusters.values)
     annotationViews.clusters = [:]
     annotationViews.clusterViews = []
     for record in records {

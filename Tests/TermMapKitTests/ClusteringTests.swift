@@ -264,6 +264,24 @@ struct ClusteringTests {
         }
         #expect(clusters > 10)
         #expect(counted == onScreen, "seed \(seed)")
+        // The members found in one walk of the screen are those found cell by cell.
+        let vp = map.viewport
+        for cv in map.annotationViewsOnScreen {
+          guard let c = cv.annotation as? ClusterAnnotation else { continue }
+          var byCell = Set<ObjectIdentifier>()
+          for v in map.annotationViewsOnScreen where v.cluster === cv {
+            let cell = try #require(vp.cell(for: v.layoutPoint))
+            for a in map.annotationIndex.members(
+              ofCell: cell.column, row: cell.row, first: v.layoutSlot, viewport: vp)
+            {
+              byCell.insert(ObjectIdentifier(a))
+            }
+          }
+          #expect(byCell == Set(c.memberAnnotations.map { ObjectIdentifier($0) }))
+          // The first member stands where the cluster stands.
+          let first = try #require(c.memberAnnotations.first)
+          #expect(vp.cell(for: MapPoint(first.coordinate))! == vp.cell(for: cv.layoutPoint)!)
+        }
       }
       #expect(frames[0] == frames[1], "the same scene draws the same frame")
     }
