@@ -2,6 +2,8 @@ import TermMap
 
 // Cafés in Helsinki: markers that collide become clusters, a cluster is selected and zoomed
 // into, and one café is dragged to a new place. Everything through the public API.
+//
+// (No base map: the frames show the markers alone.)
 
 /// Every café marker clusters with the others and can be dragged; clusters get the standard
 /// cluster view (◉ and the count). The delegate writes down what it hears.
@@ -32,6 +34,7 @@ final class Cafes: MapViewDelegate {
   }
 }
 
+@MainActor
 func show(_ map: MapView, _ caption: String) {
   print("== \(caption)")
   for line in map.renderFrame().lines { print("|\(line)|") }
@@ -51,9 +54,8 @@ let annotations = cafes.map { name, latitude, longitude in
   PointAnnotation(coordinate: Coordinate(latitude: latitude, longitude: longitude), title: name)
 }
 map.addAnnotations(annotations)
-map.setCenter(Coordinate(latitude: 60.170, longitude: 24.938), animated: false)
-map.setZoomLevel(12.5, animated: false)
-show(map, "cafés at zoom 12.5: markers that collide are clusters")
+map.showAnnotations(annotations, animated: false)
+show(map, "twelve cafés: markers that collide are clusters")
 
 // The largest cluster on screen: select it (its callout counts and lists the members).
 let clusterViews = map.annotationViewsOnScreen.filter { $0.annotation is ClusterAnnotation }
@@ -69,16 +71,22 @@ show(map, "the cluster selected")
 map.showAnnotations(largest.memberAnnotations, animated: false)
 show(map, "zoomed to the cluster's members")
 
-// Drag Ekberg three cells right and two down, as arrow keys would, and drop it there.
-let ekberg = annotations[0]
-if map.beginDrag(of: ekberg) {
-  map.drag(byColumns: 3, rows: 2)
+// Drag the first member to the middle of the screen, as a mouse would (press on the marker,
+// move, release), then two cells further right with the keys, and drop it there.
+guard let moved = largest.memberAnnotations.first as? PointAnnotation else { fatalError() }
+func place(_ a: PointAnnotation) -> String {
+  let c = a.coordinate
+  return
+    "\(a.title ?? "?") at \(c.latitude.formatted(digits: 4)), \(c.longitude.formatted(digits: 4))"
+}
+print("before: " + place(moved))
+if map.beginDrag(of: moved) {
+  map.drag(toColumn: map.columns / 2, row: 8)
+  map.drag(byColumns: 2, rows: 0)
   map.endDrag()
 }
-print(
-  "Ekberg now at \(ekberg.coordinate.latitude.formatted(digits: 4)), "
-    + "\(ekberg.coordinate.longitude.formatted(digits: 4))")
-show(map, "Ekberg dragged")
+print("after: " + place(moved))
+show(map, "\(moved.title ?? "?") dragged")
 print(delegate.heard.joined(separator: "\n"))
 
 extension Double {
