@@ -11,8 +11,8 @@ import MapGeometry
 /// A cluster is not one of the map's `annotations`.
 public final class ClusterAnnotation: Annotation {
   /// The annotations the cluster stands for. In a cluster the map made, the first is the
-  /// annotation whose marker held its place (the cluster stands there), then the annotations
-  /// that shared its cell, then the other views' annotations, first added first.
+  /// annotation whose marker held the place (the cluster stands there); the others follow in
+  /// the map's own order (the same for the same content).
   public let memberAnnotations: [any Annotation]
   /// The first member's coordinate.
   public let coordinate: Coordinate
@@ -96,11 +96,11 @@ struct ClusterRecord {
   let memberViews: [AnnotationView]
   let signature: Signature
 
-  /// The member views with the counts they stood for, at a zoom scale and a state of the index:
-  /// the same signature means the same members (the viewport's cells keep their place in the
-  /// world while it pans).
+  /// The member views' annotations (their slots in the index) with the counts they stood for,
+  /// at a zoom scale and a state of the index: the same signature means the same members (the
+  /// viewport's cells keep their place in the world while it pans).
   struct Signature: Equatable {
-    let views: [ObjectIdentifier]
+    let slots: [Int32]
     let counts: [Int]
     let zoomScale: Double
     let generation: Int
@@ -191,19 +191,19 @@ extension MapView {
       // every call.)
       var members = [views[Int(h)]]
       for m in membersOf[h]! { members.append(views[Int(m)]) }
-      var ids: [ObjectIdentifier] = []
+      var slots: [Int32] = []
       var counts: [Int] = []
-      ids.reserveCapacity(members.count)
+      slots.reserveCapacity(members.count)
       counts.reserveCapacity(members.count)
       for m in members {
-        ids.append(ObjectIdentifier(m))
+        slots.append(m.layoutSlot)
         counts.append(m.representedCount)
       }
       groups.append(
         (
           members,
           ClusterRecord.Signature(
-            views: ids, counts: counts, zoomScale: vp.zoomScale,
+            slots: slots, counts: counts, zoomScale: vp.zoomScale,
             generation: annotationIndex.generation)
         ))
     }
@@ -237,7 +237,9 @@ extension MapView {
       let key = ObjectIdentifier(headAnnotation)
       let record: ClusterRecord
       if let k = kept[key] {
-        record = k
+        // The same annotations; their views may be others (one left the screen and came back).
+        record = ClusterRecord(
+          annotation: k.annotation, view: k.view, memberViews: g.members, signature: k.signature)
       } else {
         let memberAnnotations = members[n]
         let cluster =
