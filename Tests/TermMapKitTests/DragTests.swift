@@ -114,6 +114,23 @@ struct DragTests {
     #expect(close(second.coordinate, at(59, 0)))
   }
 
+  @Test("Removing the dragged annotation cancels its drag")
+  func removingCancels() {
+    let (map, d, at) = scene()
+    let pin = PointAnnotation(coordinate: at(20, 10), title: "Pin")
+    map.addAnnotation(pin)
+    #expect(map.beginDrag(of: pin))
+    map.drag(byColumns: 4, rows: 1)
+    map.removeAnnotation(pin)
+    #expect(map.draggedAnnotation == nil && map.annotationCount == 0)
+    #expect(
+      dragEvents(d).suffix(2) == [
+        .drag(.canceling, from: .dragging), .drag(.none, from: .canceling),
+      ])
+    #expect(close(pin.coordinate, at(20, 10)))
+    #expect(!map.renderFrame().lines.joined().contains("●"))
+  }
+
   @Test("A dragged marker always shows, over a marker of higher priority")
   func draggedMarkerAlwaysShows() throws {
     // (The delegate is held: a map view's delegate is weak.)
