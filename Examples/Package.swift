@@ -26,5 +26,8 @@ let package = Package(
     .executableTarget(name: "RangeRings", dependencies: termMap, swiftSettings: strict),
     // Finding places: a local search over the gazetteer, a map naming only cafés.
     .executableTarget(name: "FindPlaces", dependencies: termMap, swiftSettings: strict),
+    // Annotation views: clusters of colliding markers, a cluster selected and zoomed into, a
+    // marker dragged.
+    .executableTarget(name: "Clusters", dependencies: termMap, swiftSettings: strict),
   ]
 )

@@ -170,7 +170,32 @@ struct BenchCommand {
           markerMap.pan(
             byDotsX: Double(k % 2 == 0 ? CellGeometry.dotsWide : -CellGeometry.dotsWide), y: 0)
         })
-
+      // The same with every marker in one cluster group: colliding markers become clusters.
+      Memory.resetPeak()
+      let clusterMap = makeMap([])
+      let clustering = ClusteringStyle()
+      BenchCommand.keepAlive.append(clustering)
+      clusterMap.delegate = clustering
+      clusterMap.addAnnotations(places)
+      clusterMap.showAnnotations(places, animated: false)
+      report(
+        measure(
+          "annotations-clustered-100k", clusterMap, frames: frames, freshTiles: false,
+          note: "the same, every marker with one clustering identifier"
+        ) {
+          k += 1
+          clusterMap.pan(
+            byDotsX: Double(k % 2 == 0 ? CellGeometry.dotsWide : -CellGeometry.dotsWide), y: 0)
+        })
+      // Zooming in and out a level: every frame makes its clusters anew.
+      report(
+        measure(
+          "annotations-clustered-100k-zoom", clusterMap, frames: frames, freshTiles: false,
+          note: "the same, zooming a level in and out: every cluster made anew"
+        ) {
+          k += 1
+          clusterMap.zoom(byLevels: k % 2 == 0 ? 1 : -1)
+        })
     }
 
     // Everything at once at 300 x 100 (BenchCombined.swift).
@@ -477,5 +502,20 @@ final class RepeatingRasterTiles: TileOverlay, @unchecked Sendable {
 
   override func makeDefaultRenderer() -> OverlayRenderer {
     RasterTileRenderer(overlay: self, mode: mode)
+  }
+}
+
+/// Standard markers that cluster (one identifier for all), for `annotations-clustered-100k`.
+@MainActor
+final class ClusteringStyle: MapViewDelegate {
+  let styler = ContentStyler()
+
+  func mapView(_ mapView: MapView, viewFor annotation: any Annotation) -> AnnotationView? {
+    // The markers of `annotations-100k` (ContentStyle's), with an identifier; clusters get the
+    // standard cluster view.
+    guard !(annotation is ClusterAnnotation) else { return nil }
+    let v = styler.view(for: annotation, on: mapView)
+    v?.clusteringIdentifier = "places"
+    return v
   }
 }
