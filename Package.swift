@@ -18,7 +18,12 @@ let package = Package(
   ],
   dependencies: [
     // The command line (the termmap executable only).
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // `termmap serve`: SSH on SwiftNIO, its keys (Crypto) and structured logs.
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-ssh", from: "0.15.1"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     .target(
@@ -49,6 +54,17 @@ let package = Package(
     .systemLibrary(name: "CCurl"),
     .target(
       name: "TileData", dependencies: ["MapGeometry", "CZlib", "CSQLite", "CCurl"],
+      swiftSettings: strict),
+    // The SSH server of `termmap serve`: keys, authentication, what a session may ask for.
+    .target(
+      name: "MapServer",
+      dependencies: [
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOSSH", package: "swift-nio-ssh"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
       swiftSettings: strict),
     .systemLibrary(name: "CNcursesw"),
     .systemLibrary(name: "CPNG"),
@@ -120,6 +136,9 @@ let package = Package(
     .testTarget(
       name: "LiveLocationTests", dependencies: ["LiveLocation", "MapGeometry", "TestProcesses"],
       exclude: ["Fixtures"], swiftSettings: strict),
+    .testTarget(
+      name: "MapServerTests", dependencies: ["MapServer", "TestProcesses"],
+      swiftSettings: strict),
     .testTarget(
       name: "TerminalUITests",
       dependencies: [
