@@ -1,5 +1,5 @@
-/// What a key does in the viewer (outside the `/` prompt and the help, which read keys
-/// themselves). `Viewer.perform(_:)` (Viewer+Input.swift) carries each one out.
+/// What a key does in the viewer when no open panel (the search box, the help, the layer list
+/// …; Panel.swift) took it. `Viewer.perform(_:)` (Viewer+Input.swift) carries each one out.
 public enum ViewerAction: String, Sendable, CaseIterable {
   case panLeft, panRight, panUp, panDown
   case panLeftFar, panRightFar, panUpFar, panDownFar

@@ -80,63 +80,6 @@ extension Viewer {
     }
   }
 
-  /// A box listing the keys.
-  func drawHelp(into frame: inout CellBuffer) {
-    let lines = KeyBindings.helpLines
-    let title = "termmap keys"
-    let credits = map.visibleAttribution.map { "  " + $0 }
-    // Each error whole, over as many lines as it needs.
-    let room = max(frame.columns - 8, 10)
-    let errors =
-      loadErrors.isEmpty
-      ? []
-      : ["", "Files not read (\(loadErrors.count)):"]
-        + loadErrors.flatMap { e in Viewer.chop(e, width: room).map { "  " + $0 } }
-    drawBox(
-      title: title,
-      lines: lines + errors + (credits.isEmpty ? [] : ["", "Map data:"] + credits) + [
-        "", "Esc or any key closes this",
-      ],
-      into: &frame,
-      anchorBottom: false)
-  }
-
-  /// The prompt line with its matches above it. Widths are in terminal columns (a CJK
-  /// character takes two); when the text is wider than the line, its end shows.
-  func drawPrompt(into frame: inout CellBuffer) {
-    guard let p = prompt else { return }
-    let row = frame.rows - 1
-    for c in 0..<frame.columns { frame[c, row] = Cell(glyph: " ", background: .black) }
-    var shown = p.text
-    // Room for "/ ", the text and the cursor.
-    while CellBuffer.displayWidth(of: shown) > frame.columns - 3, !shown.isEmpty {
-      shown.removeFirst()
-    }
-    let textWidth = CellBuffer.displayWidth(of: shown)
-    frame.put(
-      "/ " + shown, column: 0, row: row, foreground: .brightWhite, background: .black, bold: true)
-    frame.put("▏", column: 2 + textWidth, row: row, foreground: .brightCyan, background: .black)
-    let hint = p.text.isEmpty ? "  place name, or lat, lon" : p.problem.map { "  " + $0 } ?? ""
-    if !hint.isEmpty {
-      frame.put(
-        hint, column: 3 + textWidth, row: row,
-        foreground: p.problem == nil ? .brightBlack : .brightYellow, background: .black)
-    }
-    guard !p.results.isEmpty else { return }
-    let labelWidth = p.results.map { CellBuffer.displayWidth(of: $0.label) }.max() ?? 0
-    let width = min(max(labelWidth, 20) + 4, frame.columns)
-    let top = max(row - p.results.count, 0)
-    for (i, r) in p.results.enumerated() where top + i < row {
-      let selected = i == p.selected
-      for c in 0..<width {
-        frame[c, top + i] = Cell(glyph: " ", background: selected ? .blue : .black)
-      }
-      frame.put(
-        (selected ? "› " : "  ") + r.label, column: 1, row: top + i, foreground: .brightWhite,
-        background: selected ? .blue : .black, bold: selected, maxWidth: width - 2)
-    }
-  }
-
   /// The message for a terminal below the minimum size, broken into words over the rows there
   /// are, so it is never cut in the middle ("too small:" alone says nothing).
   func drawTooSmall(into frame: inout CellBuffer) {
@@ -194,36 +137,5 @@ extension Viewer {
     }
     if !line.isEmpty { lines.append(line) }
     return lines
-  }
-
-  func drawBox(title: String, lines: [String], into frame: inout CellBuffer, anchorBottom: Bool) {
-    let ascii = map.charset == .ascii
-    let inner = min(
-      (lines.map { CellBuffer.displayWidth(of: $0) }.max() ?? 0) + 2, frame.columns - 2)
-    let width = inner + 2
-    let height = min(lines.count + 2, frame.rows - 1)
-    let left = max((frame.columns - width) / 2, 0)
-    let top = anchorBottom ? max(frame.rows - 1 - height, 0) : max((frame.rows - 1 - height) / 2, 0)
-    let h: Unicode.Scalar = ascii ? "-" : "─"
-    let v: Unicode.Scalar = ascii ? "|" : "│"
-    for r in top..<(top + height) {
-      for c in left..<(left + width) {
-        var g: Unicode.Scalar = " "
-        if r == top || r == top + height - 1 { g = h }
-        if c == left || c == left + width - 1 { g = v }
-        if (r == top || r == top + height - 1) && (c == left || c == left + width - 1) {
-          g = ascii ? "+" : (r == top ? (c == left ? "┌" : "┐") : (c == left ? "└" : "┘"))
-        }
-        frame[c, r] = Cell(glyph: g, foreground: .brightWhite, background: .black)
-      }
-    }
-    frame.put(
-      " \(title) ", column: left + 2, row: top, foreground: .brightCyan, background: .black,
-      bold: true)
-    for (i, line) in lines.prefix(height - 2).enumerated() {
-      frame.put(
-        line, column: left + 2, row: top + 1 + i, foreground: .white, background: .black,
-        maxWidth: inner - 1)
-    }
   }
 }

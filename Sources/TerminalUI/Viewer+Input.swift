@@ -3,61 +3,22 @@ import Foundation
 import MapGeometry
 import TermMapKit
 
-/// The `/` prompt: typed text and what it matches.
-struct PromptState {
-  enum Result {
-    case coordinate(Coordinate)
-    case place(Place)
-    /// A name from a loaded file (Viewer+Track.swift), listed before places.
-    case loaded(LoadedMatch)
-
-    var label: String {
-      switch self {
-      case .coordinate(let c): return String(format: "go to %.5f, %.5f", c.latitude, c.longitude)
-      case .loaded(let m): return m.label
-      case .place(let p):
-        return p.population > 0 ? "\(p.label) (\(Viewer.formatPopulation(p.population)))" : p.label
-      }
-    }
-  }
-  var text = ""
-  var results: [Result] = []
-  var selected = 0
-  /// Why the text finds nothing, when it is not a matter of no such place.
-  var problem: String?
-}
-
 extension Viewer {
-  func handle(_ event: InputEvent) {
-    // The track tool's keys and mouse (p, L, m, t; Viewer+Track.swift) come first.
-    if handleTrackEvent(event) { return }
+  /// A key or a mouse event: it goes to the open panels, top first (Viewer+Panels), and to
+  /// the map when none took it. (A front turns a resize into `resize(columns:rows:)`.)
+  public func handle(_ event: InputEvent) {
+    dirty = true
+    if event == .resize { return }
+    if routeToPanels(event) { return }
     switch event {
-    case .resize:
-      screen.refreshSize()
-    case .mouse(let m):
-      handleMouse(m)
-    case .key(let key):
-      if prompt != nil {
-        handlePromptKey(key: key, character: nil)
-      } else {
-        dispatch(event)
-      }
-    case .character(let ch):
-      if prompt != nil {
-        handlePromptKey(key: nil, character: ch)
-      } else {
-        dispatch(event)
-      }
+    case .mouse(let m): handleMouse(m)
+    case .key, .character: dispatch(event)
+    case .resize: break
     }
   }
 
-  /// A key outside the prompt: closes the help if it is shown (and does nothing else: `q`
-  /// does not quit from there), else does what the key table (KeyBindings) binds it to.
+  /// A key no panel took: does what the key table (KeyBindings) binds it to.
   func dispatch(_ event: InputEvent) {
-    if helpVisible {
-      helpVisible = false
-      return
-    }
     if let action = KeyBindings.action(for: event) { perform(action) }
   }
 
@@ -86,18 +47,17 @@ extension Viewer {
     case .enter: enter()
     case .escape: escape()
     case .search:
-      prompt = PromptState()
-      helpVisible = false
-    case .help: helpVisible.toggle()
+      open(SearchPanel())
+    case .help: open(HelpPanel())
     case .toggleRoutes:
       routesEnabled.toggle()
       setRoutesShown(routesEnabled)
       show(routesEnabled ? "routes shown" : "routes hidden")
     case .toggleCharset:
-      map.charset = map.charset == .ascii ? (screen.unicode ? .braille : .ascii) : .ascii
+      map.charset = map.charset == .ascii ? (unicode ? .braille : .ascii) : .ascii
       map.discardTileCache()
-      screen.invalidate()
-      if !screen.unicode && map.charset == .ascii {
+      repaintRequested = true
+      if !unicode && map.charset == .ascii {
         let charset = map.charset
         show("this terminal's locale is not UTF-8: ASCII only") { [unowned self] in
           map.charset != charset
@@ -158,8 +118,7 @@ extension Viewer {
     {
       index = (i + step + views.count) % views.count
     }
-    calloutOpen = false
-    map.showsCallouts = false
+    closeCallout()
     if let a = views[index].annotation { map.selectAnnotation(a, animated: false) }
   }
 
@@ -168,21 +127,13 @@ extension Viewer {
       cycleMarkers(by: 1)
       return
     }
-    if calloutOpen {
-      map.tapCalloutAccessory()
-    } else if selected.title != nil {
-      calloutOpen = true
-      map.showsCallouts = true
-    }
+    // An open callout takes Enter itself (CalloutPanel): here it is closed.
+    if selected.title != nil { openCallout() }
   }
 
   func escape() {
-    if helpVisible {
-      helpVisible = false
-    } else if calloutOpen {
-      calloutOpen = false
-      map.showsCallouts = false
-    } else if let s = map.selectedAnnotations.first {
+    // An open callout takes Esc itself (CalloutPanel): here Esc deselects.
+    if let s = map.selectedAnnotations.first {
       map.deselectAnnotation(s, animated: false)
     }
   }
@@ -232,111 +183,9 @@ extension Viewer {
   func click(column: Int, row: Int) {
     if let v = map.annotationView(atColumn: column, row: row), let a = v.annotation {
       map.selectAnnotation(a, animated: false)
-      calloutOpen = a.title != nil
-      map.showsCallouts = calloutOpen
+      if a.title != nil { openCallout() } else { closeCallout() }
     } else if let s = map.selectedAnnotations.first {
       map.deselectAnnotation(s, animated: false)
-    }
-  }
-
-  // MARK: Prompt
-
-  func handlePromptKey(key: Key?, character: Character?) {
-    guard var p = prompt else { return }
-    if let key {
-      switch key {
-      case .backspace: if !p.text.isEmpty { p.text.removeLast() }
-      case .up: p.selected = max(p.selected - 1, 0)
-      case .down: p.selected = min(p.selected + 1, max(p.results.count - 1, 0))
-      case .enter:
-        go(to: p)
-        return
-      default: break
-      }
-    } else if let ch = character {
-      switch ch {
-      case "\u{1B}":
-        prompt = nil
-        return
-      case "\n", "\r":
-        go(to: p)
-        return
-      case "\u{7F}", "\u{08}": if !p.text.isEmpty { p.text.removeLast() }
-      case "\u{15}": p.text = ""  // Ctrl-U
-      default:
-        if ch.unicodeScalars.allSatisfy({ CellBuffer.isPrintable($0) }) && p.text.count < 80 {
-          p.text.append(ch)
-        }
-      }
-    }
-    p.results = results(for: p.text)
-    p.problem = problem(for: p.text)
-    p.selected = min(p.selected, max(p.results.count - 1, 0))
-    prompt = p
-  }
-
-  /// For two numbers that are not a coordinate ("95, 200"): what is wrong with them.
-  nonisolated static func coordinateProblem(_ text: String) -> String? {
-    guard Coordinate(parsing: text) == nil else { return nil }
-    let parts = text.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == " " })
-    guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else {
-      return nil
-    }
-    if abs(lat) > 90 {
-      return "out of range: latitude \(parts[0]) is not within ±90"
-    }
-    if abs(lon) > 180 {
-      return "out of range: longitude \(parts[1]) is not within ±180"
-    }
-    return nil
-  }
-
-  func results(for text: String) -> [PromptState.Result] {
-    if let c = Coordinate(parsing: text) { return [.coordinate(c)] }
-    if Viewer.coordinateProblem(text) != nil { return [] }
-    let loaded = loadedMatches(text).map { PromptState.Result.loaded($0) }
-    guard text.trimmingCharacters(in: .whitespaces).count >= 2, let g = gazetteer else {
-      return loaded
-    }
-    return loaded
-      + g.search(text, limit: 8 - loaded.count, near: map.centerCoordinate).map { .place($0) }
-  }
-
-  /// What the prompt line says after the text when the text cannot be searched for yet (the
-  /// place names are loading or missing) or is a coordinate out of range. It is worked out
-  /// again when that changes, so it never outlives the situation.
-  func problem(for text: String) -> String? {
-    if let p = Viewer.coordinateProblem(text) { return p }
-    guard Coordinate(parsing: text) == nil, text.trimmingCharacters(in: .whitespaces).count >= 2,
-      gazetteer == nil
-    else { return nil }
-    return gazetteerError ?? "loading place names…"
-  }
-
-  func go(to p: PromptState) {
-    prompt = nil
-    guard p.results.indices.contains(p.selected) else {
-      if let problem = p.problem {
-        show(problem) { [unowned self] in prompt != nil }
-      } else if !p.text.isEmpty {
-        show("nothing found for \"\(p.text)\"") { [unowned self] in prompt != nil }
-      }
-      return
-    }
-    switch p.results[p.selected] {
-    case .loaded(let m):
-      goToLoaded(m)
-    case .coordinate(let c):
-      map.setCenter(c, animated: true)
-      map.setZoomLevel(max(map.zoomLevel, 12), animated: true)
-    case .place(let place):
-      var zoom: Double = place.population >= 1_000_000 ? 10 : place.population >= 100_000 ? 11 : 12
-      // A region's name: a street or a shop is seen closer than a town.
-      if let category = place.category { zoom = category == .place ? 14 : 16 }
-      map.setCenter(place.coordinate, animated: true)
-      map.setZoomLevel(zoom, animated: true)
-      // The place's name stays while the view is on it: until the user moves the map.
-      show(place.label) { [unowned self] in map.isInteracting || prompt != nil }
     }
   }
 

@@ -4,10 +4,11 @@ import MapData
 import MapGeometry
 import TermMapKit
 
-// The viewer as a track tool (issue 13): the profile panel (`p`), the layer list (`L`),
-// measuring (`m`) and track colouring (`t`). Its state lives in `Viewer.track`. The keys that
-// open them are in the key table (KeyBindings.swift); the keys inside them (the layer list's,
-// the profile cursor's, measuring's) are handled here before the table (`handleTrackEvent`).
+// The viewer as a track tool (issue 13): the profile panel (`p`, ProfilePanel), the layer list
+// (`L`, LayerListPanel), measuring (`m`, MeasurePanel) and track colouring (`t`). What the
+// panels share (the loaded files, the profiled item, the colouring) lives in `Viewer.track`.
+// The keys that open them are in the key table (KeyBindings.swift); the keys inside them are
+// the panels' own.
 
 /// One loaded file in the layer list.
 final class LoadedFile {
@@ -48,25 +49,13 @@ enum TrackColouring: String, CaseIterable {
   case file, elevation, speed, time
 }
 
-/// Everything the track tool keeps between frames.
+/// What the track tool keeps between frames that is not one panel's: the loaded files (the
+/// layer list shows them, the profile and the search box read them), the profiled item and the
+/// colouring.
 struct TrackToolState {
   var files: [LoadedFile] = []
-  // Profile panel
-  var profileOpen = false
+  /// The item the profile shows (the layer list marks it).
   var selection: (file: Int, item: Int)?
-  var profile: TrackProfile?
-  var profileStats: FileStatistics?
-  var channel: ProfileChannel = .elevation
-  var cursor = 0
-  /// Where the panel's graph was drawn (for the mouse): first row, rows, first column, columns.
-  var graphArea: (row: Int, rows: Int, column: Int, columns: Int)?
-  var profileDrag = false
-  // Layer list
-  var layersOpen = false
-  var layerRow = 0
-  // Measuring
-  var measuring: [Coordinate]?
-  var measureOverlay: GeodesicPolyline?
   // Colouring
   var colouring: TrackColouring = .file
   var colouredRenderers: [ObjectIdentifier: ValueColouredRenderer] = [:]
@@ -138,329 +127,55 @@ extension Viewer {
   }
 
   func selectForProfile(file: Int, item: Int) {
-    if let s = track.selection, s.file == file, s.item == item, track.profile != nil { return }
+    if let s = track.selection, s.file == file, s.item == item, profilePanel.profile != nil {
+      return
+    }
     let it = track.files[file].items[item]
     guard it.canProfile, let p = TrackProfile(title: it.title, lines: it.lines) else { return }
     track.selection = (file, item)
-    track.profile = p
-    track.profileStats = p.statistics(path: track.files[file].path)
-    track.cursor = 0
-    if !p.channels.contains(track.channel) { track.channel = p.channels.first ?? .elevation }
+    profilePanel.show(p, stats: p.statistics(path: track.files[file].path))
   }
 
-  // MARK: Input
+  // MARK: Opening the panels
 
-  /// Handles an event for the track tool; true when it was used up.
-  func handleTrackEvent(_ event: InputEvent) -> Bool {
-    guard prompt == nil, !helpVisible else { return false }
-    switch event {
-    case .character(let ch):
-      if track.layersOpen { return layerListCharacter(ch) }
-      if track.measuring != nil, measureCharacter(ch) { return true }
-      switch ch {
-      case "v" where track.profileOpen:
-        nextChannel()
-        return true
-      default: return false
-      }
-    case .key(let key):
-      if track.layersOpen { return layerListKey(key) }
-      if track.measuring != nil, measureKey(key) { return true }
-      guard track.profileOpen, let p = track.profile else { return false }
-      let step = max(p.coordinates.count / 100, 1)
-      switch key {
-      case .left: moveCursor(to: track.cursor - 1)
-      case .right: moveCursor(to: track.cursor + 1)
-      case .shiftLeft: moveCursor(to: track.cursor - step * 10)
-      case .shiftRight: moveCursor(to: track.cursor + step * 10)
-      default: return false
-      }
-      return true
-    case .mouse(let m):
-      return trackMouse(m)
-    case .resize:
-      return false
-    }
-  }
-
+  /// `L`: opens the layer list (on the row chosen last).
   func openLayerList() {
-    track.layersOpen = true
-    track.layerRow = min(track.layerRow, max(layerRows().count - 1, 0))
+    layerList.row = min(layerList.row, max(layerList.listRows(self).count - 1, 0))
+    open(layerList)
   }
 
+  /// `p`: opens the profile of the selected track, or closes it.
   func toggleProfile() {
-    if track.profileOpen {
-      track.profileOpen = false
+    if isOpen(profilePanel) {
+      close(profilePanel)
       return
     }
     if track.selection == nil { selectFirstTrack() }
-    if track.profile == nil, let s = track.selection {
+    if profilePanel.profile == nil, let s = track.selection {
       selectForProfile(file: s.file, item: s.item)
     }
-    guard track.profile != nil else {
+    guard profilePanel.profile != nil else {
       show(
         pendingLoads > 0
           ? "no track yet: the files are still loading" : "no track or route to profile")
       return
     }
-    track.profileOpen = true
+    open(profilePanel)
     fitProfiledTrack()
   }
 
   /// Shows the whole profiled track in the map above the panel.
   func fitProfiledTrack() {
     guard let sel = track.selection else { return }
-    let rows = screen.rows - 1 - trackPanelRows(totalRows: screen.rows)
-    if rows >= 1 && screen.columns >= 1 && (map.rows != rows || map.columns != screen.columns) {
-      map.resize(columns: screen.columns, rows: rows)
+    let mapRows = rows - 1 - dockedRows(totalRows: rows)
+    if mapRows >= 1 && columns >= 1 && (map.rows != mapRows || map.columns != columns) {
+      map.resize(columns: columns, rows: mapRows)
     }
     var rect = MapRect.null
     for o in track.files[sel.file].items[sel.item].overlays { rect = rect.union(o.boundingMapRect) }
     guard !rect.isNull else { return }
     map.setVisibleMapRect(
       rect, edgePadding: EdgeInsets(top: 4, left: 4, bottom: 4, right: 4), animated: false)
-  }
-
-  func nextChannel() {
-    guard let p = track.profile else { return }
-    let channels = p.channels
-    guard !channels.isEmpty else { return }
-    let i = channels.firstIndex(of: track.channel) ?? -1
-    track.channel = channels[(i + 1) % channels.count]
-  }
-
-  func moveCursor(to index: Int) {
-    guard let p = track.profile, !p.coordinates.isEmpty else { return }
-    track.cursor = min(max(index, 0), p.coordinates.count - 1)
-    // The marker stays on the map: it brings the map along when it would leave it.
-    if map.viewport.cell(for: MapPoint(p.coordinates[track.cursor])) == nil {
-      map.setCenter(p.coordinates[track.cursor], animated: false)
-    }
-  }
-
-  /// Mouse in the panel moves the cursor; a click on the selected track on the map too.
-  func trackMouse(_ m: MouseEvent) -> Bool {
-    if track.layersOpen { return true }
-    if track.profileOpen, let g = track.graphArea, let p = track.profile {
-      let inGraph =
-        m.row >= g.row && m.row < g.row + g.rows && m.column >= g.column
-        && m.column < g.column + g.columns
-      if (inGraph && (m.action == .press || m.action == .click))
-        || (track.profileDrag && m.action == .motion)
-      {
-        track.profileDrag = m.action == .press
-        let fraction = (Double(m.column - g.column) + 0.5) / Double(g.columns)
-        moveCursor(to: p.index(atDistance: min(max(fraction, 0), 1) * p.length))
-        pointer = nil
-        return true
-      }
-      if track.profileDrag && (m.action == .release || m.action == .click) {
-        track.profileDrag = false
-        return true
-      }
-      // Anywhere in the panel (outside the graph) does nothing to the map.
-      if m.row >= map.rows && m.row < screen.rows - 1 { return true }
-    }
-    if track.measuring != nil, m.action == .release || m.action == .click,
-      drag.map({ !$0.moved }) ?? true, m.row < map.rows
-    {
-      drag = nil
-      addMeasurePoint(map.coordinate(atColumn: m.column, row: m.row))
-      return true
-    }
-    if track.profileOpen, m.action == .release || m.action == .click,
-      drag.map({ !$0.moved }) ?? true,
-      m.row < map.rows, let p = track.profile
-    {
-      // The nearest vertex of the profiled track within two cells of the click.
-      let vp = map.viewport
-      var best: (index: Int, distance: Int)?
-      for (k, c) in p.coordinates.enumerated() {
-        guard let cell = vp.cell(for: MapPoint(c)) else { continue }
-        let d = abs(cell.column - m.column) + abs(cell.row - m.row) * 2
-        if d <= 4 && (best == nil || d < best!.distance) { best = (k, d) }
-      }
-      if let b = best {
-        track.cursor = b.index
-        return false  // the viewer still handles the click (it ends a drag, closes callouts)
-      }
-    }
-    return false
-  }
-
-  // MARK: Layer list
-
-  /// The rows of the layer list: a file, or one of its items.
-  func layerRows() -> [(file: Int, item: Int?)] {
-    var rows: [(file: Int, item: Int?)] = []
-    for (f, file) in track.files.enumerated() {
-      rows.append((f, nil))
-      for i in file.items.indices { rows.append((f, i)) }
-    }
-    return rows
-  }
-
-  func layerListCharacter(_ ch: Character) -> Bool {
-    let rows = layerRows()
-    switch ch {
-    case "\u{1B}", "L": track.layersOpen = false
-    case "j": track.layerRow = min(track.layerRow + 1, max(rows.count - 1, 0))
-    case "k": track.layerRow = max(track.layerRow - 1, 0)
-    case " ": toggleLayer()
-    case "\n", "\r": profileLayer()
-    case "f": fitLayer()
-    case "q", "Q": return false
-    default: break
-    }
-    return true
-  }
-
-  func layerListKey(_ key: Key) -> Bool {
-    let rows = layerRows()
-    switch key {
-    case .down: track.layerRow = min(track.layerRow + 1, max(rows.count - 1, 0))
-    case .up: track.layerRow = max(track.layerRow - 1, 0)
-    case .enter: profileLayer()
-    default: break
-    }
-    return true
-  }
-
-  func toggleLayer() {
-    let rows = layerRows()
-    guard rows.indices.contains(track.layerRow) else { return }
-    let r = rows[track.layerRow]
-    let file = track.files[r.file]
-    let indices = r.item.map { [$0] } ?? Array(file.items.indices)
-    // A file row: all on unless all are on already.
-    let show = r.item.map { !file.items[$0].visible } ?? !file.items.allSatisfy(\.visible)
-    for i in indices where file.items[i].visible != show {
-      file.items[i].visible = show
-      let item = file.items[i]
-      if show {
-        for o in item.overlays { map.addOverlay(o) }
-        map.addAnnotations(item.annotations)
-      } else {
-        map.removeOverlays(item.overlays)
-        map.removeAnnotations(item.annotations)
-      }
-    }
-  }
-
-  func profileLayer() {
-    let rows = layerRows()
-    guard rows.indices.contains(track.layerRow) else { return }
-    let r = rows[track.layerRow]
-    let items = track.files[r.file].items
-    guard let i = r.item ?? items.firstIndex(where: \.canProfile), items[i].canProfile else {
-      show("no track or line to profile there")
-      return
-    }
-    selectForProfile(file: r.file, item: i)
-    track.layersOpen = false
-    track.profileOpen = true
-    fitProfiledTrack()
-  }
-
-  func fitLayer() {
-    let rows = layerRows()
-    guard rows.indices.contains(track.layerRow) else { return }
-    let r = rows[track.layerRow]
-    let file = track.files[r.file]
-    let items = r.item.map { [file.items[$0]] } ?? file.items
-    var rect = MapRect.null
-    for item in items {
-      for o in item.overlays { rect = rect.union(o.boundingMapRect) }
-      for a in item.annotations {
-        rect = rect.union(
-          MapRect(origin: MapPoint(a.coordinate), size: MapSize(width: 0, height: 0)))
-      }
-    }
-    guard !rect.isNull else { return }
-    track.layersOpen = false
-    map.setVisibleMapRect(
-      rect, edgePadding: EdgeInsets(top: 8, left: 8, bottom: 8, right: 8), animated: true)
-  }
-
-  func drawLayerList(into frame: inout CellBuffer) {
-    for file in track.files {
-      for i in file.items.indices where file.items[i].length == nil {
-        file.items[i].length = TrackMeasures.measure(file.items[i].lines).length
-      }
-    }
-    let rows = layerRows()
-    var lines: [(text: String, color: TermColor?, marked: Bool)] = []
-    for r in rows {
-      let file = track.files[r.file]
-      if let i = r.item {
-        let it = file.items[i]
-        let profiled = track.selection.map { $0.file == r.file && $0.item == i } ?? false
-        var text = "  [\(it.visible ? "x" : " ")] \(it.kind.rawValue)  \(it.title)"
-        if it.kind != .waypoints && it.kind != .shapes {
-          text += "  \(it.points) pts  \(Viewer.distanceText(it.length ?? 0))"
-        }
-        if profiled { text += "  ◂ profile" }
-        lines.append((text, nil, profiled))
-      } else {
-        let visible =
-          file.items.allSatisfy(\.visible) ? "x" : file.items.contains(where: \.visible) ? "-" : " "
-        let points = file.items.filter { $0.kind != .waypoints }.reduce(0) { $0 + $1.points }
-        let length = file.items.reduce(0) { $0 + ($1.length ?? 0) }
-        lines.append(
-          (
-            "■ [\(visible)] \(file.name)  \(file.format.displayName)  \(points) pts  \(Viewer.distanceText(length))",
-            file.color, false
-          ))
-      }
-    }
-    if lines.isEmpty { lines.append(("no files loaded", nil, false)) }
-    let footer = "↑↓ choose · Space on/off · Enter profile · f fit · Esc closes"
-    let ascii = map.charset == .ascii
-    let width = min(
-      max(
-        lines.map { CellBuffer.displayWidth(of: $0.text) }.max() ?? 0,
-        CellBuffer.displayWidth(of: footer)) + 4,
-      frame.columns)
-    let height = min(lines.count + 4, frame.rows - 1)
-    let left = max((frame.columns - width) / 2, 0)
-    let top = max((frame.rows - 1 - height) / 2, 0)
-    for r in top..<(top + height) {
-      for c in left..<min(left + width, frame.columns) {
-        var g: Unicode.Scalar = " "
-        if r == top || r == top + height - 1 { g = ascii ? "-" : "─" }
-        if c == left || c == left + width - 1 { g = ascii ? "|" : "│" }
-        if (r == top || r == top + height - 1) && (c == left || c == left + width - 1) {
-          g = ascii ? "+" : (r == top ? (c == left ? "┌" : "┐") : (c == left ? "└" : "┘"))
-        }
-        frame[c, r] = Cell(glyph: g, foreground: .brightWhite, background: .black)
-      }
-    }
-    frame.put(
-      " layers ", column: left + 2, row: top, foreground: .brightCyan, background: .black,
-      bold: true)
-    let visibleLines = height - 4
-    let first = max(0, min(track.layerRow - visibleLines + 1, lines.count - visibleLines))
-    for (k, line) in lines.enumerated().dropFirst(first).prefix(visibleLines) {
-      let row = top + 1 + k - first
-      let selected = k == track.layerRow
-      let background: TermColor = selected ? .blue : .black
-      for c in (left + 1)..<(left + width - 1) {
-        frame[c, row] = Cell(glyph: " ", background: background)
-      }
-      let text = trackText(line.text)
-      _ = frame.put(
-        text, column: left + 2, row: row, foreground: .white, background: background,
-        bold: selected,
-        maxWidth: width - 4)
-      if let color = line.color {
-        frame[left + 2, row] = Cell(
-          glyph: ascii ? "#" : "■", foreground: color, background: background)
-      }
-    }
-    _ = frame.put(
-      trackText(footer), column: left + 2, row: top + height - 2, foreground: .brightBlack,
-      background: .black,
-      maxWidth: width - 4)
   }
 
   nonisolated static func distanceText(_ m: Double) -> String {
@@ -549,7 +264,7 @@ extension Viewer {
         map.selectAnnotation(a, animated: false)
       }
     }
-    show(m.label) { [unowned self] in map.isInteracting || prompt != nil }
+    show(m.label) { [unowned self] in map.isInteracting || isSearching }
   }
 
   nonisolated static func fold(_ s: String) -> String {

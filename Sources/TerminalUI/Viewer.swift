@@ -101,18 +101,29 @@ final class LoadInbox: Sendable {
   }
 }
 
-/// The interactive viewer: the map view's delegate, the keyboard and mouse handler and the
-/// main loop.
+/// The interactive viewer, free of any terminal: it takes input events (keys, the mouse, a new
+/// size) and makes frames into a cell buffer. A front drives it: `TerminalFront` on this
+/// process's terminal (ncurses, signals), another over a network connection. The map view's
+/// delegate; its panels (Panel.swift) read their own keys and draw themselves.
+///
+/// A front calls `start()` once, then in each turn of its loop `handle(_:)` for every input
+/// event (`resize(columns:rows:)` for a new size) and `turn(afterInput:)`, which answers the
+/// frame to show when one is due; it waits `inputTimeout` ms for input at most, and stops when
+/// `isRunning` is false (`stop(exitStatus:)` on a signal), calling `finish()`.
 @MainActor
 public final class Viewer: MapViewDelegate {
   let options: ViewerOptions
-  let screen: any TerminalBackend
+  /// The size of the frames, in cells (the front's terminal).
+  private(set) var columns: Int
+  private(set) var rows: Int
+  /// Whether the front's terminal shows braille and other non-ASCII glyphs.
+  let unicode: Bool
   /// The time, for settling gestures and expiring messages (tests set their own).
   var clock: () -> Date = { Date() }
   var lastFrame = Date.distantPast
   var dirty = true
-  /// When the event log is on: when the input being answered arrived, for latency figures.
-  var inputArrived: DispatchTime?
+  /// The front must draw the next frame whole (the charset changed).
+  var repaintRequested = false
   public let map: MapView
   /// Overlays from data files (the routes that hide during region changes).
   var routes: [any Overlay] = []
@@ -139,14 +150,16 @@ public final class Viewer: MapViewDelegate {
   /// Files that could not be read, with their one-line errors, in the order the files were given.
   var loadFailures: [(path: String, error: String)] = []
   var loadErrors: [String] { loadFailures.map(\.error) }
-  var helpVisible = false
-  var prompt: PromptState?
-  var calloutOpen = false
+  /// The open panels (Panel.swift): the focus stack.
+  var panels = PanelStack()
+  /// The profile and the layer list keep their state while closed (the track, the row).
+  let profilePanel = ProfilePanel()
+  let layerList = LayerListPanel()
   var pointer: (column: Int, row: Int)?
   var drag: (column: Int, row: Int, moved: Bool)?
   var lastMove = Date.distantPast
   var running = true
-  var exitStatus: Int32 = 0
+  var exitCode: Int32 = 0
   var eventLog: FileHandle?
   var gazetteer: Gazetteer?
   var gazetteerError: String?
@@ -164,23 +177,19 @@ public final class Viewer: MapViewDelegate {
   /// More location events wait than one turn of the loop takes.
   var locationPending = false
 
-  /// A viewer in the terminal (ncurses). Throws when there is no usable terminal.
-  public convenience init(options: ViewerOptions) throws {
-    // An explicit --charset braille or block is drawn whatever the locale says.
-    let unicode = options.charset.map { $0 != .ascii } ?? false
-    self.init(options: options, backend: try Screen(unicode: unicode))
-  }
-
-  /// A viewer drawing on any backend (a `TestBackend` in tests).
-  public init(options: ViewerOptions, backend: any TerminalBackend) {
+  /// A viewer making frames of `columns` × `rows` cells for a terminal that shows Unicode or
+  /// not.
+  public init(options: ViewerOptions, columns: Int, rows: Int, unicode: Bool) {
     self.options = options
-    screen = backend
-    map = MapView(columns: max(screen.columns, 1), rows: max(screen.rows - 1, 1))
+    self.columns = columns
+    self.rows = rows
+    self.unicode = unicode
+    map = MapView(columns: max(columns, 1), rows: max(rows - 1, 1))
     map.zoomRange = Viewer.zoomRange
     if let c = options.charset {
       map.charset = c
     } else {
-      map.charset = screen.unicode ? .braille : .ascii
+      map.charset = unicode ? .braille : .ascii
     }
     if let path = options.eventLogPath {
       _ = FileManager.default.createFile(atPath: path, contents: nil)
@@ -197,54 +206,65 @@ public final class Viewer: MapViewDelegate {
     eventLog?.write(Data((line + "\n").utf8))
   }
 
-  // MARK: Start and loop
+  // MARK: Start and turns
 
-  /// Runs until `q` or a stop signal; returns the exit status.
-  public func run() -> Int32 {
-    defer {
-      screen.end()
-      stopLocation()
-    }
-    start()
-    while running {
-      if let s = TerminalGuard.pendingStop {
-        exitStatus = 128 + s
-        break
-      }
-      if TerminalGuard.takeContinued() {
-        // Back from Ctrl-Z: the terminal shows what the shell left; draw everything again.
-        screen.resume()
-        dirty = true
-      }
-      // Wait briefly for input; while animating, come back in time for the next frame; while
-      // location events wait, only look for keys.
-      step(timeout: locationPending ? 0 : map.isAnimating ? 16 : 30)
-    }
-    return exitStatus
+  /// Whether the event log is on (the front then measures the bytes of each frame).
+  var logsEvents: Bool { eventLog != nil }
+
+  /// False once `q` was pressed or `stop(exitStatus:)` called.
+  public var isRunning: Bool { running }
+
+  /// The exit status: 0 after `q`.
+  public var exitStatus: Int32 { exitCode }
+
+  /// Ends the viewer with a status (a front's signal: 128 + its number).
+  public func stop(exitStatus: Int32) {
+    exitCode = exitStatus
+    running = false
+  }
+
+  /// How long a front may wait for input before the next turn, in milliseconds: while
+  /// animating, in time for the next frame; while location events wait, not at all.
+  public var inputTimeout: Int32 { locationPending ? 0 : map.isAnimating ? 16 : 30 }
+
+  /// The next frame is drawn even if nothing changed (the terminal lost what it showed).
+  public func setNeedsFrame() { dirty = true }
+
+  /// True once after the viewer asked for the next frame to be drawn whole (not as a
+  /// difference from the last), when the charset changed.
+  public func takeRepaintRequest() -> Bool {
+    defer { repaintRequested = false }
+    return repaintRequested
   }
 
   /// Places the first view and starts reading the files and the place names.
-  func start() {
+  public func start() {
     placeInitially()
     startLoading()
     if gazetteer == nil { startLoadingGazetteer() }
     startLocation()
-    screen.measuresBytes = eventLog != nil
     if let m = options.missingMapMessage { show(SafeText.clean(m), seconds: 15) }
   }
 
-  /// One turn of the main loop: waits up to `timeout` ms for input, handles it and everything
-  /// already queued, takes what background work delivered, and draws when anything changed.
-  func step(timeout: Int32) {
-    var input = false
-    if let event = screen.nextEvent(timeout: timeout) {
-      input = true
-      if inputArrived == nil { inputArrived = .now() }
-      handle(event)
-      dirty = true
-      // Take everything already queued (held keys) before drawing, so repeats stay smooth.
-      while running, let more = screen.nextEvent(timeout: 0) { handle(more) }
-    }
+  /// Stops the location source and finishes its recording (after the front has given the
+  /// terminal back).
+  public func finish() {
+    stopLocation()
+  }
+
+  /// The frame size changed.
+  public func resize(columns: Int, rows: Int) {
+    self.columns = columns
+    self.rows = rows
+    dirty = true
+  }
+
+  /// The rest of one turn of a front's loop, after its input: takes what background work
+  /// delivered, settles a gesture, steps an animation, expires messages, and answers the
+  /// frame when anything changed (nil: the last one still stands). While location events
+  /// wait (a source faster than the screen), frames are made at most every 50 ms unless
+  /// `input` came: the time goes to the events.
+  public func turn(afterInput input: Bool) -> CellBuffer? {
     if receiveLoads() { dirty = true }
     if receiveGazetteer() { dirty = true }
     if receiveDownload() { dirty = true }
@@ -264,19 +284,12 @@ public final class Viewer: MapViewDelegate {
     if displayRequested.take() { dirty = true }
     map.processLoadingEvents()
     if expireMessage(now: now) { dirty = true }
-    // While location events wait (a source faster than the screen), frames are drawn at most
-    // every 50 ms unless a key asks for one: the time goes to the events.
     let throttled = locationPending && !input && now.timeIntervalSince(lastFrame) < 0.05
-    if (dirty || map.needsDisplay) && !throttled {
-      draw()
-      lastFrame = now
-      dirty = false
-      if let t = inputArrived {
-        let ms = Double(DispatchTime.now().uptimeNanoseconds - t.uptimeNanoseconds) / 1e6
-        log(String(format: "latency ms=%.3f bytes=%d", ms, screen.lastFrameBytes))
-        inputArrived = nil
-      }
-    }
+    guard (dirty || map.needsDisplay) && !throttled else { return nil }
+    let frame = makeFrame()
+    lastFrame = now
+    dirty = false
+    return frame
   }
 
   /// The first view: the given position, or the world until files arrive and are fitted.
@@ -368,11 +381,7 @@ public final class Viewer: MapViewDelegate {
     case .success(let g): gazetteer = g
     case .failure(let e): gazetteerError = "no place names: \(e)"
     }
-    if var p = prompt {
-      p.results = results(for: p.text)
-      p.problem = problem(for: p.text)
-      prompt = p
-    }
+    panels.first(SearchPanel.self)?.refresh(viewer: self)
     return true
   }
 
@@ -499,8 +508,7 @@ public final class Viewer: MapViewDelegate {
   }
 
   public func mapView(_ mapView: MapView, didDeselect view: AnnotationView) {
-    calloutOpen = false
-    map.showsCallouts = false
+    closeCallout()
     log("deselect")
   }
 
@@ -517,16 +525,14 @@ public final class Viewer: MapViewDelegate {
 
   // MARK: Frame
 
-  func draw() {
-    let columns = screen.columns
-    let rows = screen.rows
+  /// The frame: the map, the status line, the panels bottom to top.
+  func makeFrame() -> CellBuffer {
     var frame = CellBuffer(columns: columns, rows: rows)
     if columns < Viewer.minimumColumns || rows < Viewer.minimumRows {
       drawTooSmall(into: &frame)
-      screen.draw(frame)
-      return
+      return frame
     }
-    let mapRows = rows - 1 - trackPanelRows(totalRows: rows)
+    let mapRows = rows - 1 - dockedRows(totalRows: rows)
     if map.columns != columns || map.rows != mapRows {
       map.resize(columns: columns, rows: mapRows)
     }
@@ -535,12 +541,10 @@ public final class Viewer: MapViewDelegate {
       for c in 0..<mapFrame.columns { frame[c, r] = mapFrame[c, r] }
     }
     log("frame routes=\(routes.isEmpty ? "none" : routesShown ? "shown" : "hidden")")
-    drawTrackTool(into: &frame)
     drawStatus(into: &frame)
     drawTrackStatus(into: &frame)
-    if helpVisible { drawHelp(into: &frame) }
-    if prompt != nil { drawPrompt(into: &frame) }
-    screen.draw(frame)
+    drawPanels(into: &frame)
+    return frame
   }
 
   /// Zoom levels the viewer (and render) allow: below 0, so the whole world fits a small

@@ -33,15 +33,16 @@ enum ViewerCommand {
     // input may be moved aside for `--follow -`.
     let (provider, recorder) = try command.live.make()
     TerminalGuard.install()
-    let viewer: Viewer
+    let front: TerminalFront
     do {
-      viewer = try Viewer(options: options)
+      front = try TerminalFront(options: options)
     } catch let e as TerminalError {
       throw UsageError(e.description)
     }
+    let viewer = front.viewer
     viewer.map.addOverlays(try parsed.makeMapLayers(reportMissingMap: false), level: .aboveRoads)
     if let p = provider { viewer.followLocation(p, recorder: recorder) }
-    var status = viewer.run()
+    var status = front.run()
     TerminalGuard.restoreSettings()
     // A recording that stopped early (a full disk): said at exit too, and the status is 2.
     for line in viewer.exitProblems {

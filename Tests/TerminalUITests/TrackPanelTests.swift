@@ -14,15 +14,15 @@ struct TrackPanelTests {
     let h = try Harness([Self.ride], columns: 120, rows: 40)
     h.send(.character("p"))
     #expect(h.text.contains("▸ 0 m · -20 m"), "\(h.text)")
-    let g = try #require(h.viewer.track.graphArea)
-    let p = try #require(h.viewer.track.profile)
+    let g = try #require(h.viewer.profilePanel.graphArea)
+    let p = try #require(h.viewer.profilePanel.profile)
     // The last column of the graph: the end of the track.
     h.send(
       .mouse(MouseEvent(column: g.column + g.columns - 1, row: g.row + 1, action: .press)),
       .mouse(MouseEvent(column: g.column + g.columns - 1, row: g.row + 1, action: .release)))
-    #expect(p.distances[h.viewer.track.cursor] > p.length * 0.98)
+    #expect(p.distances[h.viewer.profilePanel.cursor] > p.length * 0.98)
     // The first line beside the graph reads the cursor's point (895 m of 902 m here).
-    let shown = "▸ " + Viewer.distanceText(p.distances[h.viewer.track.cursor]) + " · "
+    let shown = "▸ " + Viewer.distanceText(p.distances[h.viewer.profilePanel.cursor]) + " · "
     #expect(shown == "▸ 895 m · ")
     #expect(h.text.contains(shown), "\(h.text)")
     // Dragging back to the middle moves it along.
@@ -30,7 +30,7 @@ struct TrackPanelTests {
       .mouse(MouseEvent(column: g.column + 1, row: g.row + 1, action: .press)),
       .mouse(MouseEvent(column: g.column + g.columns / 2, row: g.row + 1, action: .motion)),
       .mouse(MouseEvent(column: g.column + g.columns / 2, row: g.row + 1, action: .release)))
-    let d = p.distances[h.viewer.track.cursor]
+    let d = p.distances[h.viewer.profilePanel.cursor]
     #expect(d > p.length * 0.3 && d < p.length * 0.7, "cursor at \(d) m")
   }
 
@@ -38,13 +38,13 @@ struct TrackPanelTests {
   func clickOnTrack() throws {
     let h = try Harness([Self.ride], columns: 120, rows: 40)
     h.send(.character("p"))
-    let p = try #require(h.viewer.track.profile)
+    let p = try #require(h.viewer.profilePanel.profile)
     let target = 60
     let cell = try #require(h.viewer.map.viewport.cell(for: MapPoint(p.coordinates[target])))
     h.send(
       .mouse(MouseEvent(column: cell.column, row: cell.row, action: .press)),
       .mouse(MouseEvent(column: cell.column, row: cell.row, action: .release)))
-    let chosen = h.viewer.track.cursor
+    let chosen = h.viewer.profilePanel.cursor
     let chosenCell = try #require(h.viewer.map.viewport.cell(for: MapPoint(p.coordinates[chosen])))
     #expect(chosenCell.column == cell.column && chosenCell.row == cell.row)
     // The marker is drawn on that cell.
@@ -74,7 +74,7 @@ struct TrackPanelTests {
         h.viewer.track.files.map(\.name) == ["long.gpx", "route.gpx", "bled.geojson"],
         "\(h.viewer.track.files.map(\.name))")
       h.send(.character("p"))
-      #expect(h.viewer.track.profile?.coordinates.count == 120_000)
+      #expect(h.viewer.profilePanel.profile?.coordinates.count == 120_000)
     }
   }
 
@@ -126,6 +126,6 @@ struct TrackPanelTests {
     #expect(!h.text.contains(":-"), "\(h.text)")
     #expect(!h.text.contains("speed"), "\(h.text)")
     #expect(h.text.contains("ignored   184 times"), "\(h.text)")
-    #expect(h.viewer.track.profile?.channels == [.elevation])
+    #expect(h.viewer.profilePanel.profile?.channels == [.elevation])
   }
 }

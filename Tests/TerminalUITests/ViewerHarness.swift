@@ -9,6 +9,8 @@ import Testing
 @MainActor
 final class Harness {
   let backend: TestBackend
+  /// The front that reads the backend and draws the viewer's frames on it.
+  let front: TerminalFront
   let viewer: Viewer
   /// The viewer's clock.
   var now = Date(timeIntervalSince1970: 1_000_000_000)
@@ -41,7 +43,8 @@ final class Harness {
     options.files = files.map(Harness.path)
     configure(&options)
     options.dataDirectory = nil
-    viewer = Viewer(options: options, backend: backend)
+    front = TerminalFront(options: options, backend: backend)
+    viewer = front.viewer
     viewer.clock = { [unowned self] in now }
     if places {
       guard let g = Harness.gazetteer else {
@@ -50,7 +53,7 @@ final class Harness {
       }
       viewer.gazetteer = g
     }
-    viewer.start()
+    front.start()
     // Without places: still loading, until the test hands them over.
     if !places { viewer.gazetteerError = nil }
     try waitForLoads()
@@ -78,7 +81,7 @@ final class Harness {
   /// One turn of the loop, 20 ms later on the viewer's clock.
   func step() {
     now = now.addingTimeInterval(0.02)
-    viewer.step(timeout: 0)
+    front.step(timeout: 0)
   }
 
   /// Runs the loop until input is used up, gestures have settled, animations have ended and
