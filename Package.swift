@@ -82,7 +82,9 @@ let package = Package(
       name: "termmap",
       dependencies: [
         "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles", "TerminalUI",
-        "LiveLocation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "LiveLocation", "MapServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strict),
     .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),

@@ -101,21 +101,21 @@ public final class SSHServer: Sendable {
     return listening.localAddress?.port ?? port
   }
 
-  /// Sends `message` to every session, closes every connection and stops listening.
-  public func stop(message: String) {
+  /// Stops listening and closes every connection (sessions were told to finish before: a
+  /// `TerminalSession` writes its last line itself); returns within about a second however the
+  /// clients behave.
+  public func stop() {
     let listening = channel.withLock { c -> (any Channel)? in
       defer { c = nil }
       return c
     }
     try? listening?.close().wait()
     let open = state.withLock { Array($0.open.values) }
-    for c in open {
-      c.eventLoop.execute {
-        c.pipeline.fireUserInboundEventTriggered(ServerStopping(message: message))
-      }
-    }
-    for c in open { try? c.closeFuture.wait() }
-    try? group.syncShutdownGracefully()
+    // What sessions wrote last goes out before the close (writes are in order).
+    let closed = open.map { $0.close() }
+    let all = EventLoopFuture.andAllComplete(closed, on: group.next())
+    _ = try? all.wait()
+    group.shutdownGracefully { _ in }
   }
 
   // MARK: - Connections
@@ -225,21 +225,18 @@ public final class SSHServer: Sendable {
     return address.ipAddress ?? "\(address)"
   }
 
-  /// A client's string as it may be printed: printable characters, at most 64.
-  static func clean(_ s: String) -> String {
+  /// A client's string as it may be printed: control characters as `?`, at most `limit`
+  /// characters.
+  static func clean(_ s: String, limit: Int = 64) -> String {
     String(
-      s.unicodeScalars.prefix(64).map {
+      s.unicodeScalars.prefix(limit).map {
         $0.properties.generalCategory == .control ? "?" : Character($0)
       })
   }
+
 }
 
 struct RefusedChannel: Error {}
-
-/// Sent through a connection's pipeline when the server stops.
-struct ServerStopping: Sendable {
-  let message: String
-}
 
 /// Closes a connection that has not authenticated in time, or has been idle too long.
 final class ConnectionGuard: ChannelInboundHandler {

@@ -79,9 +79,6 @@ final class SessionHandler: ChannelDuplexHandler {
       session?.resized(
         columns: Self.clamp(change.terminalCharacterWidth),
         rows: Self.clamp(change.terminalRowHeight))
-    case let stop as ServerStopping:
-      let bytes = Array("\r\n\(stop.message)\r\n".utf8)
-      ChannelOutput(channel: context.channel).finish(sending: bytes, exitStatus: 0)
     case is ChannelEvent:
       context.fireUserInboundEventTriggered(event)
     default:
@@ -136,7 +133,7 @@ final class SessionHandler: ChannelDuplexHandler {
   func refuse(_ context: ChannelHandlerContext, _ message: String) {
     let channel = context.channel
     var buffer = channel.allocator.buffer(capacity: message.utf8.count + 2)
-    buffer.writeString(SSHServer.clean(message) + "\r\n")
+    buffer.writeString(SSHServer.clean(message, limit: 200) + "\r\n")
     // The line first, flushed; then the exit status; then the close (a request would
     // overtake data still waiting to be flushed).
     channel.writeAndFlush(SSHChannelData(type: .stdErr, data: .byteBuffer(buffer)))

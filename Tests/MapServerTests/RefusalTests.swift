@@ -54,7 +54,7 @@ final class ServerFixture {
   }
 
   deinit {
-    server.stop(message: "stopping")
+    server.stop()
     try? FileManager.default.removeItem(at: dir)
   }
 
