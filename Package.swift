@@ -88,7 +88,9 @@ let package = Package(
       ],
       swiftSettings: strict),
     .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),
-    .testTarget(name: "TermMapTests", dependencies: ["TermMap"], swiftSettings: strict),
+    .testTarget(
+      name: "TermMapTests", dependencies: ["TermMap", "TestProcesses", "LoopbackHTTPServer"],
+      swiftSettings: strict),
     .testTarget(name: "DotRasterTests", dependencies: ["DotRaster"], swiftSettings: strict),
     .testTarget(
       name: "TermMapKitTests",

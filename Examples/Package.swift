@@ -19,5 +19,15 @@ let package = Package(
     .executableTarget(name: "Snapshots", dependencies: termMap, swiftSettings: strict),
     // Everyday calls: an awaited camera move, hit testing, selection, a location provider.
     .executableTarget(name: "CameraAndLocation", dependencies: termMap, swiftSettings: strict),
+    // Tile overlays: a local z/x/y template drawn by the default renderer, and a generated
+    // layer as one subclass answering dots.
+    .executableTarget(name: "TileLayers", dependencies: termMap, swiftSettings: strict),
+    // Text and gradients in renderers: labelled range rings, a track coloured by speed.
+    .executableTarget(name: "RangeRings", dependencies: termMap, swiftSettings: strict),
+    // Finding places: a local search over the gazetteer, a map naming only cafés.
+    .executableTarget(name: "FindPlaces", dependencies: termMap, swiftSettings: strict),
+    // Annotation views: clusters of colliding markers, a cluster selected and zoomed into, a
+    // marker dragged.
+    .executableTarget(name: "Clusters", dependencies: termMap, swiftSettings: strict),
   ]
 )

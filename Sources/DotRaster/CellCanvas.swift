@@ -17,6 +17,9 @@ public struct CellCanvas: Sendable, Equatable {
   public private(set) var top: [UInt32]
   /// The 24-bit colour of that dot (`TermColor.raw`), or 0; empty when no cell has one.
   public private(set) var trueColors: [UInt32]
+  /// Text drawn in cells (`DrawingContext.drawText`), anchored on this canvas's dot grid, lowest
+  /// layer first; written over the glyphs by `paint`.
+  public private(set) var textRuns: [TextRun] = []
 
   /// A blank canvas of `columns` × `rows` cells.
   public init(columns: Int, rows: Int) {
@@ -136,6 +139,53 @@ public struct CellCanvas: Sendable, Equatable {
         }
       }
     }
+    if !source.textRuns.isEmpty {
+      addText(
+        source.textRuns, atX: dc * CellGeometry.dotsWide, y: dr * CellGeometry.dotsHigh,
+        layerBase: layerBase)
+    }
+  }
+
+  /// Adds text runs of a canvas placed with its top-left dot at (x, y) on this canvas's dot
+  /// grid, their layers moved up by `layerBase`: those whose anchor dot lies on this canvas
+  /// (and inside `area`, in this canvas's dots, when given). A run reaching past the canvas's
+  /// edge is kept here and left out when painted.
+  public mutating func addText(
+    _ runs: [TextRun], atX dx: Int, y dy: Int, layerBase: UInt32, within area: DotRect? = nil
+  ) {
+    let wDots = columns * CellGeometry.dotsWide
+    let hDots = rows * CellGeometry.dotsHigh
+    for var run in runs {
+      run.anchorX += dx
+      run.anchorY += dy
+      guard run.anchorX >= 0, run.anchorX < wDots, run.anchorY >= 0, run.anchorY < hDots else {
+        continue
+      }
+      if let a = area {
+        guard run.anchorX >= a.minX, run.anchorX < a.maxX, run.anchorY >= a.minY,
+          run.anchorY < a.maxY
+        else { continue }
+      }
+      run.layer += layerBase
+      textRuns.append(run)
+    }
+  }
+
+  /// Whether a run lies wholly on the canvas (only those are painted).
+  func fits(_ run: TextRun) -> Bool {
+    run.column >= 0 && run.column + run.width <= columns && run.row >= 0 && run.row < rows
+  }
+
+  /// The cells of the text that `paint` writes, each run with a cell of space either side
+  /// (row-major indices): what names placed later keep off.
+  public func textCellIndices() -> [Int] {
+    var out: [Int] = []
+    for run in textRuns where fits(run) {
+      let lo = max(run.column - 1, 0)
+      let hi = min(run.column + run.width + 1, columns)
+      for c in lo..<hi { out.append(run.row * columns + c) }
+    }
+    return out
   }
 
   /// Stacks the dots of `source` placed with its top-left dot at (x, y) on this canvas's dot
@@ -216,6 +266,27 @@ public struct CellCanvas: Sendable, Equatable {
           out[outBase + column].glyphAndFlags = glyphs[Int(b)]
           out[outBase + column].foregroundRaw = colour.raw
         }
+      }
+    }
+    if !textRuns.isEmpty { paintText(into: &buffer) }
+  }
+
+  /// Writes the text runs that lie wholly on the canvas over the glyphs, lowest layer first,
+  /// character by character: a character whose cells hold ink of a layer above the run's keeps
+  /// that ink's glyph (the upper layer wins the cell, as for dots).
+  func paintText(into buffer: inout CellBuffer) {
+    for run in textRuns where fits(run) && run.row < buffer.rows {
+      var c = run.column
+      let base = run.row * columns
+      for scalar in run.text.unicodeScalars {
+        let w = CellBuffer.displayWidth(of: scalar)
+        if w == 0 { continue }
+        let covered = (c..<(c + w)).contains { top[base + $0] >> 8 > run.layer }
+        if !covered {
+          buffer.put(
+            String(scalar), column: c, row: run.row, foreground: run.color, bold: run.bold)
+        }
+        c += w
       }
     }
   }

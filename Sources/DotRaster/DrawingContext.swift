@@ -41,6 +41,8 @@ public final class DrawingContext {
   var subpaths: [DotPathBuilder.Subpath] = []
   /// Reused by fills.
   var fillScratch = FillScratch()
+  /// The text drawn so far (`drawText`), in the order drawn.
+  public internal(set) var textRuns: [TextRun] = []
 
   /// A context drawing into a canvas; fill patterns line up with `patternOrigin`, the canvas's
   /// place on a larger dot grid.

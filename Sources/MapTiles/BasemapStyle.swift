@@ -83,12 +83,17 @@ public struct BasemapStyle: Sendable {
     public var rankWeight: Double
     /// As `Rule.minZoomKey`: a feature property holding the zoom the label shows from.
     public var minZoomKey: String?
+    /// Feature properties holding a point of interest's class, in order of preference (the
+    /// first present is the label's `category`, which `MapView.pointOfInterestFilter`
+    /// matches); empty: the rule's names are not points of interest.
+    public var categoryKeys: [String]
 
     /// A label rule.
     public init(
       layer: String, key: String? = "class", values: Set<String> = [], minZoom: Double,
       color: TermColor, bold: Bool = false, priority: Double, populationScale: Double = 0,
-      rankKey: String? = "rank", rankWeight: Double = -1, minZoomKey: String? = nil
+      rankKey: String? = "rank", rankWeight: Double = -1, minZoomKey: String? = nil,
+      categoryKeys: [String] = []
     ) {
       self.layer = layer
       self.key = key
@@ -101,6 +106,7 @@ public struct BasemapStyle: Sendable {
       self.rankKey = rankKey
       self.rankWeight = rankWeight
       self.minZoomKey = minZoomKey
+      self.categoryKeys = categoryKeys
     }
   }
 
@@ -187,7 +193,9 @@ public struct BasemapStyle: Sendable {
         color: TermColor(250), priority: 300),
       LabelRule(
         layer: "transportation_name", key: nil, minZoom: 15, color: TermColor(252), priority: 200),
-      LabelRule(layer: "poi", key: nil, minZoom: 16, color: .cyan, priority: 100),
+      LabelRule(
+        layer: "poi", key: nil, minZoom: 16, color: .cyan, priority: 100,
+        categoryKeys: ["class", "subclass"]),
     ],
     placeDot: "•", placeDotColor: .brightYellow)
 

@@ -73,7 +73,7 @@ extension BasemapStyle {
       ),
       LabelRule(
         layer: "pois", key: nil, minZoom: 16, color: .cyan, priority: 100, rankKey: nil,
-        minZoomKey: "min_zoom"),
+        minZoomKey: "min_zoom", categoryKeys: ["kind"]),
     ],
     placeDot: "•", placeDotColor: .brightYellow,
     nameKeys: ["name", "name:en", "pgf:name"])

@@ -89,17 +89,26 @@ public final class RasterTileRenderer: TileOverlayRenderer, CellLayerRendering,
     context: DrawingContext
   ) {
     guard mode == .dots, let r = content as? RasterTileContent else { return }
+    Self.drawDots(
+      r.image, at: path, origin: tileOverlay.boundingMapRect.origin, options: options,
+      in: context)
+  }
+
+  /// Draws the part of tile `path`'s picture inside the context's clip as braille dots
+  /// (`origin`: the map point at the context's (0, 0)).
+  static func drawDots(
+    _ image: RasterImage, at path: TileOverlayPath, origin: MapPoint, options: RasterDotOptions,
+    in context: DrawingContext
+  ) {
     let m = context.transform
-    let origin = tileOverlay.boundingMapRect.origin
     guard
       let mapping = Self.mapping(
-        image: r.image, tile: path.mapRect, originX: m.translateX - origin.x * m.scaleX,
+        image: image, tile: path.mapRect, originX: m.translateX - origin.x * m.scaleX,
         originY: m.translateY - origin.y * m.scaleY, perMapPointX: m.scaleX,
         perMapPointY: m.scaleY, clip: context.clipBounds)
     else { return }
-    let options = options
     context.withCanvas { canvas in
-      r.image.drawDots(into: &canvas, mapping: mapping, options: options)
+      image.drawDots(into: &canvas, mapping: mapping, options: options)
     }
   }
 

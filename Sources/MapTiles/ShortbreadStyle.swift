@@ -59,7 +59,9 @@ extension BasemapStyle {
       LabelRule(
         layer: "street_labels", key: nil, minZoom: 15, color: TermColor(252), priority: 200,
         rankKey: nil),
-      LabelRule(layer: "pois", key: nil, minZoom: 16, color: .cyan, priority: 100, rankKey: nil),
+      LabelRule(
+        layer: "pois", key: nil, minZoom: 16, color: .cyan, priority: 100, rankKey: nil,
+        categoryKeys: ["amenity", "shop", "tourism", "leisure", "historic"]),
     ],
     placeDot: "•", placeDotColor: .brightYellow,
     nameKeys: ["name", "name_en", "name_de"])

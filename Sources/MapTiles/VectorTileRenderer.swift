@@ -28,7 +28,8 @@ public struct VectorTileContent: TileContent {
 /// `@unchecked Sendable`: the style is a value behind a mutex (it changes at most once, when a
 /// renderer that detects the schema decodes its first telling tile), `inflateLimit` and
 /// `detectionVariant` are immutable; the rest is the superclass's.
-public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked Sendable {
+// Not final: `AutomaticTileRenderer` (this module) draws vector tiles as this class does.
+public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked Sendable {
   /// The style tiles are drawn with. A renderer made with `detectingSchema:` starts with the
   /// OpenMapTiles style of its variant and switches, once, to the style of the first schema
   /// `VectorSchema.detect` finds in a decoded tile's layer names (before that tile is drawn).
@@ -79,18 +80,23 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
   {
     let raw = try Inflate.decompressIfNeeded(data, limit: inflateLimit)
     let tile = try VectorTileDecoder.decode(raw)
-    if let variant = detectionVariant {
-      let redraw = state.withLock { s -> Bool in
-        guard s.detected == nil, let schema = VectorSchema.detect(layerNames: tile.layerNames)
-        else { return false }
-        let drawn = s.drawnBefore
-        s = (BasemapStyle.forSchema(schema, variant: variant), schema, false)
-        return drawn
-      }
-      // Tiles that told nothing were drawn with the OpenMapTiles style meanwhile.
-      if redraw { setNeedsDisplay() }
-    }
+    detectSchema(in: tile)
     return VectorTileContent(tile)
+  }
+
+  /// When detecting: takes the style of the schema the tile's layer names tell, if none was
+  /// found yet (tiles drawn meanwhile with the OpenMapTiles style are drawn again).
+  func detectSchema(in tile: DecodedTile) {
+    guard let variant = detectionVariant else { return }
+    let redraw = state.withLock { s -> Bool in
+      guard s.detected == nil, let schema = VectorSchema.detect(layerNames: tile.layerNames)
+      else { return false }
+      let drawn = s.drawnBefore
+      s = (BasemapStyle.forSchema(schema, variant: variant), schema, false)
+      return drawn
+    }
+    // Tiles that told nothing were drawn with the OpenMapTiles style meanwhile.
+    if redraw { setNeedsDisplay() }
   }
 
   public override func drawTile(
@@ -565,10 +571,14 @@ public final class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unc
           priority += rank * rule.rankWeight
         }
         guard let p = Self.anchor(feature, transform), bounds.contains(p) else { continue }
+        // A point of interest's class, for the map's point-of-interest filter.
+        let category = rule.categoryKeys.lazy.compactMap { feature.value(for: $0)?.stringValue }
+          .first { !$0.isEmpty }
         let label = MapLabel(
           text: name, point: p, priority: priority, color: rule.color, bold: rule.bold,
           marker: rule.populationScale > 0
-            ? (style.placeDot.unicodeScalars.first!, style.placeDotColor) : nil)
+            ? (style.placeDot.unicodeScalars.first!, style.placeDotColor) : nil,
+          category: category.map(PointOfInterestCategory.init(rawValue:)))
         out.names.append(LabelName(rule.layer + "/" + name))
         out.labels.append(label)
       }

@@ -22,12 +22,20 @@ extension Annotation {
   public var detailLines: [String] { [] }
 }
 
+/// An annotation whose coordinate can be set: what dragging its marker needs (MapKit asks a
+/// draggable annotation for `setCoordinate(_:)`). The map sets `coordinate` when a drag ends
+/// and re-indexes the annotation itself.
+public protocol MovableAnnotation: Annotation {
+  /// Where the annotation stands; the map sets it when the annotation's marker is dropped.
+  var coordinate: Coordinate { get set }
+}
+
 /// A plain annotation with settable fields (MKPointAnnotation). After changing `coordinate` of
 /// an annotation on a map, call `MapView.annotationDidMove(_:)` so the map re-indexes it.
 ///
 /// It is `Sendable` (checked: its fields live in a `Mutex`), so content read from files can be
 /// handed between tasks and drawn by a `MapSnapshotter` off the main actor.
-public final class PointAnnotation: Annotation, Sendable {
+public final class PointAnnotation: MovableAnnotation, Sendable {
   private struct Fields: Sendable {
     var coordinate: Coordinate
     var title: String?
@@ -136,6 +144,12 @@ open class AnnotationView {
   @exclusivity(unchecked) var layoutOrder = 0
   /// `label`'s width when it was last measured (`measuredLabel`).
   @exclusivity(unchecked) var measuredLabelWidth = 0
+  /// `clusteringIdentifier` as a small number (-1: none), read by the collision pass.
+  @exclusivity(unchecked) var clusterKey: Int32 = -1
+  /// Whether the map is dragging this view's marker (it always shows, and is never clustered).
+  @exclusivity(unchecked) var isBeingDragged = false
+  /// For a cluster's view, how many annotations the cluster holds (0 for other views).
+  @exclusivity(unchecked) var clusterMemberCount = 0
 
   /// Whether the view is selected (its marker reversed, its callout shown).
   @exclusivity(unchecked) public internal(set) var isSelected = false
@@ -181,6 +195,64 @@ open class AnnotationView {
   /// Count of `prepareForReuse` calls (useful to see reuse happen).
   public private(set) var reuseCount = 0
 
+  // MARK: Clustering
+
+  /// Views with the same identifier whose markers collide are replaced by one cluster view,
+  /// showing a `ClusterAnnotation` that holds their annotations
+  /// (MKAnnotationView.clusteringIdentifier). Nil (the default): never clustered. A view that
+  /// always shows — `.required` priority, collision mode `.none`, selected, or being dragged —
+  /// is never clustered.
+  public var clusteringIdentifier: String? {
+    didSet { clusterKey = ClusteringKeys.key(for: clusteringIdentifier) }
+  }
+  /// The view of the cluster this view is part of while it is (the view itself is hidden then).
+  public internal(set) weak var cluster: AnnotationView?
+
+  // MARK: Dragging
+
+  /// The stages of dragging a marker (MKAnnotationView.DragState).
+  public enum DragState: Sendable, Equatable {
+    /// Not being dragged.
+    case none
+    /// A drag begins (the map sets this; the view moves on to `dragging`).
+    case starting
+    /// The marker follows the pointer or the keys.
+    case dragging
+    /// The drag was cancelled (the map sets this; the view moves on to `none`); the annotation
+    /// keeps its coordinate.
+    case canceling
+    /// The marker was dropped (the map sets this after setting the annotation's coordinate; the
+    /// view moves on to `none`).
+    case ending
+  }
+  /// Whether the marker can be dragged: `MapView.beginDrag(atColumn:row:)` and
+  /// `MapView.beginDrag(of:)` drag it when its annotation is a `MovableAnnotation`.
+  open var isDraggable = false
+  /// Where a drag of this view stands. The map's delegate hears every change
+  /// (`mapView(_:annotationView:didChange:fromOldState:)`), whoever makes it.
+  public var dragState = DragState.none {
+    didSet {
+      if dragState != oldValue {
+        dragObserver?.annotationView(self, dragStateDidChangeFrom: oldValue)
+      }
+    }
+  }
+  /// The map dragging this view, told of changes of `dragState`.
+  weak var dragObserver: MapView?
+
+  /// Moves the drag on (the map calls this with `.starting`, `.ending` and `.canceling`). The
+  /// standard view moves on at once, as MapKit's does: from `.starting` to `.dragging`, from
+  /// `.ending` and `.canceling` to `.none`. An override that moves on later sets `dragState`
+  /// itself.
+  open func setDragState(_ newState: DragState, animated: Bool) {
+    dragState = newState
+    switch newState {
+    case .starting: dragState = .dragging
+    case .ending, .canceling: dragState = .none
+    case .none, .dragging: break
+    }
+  }
+
   /// The marker's label as drawn: `label`, and `+N` for the other annotations it stands for.
   public var displayedLabel: String {
     let others = representedCount - 1 + collidedCount
@@ -221,6 +293,9 @@ enum StandardMarker {
   static let color = TermColor.brightYellow
   static let zPriority: Float = 500
   static let displayPriority = DisplayPriority.defaultLow
+  /// The standard cluster marker's glyph (its label is the count of members).
+  static let clusterGlyph: Character = "◉"
+  static let asciiClusterGlyph: Character = "#"
 }
 
 /// A marker that labels itself with its annotation's title (MKMarkerAnnotationView). Its

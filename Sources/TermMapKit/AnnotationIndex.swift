@@ -37,6 +37,9 @@ final class AnnotationIndex {
   /// annotation added first); kept when an annotation moves.
   private(set) var serialOf: [Int] = []
   private var nextSerial = 0
+  /// Changes with every insertion, removal and move (a cluster whose member views and counts
+  /// are unchanged keeps its members while it stays the same).
+  private(set) var generation = 0
 
   /// Slots in use or free: slot numbers are below this.
   var slotCapacity: Int { store.count }
@@ -91,6 +94,7 @@ final class AnnotationIndex {
   }
 
   private func insert(_ a: any Annotation, at p: MapPoint, serial: Int) {
+    generation &+= 1
     let id = ObjectIdentifier(a)
     let slot: Int32
     if let s = freeSlots.popLast() {
@@ -111,6 +115,7 @@ final class AnnotationIndex {
   @discardableResult
   func remove(_ a: any Annotation) -> Bool {
     guard let slot = slotOf.removeValue(forKey: ObjectIdentifier(a)) else { return false }
+    generation &+= 1
     let p = pointOf[Int(slot)]
     store[Int(slot)] = nil
     freeSlots.append(slot)
@@ -122,6 +127,7 @@ final class AnnotationIndex {
   @discardableResult
   func move(_ a: any Annotation) -> Bool {
     guard let slot = slotOf[ObjectIdentifier(a)] else { return false }
+    generation &+= 1
     guard remove(slot, at: pointOf[Int(slot)], from: root) else { return false }
     let p = Self.clamped(MapPoint(a.coordinate))
     pointOf[Int(slot)] = p
@@ -238,15 +244,8 @@ final class AnnotationIndex {
   ) {
     let resolution = vp.cellSizeInMapPoints.width
     let columns = vp.columns
-    let cellWidth = Double(CellGeometry.dotsWide)
-    let cellHeight = Double(CellGeometry.dotsHigh)
     func take(_ e: Entry, _ n: Int) {
-      // The cell of this copy of the point. (`Viewport.cell(for:)` takes the copy nearest the
-      // centre, which would count an annotation once per repeat of the world on screen.)
-      let x = ((e.point.x + shift) * vp.zoomScale - Double(vp.originX)) / cellWidth
-      let y = (e.point.y * vp.zoomScale - Double(vp.originY)) / cellHeight
-      guard x >= 0, y >= 0, x < Double(columns), y < Double(vp.rows) else { return }
-      let c = (column: Int(x), row: Int(y))
+      guard let c = Self.cell(of: e.point, shift: shift, viewport: vp) else { return }
       let index = c.row * columns + c.column
       let s = Int(slots[index])
       if s >= 0 {
@@ -280,6 +279,112 @@ final class AnnotationIndex {
       }
     }
     walk(root)
+  }
+
+  /// The screen cell where `representatives` counts a point's copy shifted by `shift` map
+  /// points (nil: off screen). (`Viewport.cell(for:)` takes the copy nearest the centre, which
+  /// would count an annotation once per repeat of the world on screen.)
+  @inline(__always)
+  static func cell(of p: MapPoint, shift: Double, viewport vp: Viewport) -> (
+    column: Int, row: Int
+  )? {
+    let x = ((p.x + shift) * vp.zoomScale - Double(vp.originX)) / Double(CellGeometry.dotsWide)
+    let y = (p.y * vp.zoomScale - Double(vp.originY)) / Double(CellGeometry.dotsHigh)
+    guard x >= 0, y >= 0, x < Double(vp.columns), y < Double(vp.rows) else { return nil }
+    return (Int(x), Int(y))
+  }
+
+  /// The annotations `representatives` counts in one screen cell (as many as its count there),
+  /// found by the same walk kept to that cell: `first` (the cell's representative) first, then
+  /// the others in the tree's order.
+  func members(ofCell column: Int, row: Int, first: Int32, viewport vp: Viewport)
+    -> [any Annotation]
+  {
+    let visible = vp.mapRect
+    let cell = vp.cellSizeInMapPoints
+    let resolution = cell.width
+    var slots: [Int32] = [first]
+    for shift in vp.worldCopies {
+      let r = visible.offsetBy(dx: -shift, dy: 0).intersection(.world)
+      guard !r.isNull else { continue }
+      // The cell in this copy of the world, grown by a cell each way: a node taken whole is
+      // narrower than a cell and holds a point of the cell, so it meets this rect.
+      let near = MapRect(
+        x: visible.minX + Double(column - 1) * cell.width - shift,
+        y: visible.minY + Double(row - 1) * cell.height, width: 3 * cell.width,
+        height: 3 * cell.height)
+      func inCell(_ e: Entry) -> Bool {
+        guard let c = Self.cell(of: e.point, shift: shift, viewport: vp) else { return false }
+        return c.column == column && c.row == row
+      }
+      func all(_ n: Node) {
+        for e in n.entries where e.slot != first { slots.append(e.slot) }
+        for c in n.children ?? [] where c.count > 0 { all(c) }
+      }
+      func walk(_ n: Node) {
+        guard n.count > 0, n.rect.intersects(r), n.rect.intersects(near) else { return }
+        if n.rect.width <= resolution && r.contains(n.rect) {
+          if let e = firstEntry(n), inCell(e) { all(n) }
+          return
+        }
+        if let children = n.children {
+          for c in children { walk(c) }
+        } else {
+          for e in n.entries where e.slot != first && r.contains(e.point) && inCell(e) {
+            slots.append(e.slot)
+          }
+        }
+      }
+      walk(root)
+    }
+    return slots.map { store[Int($0)]! }
+  }
+
+  /// The slots `representatives` counts in chosen screen cells, in one walk of the screen:
+  /// `groupOf` gives each cell's group (-1: none), and `slots` receives each group's slots in
+  /// the tree's order. (For many cells, cheaper than `members(ofCell:row:first:viewport:)` for
+  /// each.)
+  func memberSlots(groupOf: [Int32], viewport vp: Viewport, into slots: inout [[Int32]]) {
+    let visible = vp.mapRect
+    let resolution = vp.cellSizeInMapPoints.width
+    let columns = vp.columns
+    for shift in vp.worldCopies {
+      let r = visible.offsetBy(dx: -shift, dy: 0).intersection(.world)
+      guard !r.isNull else { continue }
+      func group(_ e: Entry) -> Int {
+        guard let c = Self.cell(of: e.point, shift: shift, viewport: vp) else { return -1 }
+        return Int(groupOf[c.row * columns + c.column])
+      }
+      func all(_ n: Node, _ g: Int, _ slots: inout [[Int32]]) {
+        for e in n.entries { slots[g].append(e.slot) }
+        guard let children = n.children else { return }
+        for c in children where c.count > 0 { all(c, g, &slots) }
+      }
+      func walk(_ n: Node, _ slots: inout [[Int32]]) {
+        guard n.count > 0, n.rect.intersects(r) else { return }
+        if n.rect.width <= resolution && r.contains(n.rect) {
+          if let e = firstEntry(n) {
+            let g = group(e)
+            if g >= 0 { all(n, g, &slots) }
+          }
+          return
+        }
+        if let children = n.children {
+          for c in children { walk(c, &slots) }
+        } else {
+          for e in n.entries where r.contains(e.point) {
+            let g = group(e)
+            if g >= 0 { slots[g].append(e.slot) }
+          }
+        }
+      }
+      walk(root, &slots)
+    }
+  }
+
+  /// The annotation in each slot.
+  func annotations(inSlots slots: [Int32]) -> [any Annotation] {
+    slots.map { store[Int($0)]! }
   }
 
   /// The member of a node added first (kept in the node; found again after a removal).

@@ -181,13 +181,16 @@ extension MapView {
     var out: [MarkerPlacement] = []
     // The views in the order the layout found them, each with its annotation's point as the
     // layout found it.
-    for v in annotationViews.shown where !v.isHidden {
-      guard v.layoutSlot >= 0, let c = vp.cell(for: v.layoutPoint) else { continue }
-      let offset = v.centerOffset
-      let col = c.column + offset.columns
-      let row = c.row + offset.rows
-      guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { continue }
-      out.append(MarkerPlacement(view: v, column: col, row: row))
+    // Then the clusters' views, which stand where their first member's view stood.
+    for views in [annotationViews.shown, annotationViews.clusterViews] {
+      for v in views where !v.isHidden {
+        guard v.layoutSlot >= 0, let c = vp.cell(for: v.layoutPoint) else { continue }
+        let offset = v.centerOffset
+        let col = c.column + offset.columns
+        let row = c.row + offset.rows
+        guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { continue }
+        out.append(MarkerPlacement(view: v, column: col, row: row))
+      }
     }
     // The keys sorted, not the placements (which hold strings, so every move of one in a sort
     // costs retains and releases): `drawingOrder`, ties kept in the order found, as the
@@ -401,8 +404,8 @@ extension MapView {
   /// The callout of the selected view, placed for this viewport (nil when none shows).
   func calloutLayout(_ vp: Viewport) -> CalloutBox? {
     guard isCalloutVisible, let s = annotationViews.selected,
-      let v = annotationViews.visible[ObjectIdentifier(s)], let p = annotationIndex.point(of: s),
-      let c = vp.cell(for: p)
+      let v = annotationViews.visible[ObjectIdentifier(s)],
+      let c = vp.cell(for: annotationIndex.point(of: s) ?? v.layoutPoint)
     else { return nil }
     let mc = c.column + v.centerOffset.columns
     let mr = c.row + v.centerOffset.rows

@@ -2,20 +2,21 @@ import DotRaster
 import MapGeometry
 
 /// What a frame is made from, without an actor: the overlays by level with their renderers,
-/// the tile cache, the charset, and this frame's markers and callout as values.
+/// the tile cache and the charset. Its one entry point, `compose`, runs every stage of a frame
+/// (MapView+Rendering.swift); a frame's markers and callout are its inputs (`FrameContent`),
+/// not state kept here.
 ///
-/// `MapView` keeps one and runs the frame's stages on it (MapView+Rendering.swift); a
-/// `MapSnapshotter` makes one per snapshot and runs the same stages inside its own task, so a
-/// snapshot and a map view showing the same things draw the same frame. Not `Sendable`: it
-/// belongs to one isolation domain (the map view's main actor, or one snapshot's task).
+/// `MapView` keeps one and composes its frames on it; a `MapSnapshotter` makes one per snapshot
+/// and composes inside its own task, so a snapshot and a map view showing the same things draw
+/// the same frame. Not `Sendable`: it belongs to one isolation domain (the map view's main
+/// actor, or one snapshot's task).
 final class FrameComposer {
   let overlayStore = OverlayStore()
   var tileCache = TileCache()
   var charset: Charset = .braille
-  /// This frame's markers, lowest z first (set before `placeCellContent`).
-  var markers: [MarkerPlacement] = []
-  /// This frame's callout, if one shows (set before `placeCellContent`).
-  var callout: CalloutBox?
+  /// Which points of interest the labels name (nil: all): a setting of the map, like its
+  /// charset, not an input of one frame.
+  var pointOfInterestFilter: PointOfInterestFilter?
   /// Whether renderers hear `visibleAreaDidChange` each frame (a map view's do, so network
   /// loads follow the view). A snapshot's do not: its view never moves, and its renderers'
   /// overlays may be shared with other snapshots, whose loads that call would cancel.
@@ -34,49 +35,30 @@ final class FrameComposer {
   }
 
   func meets(_ overlay: any Overlay, _ rect: MapRect) -> Bool { Self.meets(overlay, rect) }
-
-  func markerPlacements(_ vp: Viewport) -> [MarkerPlacement] { markers }
-
-  func calloutLayout(_ vp: Viewport) -> CalloutBox? { callout }
 }
 
-extension MapView {
-  // The frame's stages, run on the map view's composer.
+/// What a frame shows in cells over the map, as values: the markers, lowest z first, and the
+/// callout, if one shows. A map view takes them from its annotation views, a snapshot from its
+/// annotations.
+struct FrameContent {
+  var markers: [MarkerPlacement] = []
+  var callout: CalloutBox?
+}
 
-  func planFrame(_ vp: Viewport) -> FramePlan { composer.planFrame(vp) }
-
-  func startDrawingTiles(_ plan: FramePlan, overlapped: Bool) -> TileDrawBatch? {
-    composer.startDrawingTiles(plan, overlapped: overlapped)
-  }
-
-  func finishDrawingTiles(_ batch: TileDrawBatch?, _ plan: inout FramePlan) {
-    composer.finishDrawingTiles(batch, &plan)
-  }
-
-  func attribution(of plan: FramePlan) -> [String] { composer.attribution(of: plan) }
-
-  func compositeDots(_ plan: FramePlan, _ vp: Viewport) -> CellCanvas {
-    composer.compositeDots(plan, vp)
-  }
-
-  /// This frame's markers and callout, taken from the annotation views.
-  struct CellContent {
-    let markers: [MarkerPlacement]
-    let callout: CalloutBox?
-  }
-
-  /// Stage 4 with this frame's markers and callout.
-  func placeCellContent(
-    _ canvas: CellCanvas, _ plan: inout FramePlan, _ vp: Viewport, _ content: CellContent
-  ) -> CellBuffer {
-    composer.markers = content.markers
-    composer.callout = content.callout
-    defer {
-      composer.markers = []
-      composer.callout = nil
-    }
-    return composer.placeCellContent(canvas, &plan, vp)
-  }
+/// A composed frame: its cells and cost, and what the caller reads back from it (credit
+/// lines; the tiles and layers, for hit testing).
+struct Frame {
+  var cells: CellBuffer
+  var statistics: FrameStatistics
+  /// Credit lines of the overlays that drew something (each once, in stack order).
+  var attribution: [String]
+  /// Where each tile of the frame went, and the layer stack they belong to.
+  var placements: [FramePlan.Placement]
+  var layers: [FrameLayer]
+  /// Whether the frame drew tiles or waited for some (the delegate hears of rendering then).
+  var rendered: Bool
+  /// Whether no tile is missing (none waits for its renderer).
+  var complete: Bool
 }
 
 /// A marker competing for its cells when markers collide, as a value (from a view, or from a

@@ -23,11 +23,15 @@ public struct MapLabel: Sendable {
   public var bold: Bool
   /// A glyph drawn at the place with the name beside it (cities); nil centres the name.
   public var marker: (glyph: Unicode.Scalar, color: TermColor)?
+  /// The point-of-interest class of the named place (nil: not a point of interest, such as a
+  /// town or a street), for the map's ``MapView/pointOfInterestFilter``.
+  public var category: PointOfInterestCategory?
 
   /// A label of a text at a map point.
   public init(
     text: String, point: MapPoint, priority: Double, color: TermColor, bold: Bool = false,
-    marker: (glyph: Unicode.Scalar, color: TermColor)? = nil
+    marker: (glyph: Unicode.Scalar, color: TermColor)? = nil,
+    category: PointOfInterestCategory? = nil
   ) {
     self.text = text
     shown = Self.shownText(text)
@@ -36,6 +40,7 @@ public struct MapLabel: Sendable {
     self.color = color
     self.bold = bold
     self.marker = marker
+    self.category = category
   }
 }
 

@@ -24,7 +24,9 @@ import MapGeometry
 /// ```
 ///
 /// Annotations are drawn as standard markers (`MarkerAnnotationView`'s look: the title as a
-/// label, nearby markers counted as `+N`); there is no selection or callout in a snapshot.
+/// label, nearby markers counted as `+N`), or as the views ``Options/annotationViewProvider``
+/// makes for them, as a map view draws its delegate's views; there is no selection or callout
+/// in a snapshot.
 public final class MapSnapshotter: Sendable {
   /// What to draw and how large (MKMapSnapshotter.Options).
   public struct Options: Sendable {
@@ -46,12 +48,23 @@ public final class MapSnapshotter: Sendable {
     public var rows: Int
     /// How a cell's dots become a glyph.
     public var charset: Charset = .braille
+    /// Which points of interest are named (as `MapView.pointOfInterestFilter`; nil: all).
+    public var pointOfInterestFilter: PointOfInterestFilter? = nil
     /// The zoom levels the camera may take (as `MapView.zoomRange`).
     public var zoomRange: ClosedRange<Double> = 0...22
     /// The overlays, bottom first, with their levels (see ``addOverlay(_:level:)``).
     public private(set) var overlays: [(overlay: any Overlay, level: OverlayLevel)] = []
-    /// The annotations, drawn as standard markers.
+    /// The annotations, drawn as standard markers unless ``annotationViewProvider`` gives
+    /// them views.
     public var annotations: [any Annotation & Sendable] = []
+    /// Makes the view of each annotation on screen, once per snapshot (the map view delegate's
+    /// `mapView(_:viewFor:)`; nil: the standard marker, or the annotation's own default view).
+    /// Views are main-actor objects: the snapshot calls this on the main actor, reads what
+    /// each view draws (glyph, colour, label after `prepareForDisplay()`, collision mode,
+    /// priorities, offset), and draws them in its own task as a map view of the same content
+    /// draws them. Nil (the default): every annotation is a standard marker, and the snapshot
+    /// never waits for the main actor.
+    public var annotationViewProvider: (@MainActor @Sendable (any Annotation) -> AnnotationView?)?
     /// Makes the renderer of each overlay, once per snapshot (the map view delegate's
     /// `mapView(_:rendererFor:)`); by default `MapView.defaultRenderer(for:)`. Each snapshot
     /// gets renderers of its own, so snapshots made at the same time share no tile state.
@@ -122,6 +135,7 @@ public final class MapSnapshotter: Sendable {
       rows: o.rows)
     let composer = FrameComposer()
     composer.charset = o.charset
+    composer.pointOfInterestFilter = o.pointOfInterestFilter
     composer.reportsVisibleArea = false
     var renderers: [OverlayRenderer] = []
     for (overlay, level) in o.overlays {
@@ -135,8 +149,10 @@ public final class MapSnapshotter: Sendable {
       renderers.append(r)
     }
     let deadline = Date().addingTimeInterval(o.timeout.isNaN ? 0 : max(o.timeout, 0))
-    var plan = composer.planFrame(viewport)
-    composer.drawTiles(&plan)
+    let content = FrameContent(
+      markers: await Self.markers(
+        o.annotations, viewport, viewProvider: o.annotationViewProvider))
+    var frame = composer.compose(viewport, content: content)
     // As `MapView.renderCompleteFrame`: loads ask for their redraw before they count as ended,
     // so once none is in flight every redraw they need is already pending.
     // Whether what arrived was drawn once past the deadline (once only: then it gives up).
@@ -145,14 +161,13 @@ public final class MapSnapshotter: Sendable {
       try Task.checkCancellation()
       let loading = renderers.contains { $0.loadsInFlight > 0 }
       let pending = renderers.contains { $0.hasPendingInvalidations }
-      if !loading && !pending && plan.statistics.tilesWaiting == 0 { break }
+      if !loading && !pending && frame.statistics.tilesWaiting == 0 { break }
       // Tiles that arrived are drawn before the deadline is looked at (a task that was kept
       // waiting past it still finishes what is there).
       let late = Date() >= deadline
       if pending && !(late && drewLate) {
         drewLate = late
-        plan = composer.planFrame(viewport)
-        composer.drawTiles(&plan)
+        frame = composer.compose(viewport, content: content)
         continue
       }
       if late { throw SnapshotError.timedOut(seconds: o.timeout) }
@@ -161,23 +176,69 @@ public final class MapSnapshotter: Sendable {
     for r in renderers {
       if let error = r.lookAtLoading().error { throw SnapshotError.tileLoadFailed(error) }
     }
-    let canvas = composer.compositeDots(plan, viewport)
-    composer.markers = Self.markers(o.annotations, viewport)
-    var cells = composer.placeCellContent(canvas, &plan, viewport)
-    cells.repairWideGlyphs()
     return Snapshot(
-      buffer: cells, viewport: viewport, attribution: composer.attribution(of: plan),
-      statistics: plan.statistics)
+      buffer: frame.cells, viewport: viewport, attribution: frame.attribution,
+      statistics: frame.statistics)
   }
 
-  /// The standard markers of annotations on screen, as a map view lays out its marker views:
-  /// one per screen cell (counting the others there), collisions resolved, lowest z first.
-  static func markers(_ annotations: [any Annotation & Sendable], _ vp: Viewport)
-    -> [MarkerPlacement]
-  {
+  /// What a marker looks like and how it collides, read from a view (or the standard
+  /// marker's), as a value.
+  struct MarkerLook: Sendable {
+    var glyph = StandardMarker.glyph
+    var asciiGlyph = StandardMarker.asciiGlyph
+    var color = StandardMarker.color
+    var label: String?
+    var collisionMode = CollisionMode.rectangle
+    var displayPriority = StandardMarker.displayPriority
+    var zPriority = StandardMarker.zPriority
+    var centerOffset = (columns: 0, rows: 0)
+
+    /// The standard marker of an annotation (`MarkerAnnotationView`: the title as its label).
+    init(standardFor annotation: any Annotation) {
+      label = annotation.title
+    }
+
+    /// What a view draws, once it is prepared for display.
+    @MainActor init(_ v: AnnotationView) {
+      glyph = v.glyph
+      asciiGlyph = v.asciiGlyph
+      color = v.color
+      label = v.label
+      collisionMode = v.collisionMode
+      displayPriority = v.displayPriority
+      zPriority = v.zPriority
+      centerOffset = v.centerOffset
+    }
+
+    /// The look of an annotation's view as a map view makes it: the provider's view, else the
+    /// annotation's own default view, else the standard marker.
+    @MainActor static func made(
+      for a: any Annotation, by provider: @MainActor (any Annotation) -> AnnotationView?
+    ) -> MarkerLook {
+      let made =
+        provider(a) ?? (a as? any DefaultAnnotationViewProviding)?.makeDefaultAnnotationView()
+      guard let v = made else { return MarkerLook(standardFor: a) }
+      v.annotation = a
+      v.prepareForDisplay()
+      return MarkerLook(v)
+    }
+  }
+
+  /// The markers of annotations on screen, as a map view lays out its marker views: one per
+  /// screen cell (counting the others there), collisions resolved, lowest z first. Each looks
+  /// as the view `viewProvider` makes for it (made on the main actor), or as the standard
+  /// marker.
+  static func markers(
+    _ annotations: [any Annotation & Sendable], _ vp: Viewport,
+    viewProvider: (@MainActor @Sendable (any Annotation) -> AnnotationView?)? = nil
+  ) async -> [MarkerPlacement] {
     guard !annotations.isEmpty else { return [] }
     let index = AnnotationIndex()
-    for a in annotations { index.insert(a) }
+    var numbers: [ObjectIdentifier: Int] = [:]
+    for (n, a) in annotations.enumerated() {
+      index.insert(a)
+      numbers[ObjectIdentifier(a)] = n
+    }
     var reps: [AnnotationIndex.Representative] = []
     var slots = [Int32](repeating: -1, count: vp.columns * vp.rows)
     for shift in vp.worldCopies {
@@ -195,30 +256,49 @@ public final class MapSnapshotter: Sendable {
       if present[id] == nil { order.append(id) }
       present[id] = (a, rep.count)
     }
-    var candidates: [MarkerCandidate] = []
-    var labels: [String?] = []
+    var shown: [(annotation: any Annotation, represented: Int, column: Int, row: Int)] = []
     for id in order {
       guard let (a, represented) = present[id], let p = index.point(of: a), let c = vp.cell(for: p)
       else { continue }
-      let label = a.title
+      shown.append((a, represented, c.column, c.row))
+    }
+    var looks: [MarkerLook]
+    if let viewProvider {
+      let sendable = shown.compactMap { numbers[ObjectIdentifier($0.annotation)] }.map {
+        annotations[$0]
+      }
+      looks = await MainActor.run {
+        sendable.map { MarkerLook.made(for: $0, by: viewProvider) }
+      }
+    } else {
+      looks = shown.map { MarkerLook(standardFor: $0.annotation) }
+    }
+    var candidates: [MarkerCandidate] = []
+    var kept: [MarkerLook] = []
+    for (s, look) in zip(shown, looks) {
+      // As a map view: a marker moved off the screen by its offset is not drawn.
+      let column = s.column + look.centerOffset.columns
+      let row = s.row + look.centerOffset.rows
+      guard column >= 0 && row >= 0 && column < vp.columns && row < vp.rows else { continue }
       candidates.append(
         MarkerCandidate(
-          column: c.column, row: c.row,
-          displayedLabel: Self.displayedLabel(label, others: represented - 1),
-          collisionMode: .rectangle, priority: StandardMarker.displayPriority, isSelected: false,
-          representedCount: represented))
-      labels.append(label)
+          column: column, row: row,
+          displayedLabel: Self.displayedLabel(look.label, others: s.represented - 1),
+          collisionMode: look.collisionMode, priority: look.displayPriority, isSelected: false,
+          representedCount: s.represented))
+      kept.append(look)
     }
     let outcomes = MarkerCandidate.resolveCollisions(candidates, columns: vp.columns, rows: vp.rows)
     var out: [MarkerPlacement] = []
     for (n, c) in candidates.enumerated() where !outcomes[n].isHidden {
       let others = c.representedCount - 1 + outcomes[n].collidedCount
+      let look = kept[n]
       out.append(
         MarkerPlacement(
-          column: c.column, row: c.row, glyph: StandardMarker.glyph,
-          asciiGlyph: StandardMarker.asciiGlyph, color: StandardMarker.color, label: labels[n],
-          displayedLabel: Self.displayedLabel(labels[n], others: others), others: others,
-          z: StandardMarker.zPriority))
+          column: c.column, row: c.row, glyph: look.glyph, asciiGlyph: look.asciiGlyph,
+          color: look.color, label: look.label,
+          displayedLabel: Self.displayedLabel(look.label, others: others), others: others,
+          z: look.zPriority))
     }
     out.sort(by: MarkerPlacement.drawingOrder)
     return out

@@ -36,6 +36,17 @@ struct AnnotationViewRegistry {
   var queues: [String: [AnnotationView]] = [:]
   var classes: [String: AnnotationView.Type] = [:]
   var selected: (any Annotation)?
+  /// The clusters on screen, by the annotation of the view that held its place
+  /// (MapView+Clustering.swift).
+  var clusters: [ObjectIdentifier: ClusterRecord] = [:]
+  /// Their views, drawn with `shown`.
+  var clusterViews: [AnnotationView] = []
+  /// Whether a view on screen had a clustering identifier at the last layout: collisions are
+  /// then resolved with the layout, so cluster views are made (and the delegate hears of them)
+  /// before the frame draws.
+  var clustering = false
+  /// The drag in progress (MapView+Dragging.swift).
+  var drag: DragSession?
 }
 
 extension MapView {
@@ -64,6 +75,9 @@ extension MapView {
 
   /// Removes an annotation; its view goes to the reuse queue.
   public func removeAnnotation(_ annotation: any Annotation) {
+    // A cluster is not in the index: the map takes it away itself.
+    guard annotationIndex.contains(annotation) else { return }
+    if let d = annotationViews.drag, d.annotation === annotation { cancelDrag() }
     if let s = annotationViews.selected, s === annotation {
       deselectAnnotation(annotation, animated: false)
     }
@@ -109,8 +123,9 @@ extension MapView {
   /// first (a selected view by its `selectedZPriority`).
   public func annotationViews(atColumn column: Int, row: Int) -> [AnnotationView] {
     let vp = viewport
+    // Where the frame draws it: the point the layout found (or where it is dragged).
     return annotationViewsOnScreen.filter { v in
-      guard !v.isHidden, let a = v.annotation, let c = vp.cell(for: MapPoint(a.coordinate)) else {
+      guard !v.isHidden, v.annotation != nil, let c = vp.cell(for: v.layoutPoint) else {
         return false
       }
       return c.column + v.centerOffset.columns == column && c.row + v.centerOffset.rows == row
@@ -203,6 +218,7 @@ extension MapView {
     if v.isSelected { v.setSelected(false, animated: false) }
     v.annotation = nil
     v.layoutSlot = -1
+    v.cluster = nil
     guard let id = v.reuseIdentifier else { return }
     annotationViews.queues[id, default: []].append(v)
   }
@@ -214,12 +230,19 @@ extension MapView {
     }
     // An annotation with a standard view of its own (the user's location) gets it.
     if let own = a as? any DefaultAnnotationViewProviding { return own.makeDefaultAnnotationView() }
-    let id = Self.defaultAnnotationViewReuseIdentifier
+    // A cluster the map made gets the standard cluster view (MapKit's default cluster
+    // identifier), anything else the standard marker.
+    let isCluster = a is ClusterAnnotation
+    let id =
+      isCluster
+      ? Self.defaultClusterAnnotationViewReuseIdentifier : Self.defaultAnnotationViewReuseIdentifier
+    let standard: AnnotationView.Type =
+      isCluster ? ClusterAnnotationView.self : MarkerAnnotationView.self
     if annotationViews.classes[id] == nil {
-      annotationViews.classes[id] = MarkerAnnotationView.self
+      annotationViews.classes[id] = standard
     }
     return (try? dequeueReusableAnnotationView(withIdentifier: id, for: a))
-      ?? MarkerAnnotationView(annotation: a, reuseIdentifier: id)
+      ?? standard.init(annotation: a, reuseIdentifier: id)
   }
 
   // MARK: Selection
@@ -269,7 +292,8 @@ extension MapView {
     else {
       return false
     }
-    return v.canShowCallout && s.title != nil
+    // No callout while its marker is dragged.
+    return v.canShowCallout && s.title != nil && !v.isBeingDragged
   }
 
   /// Taps the selected callout's right accessory; only a control reaches the delegate.
@@ -293,6 +317,8 @@ extension MapView {
     // No annotations and no views: nothing to find, nothing to leave.
     if annotationIndex.count == 0 && annotationViews.shown.isEmpty {
       annotationViews.collisionsFor = nil
+      annotationViews.clustering = false
+      if !annotationViews.clusters.isEmpty { dismissAllClusters() }
       return
     }
     let vp = viewport
@@ -345,6 +371,8 @@ extension MapView {
     for v in previous where v.layoutStamp != stamp && v.layoutSlot >= 0 {
       leaving.append(v)
     }
+    // A drag whose annotation left the screen is cancelled.
+    for v in leaving where v.isBeingDragged { cancelDrag() }
     for v in leaving {
       if let a = v.annotation { annotationViews.visible[ObjectIdentifier(a)] = nil }
       forgetSlot(of: v)
@@ -383,6 +411,8 @@ extension MapView {
     previous.removeAll(keepingCapacity: true)
     annotationViews.spareShown = previous
     if !added.isEmpty { delegate?.mapView(self, didAdd: added) }
+    keepDraggedMarker()
+    annotationViews.clustering = viewsUseClustering()
     annotationViews.collisionsFor = vp
   }
 
@@ -403,12 +433,18 @@ extension MapView {
   }
 
   /// Hides the lower-priority view where views overlap (ties: the one farther from the centre,
-  /// then the annotation added later).
+  /// then the annotation added later). Clusters are formed first (MapView+Clustering.swift):
+  /// their views take part in place of their members'.
   func resolveCollisions(_ vp: Viewport) {
     // Each view's point and order of addition are its own copies (set by the layout), not
     // read from the index's arrays by slot: slots follow the order annotations were added, so
     // reading those for every view on screen was a cache miss each.
-    let views = annotationViews.shown
+    var views = annotationViews.shown
+    if annotationViews.clustering {
+      views = formClusters(views, vp)
+    } else if !annotationViews.clusters.isEmpty {
+      dismissAllClusters()
+    }
     var inputs: [CollisionInput] = []
     var included: [Bool] = []
     inputs.reserveCapacity(views.count)
@@ -430,21 +466,15 @@ extension MapView {
       }
       included.append(true)
       let mode = v.collisionMode
-      // The width of `displayedLabel` (the label and its `+N`), without building it.
-      var width = 1
-      if mode == .rectangle {
-        let others = v.representedCount - 1 + v.collidedCount
-        var text = Self.measuredLabelWidth(v)
-        let named = !(v.measuredLabel?.isEmpty ?? true)
-        if others > 0 { text += (named ? 2 : 1) + Self.decimalDigits(others) }
-        if named || others > 0 { width = 1 + 1 + min(text, 24) }
-      }
       inputs.append(
         CollisionInput(
-          column: col, row: row, width: min(width, vp.columns - col), claims: mode != .none,
-          always: mode == .none || v.isSelected || v.displayPriority == .required,
+          column: col, row: row, width: Self.collisionWidth(v, column: col, columns: vp.columns),
+          claims: mode != .none,
+          always: mode == .none || v.isSelected || v.displayPriority == .required
+            || v.isBeingDragged,
           isSelected: v.isSelected, priority: v.displayPriority.rawValue, order: v.layoutOrder,
-          representedCount: v.representedCount))
+          // A cluster's view counts its members when it collides.
+          representedCount: v.clusterMemberCount > 0 ? v.clusterMemberCount : v.representedCount))
     }
     let outcomes = CollisionInput.resolve(inputs, columns: vp.columns, rows: vp.rows)
     var n = 0
@@ -453,6 +483,24 @@ extension MapView {
       v.collidedCount = outcomes[n].collidedCount
       n += 1
     }
+  }
+
+  /// The cells a view claims in collisions from its marker rightwards: the marker, and for
+  /// `.rectangle` the label with its `+N` (the width of `displayedLabel`, without building it),
+  /// clipped at the screen's edge.
+  @inline(__always)
+  static func collisionWidth(_ v: AnnotationView, column: Int, columns: Int) -> Int {
+    var width = 1
+    if v.collisionMode == .rectangle {
+      let others = v.representedCount - 1 + v.collidedCount
+      var text = Self.measuredLabelWidth(v)
+      let named = !(v.measuredLabel?.isEmpty ?? true)
+      if others > 0 { text += (named ? 2 : 1) + Self.decimalDigits(others) }
+      if named || others > 0 { width = 1 + 1 + min(text, 24) }
+      // A cluster's count is what it says: it keeps the free cell its label needs after it.
+      if v.clusterMemberCount > 0 { width += 1 }
+    }
+    return min(width, columns - column)
   }
 
   /// `FrameComposer.labelWidth(view.label ?? "")`, measured again only when the label changed.
@@ -495,6 +543,9 @@ extension MapView {
       ensureRenderers()
       layoutAnnotationViews()
     }
-    if !deferringCollisions { resolveCollisionsIfNeeded() }
+    // Clusters are made with the layout, so the delegate hears of their views before the frame.
+    if !deferringCollisions || annotationViews.clustering || !annotationViews.clusters.isEmpty {
+      resolveCollisionsIfNeeded()
+    }
   }
 }

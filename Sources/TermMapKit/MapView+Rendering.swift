@@ -12,6 +12,9 @@ public struct FrameStatistics: Sendable, Equatable {
   public var tilesReused = 0
   /// Tiles whose renderer could not draw yet.
   public var tilesWaiting = 0
+  /// Tiles whose data failed (a load or decoding error; see
+  /// `OverlayRenderer.failedTileCount(in:zoomScale:)`): the frame is not fully rendered.
+  public var tilesFailed = 0
   /// Annotation markers shown.
   public var markersShown = 0
 }
@@ -64,16 +67,9 @@ extension MapView {
     renderFrameWithStatistics().frame
   }
 
-  /// Draws the current frame and says what it cost. The stages, in order:
-  ///
-  /// 1. `planFrame`: the layer stack (overlays bottom to top, each on its own band of ink
-  ///    layers; map content hidden under opaque map content above it) and its visible tiles:
-  ///    cached, waiting for data, or to draw.
-  /// 2. `drawTiles`: the missing tiles, drawn on all cores and cached (the markers are placed
-  ///    on this thread meanwhile).
-  /// 3. `compositeDots`: every tile copied onto one screen canvas on its layer's band.
-  /// 4. `placeCellContent`: the canvas turned into glyphs, then what lives in cells — labels
-  ///    (under `.aboveLabels` ink, over `.aboveRoads` ink), markers, and the callout.
+  /// Draws the current frame and says what it cost: the annotation views laid out, then
+  /// the frame composed (`FrameComposer.compose`, the stages in MapView+Rendering.swift) with
+  /// this map view's markers and callout, placed while the tiles draw.
   public func renderFrameWithStatistics() -> (frame: CellBuffer, statistics: FrameStatistics) {
     // Views are made (the delegate hears of them) before the tiles; their collisions are
     // resolved while the tiles draw.
@@ -81,39 +77,80 @@ extension MapView {
     needsDisplay = false
     processLoadingEvents()
     let vp = viewport
-    var plan = planFrame(vp)
-    // Loads that canDraw started are announced before the frame's rendering.
-    processLoadingEvents()
-    let rendering = !plan.jobs.isEmpty || plan.statistics.tilesWaiting > 0
-    if rendering { delegate?.mapViewWillStartRenderingMap(self) }
     // While other cores draw, this thread places the markers (collisions, places) and the
     // callout, when there are enough markers for that to outlast waking a helper thread.
-    let drawing = startDrawingTiles(
-      plan, overlapped: annotationViews.shown.count >= markersWorthOverlapping)
-    resolveCollisionsIfNeeded()
-    let content = CellContent(markers: markerPlacements(vp), callout: calloutLayout(vp))
-    finishDrawingTiles(drawing, &plan)
-    frameAttribution = attribution(of: plan)
-    framePlacements = plan.placements
-    frameLayers = plan.layers
-    let canvas = compositeDots(plan, vp)
-    var cells = placeCellContent(canvas, &plan, vp, content)
-    cells.repairWideGlyphs()
-    if rendering {
-      delegate?.mapViewDidFinishRenderingMap(self, fullyRendered: plan.complete)
+    let frame = composer.compose(
+      vp, overlappingContent: annotationViews.shown.count >= markersWorthOverlapping,
+      planned: { rendering in
+        // Loads that canDraw started are announced before the frame's rendering.
+        processLoadingEvents()
+        if rendering { delegate?.mapViewWillStartRenderingMap(self) }
+      },
+      content: frameContent(vp))
+    frameAttribution = frame.attribution
+    framePlacements = frame.placements
+    frameLayers = frame.layers
+    if frame.rendered {
+      delegate?.mapViewDidFinishRenderingMap(self, fullyRendered: frame.complete)
     }
-    return (cells, plan.statistics)
+    return (frame.cells, frame.statistics)
+  }
+
+  /// This frame's markers and callout, taken from the annotation views (their collisions
+  /// resolved first, when the layout left them for the frame).
+  func frameContent(_ vp: Viewport) -> FrameContent {
+    resolveCollisionsIfNeeded()
+    return FrameContent(markers: markerPlacements(vp), callout: calloutLayout(vp))
   }
 }
 
-// The stages work on a `FrameComposer` (the layer stack and the tile cache, no actor), so a
-// `MapSnapshotter` runs the same pipeline off the main actor.
+// The one frame function, and its stages, private to it: a `MapView` and a `MapSnapshotter`
+// both draw through `compose`, on a `FrameComposer` (the layer stack and the tile cache, no
+// actor), so a snapshot runs the same pipeline off the main actor.
+extension FrameComposer {
+  /// Makes a frame. The stages, in order:
+  ///
+  /// 1. `planFrame`: the layer stack (overlays bottom to top, each on its own band of ink
+  ///    layers; map content hidden under opaque map content above it) and its visible tiles:
+  ///    cached, waiting for data, or to draw. `planned` hears whether the frame renders
+  ///    (draws tiles or waits for some) before any tile draws.
+  /// 2. `startDrawingTiles`, `finishDrawingTiles`: the missing tiles, drawn on all cores and
+  ///    cached. `content` is evaluated once, in between: with `overlappingContent`, helper
+  ///    threads start on the tiles first and this thread joins them after it; otherwise it is
+  ///    evaluated before the tiles draw.
+  /// 3. `compositeDots`: every tile copied onto one screen canvas on its layer's band.
+  /// 4. `placeCellContent`: the canvas turned into glyphs, then what lives in cells — labels
+  ///    (under `.aboveLabels` ink, over `.aboveRoads` ink), the content's markers, and its
+  ///    callout.
+  func compose(
+    _ vp: Viewport, overlappingContent: Bool = false,
+    planned: (_ rendering: Bool) -> Void = { _ in },
+    content: @autoclosure () -> FrameContent
+  ) -> Frame {
+    var plan = planFrame(vp)
+    let rendering = !plan.jobs.isEmpty || plan.statistics.tilesWaiting > 0
+    planned(rendering)
+    let drawing = startDrawingTiles(plan, overlapped: overlappingContent)
+    let cellContent = content()
+    finishDrawingTiles(drawing, &plan)
+    let credits = attribution(of: plan)
+    let canvas = compositeDots(plan, vp)
+    var cells = placeCellContent(canvas, &plan, vp, cellContent)
+    cells.repairWideGlyphs()
+    return Frame(
+      cells: cells, statistics: plan.statistics, attribution: credits,
+      placements: plan.placements, layers: plan.layers, rendered: rendering,
+      complete: plan.complete)
+  }
+}
+
+// The stages, run by `compose` only.
 extension FrameComposer {
   // MARK: Stage 1: the layer stack and its tiles
 
   /// The overlays drawn this frame, bottom first, with their ink bands (overlays with alpha 0
   /// are left out).
-  func layerStack() -> [FrameLayer] {
+  private func layerStack() -> [FrameLayer] {
     var layers: [FrameLayer] = []
     var base: UInt32 = 0
     for level in OverlayLevel.allCases {
@@ -136,7 +173,7 @@ extension FrameComposer {
   /// of lower overlays that can replace map content inside its bounding rect, tile by tile.
   /// (Where its tiles failed or are missing, what is beneath shows.) A tile wholly hidden is
   /// neither drawn nor loaded.
-  func planFrame(_ vp: Viewport) -> FramePlan {
+  private func planFrame(_ vp: Viewport) -> FramePlan {
     var plan = FramePlan()
     plan.layers = layerStack()
     var jobIndex: [TileKey: Int] = [:]
@@ -161,6 +198,11 @@ extension FrameComposer {
       }
       if reportsVisibleArea {
         r.visibleAreaDidChange(visible, zoomScale: vp.zoomScale, focus: vp.mapRect.mid)
+      }
+      let failed = r.failedTileCount(in: visible, zoomScale: vp.zoomScale)
+      if failed > 0 {
+        plan.statistics.tilesFailed += failed
+        plan.complete = false
       }
       // Tiles within a stroke's reach of the overlay are drawn too (a stroke along the edge
       // of a tile spills into the next one).
@@ -235,7 +277,7 @@ extension FrameComposer {
 
   /// The visible map tiles, top layer down: records in each map-content layer which tiles of
   /// map content above it hide it, and where.
-  func hideMapContent(
+  private func hideMapContent(
     _ layers: inout [FrameLayer], _ vp: Viewport, rows: ClosedRange<Int>, across: Int
   ) {
     // Only map content with more map content beneath it needs to know what it covers.
@@ -282,21 +324,16 @@ extension FrameComposer {
 
   // MARK: Stage 2: drawing tiles
 
-  /// Stage 2: draws the plan's missing tiles on all cores and caches them.
-  func drawTiles(_ plan: inout FramePlan) {
-    finishDrawingTiles(startDrawingTiles(plan, overlapped: false), &plan)
-  }
-
   /// Stage 2 begun (nil: no tile to draw). `overlapped`: the plan's missing tiles start
   /// drawing on other cores now, while this thread does other work before
   /// `finishDrawingTiles`; otherwise they all draw there, on every core.
-  func startDrawingTiles(_ plan: FramePlan, overlapped: Bool) -> TileDrawBatch? {
+  private func startDrawingTiles(_ plan: FramePlan, overlapped: Bool) -> TileDrawBatch? {
     guard !plan.jobs.isEmpty else { return nil }
     return TileDrawBatch(plan.jobs, overlapped: overlapped)
   }
 
   /// Stage 2 ended: this thread draws what is left, and the tiles are cached.
-  func finishDrawingTiles(_ batch: TileDrawBatch?, _ plan: inout FramePlan) {
+  private func finishDrawingTiles(_ batch: TileDrawBatch?, _ plan: inout FramePlan) {
     guard let batch else { return }
     for (job, tile) in zip(batch.jobs, batch.finish()) {
       tileCache.store(.drawn(tile, area: job.area ?? TileGrid.whole), for: job.key)
@@ -311,7 +348,7 @@ extension FrameComposer {
   /// Tiles sit on whole cells (the viewport snaps to cells, tiles are whole cells wide), so
   /// a tile is stacked cell by cell from its summary; only tiles cut by map content above, or
   /// off the cell grid (a copy of the world at a fractional zoom), go dot by dot.
-  func compositeDots(_ plan: FramePlan, _ vp: Viewport) -> CellCanvas {
+  private func compositeDots(_ plan: FramePlan, _ vp: Viewport) -> CellCanvas {
     var canvas = CellCanvas(columns: vp.columns, rows: vp.rows)
     let screen = DotRect(minX: 0, minY: 0, maxX: vp.widthInDots, maxY: vp.heightInDots)
     for p in plan.placements {
@@ -330,6 +367,8 @@ extension FrameComposer {
           minX: p.x, minY: p.y, maxX: p.x + tile.dots.width, maxY: p.y + tile.dots.height)
         for part in area.intersection(screen).subtracting(holes) {
           canvas.add(tile.dots, atX: p.x, y: p.y, layerBase: layer.layerBase, within: part)
+          canvas.addText(
+            tile.cells.textRuns, atX: p.x, y: p.y, layerBase: layer.layerBase, within: part)
         }
       } else if p.x % CellGeometry.dotsWide == 0 && p.y % CellGeometry.dotsHigh == 0 {
         canvas.composite(
@@ -337,6 +376,7 @@ extension FrameComposer {
           layerBase: layer.layerBase)
       } else {
         canvas.add(tile.dots, atX: p.x, y: p.y, layerBase: layer.layerBase)
+        canvas.addText(tile.cells.textRuns, atX: p.x, y: p.y, layerBase: layer.layerBase)
       }
     }
     return canvas
@@ -345,18 +385,19 @@ extension FrameComposer {
   // MARK: Stage 4: cell content
 
   /// Stage 4: cell layers (`CellLayerRendering`, e.g. half-block pictures), the canvas as
-  /// glyphs over them, then labels from the renderers that have them (never over
-  /// a marker, the callout, or ink of an `.aboveLabels` overlay), markers, and the callout.
-  func placeCellContent(_ canvas: CellCanvas, _ plan: inout FramePlan, _ vp: Viewport)
-    -> CellBuffer
-  {
+  /// glyphs (and the overlays' text) over them, then labels from the renderers that have them
+  /// (never over a marker, the callout, overlay text, or ink of an `.aboveLabels` overlay),
+  /// markers, and the callout.
+  private func placeCellContent(
+    _ canvas: CellCanvas, _ plan: inout FramePlan, _ vp: Viewport, _ content: FrameContent
+  ) -> CellBuffer {
     var cells = CellBuffer(columns: vp.columns, rows: vp.rows)
     for layer in plan.layers {
       (layer.renderer as? CellLayerRendering)?.drawCells(into: &cells, viewport: vp)
     }
     canvas.paint(into: &cells, charset: charset)
-    let callout = calloutLayout(vp)
-    let markers = markerPlacements(vp)
+    let callout = content.callout
+    let markers = content.markers
     let markerText = markerLabels(markers, columns: vp.columns)
     let providers = plan.layers.compactMap { layer -> (LabelProviding, FrameLayer)? in
       guard let p = layer.renderer as? LabelProviding else { return nil }
@@ -372,7 +413,8 @@ extension FrameComposer {
           taken[i] = true
         }
       }
-      // Names keep off markers and their labels.
+      // Names keep off text that overlays drew, and markers and their labels.
+      for i in canvas.textCellIndices() { taken[i] = true }
       for m in markers { taken[m.row * vp.columns + m.column] = true }
       for l in markerText {
         let first = l.row * vp.columns + l.column - 1
@@ -402,6 +444,7 @@ extension FrameComposer {
           labels.append(label)
         }
       }
+      if let filter = pointOfInterestFilter { labels.removeAll { !filter.includes($0) } }
       var placer = LabelPlacer(viewport: vp, taken: taken)
       placer.place(labels, into: &cells)
     }
@@ -420,7 +463,7 @@ extension MapView {
 extension FrameComposer {
 
   /// The credit lines of the tile overlays that drew something in a plan.
-  func attribution(of plan: FramePlan) -> [String] {
+  private func attribution(of plan: FramePlan) -> [String] {
     var lines: [String] = []
     var seen = Set<Int>()
     for p in plan.placements where !seen.contains(p.layer) {
@@ -524,7 +567,7 @@ struct TileJob: Sendable {
         context.restoreGState()
       }
     }
-    return DrawnTile(context.takeCanvas(), drawnIn: area)
+    return DrawnTile(context.takeCanvas(), text: context.textRuns, drawnIn: area)
   }
 
   /// `TERMMAP_SERIAL_DRAW=1` draws a frame's tiles one after another on the calling thread,

@@ -59,6 +59,16 @@ public final class MapView {
     get { composer.charset }
     set { composer.charset = newValue }
   }
+  /// Which points of interest the map's names include (MKMapView's
+  /// `pointOfInterestFilter`): labels with a ``MapLabel/category`` outside it are not placed.
+  /// Nil (the default) names every point of interest.
+  public var pointOfInterestFilter: PointOfInterestFilter? {
+    get { composer.pointOfInterestFilter }
+    set {
+      composer.pointOfInterestFilter = newValue
+      needsDisplay = true
+    }
+  }
   /// Whether the selected annotation's callout is drawn (a viewer may select first and open
   /// the callout on a second action).
   public var showsCallouts = true {

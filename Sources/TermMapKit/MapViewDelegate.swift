@@ -39,6 +39,17 @@ public protocol MapViewDelegate: AnyObject {
     _ mapView: MapView, annotationView view: AnnotationView,
     calloutAccessoryControlTapped control: CalloutAccessory)
 
+  /// The cluster annotation for views that collided and share a clustering identifier; it
+  /// must hold exactly `memberAnnotations`. The standard one is
+  /// `ClusterAnnotation(memberAnnotations:)`.
+  func mapView(
+    _ mapView: MapView, clusterAnnotationForMemberAnnotations memberAnnotations: [any Annotation]
+  ) -> ClusterAnnotation
+  /// A view's drag moved from one stage to the next (`AnnotationView.DragState`).
+  func mapView(
+    _ mapView: MapView, annotationView view: AnnotationView,
+    didChange newState: AnnotationView.DragState, fromOldState oldState: AnnotationView.DragState)
+
   /// The renderer for an overlay, asked when the overlay first meets the visible area.
   func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer
   /// Renderers were made for overlays that met the visible area.
@@ -88,6 +99,17 @@ extension MapViewDelegate {
   public func mapView(
     _ mapView: MapView, annotationView view: AnnotationView,
     calloutAccessoryControlTapped control: CalloutAccessory
+  ) {}
+  /// The standard cluster: `ClusterAnnotation(memberAnnotations:)`.
+  public func mapView(
+    _ mapView: MapView, clusterAnnotationForMemberAnnotations memberAnnotations: [any Annotation]
+  ) -> ClusterAnnotation {
+    ClusterAnnotation(memberAnnotations: memberAnnotations)
+  }
+  /// Does nothing.
+  public func mapView(
+    _ mapView: MapView, annotationView view: AnnotationView,
+    didChange newState: AnnotationView.DragState, fromOldState oldState: AnnotationView.DragState
   ) {}
   public func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer {
     MapView.defaultRenderer(for: overlay)

@@ -122,6 +122,13 @@ open class OverlayRenderer: @unchecked Sendable {
   /// overlays it draws may be shared with other snapshots, whose loads it would cancel.
   open func visibleAreaDidChange(_ visible: [MapRect], zoomScale: Double, focus: MapPoint) {}
 
+  /// How many parts of the rects (tiles, for a tile overlay) could not be drawn because their
+  /// data failed (a load or decoding error, or no data where the overlay has bounds). The
+  /// frame counts them (`FrameStatistics.tilesFailed`), and the delegate hears
+  /// `mapViewDidFinishRenderingMap(_:fullyRendered:)` with false while any are on screen.
+  /// 0 by default.
+  open func failedTileCount(in mapRects: [MapRect], zoomScale: Double) -> Int { 0 }
+
   // MARK: Coordinate conversions (safe inside draw)
 
   /// The context point of a map point: the map point less the overlay's bounding origin.

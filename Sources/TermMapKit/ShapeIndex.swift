@@ -11,23 +11,25 @@ public struct ShapeIndex: Sendable {
   let levels: [[Box]]
   /// The rect holding every shape.
   public let bounds: MapRect
-  let shapeBoxes: [Box]
+  /// The shapes' boxes in leaf order (`leafBoxes[j]` is shape `order[j]`'s), so a leaf's
+  /// shapes are read from consecutive memory.
+  let leafBoxes: [Box]
 
   static let leafSize = 16
   static let fanout = 8
 
   /// An index over shapes' bounding rects (shape n is `rects[n]`).
   public init(bounds rects: [MapRect]) {
-    shapeBoxes = rects.map { Box(minX: $0.minX, minY: $0.minY, maxX: $0.maxX, maxY: $0.maxY) }
+    let boxes = rects.map { Box(minX: $0.minX, minY: $0.minY, maxX: $0.maxX, maxY: $0.maxY) }
     bounds = rects.reduce(MapRect.null) { $0.union($1) }
     let n = rects.count
     guard n > 0 else {
       order = []
       levels = []
+      leafBoxes = []
       return
     }
     // Sort-tile-recursive: slabs by centre x, then by centre y inside each slab.
-    let boxes = shapeBoxes
     var idx = (0..<n).map { Int32($0) }
     idx.sort {
       boxes[Int($0)].minX + boxes[Int($0)].maxX < boxes[Int($1)].minX + boxes[Int($1)].maxX
@@ -44,16 +46,16 @@ public struct ShapeIndex: Sendable {
       start = end
     }
     order = idx
-    var leafBoxes: [Box] = []
-    leafBoxes.reserveCapacity(leaves)
+    leafBoxes = idx.map { boxes[Int($0)] }
+    var leafLevel: [Box] = []
+    leafLevel.reserveCapacity(leaves)
     for k in 0..<leaves {
-      var box = boxes[Int(idx[k * Self.leafSize])]
+      var box = leafBoxes[k * Self.leafSize]
       for j in (k * Self.leafSize)..<min((k + 1) * Self.leafSize, n) {
-        box = box.merged(boxes[Int(idx[j])])
+        box = box.merged(leafBoxes[j])
       }
-      leafBoxes.append(box)
+      leafLevel.append(box)
     }
-    let leafLevel = leafBoxes
     levels = Box.levels(above: leafLevel, fanout: Self.fanout)
   }
 
@@ -61,6 +63,15 @@ public struct ShapeIndex: Sendable {
   /// is smaller than `tolerance`: then `speck` gets the group's centre once instead.
   public func query(
     _ rect: MapRect, tolerance: Double, shape: (Int) -> Void, speck: (MapPoint) -> Void
+  ) {
+    queryInLeafOrder(rect, tolerance: tolerance, shape: { s, _ in shape(s) }, speck: speck)
+  }
+
+  /// `query`, giving each shape with its place in leaf order (for data kept in that order,
+  /// read from consecutive memory as the walk goes).
+  func queryInLeafOrder(
+    _ rect: MapRect, tolerance: Double, shape: (_ shape: Int, _ position: Int) -> Void,
+    speck: (MapPoint) -> Void
   ) {
     guard !levels.isEmpty else { return }
     let q = Box(minX: rect.minX, minY: rect.minY, maxX: rect.maxX, maxY: rect.maxY)
@@ -71,7 +82,7 @@ public struct ShapeIndex: Sendable {
   }
 
   private func visit(
-    level: Int, node: Int, _ q: Box, _ tolerance: Double, _ shape: (Int) -> Void,
+    level: Int, node: Int, _ q: Box, _ tolerance: Double, _ shape: (Int, Int) -> Void,
     _ speck: (MapPoint) -> Void
   ) {
     let box = levels[level][node]
@@ -83,13 +94,12 @@ public struct ShapeIndex: Sendable {
     if level == 0 {
       let a = node * Self.leafSize
       for j in a..<min(a + Self.leafSize, order.count) {
-        let s = Int(order[j])
-        let b = shapeBoxes[s]
+        let b = leafBoxes[j]
         if b.outside(q) { continue }
         if b.smallerThan(tolerance) {
           speck(MapPoint(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2))
         } else {
-          shape(s)
+          shape(Int(order[j]), j)
         }
       }
       return

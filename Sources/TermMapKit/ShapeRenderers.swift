@@ -173,17 +173,18 @@ public struct MultiPolygonDrawing: OverlayRendering {
     s.applyFill(to: context)
     s.applyStroke(to: context, atZoomScale: zoomScale)
     let t = context.transform
+    // Small polygons are read from the flat rings, in the order the walk meets them.
+    let rings = multi.rings
     context.withSmallShapes { batch in
-      multi.index.query(
+      multi.index.queryInLeafOrder(
         rect, tolerance: 0.75 / zoomScale,
-        shape: { i in
-          let polygon = multi.polygons[i]
-          if PathPainter.drawsInBatch(polygon) {
-            painter.drawSmallPolygon(polygon, strokeRect: rect, transform: t, into: &batch)
+        shape: { i, j in
+          if rings.holds(position: j) {
+            painter.drawSmallPolygon(at: j, of: rings, strokeRect: rect, transform: t, into: &batch)
           } else {
             batch.withContext { context in
               painter.drawPolygon(
-                polygon, style: s, in: mapRect, zoomScale: zoomScale, context: context)
+                multi.polygons[i], style: s, in: mapRect, zoomScale: zoomScale, context: context)
             }
           }
         },

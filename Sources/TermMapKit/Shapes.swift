@@ -203,12 +203,15 @@ public final class MultiPolygon: Overlay {
   /// The spatial index over the polygons' bounds.
   public let index: ShapeIndex
   public let title: String?
+  /// The small polygons' rings in flat arrays, in the index's leaf order (what tiles read).
+  let rings: PolygonRings
 
   /// Polygons drawn with one style.
   public init(_ polygons: [Polygon], title: String? = nil) {
     self.polygons = polygons
     self.title = title
     index = ShapeIndex(bounds: polygons.map(\.boundingMapRect))
+    rings = PolygonRings(polygons, index: index)
   }
 
   public var boundingMapRect: MapRect { index.bounds }

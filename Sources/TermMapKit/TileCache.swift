@@ -29,10 +29,12 @@ struct DrawnTile: Equatable {
   let dots: DotCanvas
   let cells: CellCanvas
 
-  /// A tile drawn in `area` of its dots (nil: all), or nil when it has no dot there.
-  init?(_ dots: DotCanvas, drawnIn area: DotRect?) {
-    let cells = CellCanvas(dots, within: area)
-    guard !cells.isBlank else { return nil }
+  /// A tile drawn in `area` of its dots (nil: all) with the text drawn on it (carried by its
+  /// cells), or nil when it has neither a dot nor text there.
+  init?(_ dots: DotCanvas, text: [TextRun] = [], drawnIn area: DotRect?) {
+    var cells = CellCanvas(dots, within: area)
+    if !text.isEmpty { cells.addText(text, atX: 0, y: 0, layerBase: 0) }
+    guard !cells.isBlank || !cells.textRuns.isEmpty else { return nil }
     self.dots = dots
     self.cells = cells
   }

@@ -79,10 +79,62 @@ public struct TileOverlayPath: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Fetches the bytes behind a tile URL for `TileOverlay`'s default `loadTile(at:result:)`
-/// (the kit itself reads `file:` URLs; network loaders live in modules that link networking).
+/// (the kit itself reads `file:` URLs; network loaders live in modules that link networking:
+/// `MapTiles`' `HTTPTileLoader`, which `import TermMap` makes every overlay's default for
+/// `http(s)` templates, see `TileOverlay.defaults`).
 public protocol TileURLLoader: Sendable {
-  /// Loads `url`; `nil` data means "no tile there". May call back on any thread.
+  /// Loads `url`; `nil` data means "no tile there". May call back on any thread. The default
+  /// fails with `TileOverlayError.unsupportedScheme` (a loader that needs the tile's path
+  /// implements `loadTile(at:path:result:)` only).
   func loadTile(at url: URL, result: @escaping @Sendable (Data?, (any Error)?) -> Void)
+
+  /// Loads the tile at `path` from `url` (what `TileOverlay` calls): a loader that caches or
+  /// queues by tile implements this one. The default calls `loadTile(at:result:)`.
+  func loadTile(
+    at url: URL, path: TileOverlayPath, result: @escaping @Sendable (Data?, (any Error)?) -> Void)
+
+  /// Where the map is looking (its overlay's `loadingDidChange(focus:wanted:)`): a network
+  /// loader fetches the tiles nearest `focus` first and may drop queued ones not in `wanted`.
+  /// The default does nothing.
+  func loadingDidChange(focus: MapPoint, wanted: Set<TileOverlayPath>)
+}
+
+extension TileURLLoader {
+  /// Fails: this loader needs the tile's path (`loadTile(at:path:result:)`).
+  public func loadTile(at url: URL, result: @escaping @Sendable (Data?, (any Error)?) -> Void) {
+    result(nil, TileOverlayError.unsupportedScheme(url.scheme ?? "?"))
+  }
+
+  /// Calls `loadTile(at:result:)`.
+  public func loadTile(
+    at url: URL, path: TileOverlayPath, result: @escaping @Sendable (Data?, (any Error)?) -> Void
+  ) {
+    loadTile(at: url, result: result)
+  }
+
+  /// Does nothing.
+  public func loadingDidChange(focus: MapPoint, wanted: Set<TileOverlayPath>) {}
+}
+
+/// What a module with networking and image decoding gives every `TileOverlay` that was not
+/// told otherwise: a loader for `http(s)` templates and the renderer that draws whatever the
+/// tiles turn out to be. The map model alone (`TermMapCore`) has none: it reads `file:` URLs
+/// and draws the content it knows (`TileDots`). Linking `MapTiles` (as `import TermMap` does)
+/// installs its `StandardTileSupport`; see `TileOverlay.defaults`.
+public protocol TileOverlayDefaults: Sendable {
+  /// The loader for an overlay's URLs when it was given none (nil: `file:` URLs only).
+  func makeLoader(for overlay: TileOverlay) -> (any TileURLLoader)?
+  /// The renderer `TileOverlay.makeDefaultRenderer()` returns (nil: a `TileOverlayRenderer`).
+  func makeRenderer(for overlay: TileOverlay) -> TileOverlayRenderer?
+}
+
+/// Announces a module's `TileOverlayDefaults` to the kit without the kit depending on that
+/// module: a module conforms `TileOverlay` to this protocol, and the kit finds the
+/// conformance at run time when the module is linked into the program. (`MapTiles` does; so
+/// `import TermMap` is all a program needs for `TileOverlay(urlTemplate: "https://…")`.)
+public protocol TileOverlayDefaultsAnnouncing {
+  /// The defaults to install.
+  static var announcedTileOverlayDefaults: any TileOverlayDefaults { get }
 }
 
 /// Errors of `TileOverlay`'s own loading.
@@ -105,14 +157,19 @@ public enum TileOverlayError: Error, CustomStringConvertible, Equatable {
 
 /// A layer of map tiles laid over the map (MKTileOverlay): raster or vector tiles addressed by
 /// z/x/y, loaded asynchronously by `loadTile(at:result:)` and drawn by a
-/// `TileOverlayRenderer` (its subclass decides how the bytes are decoded and drawn).
+/// `TileOverlayRenderer`.
 ///
-/// Subclass and override `loadTile(at:result:)` for tiles that come from anywhere else than a
-/// URL, or `url(forTilePath:)` for URLs a template cannot describe. Properties may be set from
-/// any thread; set them before adding the overlay to a map.
+/// With `import TermMap`, `TileOverlay(urlTemplate:)` loads `http(s)` templates through the
+/// project's HTTP client with its disk cache and draws PNG, JPEG and vector tiles, whichever
+/// the bytes are (`TileOverlay.defaults`). Subclass and override `loadTile(at:result:)` for
+/// tiles that come from anywhere else than a URL, `loadTileContent(at:result:)` for tiles
+/// made in code (answer `TileDots`, say: one subclass is a generated layer), or
+/// `url(forTilePath:)` for URLs a template cannot describe. Properties may be set from any
+/// thread; set them before adding the overlay to a map.
 ///
-/// `@unchecked Sendable`: `urlTemplate` and `loader` are immutable and every mutable property
-/// lives in `config`, behind a mutex; subclasses must keep to the same rule.
+/// `@unchecked Sendable`: `urlTemplate` and `loader` are immutable, the default loader is made
+/// once behind a mutex, and every mutable property lives in `config`, behind a mutex;
+/// subclasses must keep to the same rule.
 open class TileOverlay: Overlay, DefaultRendering, @unchecked Sendable {
   struct Config {
     var tileSize = 256
@@ -129,15 +186,19 @@ open class TileOverlay: Overlay, DefaultRendering, @unchecked Sendable {
   /// The URL template (`{x}`, `{y}`, `{z}`, `{scale}`, `{s}`), or nil when the subclass loads
   /// tiles itself.
   public let urlTemplate: String?
-  /// Loads non-`file:` URLs made from the template (nil: only `file:` URLs load).
+  /// Loads non-`file:` URLs made from the template, as given to `init(urlTemplate:loader:)`
+  /// (nil: the `defaults`' loader, if any, made when the first tile loads).
   public let loader: (any TileURLLoader)?
   let config = Mutex(Config())
+  /// The defaults' loader, made once when first needed (nil inside: it had none).
+  private let defaultLoader = Mutex<(any TileURLLoader)??>(nil)
 
   /// Largest tile file the default loader reads.
   public static let maximumTileBytes = 16 << 20
 
   /// An overlay of tiles at a URL template (`{x} {y} {z} {scale} {s}`), loaded through
-  /// `loader` for schemes other than `file:`.
+  /// `loader` for schemes other than `file:` (by default the `defaults`' loader: with
+  /// `import TermMap`, HTTP(S) with a disk cache).
   public init(urlTemplate: String?, loader: (any TileURLLoader)? = nil) {
     self.urlTemplate = urlTemplate
     self.loader = loader
@@ -210,7 +271,8 @@ open class TileOverlay: Overlay, DefaultRendering, @unchecked Sendable {
 
   /// Loads a tile's bytes and calls `result` once, on any thread: data, or nil data and nil
   /// error when there is no tile there, or an error. The default reads the template's URL:
-  /// `file:` URLs directly (a missing file is no tile), other schemes through `loader`.
+  /// `file:` URLs directly (a missing file is no tile), other schemes through `loader` (or
+  /// the `defaults`' loader).
   open func loadTile(
     at path: TileOverlayPath, result: @escaping @Sendable (Data?, (any Error)?) -> Void
   ) {
@@ -227,20 +289,80 @@ open class TileOverlay: Overlay, DefaultRendering, @unchecked Sendable {
           result(nil, error)
         }
       }
-    } else if let loader {
-      loader.loadTile(at: url, result: result)
+    } else if let loader = urlLoader {
+      loader.loadTile(at: url, path: path, result: result)
     } else {
       result(nil, TileOverlayError.unsupportedScheme(url.scheme ?? "?"))
     }
   }
 
-  /// A `TileOverlayRenderer`; subclasses return the renderer that decodes their tiles.
-  open func makeDefaultRenderer() -> OverlayRenderer { TileOverlayRenderer(tileOverlay: self) }
+  /// Loads a tile as content to draw and calls `result` once, on any thread: content, or nil
+  /// and nil when there is no tile there, or an error. This is what the renderer asks.
+  ///
+  /// Override it for tiles made in code: answer decoded content (`TileDots`, which every
+  /// `TileOverlayRenderer` draws; with `import TermMap` also a picture, `RasterTileContent`,
+  /// or vector features, `VectorTileContent`), and the default renderer draws it: a
+  /// generated layer is one subclass. The default asks `loadTile(at:result:)` for bytes and
+  /// answers them as `TileBytes`, which the renderer decodes (`TileOverlayRenderer.decodeTile`).
+  open func loadTileContent(
+    at path: TileOverlayPath, result: @escaping @Sendable ((any TileContent)?, (any Error)?) -> Void
+  ) {
+    loadTile(at: path) { data, error in result(data.map(TileBytes.init), error) }
+  }
+
+  /// The renderer the `defaults` make (with `import TermMap`: one that draws PNG, JPEG and
+  /// vector tiles, told apart by their bytes, and `TileDots`), else a `TileOverlayRenderer`
+  /// (which draws `TileDots`); subclasses may return a renderer of their own.
+  open func makeDefaultRenderer() -> OverlayRenderer {
+    Self.defaults?.makeRenderer(for: self) ?? TileOverlayRenderer(tileOverlay: self)
+  }
 
   /// Where the map is looking: the renderer tells the overlay once per frame which tiles it
-  /// still wants (nearest `focus` first). Network overlays reorder their queue and cancel the
-  /// rest; the default does nothing.
-  open func loadingDidChange(focus: MapPoint, wanted: Set<TileOverlayPath>) {}
+  /// still wants (nearest `focus` first). The default tells its loader (a network loader
+  /// reorders its queue and cancels the rest).
+  open func loadingDidChange(focus: MapPoint, wanted: Set<TileOverlayPath>) {
+    guard urlTemplate != nil, let loader = loaderIfMade else { return }
+    loader.loadingDidChange(focus: focus, wanted: wanted)
+  }
+
+  /// `loader`, else the `defaults`' loader (made once, on first use).
+  var urlLoader: (any TileURLLoader)? {
+    if let loader { return loader }
+    if let made = defaultLoader.withLock({ $0 }) { return made }
+    let made = Self.defaults?.makeLoader(for: self)
+    return defaultLoader.withLock { slot in
+      if let earlier = slot { return earlier }
+      slot = .some(made)
+      return made
+    }
+  }
+
+  /// `loader`, or the defaults' loader if one was made already.
+  private var loaderIfMade: (any TileURLLoader)? {
+    loader ?? defaultLoader.withLock { $0 ?? nil }
+  }
+
+  // MARK: Defaults
+
+  private static let installed = Mutex<(any TileOverlayDefaults)?>(announcedDefaults())
+
+  /// What overlays use when they were given no loader or renderer: by default those a linked
+  /// module announces (`TileOverlayDefaultsAnnouncing`; with `import TermMap`, `MapTiles`'
+  /// `StandardTileSupport`: HTTP(S) through the project's client with the disk cache under
+  /// `$XDG_CACHE_HOME/termmap/tiles`, and a renderer that tells PNG, JPEG and vector tiles
+  /// apart by their bytes), else nil. Set it to install others (a loader of your own for
+  /// `TermMapCore`), or nil for the kit's alone, before making the overlays it is for.
+  public static var defaults: (any TileOverlayDefaults)? {
+    get { installed.withLock { $0 } }
+    set { installed.withLock { $0 = newValue } }
+  }
+
+  /// The defaults a linked module announces: a conformance of `TileOverlay` to
+  /// `TileOverlayDefaultsAnnouncing`, found at run time (the kit does not import the module).
+  private static func announcedDefaults() -> (any TileOverlayDefaults)? {
+    let type: Any.Type = TileOverlay.self
+    return (type as? any TileOverlayDefaultsAnnouncing.Type)?.announcedTileOverlayDefaults
+  }
 
   /// Reads a tile file: a regular file no larger than `maximumTileBytes` (`BoundedFile`); nil
   /// when it is absent.

@@ -9,13 +9,88 @@ public protocol TileContent: Sendable {
   var byteCount: Int { get }
 }
 
-/// Undecoded tile bytes: what the base `TileOverlayRenderer` keeps (it draws nothing).
+/// Undecoded tile bytes: what `TileOverlay.loadTileContent(at:result:)` answers by default
+/// (the renderer decodes them with `decodeTile`), and what the base `TileOverlayRenderer`'s
+/// `decodeTile` keeps (bytes are not drawn).
 public struct TileBytes: TileContent {
   /// The bytes.
   public let data: Data
   /// Bytes kept as they came.
   public init(_ data: Data) { self.data = data }
   public var byteCount: Int { data.count }
+}
+
+/// A tile made of dots: a grid of coloured points over the tile's square (256 × 256 by
+/// default, one per pixel of a 256-pixel tile), drawn by every `TileOverlayRenderer`. What a
+/// generated layer answers from `TileOverlay.loadTileContent(at:result:)`: a heat map, a grid,
+/// a mask. Points are sampled to the dots on screen (the nearest point for each dot).
+public struct TileDots: TileContent, Equatable {
+  /// Points across the tile.
+  public let width: Int
+  /// Points down the tile.
+  public let height: Int
+  /// Per point, row by row.
+  private var points: [TermColor?]
+
+  /// An empty tile of `width` × `height` points (at least 1 × 1).
+  public init(width: Int = 256, height: Int = 256) {
+    self.width = max(1, width)
+    self.height = max(1, height)
+    points = Array(repeating: nil, count: self.width * self.height)
+  }
+
+  /// The colour of the point at column `x`, row `y` (0, 0 at the tile's north-west corner),
+  /// nil where there is none; setting nil clears it. Points outside the tile are ignored.
+  public subscript(x: Int, y: Int) -> TermColor? {
+    get {
+      guard x >= 0, y >= 0, x < width, y < height else { return nil }
+      return points[y * width + x]
+    }
+    set {
+      guard x >= 0, y >= 0, x < width, y < height else { return }
+      points[y * width + x] = newValue
+    }
+  }
+
+  /// The number of points set.
+  public var count: Int { points.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+
+  public var byteCount: Int { points.count * 8 }
+
+  /// Draws the points of tile `path` that fall in the context's clip, one dot per dot on
+  /// screen (the nearest point), on the fill layer. `origin` is the map point at the context's
+  /// (0, 0) (the overlay's `boundingMapRect.origin`).
+  public func draw(at path: TileOverlayPath, origin: MapPoint, in context: DrawingContext) {
+    let m = context.transform
+    guard m.scaleX > 0, m.scaleY > 0 else { return }
+    let tile = path.mapRect
+    // Screen dots of the tile's corners.
+    let x0 = m.translateX + (tile.minX - origin.x) * m.scaleX
+    let y0 = m.translateY + (tile.minY - origin.y) * m.scaleY
+    let w = tile.width * m.scaleX
+    let h = tile.height * m.scaleY
+    let clip = context.clipBounds
+    let cx0 = max(clip.minX, Int(x0.rounded(.down)))
+    let cy0 = max(clip.minY, Int(y0.rounded(.down)))
+    let cx1 = min(clip.maxX, Int((x0 + w).rounded(.up)))
+    let cy1 = min(clip.maxY, Int((y0 + h).rounded(.up)))
+    guard cx0 < cx1, cy0 < cy1 else { return }
+    let (sx, sy) = (Double(width) / w, Double(height) / h)
+    let layer = DrawingContext.fillLayer
+    context.withCanvas { canvas in
+      for y in cy0..<cy1 {
+        let py = Int(((Double(y) + 0.5 - y0) * sy).rounded(.down))
+        guard py >= 0, py < height else { continue }
+        for x in cx0..<cx1 {
+          let px = Int(((Double(x) + 0.5 - x0) * sx).rounded(.down))
+          guard px >= 0, px < width else { continue }
+          if let color = points[py * width + px] {
+            canvas.plot(x: x, y: y, layer: layer, color: color)
+          }
+        }
+      }
+    }
+  }
 }
 
 /// Draws a `TileOverlay` (MKTileOverlayRenderer): loads tiles in the background and draws the
@@ -32,8 +107,14 @@ public struct TileBytes: TileContent {
 ///   decode is not asked for again until `reloadData()`.
 /// - Decoded tiles are kept in a cache bounded by `cacheLimit` bytes, least recently used out.
 ///
-/// Subclasses say how bytes become content (`decodeTile`) and how content is drawn
-/// (`drawTile`), and may choose the tile zoom (`tileZoom(forZoomScale:)`).
+/// Tiles come from the overlay's `loadTileContent(at:result:)`: bytes are decoded
+/// (`decodeTile`), decoded content is kept as it came. A tile whose load or decoding failed,
+/// or that has nothing to draw where the overlay has bounds, counts in
+/// `failedTileCount(in:zoomScale:)`, so the frame is not fully rendered.
+///
+/// This class draws `TileDots`; subclasses say how bytes become content (`decodeTile`) and
+/// how content is drawn (`drawTile`), and may choose the tile zoom
+/// (`tileZoom(forZoomScale:)`).
 ///
 /// `@unchecked Sendable`: the overlay is thread-safe, and the cache and load book live behind
 /// one mutex (`store`); subclasses must keep their own state immutable or locked.
@@ -93,11 +174,15 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
 
   /// Draws the part of a tile's content inside `mapRect` (content of tile `path`, which may be
   /// an ancestor or a child of the tiles the rect needs). The context is set up as for
-  /// `draw(_:zoomScale:in:)`. The default draws nothing.
+  /// `draw(_:zoomScale:in:)`. The default draws `TileDots` and nothing else.
   open func drawTile(
     _ content: any TileContent, at path: TileOverlayPath, in mapRect: MapRect, zoomScale: Double,
     context: DrawingContext
-  ) {}
+  ) {
+    if let dots = content as? TileDots {
+      dots.draw(at: path, origin: tileOverlay.boundingMapRect.origin, in: context)
+    }
+  }
 
   /// Ink layers the drawing uses (one per style rule, say).
   open override var inkLayerCount: UInt32 { 4 }
@@ -176,7 +261,10 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
     /// True when nothing better is on its way (all needed tiles are cached, missing or failed).
     var complete: Bool
     /// The tile to load (the best not yet cached), if any.
-    var load: TileOverlayPath?
+    var load: TileOverlayPath? = nil
+    /// True when a tile on the way failed to load or decode (what is drawn, if anything, is
+    /// a coarser stand-in).
+    var failed = false
   }
 
   /// Looks for tile `path` in the cache: the tile or (above `maximumZ`, or where the overlay
@@ -195,7 +283,8 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
       guard bounds.intersects(candidate.mapRect) else { continue }
       switch entry(candidate) {
       case .content(let c)?:
-        return Resolution(drawn: (candidate, c), complete: load == nil, load: load)
+        return Resolution(
+          drawn: (candidate, c), complete: load == nil, load: load, failed: blocked)
       case .missing?:
         continue
       case .undecodable?:
@@ -211,7 +300,7 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
         load = candidate
       }
     }
-    return Resolution(drawn: nil, complete: load == nil, load: load)
+    return Resolution(drawn: nil, complete: load == nil, load: load, failed: blocked)
   }
 
   /// Cached children (one zoom deeper) that can stand in for `path`.
@@ -242,12 +331,15 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
     guard let generation else { return }
     reportLoading(.started)
     let asked = tileOverlay.isGeometryFlipped ? path.flipped : path
-    tileOverlay.loadTile(at: asked) { [self] data, error in
+    tileOverlay.loadTileContent(at: asked) { [self] content, error in
       var failure = error
       if failure == nil {
-        if let data {
+        if let content {
           do {
-            put(.content(try decodeTile(data, at: path)), for: path, generation: generation)
+            // Bytes are decoded; content decoded by the overlay is kept as it came.
+            let decoded =
+              try (content as? TileBytes).map { try decodeTile($0.data, at: path) } ?? content
+            put(.content(decoded), for: path, generation: generation)
           } catch {
             put(.undecodable, for: path, generation: generation)
             failure = error
@@ -289,6 +381,24 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
       }
     }
     tileOverlay.loadingDidChange(focus: focus, wanted: wanted)
+  }
+
+  /// The tiles the rects need (at the tile zoom of `zoomScale`) that failed: their load or
+  /// decoding failed (even where a coarser tile stands in), or nothing can be drawn and
+  /// nothing is on its way though the overlay has bounds there (no tile down to `minimumZ`).
+  open override func failedTileCount(in mapRects: [MapRect], zoomScale: Double) -> Int {
+    let tz = min(tileZoom(forZoomScale: zoomScale), tileOverlay.maximumZ)
+    guard tz >= tileOverlay.minimumZ else { return 0 }
+    let bounds = tileOverlay.boundingMapRect
+    let now = Date()
+    var failed = Set<TileOverlayPath>()
+    for rect in mapRects {
+      for path in TileOverlayPath.tiles(covering: rect.intersection(bounds), zoom: tz) {
+        let r = resolve(path, now: now)
+        if r.failed || (r.drawn == nil && r.complete && r.load == nil) { failed.insert(path) }
+      }
+    }
+    return failed.count
   }
 
   // MARK: MKOverlayRenderer

@@ -8,62 +8,6 @@ import TermMapKit
 // route by the elevation, speed or time at its start, on one ramp from blue (low, early) to red
 // (high, late) over the range of all loaded lines, with a legend in the status line.
 
-/// Draws lines leg by leg, each in the colour of its value.
-final class ValueColouredRenderer: OverlayRenderer, @unchecked Sendable {
-  // Immutable after init: safe to read from the drawing threads (OverlayRenderer's rule).
-  private let runs: [[MapPoint]]
-  private let colours: [[TermColor?]]
-  /// Pieces of 256 legs with their bounds, so a tile looks only at the pieces it meets.
-  private let pieces: [(run: Int, from: Int, to: Int, bounds: MapRect)]
-  static let pieceLegs = 256
-
-  init(overlay: any Overlay, lines: [[Coordinate]], colours: [[TermColor?]]) {
-    runs = lines.map { $0.map(MapPoint.init) }
-    self.colours = colours
-    var pieces: [(run: Int, from: Int, to: Int, bounds: MapRect)] = []
-    for (k, run) in runs.enumerated() where run.count > 1 {
-      var from = 0
-      while from < run.count - 1 {
-        let to = min(from + Self.pieceLegs, run.count - 1)
-        pieces.append((k, from, to, MapRect(bounding: run[from...to])))
-        from = to
-      }
-    }
-    self.pieces = pieces
-    super.init(overlay: overlay)
-  }
-
-  override func draw(_ mapRect: MapRect, zoomScale: Double, in context: DrawingContext) {
-    let margin = 2 / zoomScale
-    let rect = mapRect.insetBy(dx: -margin, dy: -margin)
-    context.lineWidth = 1 / zoomScale
-    // Closed comparisons: a piece along a meridian or a parallel has no width or height.
-    for piece in pieces
-    where piece.bounds.maxX >= rect.minX && piece.bounds.minX <= rect.maxX
-      && piece.bounds.maxY >= rect.minY && piece.bounds.minY <= rect.maxY
-    {
-      let run = runs[piece.run]
-      let colour = colours[piece.run]
-      for i in piece.from..<piece.to {
-        let a = run[i]
-        let b = run[i + 1]
-        if max(a.x, b.x) < rect.minX || min(a.x, b.x) > rect.maxX || max(a.y, b.y) < rect.minY
-          || min(a.y, b.y) > rect.maxY
-        {
-          continue
-        }
-        context.strokeColor = colour[i] ?? .brightBlack
-        context.beginPath()
-        context.move(to: point(for: a))
-        context.addLine(to: point(for: b))
-        context.strokePath()
-      }
-    }
-  }
-
-  override func tileMargin(zoomScale: Double) -> Double { 2 / zoomScale }
-}
-
 extension Viewer {
   /// The ramp, low to high: xterm-256 colours from blue through green and yellow to red.
   nonisolated static let ramp: [TermColor] = [
@@ -120,23 +64,21 @@ extension Viewer {
       }
     }
     track.colouringRange = low <= high ? low...high : nil
-    var renderers: [ObjectIdentifier: ValueColouredRenderer] = [:]
+    var renderers: [ObjectIdentifier: GradientPolylineRenderer] = [:]
     if track.colouring != .file, let range = track.colouringRange {
-      let span = max(range.upperBound - range.lowerBound, 1e-9)
       for entry in valuesByItem {
-        let colours = entry.values.map { vs -> [TermColor?] in
-          guard let vs else { return [] }
-          return vs.map { v in
-            guard v.isFinite else { return nil }
-            let f = (v - range.lowerBound) / span
-            return Viewer.ramp[min(Int(f * Double(Viewer.ramp.count)), Viewer.ramp.count - 1)]
-          }
+        // The kit's gradient renderer, by a value at each point on the ramp (missing: grey).
+        let r: GradientPolylineRenderer
+        if let multi = entry.overlay as? MultiPolyline {
+          r = GradientPolylineRenderer(multiPolyline: multi)
+        } else if let line = entry.overlay as? any LineOverlay {
+          r = GradientPolylineRenderer(polyline: line)
+        } else {
+          continue
         }
-        let padded = zip(entry.lines, colours).map { line, c in
-          c.isEmpty ? [TermColor?](repeating: nil, count: line.coordinates.count) : c
-        }
-        renderers[ObjectIdentifier(entry.overlay)] = ValueColouredRenderer(
-          overlay: entry.overlay, lines: entry.lines.map(\.coordinates), colours: padded)
+        r.lineWidth = 1
+        r.setColors(Viewer.ramp, values: entry.values.map { $0 ?? [] }, range: range)
+        renderers[ObjectIdentifier(entry.overlay)] = r
       }
     }
     track.colouredRenderers = renderers

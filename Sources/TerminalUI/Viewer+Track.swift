@@ -58,7 +58,7 @@ struct TrackToolState {
   var selection: (file: Int, item: Int)?
   // Colouring
   var colouring: TrackColouring = .file
-  var colouredRenderers: [ObjectIdentifier: ValueColouredRenderer] = [:]
+  var colouredRenderers: [ObjectIdentifier: GradientPolylineRenderer] = [:]
   var colouringRange: ClosedRange<Double>?
 }
 

@@ -41,6 +41,10 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   public let attribution: String
   public let vectorLayers: [String]
   public let format: TileFormat
+  /// True when a body is kept whatever `format` says, as long as it is some tile (a PNG,
+  /// JPEG or WebP signature, or a vector tile that inflates and decodes): for a template
+  /// whose tiles' encoding is told by their bytes (`TileOverlay(urlTemplate:)`).
+  public let sniffsFormat: Bool
   /// The source's name (a TileJSON `name`), else its template.
   public var name: String { displayName ?? template }
   private let displayName: String?
@@ -99,6 +103,8 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
     var waiters: [Waiter]
     var cached: CachedTile?
     var order: Int
+    /// The URL to fetch (nil: the template's).
+    var url: URL?
   }
 
   private struct State {
@@ -117,6 +123,8 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   ///   - minZoom: the lowest zoom level the server has.
   ///   - maxZoom: the highest zoom level the server has; above it tiles are overzoomed.
   ///   - format: the tiles' encoding (default: from the template's extension, else pbf).
+  ///   - sniffsFormat: true to keep any tile the server sends (PNG, JPEG, WebP or vector),
+  ///     told apart by its bytes, whatever `format` says.
   ///   - bounds: where the server has tiles (nil: the whole world).
   ///   - attribution: the credit line the server asks for.
   ///   - cacheHome: the XDG cache home (default `$XDG_CACHE_HOME`, else `~/.cache`).
@@ -132,7 +140,8 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   ///   - userAgent: the `User-Agent` header sent.
   public init(
     template: String, subdomains: [String]? = nil, minZoom: Int = 0, maxZoom: Int = 14,
-    format: TileFormat? = nil, bounds: MapRect? = nil, attribution: String = "",
+    format: TileFormat? = nil, sniffsFormat: Bool = false, bounds: MapRect? = nil,
+    attribution: String = "",
     cacheHome: URL? = nil, diskCache: Bool = true, maxAge: TimeInterval = 7 * 86_400,
     timeout: TimeInterval = 10, maxConcurrentRequests: Int = 6,
     userAgent: String = "termmap (terminal map viewer)",
@@ -153,6 +162,7 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
     self.bounds = bounds
     self.attribution = SafeText.clean(attribution)
     self.format = format ?? Self.format(of: template)
+    self.sniffsFormat = sniffsFormat
     self.maxResponseBytes = max(1, maxResponseBytes)
     self.maxCacheBytes = max(0, maxCacheBytes ?? Self.cacheBytesFromEnvironment())
     self.maxAge = maxAge
@@ -325,6 +335,16 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
   public func loadTile(
     _ id: TileID, completion: @escaping @Sendable (Result<Data?, any Error>) -> Void
   ) {
+    loadTile(id, from: nil, completion: completion)
+  }
+
+  /// Loads a tile from `url` rather than the template's URL (for a caller that makes its own
+  /// URLs, such as a `TileOverlay` with `url(forTilePath:)`), with everything else as
+  /// `loadTile(_:completion:)`: the disk cache (under `id`), the queue, the checks.
+  public func loadTile(
+    _ id: TileID, from url: URL?,
+    completion: @escaping @Sendable (Result<Data?, any Error>) -> Void
+  ) {
     let n = 1 << min(max(id.z, 0), 30)
     guard id.z >= 0, id.z <= 30, id.x >= 0, id.x < n, id.y >= 0, id.y < n else {
       completion(.success(nil))
@@ -348,7 +368,7 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
           return false
         }
         s.counter += 1
-        s.queued[id] = Queued(waiters: [waiter], cached: cached, order: s.counter)
+        s.queued[id] = Queued(waiters: [waiter], cached: cached, order: s.counter, url: url)
         return true
       }
       if shouldStart { startQueued() }
@@ -374,7 +394,7 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
         return (pick.key, pick.value, s.counter)
       }
       guard let (id, queued, token) = next else { return }
-      start(id, cached: queued.cached, token: token)
+      start(id, cached: queued.cached, token: token, url: queued.url)
     }
   }
 
@@ -389,8 +409,8 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
     return dx * dx + dy * dy
   }
 
-  private func start(_ id: TileID, cached: CachedTile?, token: Int) {
-    guard let url = url(for: id),
+  private func start(_ id: TileID, cached: CachedTile?, token: Int, url given: URL?) {
+    guard let url = given ?? url(for: id),
       let cancellation = state.withLock({ s in
         s.running[id].flatMap { $0.token == token ? $0.cancellation : nil }
       })
@@ -453,7 +473,9 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
     switch http.statusCode {
     case 200..<300 where http.statusCode != 204:
       let body = data
-      if let problem = Self.problem(with: body, response: http, format: format) {
+      if let problem = Self.problem(
+        with: body, response: http, format: sniffsFormat ? nil : format)
+      {
         if let cached { return .success(cached.body) }
         return .failure(readError(id, "HTTP \(http.statusCode) but \(problem); not cached"))
       }
@@ -489,8 +511,10 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
 
   /// Why a 2xx body is not a tile to keep, or nil: it ended before its Content-Length, or it
   /// is not what `format` says (a vector tile must inflate and decode; PNG, JPEG and WebP
-  /// must start with their signatures).
-  static func problem(with body: Data, response: HTTPResponseHead, format: TileFormat) -> String? {
+  /// must start with their signatures; nil: any of them).
+  static func problem(with body: Data, response: HTTPResponseHead, format: TileFormat?)
+    -> String?
+  {
     let encoding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
     if encoding == nil || encoding == "identity", let expected = response.expectedContentLength,
       Int64(body.count) != expected
@@ -498,14 +522,26 @@ public final class HTTPTileSource: TileSource, TileRequestScheduling, Sendable {
       return "the body ended after \(body.count) of \(expected) bytes"
     }
     let head = [UInt8](body.prefix(12))
+    // The pictures' signatures first; a vector tile has none, so it must decode.
+    let formats = format.map { [$0] } ?? [.png, .jpg, .webp, .pbf]
+    for f in formats where !f.isVector && signature(head, f) == nil { return nil }
+    guard formats.contains(.pbf) else { return signature(head, formats[0]) }
+    do {
+      _ = try VectorTileDecoder.decodeCompressed(body)
+      return nil
+    } catch {
+      return format == nil
+        ? "the body is not a tile (PNG, JPEG, WebP or vector: \(error))"
+        : "the body is not a vector tile (\(error))"
+    }
+  }
+
+  /// Why the first bytes are not a picture of `format` (nil: they are; always nil for pbf,
+  /// which has no signature).
+  private static func signature(_ head: [UInt8], _ format: TileFormat) -> String? {
     switch format {
     case .pbf:
-      do {
-        _ = try VectorTileDecoder.decodeCompressed(body)
-        return nil
-      } catch {
-        return "the body is not a vector tile (\(error))"
-      }
+      return nil
     case .png:
       return head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         ? nil : "the body is not a PNG image"

@@ -138,10 +138,22 @@ struct BenchCommand {
       let multi = MultiPolygon(BenchData.parcels(count: 100_000))
       let polyMap = makeMap([multi])
       polyMap.showAllContent(animated: false)
-      report(measure("multipolygon-100k", polyMap, frames: frames))
+      let whole = measure("multipolygon-100k", polyMap, frames: frames)
+      report(whole)
       polyMap.setCenter(multi.boundingMapRect.mid, animated: false)
       polyMap.setZoomLevel(10, animated: false)
       report(measure("multipolygon-100k-z10", polyMap, frames: frames))
+      // All in view on a screen of 500 x 150 cells: the cost should grow with the cells
+      // (9.8 times those of 160 x 48), not faster (issue 23).
+      var wide = self
+      (wide.columns, wide.rows) = (500, 150)
+      let wideMap = wide.makeMap([multi])
+      wideMap.showAllContent(animated: false)
+      var big = measure("multipolygon-100k-500x150", wideMap, frames: frames)
+      if whole.median > 0 && (columns, rows) == (160, 48) {
+        big.note += String(format: "; %.1fx the 160x48 median", big.median / whole.median)
+      }
+      report(big)
     }
 
     // 100,000 annotations: each frame pans one cell, so views are laid out and reused.
@@ -158,7 +170,32 @@ struct BenchCommand {
           markerMap.pan(
             byDotsX: Double(k % 2 == 0 ? CellGeometry.dotsWide : -CellGeometry.dotsWide), y: 0)
         })
-
+      // The same with every marker in one cluster group: colliding markers become clusters.
+      Memory.resetPeak()
+      let clusterMap = makeMap([])
+      let clustering = ClusteringStyle()
+      BenchCommand.keepAlive.append(clustering)
+      clusterMap.delegate = clustering
+      clusterMap.addAnnotations(places)
+      clusterMap.showAnnotations(places, animated: false)
+      report(
+        measure(
+          "annotations-clustered-100k", clusterMap, frames: frames, freshTiles: false,
+          note: "the same, every marker with one clustering identifier"
+        ) {
+          k += 1
+          clusterMap.pan(
+            byDotsX: Double(k % 2 == 0 ? CellGeometry.dotsWide : -CellGeometry.dotsWide), y: 0)
+        })
+      // Zooming in and out a level: every frame makes its clusters anew.
+      report(
+        measure(
+          "annotations-clustered-100k-zoom", clusterMap, frames: frames, freshTiles: false,
+          note: "the same, zooming a level in and out: every cluster made anew"
+        ) {
+          k += 1
+          clusterMap.zoom(byLevels: k % 2 == 0 ? 1 : -1)
+        })
     }
 
     // Everything at once at 300 x 100 (BenchCombined.swift).
@@ -465,5 +502,20 @@ final class RepeatingRasterTiles: TileOverlay, @unchecked Sendable {
 
   override func makeDefaultRenderer() -> OverlayRenderer {
     RasterTileRenderer(overlay: self, mode: mode)
+  }
+}
+
+/// Standard markers that cluster (one identifier for all), for `annotations-clustered-100k`.
+@MainActor
+final class ClusteringStyle: MapViewDelegate {
+  let styler = ContentStyler()
+
+  func mapView(_ mapView: MapView, viewFor annotation: any Annotation) -> AnnotationView? {
+    // The markers of `annotations-100k` (ContentStyle's), with an identifier; clusters get the
+    // standard cluster view.
+    guard !(annotation is ClusterAnnotation) else { return nil }
+    let v = styler.view(for: annotation, on: mapView)
+    v?.clusteringIdentifier = "places"
+    return v
   }
 }

@@ -81,8 +81,11 @@ struct DocSymbolTests {
         else { continue }
         let member = m[2]
         if member == "swift" || member == "md" { continue }  // a file name
-        // MapKit's names (the model's reference), and all-capital format tokens (GET, HFDTE).
-        if type.hasPrefix("MK") || type.allSatisfy({ $0.isUppercase || $0.isNumber }) {
+        // MapKit's, Core Location's and Core Graphics' names (the model's reference), and
+        // all-capital format tokens (GET, HFDTE).
+        if type.hasPrefix("MK") || type.hasPrefix("CL") || type.hasPrefix("CG")
+          || type.allSatisfy({ $0.isUppercase || $0.isNumber })
+        {
           continue
         }
         if types.contains(type) {

@@ -129,7 +129,7 @@ struct TileOverlayLibraryTests {
     #expect(group.wait(timeout: .now() + 10) == .success)
     #expect(Set(got.withLock { $0 }) == ["2/3/1: tile true", "2/0/0: nil true"])
 
-    let web = TileOverlay(urlTemplate: "https://example.invalid/{z}/{x}/{y}.png")
+    let web = TileOverlay(urlTemplate: "gopher://example.invalid/{z}/{x}/{y}.png")
     let message = Mutex("")
     group.enter()
     web.loadTile(at: p) { _, error in
@@ -137,7 +137,7 @@ struct TileOverlayLibraryTests {
       group.leave()
     }
     #expect(group.wait(timeout: .now() + 10) == .success)
-    #expect(message.withLock { $0 } == "no loader for https: URLs")
+    #expect(message.withLock { $0 } == "no loader for gopher: URLs")
   }
 }
 

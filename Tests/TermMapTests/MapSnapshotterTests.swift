@@ -142,6 +142,39 @@ func inkedCells(_ frame: CellBuffer) -> Int {
   frame.cells.filter { $0.glyph != " " }.count
 }
 
+/// A custom annotation view: a house for huts, green, labelled with the hut's name and height,
+/// always shown.
+@MainActor
+final class HutView: AnnotationView {
+  required init(annotation: (any Annotation)?, reuseIdentifier: String?) {
+    super.init(annotation: annotation, reuseIdentifier: reuseIdentifier)
+    glyph = "⌂"
+    asciiGlyph = "H"
+    color = .brightGreen
+    displayPriority = .required
+  }
+
+  override func prepareForDisplay() {
+    super.prepareForDisplay()
+    label = (annotation?.title ?? "") + " 1,320 m"
+  }
+}
+
+/// Gives huts a `HutView` and everything else the standard marker.
+@MainActor
+func hutView(for annotation: any Annotation) -> AnnotationView? {
+  annotation.title?.hasPrefix("Hut") == true
+    ? HutView(annotation: annotation, reuseIdentifier: "hut") : nil
+}
+
+/// A map view delegate giving the same views.
+@MainActor
+final class HutDelegate: MapViewDelegate {
+  func mapView(_ mapView: MapView, viewFor annotation: any Annotation) -> AnnotationView? {
+    hutView(for: annotation)
+  }
+}
+
 @Suite("MapSnapshotter")
 struct MapSnapshotterTests {
   /// Four pictures: the offline map with a GPX track and its waypoints, polygons with holes
@@ -377,5 +410,49 @@ struct MapSnapshotterTests {
     let row = snapshot.buffer.lines[p.row]
     #expect(row.dropFirst(p.column + 2).hasPrefix("Mala Mojstrovka"))
     #expect(snapshot.point(for: Coordinate(latitude: 10, longitude: 10)) == nil)
+  }
+
+  @Test("a snapshot draws the host's own annotation views, as a map view with that delegate")
+  func customAnnotationViews() async throws {
+    let hut = Coordinate(latitude: 46.42, longitude: 13.80)
+    let summit = Coordinate(latitude: 46.4358, longitude: 13.8369)
+    var options = MapSnapshotter.Options(columns: 50, rows: 14)
+    // Generous: on 2 cores the whole suite can keep tile loads waiting a while.
+    options.timeout = 600
+    options.annotations = [
+      PointAnnotation(coordinate: summit, title: "Mala Mojstrovka"),
+      PointAnnotation(coordinate: hut, title: "Hut Tamar"),
+    ]
+    options.region = CoordinateRegion(
+      center: Coordinate(latitude: 46.43, longitude: 13.82),
+      span: CoordinateSpan(latitudeDelta: 0.06, longitudeDelta: 0.1))
+    options.annotationViewProvider = { hutView(for: $0) }
+    let snapshot = try await MapSnapshotter(options: options).start()
+    // The hut is the custom view: its glyph, colour and label.
+    let p = try #require(snapshot.point(for: hut))
+    #expect(snapshot.buffer[p.column, p.row].glyph == "⌂")
+    #expect(snapshot.buffer[p.column, p.row].foreground == .brightGreen)
+    #expect(snapshot.buffer.lines[p.row].dropFirst(p.column + 2).hasPrefix("Hut Tamar 1,320 m"))
+    // The summit, given no view, is the standard marker with its title.
+    let q = try #require(snapshot.point(for: summit))
+    #expect(snapshot.buffer[q.column, q.row].glyph == "●")
+    #expect(snapshot.buffer.lines[q.row].dropFirst(q.column + 2).hasPrefix("Mala Mojstrovka"))
+    // And the frame is the one a map view draws with a delegate giving the same views.
+    let expected = await MainActor.run {
+      let map = MapView(columns: options.columns, rows: options.rows)
+      let delegate = HutDelegate()
+      map.delegate = delegate
+      map.addAnnotations(options.annotations)
+      map.setRegion(options.region!, animated: false)
+      let frame = map.renderCompleteFrame(timeout: 600).frame
+      withExtendedLifetime(delegate) {}
+      return frame
+    }
+    #expect(snapshot.buffer == expected)
+    // Without the provider the hut is a standard marker again.
+    options.annotationViewProvider = nil
+    let plain = try await MapSnapshotter(options: options).start()
+    #expect(plain.buffer[p.column, p.row].glyph == "●")
+    #expect(!plain.text.contains("1,320 m"))
   }
 }

@@ -2,6 +2,7 @@ import DotRaster
 import Foundation
 import Testing
 
+@testable import MapTiles
 @testable import TerminalUI
 
 private let walk = "Data/samples/lisbon-walk.csv"

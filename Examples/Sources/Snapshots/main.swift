@@ -27,3 +27,31 @@ for (task, (name, center)) in zip(tasks, places) {
   }
   print(snapshot.text)
 }
+
+// The host's own annotation views in a snapshot: `annotationViewProvider` is the delegate's
+// `mapView(_:viewFor:)`, called on the main actor; the snapshot draws the views it makes.
+final class CapitalView: AnnotationView {
+  required init(annotation: (any Annotation)?, reuseIdentifier: String?) {
+    super.init(annotation: annotation, reuseIdentifier: reuseIdentifier)
+    glyph = "★"
+    asciiGlyph = "*"
+    color = .brightRed
+  }
+
+  override func prepareForDisplay() {
+    super.prepareForDisplay()
+    label = (annotation?.title ?? "") + ", capital"
+  }
+}
+let (capital, capitalCenter) = places[0]
+var options = MapSnapshotter.Options(columns: 48, rows: 12)
+options.addOverlays(try OfflineMap.overlays(dataDirectory: data), level: .aboveRoads)
+options.annotations = [PointAnnotation(coordinate: capitalCenter, title: capital)]
+options.region = CoordinateRegion(
+  center: capitalCenter, span: CoordinateSpan(latitudeDelta: 4, longitudeDelta: 8))
+options.annotationViewProvider = { CapitalView(annotation: $0, reuseIdentifier: nil) }
+let custom = try await MapSnapshotter(options: options).start()
+if let cell = custom.point(for: capitalCenter) {
+  print("\(capital) as a custom view: \(custom.buffer[cell.column, cell.row].glyph)")
+}
+print(custom.text)

@@ -1,0 +1,368 @@
+import DotRaster
+import MapGeometry
+
+/// Annotations whose views collided and share a clustering identifier, shown as one marker
+/// (MKClusterAnnotation).
+///
+/// The map makes one for each group of colliding views (through its delegate's
+/// `mapView(_:clusterAnnotationForMemberAnnotations:)`) and shows it with a view like any other
+/// annotation: it can be selected, and its callout counts and lists the members. To show the
+/// members, fit the view to them: `map.showAnnotations(cluster.memberAnnotations, animated:)`.
+/// A cluster is not one of the map's `annotations`.
+public final class ClusterAnnotation: Annotation {
+  /// The annotations the cluster stands for. In a cluster the map made, the first is the
+  /// annotation whose marker held the place (the cluster stands there); the others follow in
+  /// the map's own order (the same for the same content).
+  public let memberAnnotations: [any Annotation]
+  /// The first member's coordinate.
+  public let coordinate: Coordinate
+  /// The first member's title, or the count of members when it has none.
+  public var title: String?
+  /// How many members there are besides the first (when the title is the first's).
+  public var subtitle: String?
+  /// The other members' titles, up to eight, then "…" when there are more.
+  public var detailLines: [String]
+
+  /// How many titles `detailLines` lists.
+  static let listedTitles = 8
+
+  /// A cluster of annotations (it should hold at least one), with the standard callout text.
+  public init(memberAnnotations: [any Annotation]) {
+    self.memberAnnotations = memberAnnotations
+    let first = memberAnnotations.first
+    coordinate = first?.coordinate ?? Coordinate(latitude: 0, longitude: 0)
+    let count = memberAnnotations.count
+    if let name = first?.title, !name.isEmpty {
+      title = name
+      subtitle = count > 1 ? "+\(count - 1) more" : nil
+    } else {
+      title = "\(count) annotations"
+      subtitle = nil
+    }
+    var names: [String] = []
+    for a in memberAnnotations.dropFirst() {
+      guard let t = a.title, !t.isEmpty else { continue }
+      if names.count == Self.listedTitles {
+        names.append("…")
+        break
+      }
+      names.append(t)
+    }
+    detailLines = names
+  }
+}
+
+/// The standard view of a cluster: a `MarkerAnnotationView` whose glyph is "◉" ("#" in ASCII)
+/// and whose label is the count of members.
+@MainActor
+open class ClusterAnnotationView: MarkerAnnotationView {
+  /// A cluster marker for a cluster annotation.
+  public required init(annotation: (any Annotation)?, reuseIdentifier: String?) {
+    super.init(annotation: annotation, reuseIdentifier: reuseIdentifier)
+    glyph = StandardMarker.clusterGlyph
+    asciiGlyph = StandardMarker.asciiClusterGlyph
+  }
+
+  /// Takes the count of members as the label.
+  open override func prepareForDisplay() {
+    super.prepareForDisplay()
+    if let cluster = annotation as? ClusterAnnotation {
+      label = String(cluster.memberAnnotations.count)
+    }
+  }
+}
+
+/// Clustering identifiers as small numbers, so the collision pass compares integers.
+@MainActor
+enum ClusteringKeys {
+  static var keys: [String: Int32] = [:]
+
+  static func key(for identifier: String?) -> Int32 {
+    guard let identifier else { return -1 }
+    if let k = keys[identifier] { return k }
+    let k = Int32(keys.count)
+    keys[identifier] = k
+    return k
+  }
+}
+
+/// A cluster on screen: its annotation and view, the views it replaces, and what it was made
+/// from (a later pass with the same keeps it, so a selected cluster stays selected).
+@MainActor
+struct ClusterRecord {
+  let annotation: ClusterAnnotation
+  let view: AnnotationView
+  /// The member views, the one that held its place first.
+  let memberViews: [AnnotationView]
+  let signature: Signature
+
+  /// The member views' annotations (their slots in the index) with the counts they stood for,
+  /// at a zoom scale and a state of the index: the same signature means the same members (the
+  /// viewport's cells keep their place in the world while it pans).
+  struct Signature: Equatable {
+    let slots: [Int32]
+    let counts: [Int]
+    let zoomScale: Double
+    let generation: Int
+  }
+}
+
+/// A clusterable view's claim in the clustering pass: its order of addition, its place in the
+/// views, and its marker's cell.
+struct ClusterClaim: Comparable {
+  let order: Int
+  let index: Int32
+  let cell: Int32
+  static func < (a: ClusterClaim, b: ClusterClaim) -> Bool {
+    (a.order, a.index) < (b.order, b.index)
+  }
+}
+
+extension MapView {
+  /// The identifier of the standard cluster view (`ClusterAnnotationView`).
+  public static let defaultClusterAnnotationViewReuseIdentifier =
+    "termmap.default-cluster-annotation-view"
+
+  /// Whether a view on screen has a clustering identifier.
+  func viewsUseClustering() -> Bool {
+    for v in annotationViews.shown where v.clusterKey >= 0 { return true }
+    return false
+  }
+
+  /// Whether a view may join a cluster: it has an identifier and does not always show.
+  func isClusterable(_ v: AnnotationView) -> Bool {
+    v.clusterKey >= 0 && !v.isSelected && !v.isBeingDragged && v.collisionMode != .none
+      && v.displayPriority != .required
+  }
+
+  /// Forms the clusters, before collisions are resolved, and returns the views that take part
+  /// in them: the members' views left out (hidden), each cluster's view in the place of its
+  /// first member's.
+  ///
+  /// Clusterable views on screen claim their cells (as in collisions: the marker and its
+  /// label) first added first — not nearest the centre first, so clusters do not change when
+  /// the map pans; one whose cells meet a claim of a view with the same identifier joins that
+  /// view's cluster. A group with members becomes a cluster: kept when its views, their counts,
+  /// the zoom and the annotations are as before (so a selected cluster stays selected), else
+  /// made anew — the delegate hears `clusterAnnotationForMemberAnnotations`, `viewFor` and
+  /// `didAdd` — after the clusters gone are dismissed (deselected first when selected).
+  func formClusters(_ views: [AnnotationView], _ vp: Viewport) -> [AnnotationView] {
+    let columns = vp.columns
+    // The clusterable views on screen with their cells, first added first. (Sorted by the
+    // keys' own `<`: a closure written here would be main-actor isolated, and checked to be on
+    // the main actor at every comparison.)
+    var claims: [ClusterClaim] = []
+    for (n, v) in views.enumerated() where isClusterable(v) && v.layoutSlot >= 0 {
+      guard let c = vp.cell(for: v.layoutPoint) else { continue }
+      let col = c.column + v.centerOffset.columns
+      let row = c.row + v.centerOffset.rows
+      guard col >= 0 && row >= 0 && col < columns && row < vp.rows else { continue }
+      claims.append(
+        ClusterClaim(order: v.layoutOrder, index: Int32(n), cell: Int32(row * columns + col)))
+    }
+    claims.sort()
+    // Which view claimed each cell (-1: none), and each member's first member.
+    var owner = [Int32](repeating: -1, count: claims.isEmpty ? 0 : columns * vp.rows)
+    var headOf = [Int32](repeating: -1, count: claims.isEmpty ? 0 : views.count)
+    var heads: [Int32] = []
+    var membersOf: [Int32: [Int32]] = [:]
+    for claim in claims {
+      let v = views[Int(claim.index)]
+      let first = Int(claim.cell)
+      let end = first + Self.collisionWidth(v, column: first % columns, columns: columns)
+      var head: Int32 = -1
+      for k in first..<end where owner[k] >= 0 {
+        if views[Int(owner[k])].clusterKey == v.clusterKey { head = owner[k] }
+        break
+      }
+      if head >= 0 {
+        headOf[Int(claim.index)] = head
+        if membersOf[head] == nil { heads.append(head) }
+        membersOf[head, default: []].append(claim.index)
+      } else {
+        for k in first..<end where owner[k] < 0 { owner[k] = claim.index }
+      }
+    }
+    // The groups, with what they are made from.
+    var groups: [(members: [AnnotationView], signature: ClusterRecord.Signature)] = []
+    groups.reserveCapacity(heads.count)
+    for h in heads {
+      // (Loops, not closures: a closure here would be checked to be on the main actor at
+      // every call.)
+      var members = [views[Int(h)]]
+      for m in membersOf[h]! { members.append(views[Int(m)]) }
+      var slots: [Int32] = []
+      var counts: [Int] = []
+      slots.reserveCapacity(members.count)
+      counts.reserveCapacity(members.count)
+      for m in members {
+        slots.append(m.layoutSlot)
+        counts.append(m.representedCount)
+      }
+      groups.append(
+        (
+          members,
+          ClusterRecord.Signature(
+            slots: slots, counts: counts, zoomScale: vp.zoomScale,
+            generation: annotationIndex.generation)
+        ))
+    }
+    // The clusters kept, and those gone.
+    var old = annotationViews.clusters
+    for record in old.values {
+      for m in record.memberViews { m.cluster = nil }
+    }
+    var kept: [ObjectIdentifier: ClusterRecord] = [:]
+    for g in groups {
+      guard let a = g.members[0].annotation else { continue }
+      let key = ObjectIdentifier(a)
+      if let record = old[key], record.signature == g.signature {
+        kept[key] = record
+        old[key] = nil
+      }
+    }
+    for record in Self.inOrder(old.values) { dismissCluster(record) }
+    // The clusters made and kept, in the order they formed.
+    var clusters: [ObjectIdentifier: ClusterRecord] = [:]
+    var clusterViews: [AnnotationView] = []
+    var viewOfHead: [Int32: AnnotationView] = [:]
+    var added: [AnnotationView] = []
+    var memberViews: [[AnnotationView]] = []
+    memberViews.reserveCapacity(groups.count)
+    for g in groups { memberViews.append(g.members) }
+    let members = memberAnnotations(of: memberViews, except: kept, vp)
+    for (n, (g, h)) in zip(groups, heads).enumerated() {
+      let head = g.members[0]
+      guard let headAnnotation = head.annotation else { continue }
+      let key = ObjectIdentifier(headAnnotation)
+      let record: ClusterRecord
+      if let k = kept[key] {
+        // The same annotations; their views may be others (one left the screen and came back).
+        record = ClusterRecord(
+          annotation: k.annotation, view: k.view, memberViews: g.members, signature: k.signature)
+      } else {
+        let memberAnnotations = members[n]
+        let cluster =
+          delegate?.mapView(self, clusterAnnotationForMemberAnnotations: memberAnnotations)
+          ?? ClusterAnnotation(memberAnnotations: memberAnnotations)
+        let view = makeView(for: cluster)
+        view.prepareForDisplay()
+        annotationViews.visible[ObjectIdentifier(cluster)] = view
+        record = ClusterRecord(
+          annotation: cluster, view: view, memberViews: g.members, signature: g.signature)
+        added.append(view)
+      }
+      let view = record.view
+      view.layoutSlot = head.layoutSlot
+      view.layoutPoint = head.layoutPoint
+      view.layoutOrder = head.layoutOrder
+      view.representedCount = 1
+      view.clusterMemberCount = max(record.annotation.memberAnnotations.count, 1)
+      for m in record.memberViews {
+        m.isHidden = true
+        m.cluster = view
+      }
+      clusters[key] = record
+      clusterViews.append(view)
+      viewOfHead[h] = view
+    }
+    annotationViews.clusters = clusters
+    annotationViews.clusterViews = clusterViews
+    if !added.isEmpty { delegate?.mapView(self, didAdd: added) }
+    guard !heads.isEmpty else { return views }
+    // The views that take part in collisions: a cluster's view in its first member's place.
+    var placed: [AnnotationView] = []
+    placed.reserveCapacity(views.count)
+    for (n, v) in views.enumerated() {
+      if let c = viewOfHead[Int32(n)] {
+        placed.append(c)
+      } else if headOf[n] < 0 {
+        placed.append(v)
+      }
+    }
+    return placed
+  }
+
+  /// The annotations of the groups of views not kept, each group's first view's annotation
+  /// first: the annotations their cells stand for. A few views' cells are read one by one from
+  /// the index, many in one walk of the screen.
+  func memberAnnotations(
+    of groups: [[AnnotationView]], except kept: [ObjectIdentifier: ClusterRecord], _ vp: Viewport
+  ) -> [[any Annotation]] {
+    var out = [[any Annotation]](repeating: [], count: groups.count)
+    var wanted: [Int] = []
+    var cells = 0
+    for (n, g) in groups.enumerated() {
+      guard let a = g[0].annotation, kept[ObjectIdentifier(a)] == nil else { continue }
+      wanted.append(n)
+      cells += g.count
+    }
+    guard !wanted.isEmpty else { return out }
+    if cells <= 64 {
+      for n in wanted {
+        for v in groups[n] {
+          guard let c = vp.cell(for: v.layoutPoint) else { continue }
+          out[n] += annotationIndex.members(
+            ofCell: c.column, row: c.row, first: v.layoutSlot, viewport: vp)
+        }
+      }
+      return out
+    }
+    var groupOf = [Int32](repeating: -1, count: vp.columns * vp.rows)
+    for n in wanted {
+      for v in groups[n] {
+        guard let c = vp.cell(for: v.layoutPoint) else { continue }
+        groupOf[c.row * vp.columns + c.column] = Int32(n)
+      }
+    }
+    var slots = [[Int32]](repeating: [], count: groups.count)
+    annotationIndex.memberSlots(groupOf: groupOf, viewport: vp, into: &slots)
+    for n in wanted {
+      // The first view's annotation first: the cluster stands where it stands.
+      let first = groups[n][0].layoutSlot
+      if let i = slots[n].firstIndex(of: first), i > 0 {
+        slots[n].remove(at: i)
+        slots[n].insert(first, at: 0)
+      }
+      out[n] = annotationIndex.annotations(inSlots: slots[n])
+    }
+    return out
+  }
+
+  /// Takes a cluster off the map: deselected (the delegate hears it) when selected, its view
+  /// to the reuse queue.
+  func dismissCluster(_ record: ClusterRecord) {
+    if let s = annotationViews.selected, s === record.annotation {
+      deselectAnnotation(s, animated: false)
+    }
+    annotationViews.visible[ObjectIdentifier(record.annotation)] = nil
+    record.view.clusterMemberCount = 0
+    enqueue(record.view)
+  }
+
+  /// Clusters in the order their first members were added.
+  static func inOrder(_ records: some Collection<ClusterRecord>) -> [ClusterRecord] {
+    var keys: [ClusterClaim] = []
+    var list: [ClusterRecord] = []
+    for r in records {
+      keys.append(ClusterClaim(order: r.view.layoutOrder, index: Int32(list.count), cell: 0))
+      list.append(r)
+    }
+    keys.sort()
+    var out: [ClusterRecord] = []
+    out.reserveCapacity(list.count)
+    for k in keys { out.append(list[Int(k.index)]) }
+    return out
+  }
+
+  /// Takes every cluster off the map.
+  func dismissAllClusters() {
+    let records = Self.inOrder(annotationViews.clusters.values)
+    annotationViews.clusters = [:]
+    annotationViews.clusterViews = []
+    for record in records {
+      for m in record.memberViews { m.cluster = nil }
+      dismissCluster(record)
+    }
+  }
+}
