@@ -23,7 +23,9 @@ public struct AuthorizedKeys: Sendable {
   /// Reads `path`. A file that cannot be read, or holds no usable key, is an error.
   public init(path: String) throws(KeyFileError) {
     guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw KeyFileError(path: path, line: nil, message: "cannot read: \(errnoText())")
+      throw KeyFileError(
+        path: path, line: nil,
+        message: errno == ENOENT ? "no such file" : "cannot read: \(errnoText())")
     }
     defer { try? handle.close() }
     let data = ((try? handle.read(upToCount: Self.maxFileSize + 1)) ?? nil) ?? Data()

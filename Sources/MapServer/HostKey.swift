@@ -72,7 +72,7 @@ public struct HostKey: Sendable {
       KeyFileError(path: path, line: nil, message: message)
     }
     guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw fail("cannot read: \(errnoText())")
+      throw fail(errno == ENOENT ? "no such file" : "cannot read: \(errnoText())")
     }
     defer { try? handle.close() }
     let data = (try? handle.read(upToCount: maxFileSize + 1)) ?? nil

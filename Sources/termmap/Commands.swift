@@ -306,6 +306,11 @@ extension Termmap {
     @Flag(help: "Let anyone in, with any user name and no password.")
     var anonymous = false
 
+    @Flag(
+      help:
+        "Check the options, the keys and the map, say what would be served, and exit (as sshd -t).")
+    var check = false
+
     @Option(help: ArgumentHelp("Sessions at once, in all (default 100).", valueName: "N"))
     var maxSessions: String?
 

@@ -36,6 +36,15 @@ enum ServeCommand {
       limits.idleTimeout = try number(v, "--idle-timeout", 0...604_800)
     }
     let hostKeyPath = c.hostKey ?? defaultHostKeyPath()
+    if c.check && !FileManager.default.fileExists(atPath: hostKeyPath) {
+      _ = try RenderCommand(position: c.position, map: c.map, tiles: c.tiles, files: c.input.files)
+        .makeMapLayers(reportMissingMap: false)
+      FileHandle.standardError.write(
+        Data(
+          "termmap serve: configuration OK; would listen on \(host):\(port) and make a host key at \(hostKeyPath)\n"
+            .utf8))
+      return 0
+    }
     let hostKey: HostKey
     do {
       try FileManager.default.createDirectory(
@@ -62,6 +71,13 @@ enum ServeCommand {
     let layers = try parsed.makeMapLayers(reportMissingMap: false)
     let gazetteer = try? Gazetteer(directory: options.dataDirectory)
 
+    if c.check {
+      FileHandle.standardError.write(
+        Data(
+          "termmap serve: configuration OK; would listen on \(host):\(port), host key \(hostKey.fingerprint)\n"
+            .utf8))
+      return 0
+    }
     let sessionOptions = options
     LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
     let logger = Logger(label: "termmap.serve")

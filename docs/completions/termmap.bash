@@ -388,7 +388,7 @@ _termmap_regions() {
 
 _termmap_serve() {
     repeating_flags=()
-    non_repeating_flags=(--anonymous --no-basemap --version -h --help)
+    non_repeating_flags=(--anonymous --check --no-basemap --version -h --help)
     repeating_options=(--tiles)
     non_repeating_options=(--listen --host-key --authorized-keys --max-sessions --idle-timeout --center --zoom --bbox --charset --style --raster)
     __termmap_offer_flags_options -1

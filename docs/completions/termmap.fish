@@ -35,7 +35,7 @@ function __termmap_parse_tokens -S
         case 'regions'
             __termmap_parse_subcommand -r 1 'version' 'h/help'
         case 'serve'
-            __termmap_parse_subcommand -r 1 'listen=' 'host-key=' 'authorized-keys=' 'anonymous' 'max-sessions=' 'idle-timeout=' 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'version' 'h/help'
+            __termmap_parse_subcommand -r 1 'listen=' 'host-key=' 'authorized-keys=' 'anonymous' 'check' 'max-sessions=' 'idle-timeout=' 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'version' 'h/help'
         case 'help'
             __termmap_parse_subcommand -r 1 'version'
         end
@@ -163,6 +163,7 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" host-key' -l 'host-key' -d 'The host key: an Ed25519 key in OpenSSH\'s format, made (mode 0600) when missing (default ~/.local/share/termmap/ssh_host_ed25519_key).' -rF
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" authorized-keys' -l 'authorized-keys' -d 'Let in only the holders of these public keys (OpenSSH\'s authorized_keys format).' -rF
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" anonymous' -l 'anonymous' -d 'Let anyone in, with any user name and no password.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" check' -l 'check' -d 'Check the options, the keys and the map, say what would be served, and exit (as sshd -t).'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" max-sessions' -l 'max-sessions' -d 'Sessions at once, in all (default 100).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" idle-timeout' -l 'idle-timeout' -d 'Close a connection idle this long (seconds, default 1800; 0: never).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" center' -l 'center' -d 'The centre of the view, in degrees (latitude -90 to 90, longitude -180 to 180).' -rfka ''
