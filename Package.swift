@@ -18,7 +18,12 @@ let package = Package(
   ],
   dependencies: [
     // The command line (the termmap executable only).
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // `termmap serve`: SSH on SwiftNIO, its keys (Crypto) and structured logs.
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-ssh", from: "0.15.1"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     .target(
@@ -50,6 +55,17 @@ let package = Package(
     .target(
       name: "TileData", dependencies: ["MapGeometry", "CZlib", "CSQLite", "CCurl"],
       swiftSettings: strict),
+    // The SSH server of `termmap serve`: keys, authentication, what a session may ask for.
+    .target(
+      name: "MapServer",
+      dependencies: [
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOSSH", package: "swift-nio-ssh"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: strict),
     .systemLibrary(name: "CNcursesw"),
     .systemLibrary(name: "CPNG"),
     .systemLibrary(name: "CJPEG"),
@@ -66,7 +82,9 @@ let package = Package(
       name: "termmap",
       dependencies: [
         "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles", "TerminalUI",
-        "LiveLocation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "LiveLocation", "MapServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strict),
     .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),
@@ -122,6 +140,9 @@ let package = Package(
     .testTarget(
       name: "LiveLocationTests", dependencies: ["LiveLocation", "MapGeometry", "TestProcesses"],
       exclude: ["Fixtures"], swiftSettings: strict),
+    .testTarget(
+      name: "MapServerTests", dependencies: ["MapServer", "TestProcesses"],
+      swiftSettings: strict),
     .testTarget(
       name: "TerminalUITests",
       dependencies: [

@@ -52,12 +52,14 @@ extension Viewer {
     if !routesEnabled { parts.append(Part("routes off", priority: 2)) }
     if let note = Regions.noDataNote(
       at: MapPoint(map.centerCoordinate), zoom: map.zoomLevel, in: map.overlays, ascii: ascii,
-      key: KeyBindings.presses(for: .downloadRegion).lazy.compactMap { press -> String? in
-        if case .character(let c) = press { return String(c) }
-        return nil
-      }.first)
+      key: options.allowsDownloads
+        ? KeyBindings.presses(for: .downloadRegion).lazy.compactMap { press -> String? in
+          if case .character(let c) = press { return String(c) }
+          return nil
+        }.first : nil)
     {
-      parts.append(Part(note, priority: 4))
+      // Where D is off (a session of termmap serve), neither key nor command is the user's.
+      parts.append(Part(options.allowsDownloads ? note : "no map data here", priority: 4))
     }
     if !loadErrors.isEmpty {
       parts.append(

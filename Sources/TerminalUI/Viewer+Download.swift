@@ -121,6 +121,10 @@ extension Viewer {
   /// The `D` key: downloads the region on screen, zooms 0–15, from `[get] from` in the config
   /// file (else the Protomaps planet), into the regions folder; the map draws it once whole.
   func downloadVisibleRegion() {
+    guard options.allowsDownloads else {
+      show("downloads are off here")
+      return
+    }
     if let d = download, d.statusText(now: clock()) != nil {
       show("already downloading \(d.name)")
       return

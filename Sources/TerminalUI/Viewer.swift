@@ -24,6 +24,9 @@ public struct ViewerOptions: Sendable {
   public var searchesStoredRegions = false
   /// Said on the status line at the start (15 s): the offline map could not be found.
   public var missingMapMessage: String?
+  /// Whether `D` downloads the region in view into the regions folder (off for sessions of
+  /// `termmap serve`: a session never makes the server fetch or write anything).
+  public var allowsDownloads = true
 
   public init() {}
 }

@@ -18,6 +18,7 @@ struct Termmap: ParsableCommand {
       termmap bench [<options>]
       termmap get (PLACE | --bbox W,S,E,N | --around LAT,LON --radius KM) [<options>]
       termmap regions [remove NAME]
+      termmap serve (--authorized-keys FILE | --anonymous) [<options>] [<FILE> ...]
       """,
     discussion: """
       FILE is GPX 1.0/1.1, GeoJSON, KML 2.2 or a route CSV, recognised by its contents. SOURCE \
@@ -31,7 +32,7 @@ struct Termmap: ParsableCommand {
       """,
     version: "termmap \(Usage.version)",
     subcommands: [
-      View.self, Render.self, Info.self, Bench.self, Get.self, RegionsCommand.self,
+      View.self, Render.self, Info.self, Bench.self, Get.self, RegionsCommand.self, Serve.self,
       GenerateManual.self,
     ],
     defaultSubcommand: View.self)
@@ -267,6 +268,62 @@ extension Termmap {
 
     @Flag(help: "Do not ask before a download over 500 MB.")
     var yes = false
+  }
+
+  /// `termmap serve`: the map over SSH, each connection with its own viewer.
+  struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "serve",
+      abstract: "Serve the map over SSH: each connection gets its own viewer (ssh -p PORT HOST).",
+      discussion: """
+        Sessions get a terminal with the map and nothing else: commands, sftp, port forwarding \
+        and agent or X11 forwarding are refused. The user name may name a place (ssh -p 2222 \
+        lyon@host opens at Lyon). The map options and FILEs are the same for every session. \
+        Log lines (connect, auth, refusal, disconnect) go to stderr. SIGTERM or SIGINT ends \
+        every session with a last line and exits 0; SIGHUP reads --authorized-keys again.
+        """)
+
+    @Option(
+      help: ArgumentHelp(
+        "The address and port to listen on (default 127.0.0.1:2222; 0.0.0.0:2222 for all).",
+        valueName: "ADDR:PORT"))
+    var listen = "127.0.0.1:2222"
+
+    @Option(
+      help: ArgumentHelp(
+        "The host key: an Ed25519 key in OpenSSH's format, made (mode 0600) when missing (default ~/.local/share/termmap/ssh_host_ed25519_key).",
+        valueName: "FILE"),
+      completion: .file())
+    var hostKey: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "Let in only the holders of these public keys (OpenSSH's authorized_keys format).",
+        valueName: "FILE"),
+      completion: .file())
+    var authorizedKeys: String?
+
+    @Flag(help: "Let anyone in, with any user name and no password.")
+    var anonymous = false
+
+    @Flag(
+      help:
+        "Check the options, the keys and the map, say what would be served, and exit (as sshd -t).")
+    var check = false
+
+    @Option(help: ArgumentHelp("Sessions at once, in all (default 100).", valueName: "N"))
+    var maxSessions: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "Close a connection idle this long (seconds, default 1800; 0: never).",
+        valueName: "SECONDS"))
+    var idleTimeout: String?
+
+    @OptionGroup(title: "Position") var position: PositionOptions
+    @OptionGroup(title: "Map") var map: MapOptions
+    @OptionGroup(title: "Tile layers") var tiles: TileOptions
+    @OptionGroup var input: FileArguments
   }
 
   /// `termmap regions [remove NAME]`: the stored regions.

@@ -3,6 +3,18 @@ import MapData
 import MapGeometry
 import TerminalUI
 
+extension RenderCommand {
+  /// `--bbox` as a map rect (west past east crosses the antimeridian), nil without one.
+  var bboxRect: MapRect? {
+    guard let b = bbox else { return nil }
+    let nw = MapPoint(Coordinate(latitude: b[3], longitude: b[0]))
+    let se = MapPoint(Coordinate(latitude: b[1], longitude: b[2]))
+    var w = se.x - nw.x
+    if w < 0 { w += MapSize.world.width }
+    return MapRect(x: nw.x, y: nw.y, width: w, height: se.y - nw.y)
+  }
+}
+
 /// `termmap [options] FILE...`: the interactive viewer.
 @MainActor
 enum ViewerCommand {
@@ -12,13 +24,7 @@ enum ViewerCommand {
     options.files = parsed.files
     options.center = parsed.center
     options.zoom = parsed.zoom
-    if let b = parsed.bbox {
-      let nw = MapPoint(Coordinate(latitude: b[3], longitude: b[0]))
-      let se = MapPoint(Coordinate(latitude: b[1], longitude: b[2]))
-      var w = se.x - nw.x
-      if w < 0 { w += MapSize.world.width }
-      options.bbox = MapRect(x: nw.x, y: nw.y, width: w, height: se.y - nw.y)
-    }
+    options.bbox = parsed.bboxRect
     if parsed.charsetGiven { options.charset = parsed.charset }
     options.hideRoutesDuringChanges = !parsed.keepRoutes
     options.settleMilliseconds = parsed.settleMilliseconds

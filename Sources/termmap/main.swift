@@ -39,6 +39,7 @@ extension Termmap {
     case let c as Bench: return try BenchCommand(c).run()
     case let c as Get: return try GetCommand(c).run()
     case let c as RegionsCommand: return try GetCommand.regions(c.words)
+    case let c as Serve: return try ServeCommand.run(c)
     case let c as GenerateManual:
       let dump = try Manual.dump()
       Output.write(c.markdown ? Manual.markdown(dump) : Manual.page(dump))

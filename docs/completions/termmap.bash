@@ -173,13 +173,13 @@ _termmap() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    view|render|info|bench|get|regions|help)
+    view|render|info|bench|get|regions|serve|help)
         # Offer subcommand argument completions
         "_termmap_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'view render info bench get regions help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'view render info bench get regions serve help' -- "${cur}"))
         ;;
     esac
 }
@@ -384,6 +384,68 @@ _termmap_regions() {
     repeating_options=()
     non_repeating_options=()
     __termmap_offer_flags_options -1
+}
+
+_termmap_serve() {
+    repeating_flags=()
+    non_repeating_flags=(--anonymous --check --no-basemap --version -h --help)
+    repeating_options=(--tiles)
+    non_repeating_options=(--listen --host-key --authorized-keys --max-sessions --idle-timeout --center --zoom --bbox --charset --style --raster)
+    __termmap_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--listen')
+        return
+        ;;
+    '--host-key')
+        __termmap_add_completions -f
+        return
+        ;;
+    '--authorized-keys')
+        __termmap_add_completions -f
+        return
+        ;;
+    '--max-sessions')
+        return
+        ;;
+    '--idle-timeout')
+        return
+        ;;
+    '--center')
+        return
+        ;;
+    '--zoom')
+        return
+        ;;
+    '--bbox')
+        return
+        ;;
+    '--charset')
+        __termmap_add_completions -W 'braille'$'\n''block'$'\n''ascii'
+        return
+        ;;
+    '--style')
+        __termmap_add_completions -W 'dark'$'\n''light'
+        return
+        ;;
+    '--tiles')
+        __termmap_add_completions -f
+        return
+        ;;
+    '--raster')
+        __termmap_add_completions -W 'dots'$'\n''blocks'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __termmap_add_completions -f
+        return
+        ;;
+    esac
 }
 
 _termmap_help() {

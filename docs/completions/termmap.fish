@@ -34,6 +34,8 @@ function __termmap_parse_tokens -S
             __termmap_parse_subcommand 1 'bbox=' 'around=' 'radius=' 'from=' 'maxzoom=' 'name=' 'output=' 'parallel=' 'drop-layers=' 'dry-run' 'yes' 'version' 'h/help'
         case 'regions'
             __termmap_parse_subcommand -r 1 'version' 'h/help'
+        case 'serve'
+            __termmap_parse_subcommand -r 1 'listen=' 'host-key=' 'authorized-keys=' 'anonymous' 'check' 'max-sessions=' 'idle-timeout=' 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'version' 'h/help'
         case 'help'
             __termmap_parse_subcommand -r 1 'version'
         end
@@ -97,6 +99,7 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "ter
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'bench' -d 'Measure frame times and memory (build with -c release).'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'get' -d 'Cut a region from a PMTiles archive (a file or an http(s) URL) for offline use.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'regions' -d 'List the regions termmap get stored, or remove one (regions remove NAME).'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'serve' -d 'Serve the map over SSH: each connection gets its own viewer (ssh -p PORT HOST).'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" center' -l 'center' -d 'The centre of the view, in degrees (latitude -90 to 90, longitude -180 to 180).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" zoom' -l 'zoom' -d 'The zoom level, -4 to 22 (below 0 the whole world fits a small terminal).' -rfka ''
@@ -156,4 +159,22 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap get" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap regions" version' -l 'version' -d 'Show the version.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap regions" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" listen' -l 'listen' -d 'The address and port to listen on (default 127.0.0.1:2222; 0.0.0.0:2222 for all).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" host-key' -l 'host-key' -d 'The host key: an Ed25519 key in OpenSSH\'s format, made (mode 0600) when missing (default ~/.local/share/termmap/ssh_host_ed25519_key).' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" authorized-keys' -l 'authorized-keys' -d 'Let in only the holders of these public keys (OpenSSH\'s authorized_keys format).' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" anonymous' -l 'anonymous' -d 'Let anyone in, with any user name and no password.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" check' -l 'check' -d 'Check the options, the keys and the map, say what would be served, and exit (as sshd -t).'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" max-sessions' -l 'max-sessions' -d 'Sessions at once, in all (default 100).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" idle-timeout' -l 'idle-timeout' -d 'Close a connection idle this long (seconds, default 1800; 0: never).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" center' -l 'center' -d 'The centre of the view, in degrees (latitude -90 to 90, longitude -180 to 180).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" zoom' -l 'zoom' -d 'The zoom level, -4 to 22 (below 0 the whole world fits a small terminal).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" bbox' -l 'bbox' -d 'The region to show: west, south, east, north in degrees (W > E crosses the antimeridian); not with --center or --zoom.' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" charset' -l 'charset' -d 'The characters the map is drawn with (default: braille, or ascii without a UTF-8 locale).' -rfka 'braille block ascii'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" style' -l 'style' -d 'The map\'s colours: dark (the default) or light, for light terminals.' -rfka 'dark light'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" no-basemap' -l 'no-basemap' -d 'Draw only your data and --tiles, not the offline map.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve"' -l 'tiles' -d 'Add a tile layer on top of the map (repeatable): a file, directory, URL or source name.' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" raster' -l 'raster' -d 'How raster tiles are drawn: braille dots (the default) or half blocks.' -rfka 'dots blocks'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap serve" -ge 1' -F
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" version' -l 'version' -d 'Show the version.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap help" version' -l 'version' -d 'Show the version.'

@@ -1,0 +1,193 @@
+import DotRaster
+import Foundation
+
+/// The viewer on a remote terminal (a session over SSH): bytes in, frames out as ANSI
+/// differences, with no ncurses, no signals and no file descriptor. The server hands it the
+/// client's bytes and window changes; it answers through the closures it was given.
+///
+/// Output is paced by the link: while more than `backlogLimit` bytes wait to be sent, no frame
+/// is written; when they drain, the newest state is written (frames coalesce, so a slow link
+/// sees fewer frames, never a growing queue). Animations step only while frames drain, so a
+/// zoom over a slow link lands on its target instead of queueing every step.
+@MainActor
+public final class SessionFront {
+  /// The link to the client.
+  public struct Link: Sendable {
+    /// Queues bytes for the client.
+    public var send: @Sendable ([UInt8]) -> Void
+    /// Bytes queued and not yet taken by the connection.
+    public var backlog: @Sendable () -> Int
+    /// Calls the closure once the backlog is below the threshold.
+    public var whenDrained: @Sendable (Int, @escaping @Sendable () -> Void) -> Void
+    /// Sends the last bytes and the exit status, and closes.
+    public var finish: @Sendable ([UInt8], Int) -> Void
+
+    /// A link of these closures.
+    public init(
+      send: @escaping @Sendable ([UInt8]) -> Void, backlog: @escaping @Sendable () -> Int,
+      whenDrained: @escaping @Sendable (Int, @escaping @Sendable () -> Void) -> Void,
+      finish: @escaping @Sendable ([UInt8], Int) -> Void
+    ) {
+      self.send = send
+      self.backlog = backlog
+      self.whenDrained = whenDrained
+      self.finish = finish
+    }
+  }
+
+  /// The viewer this front drives.
+  public let viewer: Viewer
+  let link: Link
+  let unicode: Bool
+  var writer: TerminalWriter
+  var decoder = InputDecoder()
+  var timer: DispatchSourceTimer?
+  var waitingForDrain = false
+  var escapeDeadline: DispatchTime?
+  var ended = false
+  var asciiCache: [Unicode.Scalar: Unicode.Scalar] = [:]
+  /// Bytes allowed to wait on the link before frames are held back (one large frame).
+  public var backlogLimit = 32 * 1024
+  /// Frames and bytes written, for the server's counters.
+  public private(set) var framesSent = 0
+  public private(set) var bytesSent = 0
+
+  /// Sets the terminal up for the map: the alternate screen, no cursor, the mouse's button
+  /// and motion reports in SGR form.
+  static let setUp = Array(
+    "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1002h\u{1B}[?1006h\u{1B}[H\u{1B}[2J".utf8)
+  /// Gives the terminal back as it was.
+  static let tearDown = Array("\u{1B}[0m\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?25h\u{1B}[?1049l".utf8)
+
+  /// A viewer for a client's terminal of this size, `TERM` and environment (LANG, LC_*,
+  /// COLORTERM), searching `gazetteer` (one for all sessions; nil: the viewer loads its own);
+  /// `prepare` may add shared overlays to the map before the viewer starts.
+  public init(
+    options: ViewerOptions, columns: Int, rows: Int, term: String,
+    environment: [String: String], gazetteer: Gazetteer? = nil, link: Link,
+    prepare: (Viewer) -> Void = { _ in }
+  ) {
+    unicode = Self.showsUnicode(environment)
+    let colors: ColorDepth =
+      ColorDepth.announcesTrueColor(environment)
+      ? .truecolor
+      : term.contains("256color") || term.contains("direct")
+        ? .palette256
+        : term == "dumb" ? .none : .basic16
+    writer = TerminalWriter(features: TerminalWriter.Features(colors: colors))
+    viewer = Viewer(options: options, columns: columns, rows: rows, unicode: unicode)
+    self.link = link
+    if let gazetteer { viewer.gazetteer = gazetteer }
+    prepare(viewer)
+  }
+
+  /// Whether a locale shows braille: UTF-8, or no locale sent at all (most SSH clients send
+  /// none; most terminals today are UTF-8).
+  static func showsUnicode(_ environment: [String: String]) -> Bool {
+    let locale = environment["LC_ALL"] ?? environment["LC_CTYPE"] ?? environment["LANG"]
+    guard let locale, !locale.isEmpty else { return true }
+    let l = locale.lowercased()
+    return l.contains("utf-8") || l.contains("utf8")
+  }
+
+  /// Sets the terminal up, starts the viewer and its clock.
+  public func start() {
+    link.send(Self.setUp)
+    viewer.start()
+    let timer = DispatchSource.makeTimerSource(queue: .main)
+    timer.schedule(deadline: .now(), repeating: .milliseconds(16), leeway: .milliseconds(4))
+    timer.setEventHandler { [weak self] in
+      MainActor.assumeIsolated { self?.tick(afterInput: false) }
+    }
+    timer.resume()
+    self.timer = timer
+  }
+
+  /// The client typed.
+  public func received(_ bytes: [UInt8]) {
+    guard !ended else { return }
+    for event in decoder.decode(bytes) { deliver(event) }
+    escapeDeadline = decoder.hasPending ? .now() + .milliseconds(40) : nil
+    tick(afterInput: true)
+  }
+
+  /// The client's window changed.
+  public func resized(columns: Int, rows: Int) {
+    guard !ended else { return }
+    viewer.resize(columns: columns, rows: rows)
+    viewer.handle(.resize)
+    writer.reset()
+    tick(afterInput: true)
+  }
+
+  /// The connection is gone: stop without writing.
+  public func closed() {
+    guard !ended else { return }
+    ended = true
+    timer?.cancel()
+    timer = nil
+    viewer.finish()
+  }
+
+  /// The server is stopping: a last line, the terminal given back.
+  public func stop(message: String) {
+    guard !ended else { return }
+    viewer.stop(exitStatus: 0)
+    end(lastLine: message)
+  }
+
+  func deliver(_ event: InputEvent) {
+    guard viewer.isRunning else { return }
+    viewer.handle(event)
+  }
+
+  func end(lastLine: String?) {
+    guard !ended else { return }
+    ended = true
+    timer?.cancel()
+    timer = nil
+    viewer.finish()
+    var bytes = Self.tearDown
+    if let lastLine { bytes += Array("\(lastLine)\r\n".utf8) }
+    link.finish(bytes, Int(viewer.exitStatus))
+  }
+
+  /// One turn: a pending lone Esc becomes the Esc key once nothing followed it, the viewer
+  /// turns, and its frame is written when the link has room.
+  func tick(afterInput input: Bool) {
+    guard !ended else { return }
+    if let deadline = escapeDeadline, DispatchTime.now() >= deadline {
+      escapeDeadline = nil
+      for event in decoder.flush() { deliver(event) }
+    }
+    guard viewer.isRunning else { return end(lastLine: nil) }
+    if link.backlog() > backlogLimit {
+      // The client is behind: no frame, and no animation step, until it catches up.
+      if !waitingForDrain {
+        waitingForDrain = true
+        link.whenDrained(backlogLimit / 4) { [weak self] in
+          DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+              self?.waitingForDrain = false
+              self?.viewer.setNeedsFrame()
+              self?.tick(afterInput: true)
+            }
+          }
+        }
+      }
+      return
+    }
+    guard var frame = viewer.turn(afterInput: input) else {
+      if !viewer.isRunning { end(lastLine: nil) }
+      return
+    }
+    if viewer.takeRepaintRequest() { writer.reset() }
+    frame.repairWideGlyphs()
+    if !unicode { frame = ASCIIFolding.fold(frame, cache: &asciiCache) }
+    let bytes = writer.update(to: frame)
+    framesSent += 1
+    bytesSent += bytes.count
+    link.send(bytes)
+    if !viewer.isRunning { end(lastLine: nil) }
+  }
+}

@@ -1,0 +1,278 @@
+import Dispatch
+import Foundation
+import Logging
+import MapData
+import MapGeometry
+import MapServer
+import TermMapKit
+import TerminalUI
+
+/// `termmap serve`: the map over SSH. Each shell gets its own viewer (a `SessionFront`) on
+/// the main actor; the map layers, the files given and the place names are made once and
+/// shared by every session.
+@MainActor
+enum ServeCommand {
+  /// The sessions open now, by id (main actor only).
+  static var sessions: [Int: SessionHolder] = [:]
+  static var nextID = 0
+
+  static func run(_ c: Termmap.Serve) throws -> Int32 {
+    let (host, port) = try listenAddress(c.listen)
+    guard c.anonymous != (c.authorizedKeys != nil) else {
+      throw UsageError("serve: give --authorized-keys FILE or --anonymous (one of the two)")
+    }
+    let keysPath = c.authorizedKeys
+    let access: SSHServer.Access
+    if let keysPath {
+      access = .keys(try loadKeys(keysPath))
+    } else {
+      access = .anonymous
+    }
+    var limits = SSHServer.Limits()
+    if let v = c.maxSessions {
+      limits.maxSessions = Int(try number(v, "--max-sessions", 1...100_000))
+    }
+    if let v = c.idleTimeout {
+      limits.idleTimeout = try number(v, "--idle-timeout", 0...604_800)
+    }
+    let hostKeyPath = c.hostKey ?? defaultHostKeyPath()
+    if c.check && !FileManager.default.fileExists(atPath: hostKeyPath) {
+      _ = try RenderCommand(position: c.position, map: c.map, tiles: c.tiles, files: c.input.files)
+        .makeMapLayers(reportMissingMap: false)
+      FileHandle.standardError.write(
+        Data(
+          "termmap serve: configuration OK; would listen on \(host):\(port) and make a host key at \(hostKeyPath)\n"
+            .utf8))
+      return 0
+    }
+    let hostKey: HostKey
+    do {
+      try FileManager.default.createDirectory(
+        atPath: (hostKeyPath as NSString).deletingLastPathComponent,
+        withIntermediateDirectories: true)
+      hostKey = try HostKey.loadOrGenerate(path: hostKeyPath)
+    } catch let e as KeyFileError {
+      throw UsageError("--host-key: \(e.description)")
+    } catch {
+      throw UsageError("--host-key: \(hostKeyPath): \(error.localizedDescription)")
+    }
+
+    // What every session shows: the map layers, the files, the place names.
+    let parsed = try RenderCommand(
+      position: c.position, map: c.map, tiles: c.tiles, files: c.input.files)
+    var options = ViewerOptions()
+    options.center = parsed.center
+    options.zoom = parsed.zoom
+    options.bbox = parsed.bboxRect
+    if parsed.charsetGiven { options.charset = parsed.charset }
+    options.dataDirectory = DataDirectory.locate()
+    options.allowsDownloads = false
+    options.files = parsed.files
+    let layers = try parsed.makeMapLayers(reportMissingMap: false)
+    let gazetteer = try? Gazetteer(directory: options.dataDirectory)
+
+    if c.check {
+      FileHandle.standardError.write(
+        Data(
+          "termmap serve: configuration OK; would listen on \(host):\(port), host key \(hostKey.fingerprint)\n"
+            .utf8))
+      return 0
+    }
+    let sessionOptions = options
+    LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+    let logger = Logger(label: "termmap.serve")
+    let server = SSHServer(hostKey: hostKey, access: access, limits: limits, logger: logger) {
+      request, output in
+      let holder = SessionHolder()
+      DispatchQueue.main.async {
+        MainActor.assumeIsolated {
+          open(
+            holder, request: request, output: output, options: sessionOptions, layers: layers,
+            gazetteer: gazetteer)
+        }
+      }
+      return .success(ServeSession(holder: holder))
+    }
+    let bound: Int
+    do {
+      bound = try server.start(host: host, port: port)
+    } catch {
+      throw UsageError("--listen: \(c.listen): \(error)")
+    }
+    if hostKey.generated {
+      FileHandle.standardError.write(Data("termmap serve: made a host key: \(hostKeyPath)\n".utf8))
+    }
+    FileHandle.standardError.write(
+      Data(
+        "termmap serve: listening on \(host):\(bound), host key \(hostKey.fingerprint)\n".utf8))
+
+    // SIGTERM and SIGINT: every session gets a last line and its terminal back; exit 0.
+    // SIGHUP: the authorized keys are read again.
+    var sources: [any DispatchSourceSignal] = []
+    for sig in [SIGTERM, SIGINT, SIGHUP] {
+      signal(sig, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+      source.setEventHandler {
+        MainActor.assumeIsolated {
+          if sig == SIGHUP {
+            reload(keysPath, server: server, logger: logger)
+          } else {
+            shutDown(server, logger: logger)
+          }
+        }
+      }
+      source.resume()
+      sources.append(source)
+    }
+    withExtendedLifetime(sources) { dispatchMain() }
+  }
+
+  static func open(
+    _ holder: SessionHolder, request: SessionRequest, output: any SessionOutput,
+    options base: ViewerOptions, layers: [any Overlay], gazetteer: Gazetteer?
+  ) {
+    var options = base
+    // The user name may name a place: `ssh lyon@host` opens at Lyon.
+    if let place = gazetteer?.search(request.user, limit: 1).first,
+      !request.user.isEmpty, request.user.count <= 64
+    {
+      options.center = place.coordinate
+      options.zoom = 11
+      options.bbox = nil
+    }
+    nextID += 1
+    let id = nextID
+    let link = SessionFront.Link(
+      send: { output.send($0) }, backlog: { output.pendingBytes },
+      whenDrained: { output.whenDrained(below: $0, $1) },
+      finish: { bytes, status in
+        output.finish(sending: bytes, exitStatus: status)
+        DispatchQueue.main.async {
+          MainActor.assumeIsolated { _ = sessions.removeValue(forKey: id) }
+        }
+      })
+    let front = SessionFront(
+      options: options, columns: request.columns, rows: request.rows, term: request.term,
+      environment: request.environment, gazetteer: gazetteer, link: link
+    ) { viewer in
+      viewer.map.addOverlays(layers, level: .aboveRoads)
+    }
+    holder.front = front
+    holder.id = id
+    sessions[id] = holder
+    front.start()
+    for bytes in holder.early { front.received(bytes) }
+    holder.early = []
+    if let size = holder.earlySize { front.resized(columns: size.0, rows: size.1) }
+    if holder.closed { close(holder) }
+  }
+
+  static func close(_ holder: SessionHolder) {
+    holder.closed = true
+    holder.front?.closed()
+    holder.front = nil
+    if let id = holder.id { sessions[id] = nil }
+  }
+
+  static func shutDown(_ server: SSHServer, logger: Logger) {
+    logger.info("stopping", metadata: ["sessions": .stringConvertible(sessions.count)])
+    for holder in sessions.values {
+      holder.front?.stop(message: "termmap serve is stopping; goodbye")
+    }
+    // The last lines go out on the connections' threads (each session closes its channel
+    // after them); what is still open a moment later is closed.
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
+      server.stop()
+      exit(0)
+    }
+  }
+
+  static func reload(_ path: String?, server: SSHServer, logger: Logger) {
+    guard let path else { return }
+    do {
+      server.setAccess(.keys(try loadKeys(path)))
+      logger.info("reloaded", metadata: ["authorized-keys": .string(SafeText.clean(path))])
+    } catch {
+      logger.error("reload failed", metadata: ["why": .string("\(error)")])
+    }
+  }
+
+  static func loadKeys(_ path: String) throws -> AuthorizedKeys {
+    do {
+      let keys = try AuthorizedKeys(path: path)
+      for p in keys.problems {
+        FileHandle.standardError.write(
+          Data("termmap serve: \(SafeText.clean(p.description))\n".utf8))
+      }
+      return keys
+    } catch {
+      throw UsageError("--authorized-keys: \(error.description)")
+    }
+  }
+
+  static func listenAddress(_ text: String) throws -> (String, Int) {
+    guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+      (0...65535).contains(port)
+    else { throw UsageError("--listen: \(text): expected ADDRESS:PORT, as 127.0.0.1:2222") }
+    var host = String(text[..<colon])
+    if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+    return (host.isEmpty ? "0.0.0.0" : host, port)
+  }
+
+  static func number(_ text: String, _ name: String, _ range: ClosedRange<Double>) throws -> Double
+  {
+    guard let v = Double(text), range.contains(v) else {
+      throw UsageError(
+        "\(name): expected a number \(Int(range.lowerBound))...\(Int(range.upperBound))")
+    }
+    return v
+  }
+
+  /// `$XDG_DATA_HOME/termmap/ssh_host_ed25519_key` (~/.local/share/termmap/…).
+  static func defaultHostKeyPath() -> String {
+    XDGDirectories.dataHome().appendingPathComponent("termmap/ssh_host_ed25519_key").path
+  }
+}
+
+/// A session's viewer, once the main actor has made it; what arrived before is kept for it.
+@MainActor
+final class SessionHolder {
+  var front: SessionFront?
+  var id: Int?
+  var early: [[UInt8]] = []
+  var earlySize: (Int, Int)?
+  var closed = false
+}
+
+/// The server's handle on a session: every call hops to the main actor, in order.
+final class ServeSession: TerminalSession {
+  let holder: SessionHolder
+  init(holder: SessionHolder) { self.holder = holder }
+
+  func received(_ bytes: [UInt8]) {
+    let holder = holder
+    DispatchQueue.main.async {
+      MainActor.assumeIsolated {
+        if let front = holder.front { front.received(bytes) } else { holder.early.append(bytes) }
+      }
+    }
+  }
+
+  func resized(columns: Int, rows: Int) {
+    let holder = holder
+    DispatchQueue.main.async {
+      MainActor.assumeIsolated {
+        if let front = holder.front {
+          front.resized(columns: columns, rows: rows)
+        } else {
+          holder.earlySize = (columns, rows)
+        }
+      }
+    }
+  }
+
+  func ended() {
+    let holder = holder
+    DispatchQueue.main.async { MainActor.assumeIsolated { ServeCommand.close(holder) } }
+  }
+}
