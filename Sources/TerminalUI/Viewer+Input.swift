@@ -14,6 +14,15 @@ extension Viewer {
       cancelMarkerDrag()
       return
     }
+    // After a press the map took, the first motion is the map's (it decides between moving a
+    // marker and panning), and a marker being dragged has the mouse until the release: no
+    // panel under the pointer takes a motion or the drop.
+    if case .mouse(let m) = event,
+      dragsMarker || (m.action == .motion && drag.map { !$0.moved } == true)
+    {
+      handleMouse(m)
+      return
+    }
     if routeToPanels(event) { return }
     switch event {
     case .mouse(let m): handleMouse(m)

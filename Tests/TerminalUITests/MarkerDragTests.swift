@@ -107,6 +107,21 @@ struct MarkerDragTests {
     #expect(h.viewer.map.draggedAnnotation == nil)
   }
 
+  @Test("a drag that ends over the profile still drops the waypoint, on the map's last row")
+  func dropOverDockedPanel() throws {
+    let h = try Harness([walk])
+    h.send(.character("p"))
+    let mapRows = h.viewer.map.rows
+    #expect(mapRows < 29, "the profile is not docked:\n\(h.text)")
+    let start = try #require(h.find("● Rossio"))
+    h.send(
+      mouse(start.column, start.row, .press), mouse(start.column, 20, .motion),
+      mouse(start.column, 27, .motion), mouse(start.column, 27, .release))
+    #expect(h.viewer.map.draggedAnnotation == nil)
+    #expect(h.status.hasPrefix("moved Rossio to"), "\(h.status)")
+    #expect(h.find("● Rossio")?.row == mapRows - 1, "\(h.text)")
+  }
+
   @Test("M moves the selected waypoint with the arrows; Esc puts it back, Enter drops it")
   func keyMove() throws {
     let h = try Harness([walk])
