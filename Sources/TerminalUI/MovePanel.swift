@@ -62,9 +62,10 @@ final class MovePanel: Panel {
     if viewer.map.draggedAnnotation != nil { viewer.map.cancelDrag() }
   }
 
-  /// "moving Rossio: arrows, Enter to drop, Esc to cancel" (a message has the line first).
+  /// "moving Rossio: arrows, Enter to drop, Esc to cancel" (a message has the line first; once
+  /// the map has ended the drag itself, its marker gone, the panel closes on the next key).
   func draw(into frame: inout CellBuffer, area: CellRect, viewer: Viewer) {
-    guard viewer.message == nil else { return }
+    guard viewer.message == nil, viewer.map.draggedAnnotation != nil else { return }
     let row = area.row
     for c in 0..<area.columns {
       frame[c, row] = Cell(glyph: " ", foreground: .white, background: .brightBlack)
