@@ -7,6 +7,8 @@ public enum ViewerAction: String, Sendable, CaseIterable {
   case fitData, fitWorld
   case nextMarker, previousMarker
   case enter, escape
+  /// Moving the selected waypoint with keys (MovePanel).
+  case moveMarker
   case search
   case toggleRoutes, toggleCharset
   /// The track tool (issue 13; Viewer+Track.swift and its siblings).
@@ -105,12 +107,17 @@ public enum KeyBindings {
     KeyBinding(
       "Enter", "open callout; again: zoom to it",
       details:
-        "open the selected marker's callout; Enter again zooms to it (the callout's accessory)",
+        "open the selected marker's callout; Enter again zooms to it (the callout's accessory), or to a cluster's members",
       [k(.enter, .enter), c("\n", .enter), c("\r", .enter)]),
     KeyBinding(
       "Esc", "close callout, prompt or help",
       details: "close the callout, the prompt or the help",
       [c("\u{1B}", .escape)]),
+    KeyBinding(
+      "M", "move the selected marker",
+      details:
+        "move the selected waypoint: arrows move it a cell (Shift: eight), Enter drops it (the status line and its callout give the new position), Esc puts it back",
+      [c("M", .moveMarker)]),
     KeyBinding(
       "/", "search a place or go to lat, lon",
       details:
@@ -150,7 +157,7 @@ public enum KeyBindings {
     KeyBinding(
       "mouse", "drag pans, wheel zooms, click selects",
       details:
-        "a drag pans, the wheel zooms about the cursor, a click on a marker opens its callout and a click elsewhere closes it",
+        "a drag pans; a drag from a waypoint moves it (Esc while dragging puts it back); the wheel zooms about the cursor; a click on a marker or a cluster opens its callout and a click elsewhere closes it",
       []),
     KeyBinding(
       "?", "this help",

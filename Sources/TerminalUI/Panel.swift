@@ -32,6 +32,9 @@ enum PanelLevel: Int, Comparable {
   case profile
   /// The layer list's box.
   case layers
+  /// Moving the selected waypoint with keys (its hint on the status line). Above the track
+  /// tool's panels: while a marker moves, the arrows are its (not the profile's cursor's).
+  case move
   /// The `/` search box on the status line, its matches above it.
   case search
   /// The key help's box.

@@ -9,6 +9,20 @@ extension Viewer {
   public func handle(_ event: InputEvent) {
     dirty = true
     if event == .resize { return }
+    // Esc during a mouse drag of a marker puts it back, before any panel sees the key.
+    if dragsMarker, map.draggedAnnotation != nil, KeyBindings.action(for: event) == .escape {
+      cancelMarkerDrag()
+      return
+    }
+    // After a press the map took, the first motion is the map's (it decides between moving a
+    // marker and panning), and a marker being dragged has the mouse until the release: no
+    // panel under the pointer takes a motion or the drop.
+    if case .mouse(let m) = event,
+      dragsMarker || (m.action == .motion && drag.map { !$0.moved } == true)
+    {
+      handleMouse(m)
+      return
+    }
     if routeToPanels(event) { return }
     switch event {
     case .mouse(let m): handleMouse(m)
@@ -46,6 +60,7 @@ extension Viewer {
     case .previousMarker: cycleMarkers(by: -1)
     case .enter: enter()
     case .escape: escape()
+    case .moveMarker: startMovingMarker()  // MovePanel
     case .search:
       open(SearchPanel())
     case .help: open(HelpPanel())
@@ -150,12 +165,25 @@ extension Viewer {
       lastMove = clock()
     case .press:
       drag = (m.column, m.row, false)
+      dragsMarker = false
     case .motion:
       // Motion with the button held drags (1002 mode reports it without button bits).
       guard let d = drag else { return }
+      if dragsMarker {
+        map.drag(toColumn: m.column, row: m.row)
+        drag = (m.column, m.row, true)
+        return
+      }
       let dc = m.column - d.column
       let dr = m.row - d.row
       if dc != 0 || dr != 0 {
+        // The first motion from a draggable marker moves the marker, not the map.
+        if !d.moved, map.beginDrag(atColumn: d.column, row: d.row) {
+          dragsMarker = true
+          map.drag(toColumn: m.column, row: m.row)
+          drag = (m.column, m.row, true)
+          return
+        }
         map.beginUserInteraction()
         map.pan(
           byDotsX: Double(-dc * CellGeometry.dotsWide), y: Double(-dr * CellGeometry.dotsHigh))
@@ -165,7 +193,14 @@ extension Viewer {
     case .release, .click:
       let moved = drag?.moved ?? false
       drag = nil
-      if moved {
+      if dragsMarker {
+        // The drop (after an Esc the marker is back already).
+        dragsMarker = false
+        if map.draggedAnnotation != nil {
+          map.drag(toColumn: m.column, row: m.row)
+          dropMarker()
+        }
+      } else if moved {
         map.endUserInteraction()
       } else {
         click(column: m.column, row: m.row)

@@ -27,6 +27,9 @@ public struct ViewerOptions: Sendable {
   /// Whether `D` downloads the region in view into the regions folder (off for sessions of
   /// `termmap serve`: a session never makes the server fetch or write anything).
   public var allowsDownloads = true
+  /// The files' waypoints join in clusters where their markers collide (MapKit's
+  /// clustering); false: a marker that collides is hidden and counted as `+N`.
+  public var clustersMarkers = true
 
   public init() {}
 }
@@ -160,6 +163,8 @@ public final class Viewer: MapViewDelegate {
   let layerList = LayerListPanel()
   var pointer: (column: Int, row: Int)?
   var drag: (column: Int, row: Int, moved: Bool)?
+  /// The mouse drag moves a marker (`MapView.beginDrag(atColumn:row:)` took it), not the map.
+  var dragsMarker = false
   var lastMove = Date.distantPast
   var running = true
   var exitCode: Int32 = 0
@@ -503,7 +508,22 @@ public final class Viewer: MapViewDelegate {
 
   public func mapView(_ mapView: MapView, viewFor annotation: any Annotation) -> AnnotationView? {
     if annotation is UserLocation { return nil }  // the map's own marker (Viewer+Location)
-    return styler.view(for: annotation, on: mapView)
+    if annotation is ClusterAnnotation { return nil }  // the standard cluster marker
+    let view = styler.view(for: annotation, on: mapView)
+    // Waypoints from files: dragged by the mouse or `M`, and clustered where they are dense.
+    view?.isDraggable = annotation is any MovableAnnotation
+    view?.clusteringIdentifier = options.clustersMarkers ? Viewer.markerClusters : nil
+    return view
+  }
+
+  /// The clustering identifier of the files' waypoints.
+  static let markerClusters = "termmap.waypoints"
+
+  public func mapView(
+    _ mapView: MapView, annotationView view: AnnotationView,
+    didChange newState: AnnotationView.DragState, fromOldState oldState: AnnotationView.DragState
+  ) {
+    log("drag \(view.annotation?.title ?? "") \(oldState) -> \(newState)")
   }
 
   public func mapView(_ mapView: MapView, didSelect view: AnnotationView) {
@@ -522,6 +542,11 @@ public final class Viewer: MapViewDelegate {
   ) {
     guard let a = view.annotation else { return }
     log("accessory \(a.title ?? "")")
+    if let cluster = a as? ClusterAnnotation {
+      // A cluster's accessory shows its members.
+      map.showAnnotations(cluster.memberAnnotations, animated: true)
+      return
+    }
     map.setCenter(a.coordinate, animated: true)
     map.setZoomLevel(max(map.zoomLevel, 16), animated: true)
   }

@@ -101,6 +101,39 @@ struct ViewerMouseE2ETests {
     #expect(drag.filter { $0.hasPrefix("did") }.count == 1, "\(drag)")
   }
 
+  @Test("a drag from a waypoint moves it; the delegate hears MapKit's drag states")
+  func dragMovesWaypoint() throws {
+    let tmux = try Tmux()
+    let log = try start(tmux, "--no-basemap Data/samples/lisbon-walk.csv")
+    let before = try tmux.capture()
+    let label = try #require(find("Cais do Sodré", in: before))
+    let n = events(log).count
+    // The marker sits two cells left of its label; each report waits for the screen.
+    let marker = (column: label.column - 2, row: label.row)
+    try tmux.mouse(0, column: marker.column, row: marker.row)
+    let (pressed, _) = try tmux.waitFor { s in status(s).hasPrefix("⌖") }
+    try #require(pressed, "the press did not arrive")
+    for step in 1...4 {
+      try tmux.mouse(32, column: marker.column + 3 * step, row: marker.row - step)
+      let (moved, after) = try tmux.waitFor { s in
+        find("● Cais do Sodré", in: s)?.column == marker.column + 3 * step
+      }
+      try #require(moved, "after \(step):\n\(after.joined(separator: "\n"))")
+    }
+    try tmux.mouse(0, column: marker.column + 12, row: marker.row - 4, press: false)
+    let (dropped, screen) = try tmux.waitFor { s in status(s).hasPrefix("moved Cais do Sodré to") }
+    #expect(dropped, "\(status(screen))")
+    #expect(find("● Cais do Sodré", in: screen)?.row == marker.row - 4)
+    let drag = events(log).dropFirst(n).filter { $0.hasPrefix("drag ") }
+    #expect(
+      drag == [
+        "drag Cais do Sodré none -> starting", "drag Cais do Sodré starting -> dragging",
+        "drag Cais do Sodré dragging -> ending", "drag Cais do Sodré ending -> none",
+      ], "\(drag)")
+    // The map did not move.
+    #expect(!events(log).dropFirst(n).contains { $0.hasPrefix("will") })
+  }
+
   @Test("a resize redraws at the new size at once; a tiny terminal gets a message")
   func resize() throws {
     let tmux = try Tmux()
