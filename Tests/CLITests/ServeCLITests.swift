@@ -38,32 +38,40 @@ struct ServeCLITests {
     let log = try String(contentsOfFile: tmux.file("serve.log"), encoding: .utf8)
     #expect(log.contains("listening on 127.0.0.1:\(port), host key SHA256:"), "\(log)")
     try tmux.start(Self.ssh(port, "lyon@127.0.0.1") + "; echo ssh-status-$?")
-    let lyon = try tmux.waitFor(timeout: 30) { $0.last?.contains("z11.0") == true }
+    // The status line comes first; the map's names once its tiles are drawn.
+    let lyon = try tmux.waitFor(timeout: 60) {
+      $0.last?.contains("z11.0") == true && $0.joined().contains("Lyon")
+    }
     #expect(lyon.ok, "\(lyon.screen)")
     #expect(lyon.screen.last?.hasPrefix("45.7") == true, "\(lyon.screen.last ?? "")")
-    #expect(lyon.screen.joined().contains("Lyon"))
     try tmux.type("+")
-    let zoomed = try tmux.waitFor(timeout: 10) { $0.last?.contains("z12.0") == true }
+    let zoomed = try tmux.waitFor(timeout: 30) { $0.last?.contains("z12.0") == true }
     #expect(zoomed.ok, "\(zoomed.screen.last ?? "")")
     // A session never makes the server fetch anything: no download hint, D is off.
     let status = zoomed.screen.last ?? ""
     #expect(status.contains("no map data here") && !status.contains("termmap get"), "\(status)")
     try tmux.type("D")
-    let refused = try tmux.waitFor(timeout: 10) {
+    let refused = try tmux.waitFor(timeout: 30) {
       $0.last?.contains("downloads are off here") == true
     }
     #expect(refused.ok, "\(refused.screen.last ?? "")")
     _ = try ChildProcess.run(["tmux", "-S", tmux.socket, "resize-window", "-t", "main", "-x", "80"])
-    let narrow = try tmux.waitFor(timeout: 10) {
+    let narrow = try tmux.waitFor(timeout: 30) {
       $0.last?.hasPrefix("45.7") == true && ($0.last?.count ?? 0) <= 80
     }
     #expect(narrow.ok, "\(narrow.screen.last ?? "")")
     try tmux.type("q")
-    let done = try tmux.waitFor(timeout: 10) { $0.contains { $0.contains("ssh-status-0") } }
+    let done = try tmux.waitFor(timeout: 30) { $0.contains { $0.contains("ssh-status-0") } }
     #expect(done.ok, "\(done.screen)")
     // The client's terminal is back: no map left on the primary screen.
     #expect(!done.screen.contains { inkedCells($0) > 0 }, "\(done.screen)")
-    let after = try String(contentsOfFile: tmux.file("serve.log"), encoding: .utf8)
+    // The server logs the disconnect when it sees the connection close, just after the client.
+    var after = ""
+    for _ in 0..<200 {
+      after = (try? String(contentsOfFile: tmux.file("serve.log"), encoding: .utf8)) ?? ""
+      if after.contains("disconnect") { break }
+      usleep(50_000)
+    }
     #expect(after.contains("user=lyon") && after.contains("disconnect"), "\(after)")
   }
 
@@ -79,7 +87,7 @@ struct ServeCLITests {
     let status = ChildProcess.wait(pid)
     #expect(status == 0)
     #expect(Date().timeIntervalSince(start) < 2)
-    let done = try tmux.waitFor(timeout: 10) { $0.contains { $0.contains("ssh-status-") } }
+    let done = try tmux.waitFor(timeout: 30) { $0.contains { $0.contains("ssh-status-") } }
     #expect(done.screen.contains("termmap serve is stopping; goodbye"), "\(done.screen)")
   }
 
