@@ -94,10 +94,12 @@ public struct SmallShapeBatch {
       let y = base[2 * i + 1] * sy + ty
       xs[i] = x
       ys[i] = y
-      b.minX = min(b.minX, x)
-      b.maxX = max(b.maxX, x)
-      b.minY = min(b.minY, y)
-      b.maxY = max(b.maxY, y)
+      // (`min` as `FillScratch.addRing` has it; `max` as well but for the sign of an equal
+      // zero, which no dot depends on: one instruction each.)
+      b.minX = x < b.minX ? x : b.minX
+      b.maxX = x > b.maxX ? x : b.maxX
+      b.minY = y < b.minY ? y : b.minY
+      b.maxY = y > b.maxY ? y : b.maxY
       check += (x - x) + (y - y)
     }
     scratch.bounds = b
@@ -312,8 +314,10 @@ final class PolygonScratch {
 
   @inline(never) private func growPoints(to count: Int) {
     let capacity = max(count, pointCapacity * 2)
-    let (newXs, newYs) = (UnsafeMutablePointer<Double>.allocate(capacity: capacity),
-      UnsafeMutablePointer<Double>.allocate(capacity: capacity))
+    let (newXs, newYs) = (
+      UnsafeMutablePointer<Double>.allocate(capacity: capacity),
+      UnsafeMutablePointer<Double>.allocate(capacity: capacity)
+    )
     newXs.update(from: xs, count: pointCount)
     newYs.update(from: ys, count: pointCount)
     xs.deallocate()
@@ -530,7 +534,9 @@ final class PolygonScratch {
       let ring = rings[r]
       let end = ring.end
       if ring.stroked && end > start {
-        if grown {
+        if inside {
+          stepper.insideRing(xs + start, ys + start, count: end - start)
+        } else if grown {
           stepper.ring(xs + start, ys + start, count: end - start)
         } else {
           // Ends outside the grown clip: segment by segment.
@@ -604,14 +610,24 @@ final class PolygonScratch {
     let width: Int
     let clip: DotRect
     /// Whether each dot is tested against the clip (false: every dot lies in it).
-    let tested: Bool
+    let testsDots: Bool
 
     init(stroker: Stroker, dots: UnsafeMutableBufferPointer<Ink>, tested: Bool) {
+      self.init(
+        dots: dots, ink: stroker.ink, width: stroker.width, clip: stroker.clip, tested: tested)
+    }
+
+    init(dots: UnsafeMutableBufferPointer<Ink>, ink: Ink, width: Int, clip: DotRect, tested: Bool) {
       self.dots = dots
-      ink = stroker.ink
-      width = stroker.width
-      clip = stroker.clip
-      self.tested = tested
+      self.ink = ink
+      self.width = width
+      self.clip = clip
+      testsDots = tested
+    }
+
+    /// This stepper testing each dot against the clip.
+    var testing: Stepper {
+      Stepper(dots: dots, ink: ink, width: width, clip: clip, tested: true)
     }
 
     /// The segments from each of `count` points to the next (a ring of one point: that
@@ -626,6 +642,44 @@ final class PolygonScratch {
         let (x1, y1) = (xs[i], ys[i])
         let (ix1, iy1) = (floorToInt(x1), floorToInt(y1))
         segment(x0, y0, ix0, iy0, x1, y1, ix1, iy1)
+        (x0, y0, ix0, iy0) = (x1, y1, ix1, iy1)
+        i += 1
+      }
+    }
+
+    /// `ring` when every point lies in the clip (not negative, so truncation is the floor):
+    /// no test per dot, and segments of one or two steps written without a conversion.
+    @inline(__always)
+    func insideRing(
+      _ xs: UnsafeMutablePointer<Double>, _ ys: UnsafeMutablePointer<Double>, count: Int
+    ) {
+      let base = dots.baseAddress!
+      let (w, ink) = (width, ink)
+      var (x0, y0) = (xs[0], ys[0])
+      var (ix0, iy0) = (Int(x0), Int(y0))
+      if count == 1 { base[iy0 &* w &+ ix0] = ink }
+      var i = 1
+      while i < count {
+        let (x1, y1) = (xs[i], ys[i])
+        let (ix1, iy1) = (Int(x1), Int(y1))
+        if x0 + (x1 - x0) == x1 && y0 + (y1 - y0) == y1 {
+          let dx = ix1 &- ix0
+          let dy = iy1 &- iy0
+          base[iy0 &* w &+ ix0] = ink
+          base[iy1 &* w &+ ix1] = ink
+          let (adx, ady) = (abs(dx), abs(dy))
+          if adx > 1 || ady > 1 {
+            if adx == 2 && ady <= 2 {
+              base[(iy0 &+ ((dy &+ 1) >> 1)) &* w &+ ix0 &+ dx / 2] = ink
+            } else if ady == 2 && adx < 2 {
+              base[(iy0 &+ dy / 2) &* w &+ ix0 &+ ((dx &+ 1) >> 1)] = ink
+            } else {
+              steps(ix0, iy0, ix1, iy1)
+            }
+          }
+        } else {
+          segment(x0, y0, ix0, iy0, x1, y1, ix1, iy1)
+        }
         (x0, y0, ix0, iy0) = (x1, y1, ix1, iy1)
         i += 1
       }
@@ -646,14 +700,17 @@ final class PolygonScratch {
       // The far end's dot as the stroker finds it: ⌊x0 + (x1 − x0)⌋.
       let sx = x0 + (x1 - x0)
       let sy = y0 + (y1 - y0)
-      let ix1 = sx == x1 ? fx1 : floorToInt(sx)
-      let iy1 = sy == y1 ? fy1 : floorToInt(sy)
-      steps(ix0, iy0, ix1, iy1)
+      if sx == x1 && sy == y1 {
+        steps(ix0, iy0, fx1, fy1)
+      } else {
+        // It may round onto the clip's edge: dots tested.
+        testing.steps(ix0, iy0, floorToInt(sx), floorToInt(sy))
+      }
     }
 
     /// Inks a dot (if it lies in the clip, when dots are tested).
     @inline(__always) func put(_ x: Int, _ y: Int) {
-      if !tested || (x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY) {
+      if !testsDots || (x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY) {
         dots[y * width + x] = ink
       }
     }
