@@ -16,9 +16,10 @@ extension DrawingContext {
 }
 
 /// Small shapes drawn straight onto a context's canvas (``DrawingContext/withSmallShapes(_:)``):
-/// rings of dot-space points are collected with ``addPoint(x:y:)`` and ``closeRing()``, then
-/// filled with ``fillRings()``; strokes go segment by segment with
-/// ``strokeSegment(_:_:_:_:)``.
+/// a polygon's rings are added with ``addRing(_:transform:stroked:closingSegment:)`` and drawn,
+/// filled and stroked, by ``drawPolygon()``; or rings of dot-space points are collected with
+/// ``addPoint(x:y:)`` and ``closeRing()``, then filled with ``fillRings()``, and strokes go
+/// segment by segment with ``strokeSegment(_:_:_:_:)``.
 public struct SmallShapeBatch {
   var stroker: Stroker
   /// The context drawn on, for drawing through the path in between (``withContext(_:)``).
@@ -30,12 +31,8 @@ public struct SmallShapeBatch {
   let clip: DotRect
   /// Solid strokes one dot wide (drawn by `thinSegment`).
   let thin: Bool
-  // The current rings, in dot space, and where each ends.
-  var xs: [Double] = []
-  var ys: [Double] = []
-  var ringEnds: [Int] = []
-  // Reused by fills.
-  var edges: [FillScratch.Edge] = []
+  /// The current rings, in dot space, and the fill's buffers.
+  let scratch = PolygonScratch()
 
   init(context: DrawingContext) {
     self.context = context
@@ -47,10 +44,6 @@ public struct SmallShapeBatch {
     clip = state.clip
     stroker = context.makeStroker(ink: strokeInk ?? .none)
     thin = stroker.brush.reach == 0 && stroker.dashTotal <= 0
-    xs.reserveCapacity(64)
-    ys.reserveCapacity(64)
-    ringEnds.reserveCapacity(8)
-    edges.reserveCapacity(64)
   }
 
   /// Whether fills draw (the context had a fill colour when the batch began).
@@ -63,98 +56,93 @@ public struct SmallShapeBatch {
 
   /// Adds a dot-space point to the current ring.
   @inline(__always) public mutating func addPoint(x: Double, y: Double) {
-    xs.append(x)
-    ys.append(y)
+    scratch.append(x, y)
   }
 
   /// Ends the current ring (rings are always closed for filling).
   public mutating func closeRing() {
-    if ringEnds.last != xs.count { ringEnds.append(xs.count) }
+    scratch.closeRing()
   }
 
   /// Forgets the rings without drawing them.
   public mutating func discardRings() {
-    xs.removeAll(keepingCapacity: true)
-    ys.removeAll(keepingCapacity: true)
-    ringEnds.removeAll(keepingCapacity: true)
+    scratch.reset()
+  }
+
+  /// Adds a ring of a polygon for ``drawPolygon()``: its points are `coordinates` read as x, y
+  /// pairs and put into dot space by `transform` (`x * scaleX + translateX`, as
+  /// ``Transform2D/apply(_:)``). With `stroked`, each segment from one point to the next is
+  /// stroked (a ring of one point strokes that point); `closingSegment`, in dot space, is
+  /// stroked as well (the segment from the last point back to the first, computed by the
+  /// caller: it may round differently from the points).
+  public mutating func addRing(
+    _ coordinates: UnsafeBufferPointer<Double>, transform t: Transform2D, stroked: Bool,
+    closingSegment: (x0: Double, y0: Double, x1: Double, y1: Double)?
+  ) {
+    let n = coordinates.count / 2
+    guard n > 0, let base = coordinates.baseAddress else { return }
+    scratch.closeRing()
+    scratch.reservePoints(scratch.pointCount + n)
+    let (sx, sy, tx, ty) = (t.scaleX, t.scaleY, t.translateX, t.translateY)
+    let start = scratch.pointCount
+    let xs = scratch.xs + start
+    let ys = scratch.ys + start
+    var b = scratch.bounds
+    var check = scratch.finiteCheck
+    for i in 0..<n {
+      let x = base[2 * i] * sx + tx
+      let y = base[2 * i + 1] * sy + ty
+      xs[i] = x
+      ys[i] = y
+      // (`min` as `FillScratch.addRing` has it; `max` as well but for the sign of an equal
+      // zero, which no dot depends on: one instruction each.)
+      b.minX = x < b.minX ? x : b.minX
+      b.maxX = x > b.maxX ? x : b.maxX
+      b.minY = y < b.minY ? y : b.minY
+      b.maxY = y > b.maxY ? y : b.maxY
+      check += (x - x) + (y - y)
+    }
+    scratch.bounds = b
+    scratch.finiteCheck = check
+    scratch.pointCount = start + n
+    scratch.addRing(stroked: stroked, closingSegment: closingSegment)
+  }
+
+  /// Fills the rings added since the last polygon (even-odd, in the fill colour and pattern, as
+  /// ``fillRings()``), then strokes the segments of those added by
+  /// ``addRing(_:transform:stroked:closingSegment:)`` as it asks (as
+  /// ``strokeSegment(_:_:_:_:)`` would), with one access to the canvas, and forgets them.
+  public mutating func drawPolygon() {
+    scratch.closeRing()
+    defer { discardRings() }
+    let s = scratch
+    guard s.pointCount > 0 else { return }
+    let fillInk = fillInk
+    let strokes = strokeInk != nil
+    let (clip, pattern, patternOrigin) = (clip, pattern, patternOrigin)
+    stroker.withDots { stroker, dots in
+      if let ink = fillInk {
+        s.fill(
+          ink: ink, clip: clip, pattern: pattern, patternOrigin: patternOrigin, dots: dots,
+          width: stroker.width)
+      }
+      guard strokes else { return }
+      s.stroke(with: &stroker, dots: dots)
+    }
   }
 
   /// Fills the rings (even-odd, in the fill colour and pattern) and forgets them: the dots
   /// `fillPath` gives for the same rings as closed subpaths.
   public mutating func fillRings() {
+    scratch.closeRing()
     defer { discardRings() }
-    closeRing()
-    guard let ink = fillInk, !xs.isEmpty else { return }
-    edges.removeAll(keepingCapacity: true)
-    var bounds = FillScratch.Bounds()
-    var start = 0
-    // As `fill` in DrawingContext+Fill.swift.
-    let (xs, ys) = (self.xs, self.ys)
-    xs.withUnsafeBufferPointer { xs in
-      ys.withUnsafeBufferPointer { ys in
-        for end in ringEnds {
-          FillScratch.addRing(xs, ys, start..<end, to: &edges, bounds: &bounds)
-          start = end
-        }
-      }
-    }
-    let clip = clip
-    guard bounds.meets(clip) else { return }
+    guard let ink = fillInk, scratch.pointCount > 0 else { return }
+    let s = scratch
+    let (clip, pattern, patternOrigin) = (clip, pattern, patternOrigin)
     let w = stroker.canvas.width
-    // A shape smaller than one dot still shows as one dot.
-    if let (x, y) = bounds.speck {
-      if x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
-        stroker.canvas.withDots { $0[y * w + x] = ink }
-      }
-      return
-    }
-    let firstRow = max(clip.minY, Int((bounds.minY - 0.5).rounded(.up)))
-    let lastRow = min(clip.maxY - 1, Int((bounds.maxY - 0.5).rounded(.down)))
-    guard firstRow <= lastRow else { return }
-    let pattern = pattern
-    let solid = pattern == .solid
-    let (ox, oy) = patternOrigin
-    // Row by row, the crossings of the edges the row's centre line meets (an edge counts from
-    // its top, inclusive, to its bottom, exclusive, as the active edges of `fill` do), sorted,
-    // inked between pairs: the same crossings, so the same dots, without sorting the edges.
-    let edgeList = self.edges
-    edgeList.withUnsafeBufferPointer { edges in
-      withUnsafeTemporaryAllocation(of: Double.self, capacity: edges.count) { crossings in
-        stroker.canvas.withDots { dots in
-          for row in firstRow...lastRow {
-            let yc = Double(row) + 0.5
-            var count = 0
-            for e in edges where e.yTop <= yc && e.yBottom > yc {
-              // Insertion sort: a row of a small shape crosses a few edges.
-              let c = e.xAtTop + (yc - e.yTop) * e.slope
-              var k = count
-              while k > 0 && crossings[k - 1] > c {
-                crossings[k] = crossings[k - 1]
-                k -= 1
-              }
-              crossings[k] = c
-              count += 1
-            }
-            guard count >= 2 else { continue }
-            var k = 0
-            let base = row * w
-            while k + 1 < count {
-              let a = max(Int((crossings[k] - 0.5).rounded(.up)), clip.minX)
-              let b = min(Int((crossings[k + 1] - 0.5).rounded(.up)) - 1, clip.maxX - 1)
-              if a <= b {
-                if solid {
-                  for x in a...b { dots[base + x] = ink }
-                } else {
-                  for x in a...b where pattern.covers(x: x + ox, y: row + oy) {
-                    dots[base + x] = ink
-                  }
-                }
-              }
-              k += 2
-            }
-          }
-        }
-      }
+    stroker.canvas.withDots { dots in
+      s.fill(
+        ink: ink, clip: clip, pattern: pattern, patternOrigin: patternOrigin, dots: dots, width: w)
     }
   }
 
@@ -274,5 +262,493 @@ public struct SmallShapeBatch {
       context.canvas = DotCanvas(width: 0, height: 0)
     }
     return try body(context)
+  }
+}
+
+/// The rings of the polygon a ``SmallShapeBatch`` is drawing, in dot space, and the buffers its
+/// fill works in: raw storage, grown when a polygon needs more and kept from one polygon to the
+/// next, so that a point costs a store (no array's uniqueness check or growth test) and a
+/// polygon no allocation. Used by one batch, on one thread.
+final class PolygonScratch {
+  /// A ring: where its points end, and how it is stroked by `SmallShapeBatch.drawPolygon`.
+  struct Ring {
+    var end: Int
+    var stroked: Bool
+    var closes: Bool
+    var closing: (x0: Double, y0: Double, x1: Double, y1: Double)
+  }
+
+  private(set) var xs: UnsafeMutablePointer<Double>
+  private(set) var ys: UnsafeMutablePointer<Double>
+  /// One edge per point at most; one crossing per edge.
+  private(set) var edges: UnsafeMutablePointer<FillScratch.Edge>
+  private(set) var crossings: UnsafeMutablePointer<Double>
+  private(set) var pointCapacity: Int
+  var pointCount = 0
+  private(set) var rings: UnsafeMutablePointer<Ring>
+  private(set) var ringCapacity: Int
+  var ringCount = 0
+
+  init() {
+    pointCapacity = 64
+    ringCapacity = 8
+    xs = .allocate(capacity: pointCapacity)
+    ys = .allocate(capacity: pointCapacity)
+    edges = .allocate(capacity: pointCapacity)
+    crossings = .allocate(capacity: pointCapacity)
+    rings = .allocate(capacity: ringCapacity)
+  }
+
+  deinit {
+    xs.deallocate()
+    ys.deallocate()
+    edges.deallocate()
+    crossings.deallocate()
+    rings.deallocate()
+  }
+
+  /// Room for `count` points (those held are kept).
+  @inline(__always) func reservePoints(_ count: Int) {
+    if count > pointCapacity { growPoints(to: count) }
+  }
+
+  @inline(never) private func growPoints(to count: Int) {
+    let capacity = max(count, pointCapacity * 2)
+    let (newXs, newYs) = (
+      UnsafeMutablePointer<Double>.allocate(capacity: capacity),
+      UnsafeMutablePointer<Double>.allocate(capacity: capacity)
+    )
+    newXs.update(from: xs, count: pointCount)
+    newYs.update(from: ys, count: pointCount)
+    xs.deallocate()
+    ys.deallocate()
+    edges.deallocate()
+    crossings.deallocate()
+    (xs, ys) = (newXs, newYs)
+    edges = .allocate(capacity: capacity)
+    crossings = .allocate(capacity: capacity)
+    pointCapacity = capacity
+  }
+
+  @inline(never) private func growRings() {
+    let capacity = ringCapacity * 2
+    let newRings = UnsafeMutablePointer<Ring>.allocate(capacity: capacity)
+    newRings.moveInitialize(from: rings, count: ringCount)
+    rings.deallocate()
+    rings = newRings
+    ringCapacity = capacity
+  }
+
+  /// The bounds of the points (as `FillScratch.addRing` widens them: points that are not
+  /// numbers are left out).
+  var bounds = FillScratch.Bounds()
+  /// The bounds of the closing segments' ends.
+  var closingBounds = FillScratch.Bounds()
+  /// Zero while every point and closing segment's end is finite (the sum of each `v - v`).
+  var finiteCheck = 0.0
+
+  /// Forgets the rings.
+  @inline(__always) func reset() {
+    pointCount = 0
+    ringCount = 0
+    bounds = FillScratch.Bounds()
+    closingBounds = FillScratch.Bounds()
+    finiteCheck = 0
+  }
+
+  /// Adds a point to the current ring.
+  @inline(__always) func append(_ x: Double, _ y: Double) {
+    if pointCount == pointCapacity { growPoints(to: pointCount + 1) }
+    xs[pointCount] = x
+    ys[pointCount] = y
+    pointCount += 1
+    bounds.minX = min(bounds.minX, x)
+    bounds.maxX = max(bounds.maxX, x)
+    bounds.minY = min(bounds.minY, y)
+    bounds.maxY = max(bounds.maxY, y)
+    finiteCheck += (x - x) + (y - y)
+  }
+
+  /// Ends the ring of the points added since the last ring, unstroked (none when there are
+  /// none, except a first empty ring, which draws nothing).
+  @inline(__always) func closeRing() {
+    if ringCount == 0 || rings[ringCount - 1].end != pointCount {
+      addRing(stroked: false, closingSegment: nil)
+    }
+  }
+
+  /// Ends the ring of the points added since the last ring.
+  @inline(__always) func addRing(
+    stroked: Bool, closingSegment: (x0: Double, y0: Double, x1: Double, y1: Double)?
+  ) {
+    if ringCount == ringCapacity { growRings() }
+    if let c = closingSegment {
+      closingBounds.minX = min(min(closingBounds.minX, c.x0), c.x1)
+      closingBounds.maxX = max(max(closingBounds.maxX, c.x0), c.x1)
+      closingBounds.minY = min(min(closingBounds.minY, c.y0), c.y1)
+      closingBounds.maxY = max(max(closingBounds.maxY, c.y0), c.y1)
+      finiteCheck += (c.x0 - c.x0) + (c.y0 - c.y0) + (c.x1 - c.x1) + (c.y1 - c.y1)
+    }
+    (rings + ringCount).initialize(
+      to: Ring(
+        end: pointCount, stroked: stroked, closes: closingSegment != nil,
+        closing: closingSegment ?? (0, 0, 0, 0)))
+    ringCount += 1
+  }
+
+  /// Fills the rings (even-odd) into `dots`: the dots of `fillPath` for the same rings as
+  /// closed subpaths. Each row's crossings with the edges its centre line meets (an edge
+  /// counts from its top, inclusive, to its bottom, exclusive, as the active edges of `fill`
+  /// do), sorted, inked between pairs: the same crossings, so the same dots, without sorting
+  /// the edges.
+  func fill(
+    ink: Ink, clip: DotRect, pattern: DotPattern, patternOrigin: (x: Int, y: Int),
+    dots: UnsafeMutableBufferPointer<Ink>, width w: Int
+  ) {
+    // The bounds first (those of `FillScratch.addRing`, kept as the points came): most small
+    // polygons are specks, which need no edges.
+    let bounds = self.bounds
+    guard bounds.meets(clip) else { return }
+    // A shape smaller than one dot still shows as one dot.
+    if let (x, y) = bounds.speck {
+      if x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
+        dots[y * w + x] = ink
+      }
+      return
+    }
+    // The edges of `FillScratch.addRing`, ring by ring.
+    var count = 0
+    let (xs, ys, edges) = (self.xs, self.ys, self.edges)
+    var start = 0
+    for r in 0..<ringCount {
+      let end = rings[r].end
+      var i = start
+      while i < end {
+        let j = i + 1 < end ? i + 1 : start
+        let (ax, ay, bx, by) = (xs[i], ys[i], xs[j], ys[j])
+        i += 1
+        if ay == by || !ay.isFinite || !by.isFinite { continue }
+        if ay < by {
+          edges[count] = FillScratch.Edge(
+            yTop: ay, yBottom: by, xAtTop: ax, slope: (bx - ax) / (by - ay))
+        } else {
+          edges[count] = FillScratch.Edge(
+            yTop: by, yBottom: ay, xAtTop: bx, slope: (ax - bx) / (ay - by))
+        }
+        count += 1
+      }
+      start = end
+    }
+    let firstRow = max(clip.minY, Int((bounds.minY - 0.5).rounded(.up)))
+    let lastRow = min(clip.maxY - 1, Int((bounds.maxY - 0.5).rounded(.down)))
+    guard firstRow <= lastRow else { return }
+    let solid = pattern == .solid
+    let (ox, oy) = patternOrigin
+    let crossings = self.crossings
+    for row in firstRow...lastRow {
+      let yc = Double(row) + 0.5
+      var n = 0
+      for e in 0..<count where edges[e].yTop <= yc && edges[e].yBottom > yc {
+        // Insertion sort: a row of a small shape crosses a few edges.
+        let c = edges[e].xAtTop + (yc - edges[e].yTop) * edges[e].slope
+        var k = n
+        while k > 0 && crossings[k - 1] > c {
+          crossings[k] = crossings[k - 1]
+          k -= 1
+        }
+        crossings[k] = c
+        n += 1
+      }
+      guard n >= 2 else { continue }
+      var k = 0
+      let base = row * w
+      while k + 1 < n {
+        let a = max(Int((crossings[k] - 0.5).rounded(.up)), clip.minX)
+        let b = min(Int((crossings[k + 1] - 0.5).rounded(.up)) - 1, clip.maxX - 1)
+        if a <= b {
+          if solid {
+            for x in a...b { dots[base + x] = ink }
+          } else {
+            for x in a...b where pattern.covers(x: x + ox, y: row + oy) {
+              dots[base + x] = ink
+            }
+          }
+        }
+        k += 2
+      }
+    }
+  }
+
+  /// Strokes the rings as they ask (`Ring.stroked`, `Ring.closes`) into `dots`: the dots of
+  /// `Stroker.segment` for each segment (dashed strokes start the dash pattern afresh at each).
+  ///
+  /// A solid one-dot stroke steps a segment whose ends lie in the clip grown by a dot as
+  /// `Stroker.segment` does (its inside path, or `clippedSegment` with nothing to clip): from
+  /// the ends' dots ⌊x0⌋ and ⌊x0 + (x1 − x0)⌋ — x1's own dot whenever x0 + (x1 − x0) is x1, so
+  /// each point's dot is found once —, each step's dot kept if it lies in the clip (not
+  /// tested when every point of the polygon lies in the clip). Other segments go through
+  /// `Stroker.segment`. A polygon whose points all lie in one dot is that dot.
+  func stroke(with stroker: inout Stroker, dots: UnsafeMutableBufferPointer<Ink>) {
+    guard stroker.plain && finiteCheck == 0 && stroker.clip.minX >= 0 && stroker.clip.minY >= 0
+    else {
+      strokeSegments(with: &stroker, dots: dots)
+      return
+    }
+    var b = bounds
+    b.minX = min(b.minX, closingBounds.minX)
+    b.maxX = max(b.maxX, closingBounds.maxX)
+    b.minY = min(b.minY, closingBounds.minY)
+    b.maxY = max(b.maxY, closingBounds.maxY)
+    let inside =
+      b.minX >= stroker.innerMinX && b.maxX < stroker.innerMaxX && b.minY >= stroker.innerMinY
+      && b.maxY < stroker.innerMaxY
+    if inside {
+      // Every end of every segment in one dot (with room for x0 + (x1 − x0) to round off x1
+      // by a few units in the last place): the stroke is that dot.
+      let margin = 1e-7
+      let x = Int(b.minX - margin)
+      let y = Int(b.minY - margin)
+      if b.minX - margin >= 0 && b.minY - margin >= 0 && x == Int(b.maxX + margin)
+        && y == Int(b.maxY + margin)
+      {
+        var start = 0
+        for r in 0..<ringCount {
+          let ring = rings[r]
+          if ring.closes || (ring.stroked && ring.end > start) {
+            dots[y * stroker.width + x] = stroker.ink
+            return
+          }
+          start = ring.end
+        }
+        return
+      }
+    }
+    // The clip grown by a dot, as `Stroker.clippedSegment` grows it for a one-dot brush.
+    let (gMinX, gMinY) = (stroker.innerMinX - 1, stroker.innerMinY - 1)
+    let (gMaxX, gMaxY) = (stroker.innerMaxX + 1, stroker.innerMaxY + 1)
+    let grown = b.minX >= gMinX && b.maxX <= gMaxX && b.minY >= gMinY && b.maxY <= gMaxY
+    let stepper = Stepper(stroker: stroker, dots: dots, tested: !inside)
+    let (xs, ys) = (self.xs, self.ys)
+    var start = 0
+    for r in 0..<ringCount {
+      let ring = rings[r]
+      let end = ring.end
+      if ring.stroked && end > start {
+        if inside {
+          stepper.insideRing(xs + start, ys + start, count: end - start)
+        } else if grown {
+          stepper.ring(xs + start, ys + start, count: end - start)
+        } else {
+          // Ends outside the grown clip: segment by segment.
+          var (x0, y0) = (xs[start], ys[start])
+          if end - start == 1 { stroker.segment(x0, y0, x0, y0, dots) }
+          var i = start + 1
+          while i < end {
+            let (x1, y1) = (xs[i], ys[i])
+            if x0 >= gMinX && x0 <= gMaxX && y0 >= gMinY && y0 <= gMaxY && x1 >= gMinX
+              && x1 <= gMaxX && y1 >= gMinY && y1 <= gMaxY
+            {
+              stepper.segment(x0, y0, x1, y1)
+            } else {
+              stroker.segment(x0, y0, x1, y1, dots)
+            }
+            (x0, y0) = (x1, y1)
+            i += 1
+          }
+        }
+      }
+      if ring.closes {
+        let c = ring.closing
+        if c.x0 >= gMinX && c.x0 <= gMaxX && c.y0 >= gMinY && c.y0 <= gMaxY && c.x1 >= gMinX
+          && c.x1 <= gMaxX && c.y1 >= gMinY && c.y1 <= gMaxY
+        {
+          stepper.segment(c.x0, c.y0, c.x1, c.y1)
+        } else {
+          stroker.segment(c.x0, c.y0, c.x1, c.y1, dots)
+        }
+      }
+      start = end
+    }
+  }
+
+  /// `stroke` for any stroker: every segment through `Stroker.segment`.
+  private func strokeSegments(with stroker: inout Stroker, dots: UnsafeMutableBufferPointer<Ink>) {
+    let (xs, ys) = (self.xs, self.ys)
+    let restartingDashes = stroker.dashTotal > 0
+    var start = 0
+    for r in 0..<ringCount {
+      let ring = rings[r]
+      let end = ring.end
+      if ring.stroked && end > start {
+        var (px, py) = (xs[start], ys[start])
+        if end - start == 1 {
+          if restartingDashes { stroker.dashDistance = 0 }
+          stroker.segment(px, py, px, py, dots)
+        }
+        var i = start + 1
+        while i < end {
+          let (qx, qy) = (xs[i], ys[i])
+          if restartingDashes { stroker.dashDistance = 0 }
+          stroker.segment(px, py, qx, qy, dots)
+          (px, py) = (qx, qy)
+          i += 1
+        }
+      }
+      if ring.closes {
+        let c = ring.closing
+        if restartingDashes { stroker.dashDistance = 0 }
+        stroker.segment(c.x0, c.y0, c.x1, c.y1, dots)
+      }
+      start = end
+    }
+  }
+
+  /// Steps solid one-dot segments whose ends lie in the clip grown by a dot (`stroke`).
+  struct Stepper {
+    let dots: UnsafeMutableBufferPointer<Ink>
+    let ink: Ink
+    let width: Int
+    let clip: DotRect
+    /// Whether each dot is tested against the clip (false: every dot lies in it).
+    let testsDots: Bool
+
+    init(stroker: Stroker, dots: UnsafeMutableBufferPointer<Ink>, tested: Bool) {
+      self.init(
+        dots: dots, ink: stroker.ink, width: stroker.width, clip: stroker.clip, tested: tested)
+    }
+
+    init(dots: UnsafeMutableBufferPointer<Ink>, ink: Ink, width: Int, clip: DotRect, tested: Bool) {
+      self.dots = dots
+      self.ink = ink
+      self.width = width
+      self.clip = clip
+      testsDots = tested
+    }
+
+    /// This stepper testing each dot against the clip.
+    var testing: Stepper {
+      Stepper(dots: dots, ink: ink, width: width, clip: clip, tested: true)
+    }
+
+    /// The segments from each of `count` points to the next (a ring of one point: that
+    /// point's dot).
+    @inline(__always)
+    func ring(_ xs: UnsafeMutablePointer<Double>, _ ys: UnsafeMutablePointer<Double>, count: Int) {
+      var (x0, y0) = (xs[0], ys[0])
+      var (ix0, iy0) = (floorToInt(x0), floorToInt(y0))
+      if count == 1 { steps(ix0, iy0, ix0, iy0) }
+      var i = 1
+      while i < count {
+        let (x1, y1) = (xs[i], ys[i])
+        let (ix1, iy1) = (floorToInt(x1), floorToInt(y1))
+        segment(x0, y0, ix0, iy0, x1, y1, ix1, iy1)
+        (x0, y0, ix0, iy0) = (x1, y1, ix1, iy1)
+        i += 1
+      }
+    }
+
+    /// `ring` when every point lies in the clip (not negative, so truncation is the floor):
+    /// no test per dot, and segments of one or two steps written without a conversion.
+    @inline(__always)
+    func insideRing(
+      _ xs: UnsafeMutablePointer<Double>, _ ys: UnsafeMutablePointer<Double>, count: Int
+    ) {
+      let base = dots.baseAddress!
+      let (w, ink) = (width, ink)
+      var (x0, y0) = (xs[0], ys[0])
+      var (ix0, iy0) = (Int(x0), Int(y0))
+      if count == 1 { base[iy0 &* w &+ ix0] = ink }
+      var i = 1
+      while i < count {
+        let (x1, y1) = (xs[i], ys[i])
+        let (ix1, iy1) = (Int(x1), Int(y1))
+        if x0 + (x1 - x0) == x1 && y0 + (y1 - y0) == y1 {
+          let dx = ix1 &- ix0
+          let dy = iy1 &- iy0
+          base[iy0 &* w &+ ix0] = ink
+          base[iy1 &* w &+ ix1] = ink
+          let (adx, ady) = (abs(dx), abs(dy))
+          if adx > 1 || ady > 1 {
+            if adx == 2 && ady <= 2 {
+              base[(iy0 &+ ((dy &+ 1) >> 1)) &* w &+ ix0 &+ dx / 2] = ink
+            } else if ady == 2 && adx < 2 {
+              base[(iy0 &+ dy / 2) &* w &+ ix0 &+ ((dx &+ 1) >> 1)] = ink
+            } else {
+              steps(ix0, iy0, ix1, iy1)
+            }
+          }
+        } else {
+          segment(x0, y0, ix0, iy0, x1, y1, ix1, iy1)
+        }
+        (x0, y0, ix0, iy0) = (x1, y1, ix1, iy1)
+        i += 1
+      }
+    }
+
+    /// One segment.
+    @inline(__always)
+    func segment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+      segment(x0, y0, floorToInt(x0), floorToInt(y0), x1, y1, floorToInt(x1), floorToInt(y1))
+    }
+
+    /// One segment, its ends' own dots given.
+    @inline(__always)
+    func segment(
+      _ x0: Double, _ y0: Double, _ ix0: Int, _ iy0: Int, _ x1: Double, _ y1: Double,
+      _ fx1: Int, _ fy1: Int
+    ) {
+      // The far end's dot as the stroker finds it: ⌊x0 + (x1 − x0)⌋.
+      let sx = x0 + (x1 - x0)
+      let sy = y0 + (y1 - y0)
+      if sx == x1 && sy == y1 {
+        steps(ix0, iy0, fx1, fy1)
+      } else {
+        // It may round onto the clip's edge: dots tested.
+        testing.steps(ix0, iy0, floorToInt(sx), floorToInt(sy))
+      }
+    }
+
+    /// Inks a dot (if it lies in the clip, when dots are tested).
+    @inline(__always) func put(_ x: Int, _ y: Int) {
+      if !testsDots || (x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY) {
+        dots[y * width + x] = ink
+      }
+    }
+
+    /// The dots from (`ix0`, `iy0`) to (`ix1`, `iy1`), as `Stroker.clippedSegment` steps them:
+    /// step k is ix0 ± k along the major axis (x when the distances tie) and ⌊p0 + f·k⌋
+    /// across it, with p0 = i0 + ½ and f = d / steps. For one step that is the two ends; for
+    /// two, the middle dot across the major axis is ⌊i0 + ½ + d/2⌋ = i0 + ⌊(d + 1) / 2⌋ (d in
+    /// −1...1, halves exact in binary); longer segments are stepped as the stroker does.
+    @inline(__always)
+    func steps(_ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int) {
+      let dx = ix1 - ix0
+      let dy = iy1 - iy0
+      let (adx, ady) = (abs(dx), abs(dy))
+      let steps = max(adx, ady)
+      put(ix0, iy0)
+      if steps == 0 { return }
+      put(ix1, iy1)
+      if steps == 1 { return }
+      if steps == 2 {
+        if adx >= ady {
+          put(ix0 + dx / 2, iy0 + ((dy + 1) >> 1))
+        } else {
+          put(ix0 + ((dx + 1) >> 1), iy0 + dy / 2)
+        }
+        return
+      }
+      let fx = Double(dx) / Double(steps)
+      let fy = Double(dy) / Double(steps)
+      let px0 = Double(ix0) + 0.5
+      let py0 = Double(iy0) + 0.5
+      if adx >= ady {
+        let sx = dx >= 0 ? 1 : -1
+        for k in 1..<steps { put(ix0 + sx * k, floorToInt(py0 + fy * Double(k))) }
+      } else {
+        let sy = dy >= 0 ? 1 : -1
+        for k in 1..<steps { put(floorToInt(px0 + fx * Double(k)), iy0 + sy * k) }
+      }
+    }
   }
 }

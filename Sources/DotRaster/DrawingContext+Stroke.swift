@@ -275,34 +275,7 @@ struct Stroker {
           dashedInside(x0, y0, x1, y1, ix0, iy0, ix1, iy1, steps, dots)
           return
         }
-        if steps == 0 {
-          dots[iy0 * w + ix0] = inkValue
-          return
-        }
-        // Along the major axis the step is exactly ±1, so its dot is ⌊i0 + ½ ± k⌋ = i0 ± k
-        // with no conversion; the other axis is ⌊p0 + f·k⌋ as the general path has it.
-        var kd = 0.0
-        if abs(ix1 - ix0) >= abs(iy1 - iy0) {
-          let sx = ix1 >= ix0 ? 1 : -1
-          let fy = Double(iy1 - iy0) / Double(steps)
-          let py0 = Double(iy0) + 0.5
-          var x = ix0
-          for _ in 0...steps {
-            dots[Int(py0 + fy * kd) * w + x] = inkValue
-            x += sx
-            kd += 1
-          }
-        } else {
-          let sy = iy1 >= iy0 ? w : -w
-          let fx = Double(ix1 - ix0) / Double(steps)
-          let px0 = Double(ix0) + 0.5
-          var row = iy0 * w
-          for _ in 0...steps {
-            dots[row + Int(px0 + fx * kd)] = inkValue
-            row += sy
-            kd += 1
-          }
-        }
+        Self.plainSteps(ix0, iy0, ix1, iy1, steps: steps, width: w, ink: inkValue, dots)
         return
       }
     }
@@ -316,6 +289,44 @@ struct Stroker {
       return
     }
     clippedSegment(x0, y0, x1, y1, dots)
+  }
+
+  /// The dots of a thin solid segment from dot (`ix0`, `iy0`) to (`ix1`, `iy1`), both in the
+  /// clip, `steps` apart (the larger of the two distances): the general path's dots (the same
+  /// expressions), without its clipping, dash bookkeeping or tests per dot.
+  @inline(__always)
+  static func plainSteps(
+    _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int, width w: Int, ink: Ink,
+    _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    if steps == 0 {
+      dots[iy0 * w + ix0] = ink
+      return
+    }
+    // Along the major axis the step is exactly ±1, so its dot is ⌊i0 + ½ ± k⌋ = i0 ± k
+    // with no conversion; the other axis is ⌊p0 + f·k⌋ as the general path has it.
+    var kd = 0.0
+    if abs(ix1 - ix0) >= abs(iy1 - iy0) {
+      let sx = ix1 >= ix0 ? 1 : -1
+      let fy = Double(iy1 - iy0) / Double(steps)
+      let py0 = Double(iy0) + 0.5
+      var x = ix0
+      for _ in 0...steps {
+        dots[Int(py0 + fy * kd) * w + x] = ink
+        x += sx
+        kd += 1
+      }
+    } else {
+      let sy = iy1 >= iy0 ? w : -w
+      let fx = Double(ix1 - ix0) / Double(steps)
+      let px0 = Double(ix0) + 0.5
+      var row = iy0 * w
+      for _ in 0...steps {
+        dots[row + Int(px0 + fx * kd)] = ink
+        row += sy
+        kd += 1
+      }
+    }
   }
 
   /// A thin dashed segment whose dots all lie in the clip: the general path's dots and dash

@@ -14,19 +14,21 @@ struct PolygonRings: Sendable {
   /// Per place in leaf order: the polygon's first ring in `ringEnds`'s numbering; its rings
   /// run to the next place's first ring. A polygon not kept has none.
   let firstRing: [Int32]
-  /// Per ring: where its points end in `points` (ring r is `ringEnds[r] ..< ringEnds[r + 1]`).
+  /// Per ring: where its points end (ring r is points `ringEnds[r] ..< ringEnds[r + 1]`).
   let ringEnds: [Int32]
   /// Per ring: its bounds (the ring's `PointRun.bounds`).
   let ringBounds: [PointRun.Box]
-  /// Every kept ring's points, outer ring first, then the holes, polygon after polygon.
-  let points: [MapPoint]
+  /// Every kept ring's points as x, y pairs (point n is `coordinates[2 * n]`,
+  /// `coordinates[2 * n + 1]`), outer ring first, then the holes, polygon after polygon: what
+  /// `SmallShapeBatch.addRing` reads.
+  let coordinates: [Double]
 
   /// The rings of `polygons` (numbered as the index numbers them) in `index`'s leaf order.
   init(_ polygons: [Polygon], index: ShapeIndex) {
     var firstRing: [Int32] = []
     var ringEnds: [Int32] = [0]
     var ringBounds: [PointRun.Box] = []
-    var points: [MapPoint] = []
+    var coordinates: [Double] = []
     // Sized first: a MultiPolygon of parcels holds millions of points, and arrays grown by
     // doubling would hold up to twice that while they are built.
     var ringCount = 0
@@ -38,15 +40,18 @@ struct PolygonRings: Sendable {
     firstRing.reserveCapacity(index.order.count + 1)
     ringEnds.reserveCapacity(ringCount + 1)
     ringBounds.reserveCapacity(ringCount)
-    points.reserveCapacity(pointCount)
+    coordinates.reserveCapacity(2 * pointCount)
     for s in index.order {
       firstRing.append(Int32(ringBounds.count))
       let polygon = polygons[Int(s)]
       guard PathPainter.drawsInBatch(polygon) else { continue }
       for k in -1..<polygon.interiorPolygons.count {
         let run = k < 0 ? polygon.run : polygon.interiorPolygons[k].run
-        points.append(contentsOf: run.points)
-        ringEnds.append(Int32(points.count))
+        for p in run.points {
+          coordinates.append(p.x)
+          coordinates.append(p.y)
+        }
+        ringEnds.append(Int32(coordinates.count / 2))
         let b = run.bounds
         ringBounds.append(PointRun.Box(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY))
       }
@@ -55,7 +60,7 @@ struct PolygonRings: Sendable {
     self.firstRing = firstRing
     self.ringEnds = ringEnds
     self.ringBounds = ringBounds
-    self.points = points
+    self.coordinates = coordinates
   }
 
   /// Whether the polygon at a place in leaf order is kept here.
@@ -64,60 +69,48 @@ struct PolygonRings: Sendable {
 
 extension PathPainter {
   /// `drawSmallPolygon` for the polygon at place `j` of `rings` (which holds it): the same
-  /// points, in the same order, through the same formulas, so the same dots.
+  /// points, in the same order, through the same formulas, so the same dots, filled and
+  /// stroked by `SmallShapeBatch.drawPolygon` with one access to the canvas.
   func drawSmallPolygon(
     at j: Int, of rings: PolygonRings, strokeRect: MapRect, transform t: Transform2D,
     into batch: inout SmallShapeBatch
   ) {
-    let ox = t.translateX - origin.x * t.scaleX
-    let oy = t.translateY - origin.y * t.scaleY
-    let (sx, sy) = (t.scaleX, t.scaleY)
+    // The ring points as `addRun` computes them; the closing segment as `strokeSegment` does
+    // (through `point(for:)` and the transform): the two can differ in the last bit, and so
+    // in a dot.
+    let pointTransform = Transform2D(
+      scaleX: t.scaleX, scaleY: t.scaleY, translateX: t.translateX - origin.x * t.scaleX,
+      translateY: t.translateY - origin.y * t.scaleY)
     let first = Int(rings.firstRing[j])
     let end = Int(rings.firstRing[j + 1])
-    rings.points.withUnsafeBufferPointer { points in
+    let strokes = batch.strokes
+    rings.coordinates.withUnsafeBufferPointer { coordinates in
       rings.ringEnds.withUnsafeBufferPointer { ringEnds in
-        if batch.fills {
-          for r in first..<end {
-            for n in Int(ringEnds[r])..<Int(ringEnds[r + 1]) {
-              let p = points[n]
-              batch.addPoint(x: p.x * sx + ox, y: p.y * sy + oy)
-            }
-            batch.closeRing()
-          }
-          batch.fillRings()
-        }
-        guard batch.strokes else { return }
         for r in first..<end {
           let a = Int(ringEnds[r])
           let z = Int(ringEnds[r + 1])
-          guard a < z else { continue }
-          let firstPoint = points[a]
-          let lastPoint = points[z - 1]
-          // As `drawSmallPolygon`: all the ring's segments, or none when its bounds miss the
-          // rect.
-          let b = rings.ringBounds[r]
-          if !(b.maxX < strokeRect.minX || b.minX > strokeRect.maxX || b.maxY < strokeRect.minY
-            || b.minY > strokeRect.maxY)
-          {
-            var px = firstPoint.x * sx + ox
-            var py = firstPoint.y * sy + oy
-            if z - a == 1 { batch.strokeSegment(px, py, px, py) }
-            var n = a + 1
-            while n < z {
-              let p = points[n]
-              let qx = p.x * sx + ox
-              let qy = p.y * sy + oy
-              batch.strokeSegment(px, py, qx, qy)
-              (px, py) = (qx, qy)
-              n += 1
-            }
+          let ring = UnsafeBufferPointer(rebasing: coordinates[2 * a..<2 * z])
+          guard strokes, a < z else {
+            batch.addRing(ring, transform: pointTransform, stroked: false, closingSegment: nil)
+            continue
           }
+          // As `drawSmallPolygon`: all the ring's segments, or none when its bounds miss the
+          // rect; the closing segment in any case.
+          let b = rings.ringBounds[r]
+          let stroked =
+            !(b.maxX < strokeRect.minX || b.minX > strokeRect.maxX || b.maxY < strokeRect.minY
+            || b.minY > strokeRect.maxY)
+          let firstPoint = MapPoint(x: ring[0], y: ring[1])
+          let lastPoint = MapPoint(x: ring[ring.count - 2], y: ring[ring.count - 1])
+          var closing: (x0: Double, y0: Double, x1: Double, y1: Double)?
           if firstPoint != lastPoint {
             let u = t.apply(point(for: lastPoint))
             let v = t.apply(point(for: firstPoint))
-            batch.strokeSegment(u.x, u.y, v.x, v.y)
+            closing = (u.x, u.y, v.x, v.y)
           }
+          batch.addRing(ring, transform: pointTransform, stroked: stroked, closingSegment: closing)
         }
+        batch.drawPolygon()
       }
     }
   }

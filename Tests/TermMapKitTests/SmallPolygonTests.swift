@@ -128,4 +128,65 @@ struct SmallPolygonTests {
       #expect(inked > 5_000, "style \(style)")
     }
   }
+
+  /// Octagons with a square hole, one to four dots across (as `termmap bench`'s parcels at
+  /// 500 × 150), at any fraction of a dot, many across the tiles' edges.
+  static func parcels(count: Int, seed: UInt64) -> [TermMapKit.Polygon] {
+    var rng = Random(state: seed)
+    let dot = 1 / zoomScale
+    let x0 = Double(tileOrigin.i * TileGrid.size) * dot
+    let y0 = Double(tileOrigin.j * TileGrid.size) * dot
+    return (0..<count).map { _ in
+      let cx = x0 + (rng.next() * 200 - 4) * dot
+      let cy = y0 + (rng.next() * 200 - 4) * dot
+      let r = (0.5 + rng.next() * 1.5) * dot
+      let ring = (0..<8).map { a in
+        let t = Double(a) / 8 * 2 * .pi
+        return MapPoint(x: cx + r * cos(t), y: cy + r * sin(t))
+      }
+      let h = r * 0.4
+      let hole = TermMapKit.Polygon(points: [
+        MapPoint(x: cx - h, y: cy - h), MapPoint(x: cx + h, y: cy - h),
+        MapPoint(x: cx + h, y: cy + h), MapPoint(x: cx - h, y: cy + h),
+      ])
+      return TermMapKit.Polygon(points: ring, interiorPolygons: [hole])
+    }
+  }
+
+  @Test(
+    "parcels of one to four dots and polygons of up to ten draw the dots of each drawn alone",
+    arguments: [5, 11, 29] as [UInt64])
+  func parcelsSameDotsAsThePath(seed: UInt64) {
+    let multi = MultiPolygon(
+      Self.parcels(count: 1_500, seed: seed) + Self.polygons(count: 300, seed: seed))
+    for style in Self.styles {
+      let renderer = MultiPolygonRenderer(multiPolygon: multi)
+      renderer.style = style
+      let painter = PathPainter(origin: multi.boundingMapRect.origin)
+      var inked = 0
+      for j in -1...3 {
+        for i in -1...3 {
+          let batched = Self.tile(i, j, renderer: renderer) { rect, context in
+            renderer.draw(rect, zoomScale: Self.zoomScale, in: context)
+          }
+          let alone = Self.tile(i, j, renderer: renderer) { rect, context in
+            let s = Self.zoomScale
+            let reach = style.tileMargin(zoomScale: s)
+            multi.index.query(
+              rect.insetBy(dx: -reach, dy: -reach), tolerance: 0.75 / s,
+              shape: { n in
+                painter.drawPolygon(
+                  multi.polygons[n], style: style, in: rect, zoomScale: s, context: context)
+              },
+              speck: { p in painter.drawSpeck(p, style: style, context: context) })
+          }
+          #expect(batched == alone, "seed \(seed), tile \(i), \(j), style \(style)")
+          inked += (0..<alone.height).reduce(0) { n, y in
+            n + (0..<alone.width).filter { !alone[$0, y].isEmpty }.count
+          }
+        }
+      }
+      #expect(inked > 3_000, "style \(style)")
+    }
+  }
 }
