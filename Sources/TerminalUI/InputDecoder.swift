@@ -3,8 +3,9 @@
 /// SSH). Characters, control characters included, come as ncurses gives them (`\r`, `\u{7F}`,
 /// `\u{1B}`), so the viewer sees the same events from either front.
 ///
-/// Bounded: a sequence that runs past 32 bytes without ending is dropped, and an incomplete
-/// character or sequence at the end of a read waits for the next (at most 32 bytes are kept).
+/// Bounded: a sequence that runs past 32 bytes without ending is no sequence (the Esc key, then
+/// the rest as typed), and an incomplete character or sequence at the end of a read waits for
+/// the next (at most 32 bytes are kept). The events never depend on how the bytes were cut.
 /// A lone Esc at the end of a read could be the start of a sequence split by the network: it is
 /// kept until the next read or `flush()`, which a front calls when nothing more came for a
 /// moment.
@@ -29,13 +30,8 @@ public struct InputDecoder: Sendable {
       if b == 0x1B {
         switch sequence(input, at: i) {
         case .incomplete:
-          if input.count - i > Self.maxSequence {
-            i += 1  // not a sequence after all: the Esc key, then the rest as typed
-            events.append(.character("\u{1B}"))
-          } else {
-            pending = Array(input[i...])
-            return events
-          }
+          pending = Array(input[i...])
+          return events
         case .event(let event, let length):
           if let event { events.append(event) }
           i += length
@@ -111,7 +107,10 @@ public struct InputDecoder: Sendable {
     guard introducer == UInt8(ascii: "[") else { return .escape }
     // CSI: parameter bytes 0x30–0x3F, intermediates 0x20–0x2F, a final byte 0x40–0x7E.
     var j = i + 2
-    while j < s.count, s[j] >= 0x20, s[j] <= 0x3F { j += 1 }
+    while j < s.count, j - i < Self.maxSequence, s[j] >= 0x20, s[j] <= 0x3F { j += 1 }
+    // Too long to be a key or a mouse report: the Esc key, then the rest as typed (decided
+    // within the first 32 bytes, so the answer never depends on how the input was cut).
+    if j - i >= Self.maxSequence { return .escape }
     guard j < s.count else { return .incomplete }
     let final = s[j]
     guard final >= 0x40, final <= 0x7E else { return .event(nil, length: j - i) }

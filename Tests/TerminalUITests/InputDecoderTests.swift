@@ -72,3 +72,44 @@ struct InputDecoderTests {
     #expect(e.decode([0xFF, 0x80, UInt8(ascii: "b")]) == [.character("b")])
   }
 }
+
+extension InputDecoderTests {
+  @Test("any bytes: the same events whole or cut anywhere, at most 32 bytes held")
+  func cutAnywhere() {
+    // Bytes a terminal sends, mixed at random with anything (a fixed seed: the same runs).
+    let alphabet: [UInt8] =
+      [
+        0x1B, 0x1B, 0x1B, UInt8(ascii: "["), UInt8(ascii: "["), UInt8(ascii: "<"),
+        UInt8(ascii: "O"),
+      ]
+      + Array("0123456789;;MmABCDZ~x ".utf8) + [0xC3, 0xA9, 0xE2, 0x86, 0x92, 0xF0, 0xFF, 0x80]
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next() -> UInt64 {
+      seed ^= seed << 13
+      seed ^= seed >> 7
+      seed ^= seed << 17
+      return seed
+    }
+    for _ in 0..<2000 {
+      let n = Int(next() % 80)
+      let bytes = (0..<n).map { _ in
+        next() % 4 == 0
+          ? UInt8(truncatingIfNeeded: next()) : alphabet[Int(next() % UInt64(alphabet.count))]
+      }
+      var whole = InputDecoder()
+      let a = whole.decode(bytes) + whole.flush()
+      var cut = InputDecoder()
+      var b: [InputEvent] = []
+      var k = 0
+      while k < bytes.count {
+        let m = min(bytes.count - k, 1 + Int(next() % 5))
+        b += cut.decode(Array(bytes[k..<(k + m)]))
+        #expect(cut.pending.count <= InputDecoder.maxSequence)
+        k += m
+      }
+      b += cut.flush()
+      #expect(a == b, "\(bytes)")
+      if a != b { return }
+    }
+  }
+}
