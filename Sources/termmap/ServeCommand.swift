@@ -4,6 +4,7 @@ import Logging
 import MapData
 import MapGeometry
 import MapServer
+import Synchronization
 import TermMapKit
 import TerminalUI
 
@@ -245,16 +246,26 @@ final class SessionHolder {
 }
 
 /// The server's handle on a session: every call hops to the main actor, in order.
+/// Bounded: at most `maxInFlight` bytes of a client's input wait for the main actor; what a
+/// client sends beyond that (a flood, a paste of megabytes) is dropped, as a terminal drops
+/// keys it cannot take, so the server's memory never grows with what a peer sends.
 final class ServeSession: TerminalSession {
   let holder: SessionHolder
+  let inFlight = Atomic<Int>(0)
+  static let maxInFlight = 64 * 1024
   init(holder: SessionHolder) { self.holder = holder }
 
   func received(_ bytes: [UInt8]) {
-    let holder = holder
-    DispatchQueue.main.async {
+    let n = bytes.count
+    guard inFlight.add(n, ordering: .relaxed).newValue <= Self.maxInFlight else {
+      inFlight.subtract(n, ordering: .relaxed)
+      return
+    }
+    DispatchQueue.main.async { [self] in
       MainActor.assumeIsolated {
         if let front = holder.front { front.received(bytes) } else { holder.early.append(bytes) }
       }
+      inFlight.subtract(n, ordering: .relaxed)
     }
   }
 
