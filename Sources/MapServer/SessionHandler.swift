@@ -144,7 +144,8 @@ final class SessionHandler: ChannelDuplexHandler {
   }
 }
 
-/// A session's output: bytes queued on its channel, counted until the connection takes them.
+/// A session's output: bytes queued on its channel, counted until the connection takes them
+/// (one per shell, made when the shell starts).
 struct ChannelOutput: SessionOutput {
   let channel: any Channel
   let queue: Queue
@@ -158,20 +159,9 @@ struct ChannelOutput: SessionOutput {
     let state = Mutex(State())
   }
 
-  static let queues = Mutex<[ObjectIdentifier: Queue]>([:])
-
   init(channel: any Channel) {
     self.channel = channel
-    let id = ObjectIdentifier(channel)
-    queue = Self.queues.withLock { queues in
-      if let q = queues[id] { return q }
-      let q = Queue()
-      queues[id] = q
-      channel.closeFuture.whenComplete { _ in
-        _ = Self.queues.withLock { $0.removeValue(forKey: id) }
-      }
-      return q
-    }
+    queue = Queue()
   }
 
   var pendingBytes: Int { queue.state.withLock { $0.pending } }

@@ -16,6 +16,8 @@ enum ServeCommand {
   /// The sessions open now, by id (main actor only).
   static var sessions: [Int: SessionHolder] = [:]
   static var nextID = 0
+  /// The zoom a session opens at when its user name names a place (a town fills the screen).
+  static let placeZoom = 11.0
 
   static func run(_ c: Termmap.Serve) throws -> Int32 {
     let (host, port) = try listenAddress(c.listen)
@@ -138,7 +140,7 @@ enum ServeCommand {
       !request.user.isEmpty, request.user.count <= 64
     {
       options.center = place.coordinate
-      options.zoom = 11
+      options.zoom = placeZoom
       options.bbox = nil
     }
     nextID += 1
@@ -162,9 +164,6 @@ enum ServeCommand {
     holder.id = id
     sessions[id] = holder
     front.start()
-    for bytes in holder.early { front.received(bytes) }
-    holder.early = []
-    if let size = holder.earlySize { front.resized(columns: size.0, rows: size.1) }
     if holder.closed { close(holder) }
   }
 
@@ -220,11 +219,12 @@ enum ServeCommand {
     return (host.isEmpty ? "0.0.0.0" : host, port)
   }
 
+  /// A number in a range (ArgumentValues reads it; the range's message as --wait's).
   static func number(_ text: String, _ name: String, _ range: ClosedRange<Double>) throws -> Double
   {
-    guard let v = Double(text), range.contains(v) else {
-      throw UsageError(
-        "\(name): expected a number \(Int(range.lowerBound))...\(Int(range.upperBound))")
+    let v = try ArgumentValues.number(text, name)
+    guard range.contains(v) else {
+      throw UsageError("\(name): expected \(Int(range.lowerBound))...\(Int(range.upperBound))")
     }
     return v
   }
@@ -235,13 +235,13 @@ enum ServeCommand {
   }
 }
 
-/// A session's viewer, once the main actor has made it; what arrived before is kept for it.
+/// A session's viewer, once the main actor has made it. The factory queues the making on the
+/// main queue before the connection can deliver anything, so every call after finds it (or a
+/// closed session).
 @MainActor
 final class SessionHolder {
   var front: SessionFront?
   var id: Int?
-  var early: [[UInt8]] = []
-  var earlySize: (Int, Int)?
   var closed = false
 }
 
@@ -263,7 +263,7 @@ final class ServeSession: TerminalSession {
     }
     DispatchQueue.main.async { [self] in
       MainActor.assumeIsolated {
-        if let front = holder.front { front.received(bytes) } else { holder.early.append(bytes) }
+        holder.front?.received(bytes)
       }
       inFlight.subtract(n, ordering: .relaxed)
     }
@@ -272,13 +272,7 @@ final class ServeSession: TerminalSession {
   func resized(columns: Int, rows: Int) {
     let holder = holder
     DispatchQueue.main.async {
-      MainActor.assumeIsolated {
-        if let front = holder.front {
-          front.resized(columns: columns, rows: rows)
-        } else {
-          holder.earlySize = (columns, rows)
-        }
-      }
+      MainActor.assumeIsolated { holder.front?.resized(columns: columns, rows: rows) }
     }
   }
 

@@ -97,33 +97,7 @@ struct SmallPolygonTests {
     let multi = MultiPolygon(Self.polygons(count: 600, seed: 3))
     #expect(multi.polygons.filter { PathPainter.drawsInBatch($0) }.count > 500)
     for style in Self.styles {
-      let renderer = MultiPolygonRenderer(multiPolygon: multi)
-      renderer.style = style
-      let painter = PathPainter(origin: multi.boundingMapRect.origin)
-      var inked = 0
-      for j in -1...3 {
-        for i in -1...3 {
-          let batched = Self.tile(i, j, renderer: renderer) { rect, context in
-            renderer.draw(rect, zoomScale: Self.zoomScale, in: context)
-          }
-          // Each polygon through the path, in the order the index gives them.
-          let alone = Self.tile(i, j, renderer: renderer) { rect, context in
-            let s = Self.zoomScale
-            let reach = style.tileMargin(zoomScale: s)
-            multi.index.query(
-              rect.insetBy(dx: -reach, dy: -reach), tolerance: 0.75 / s,
-              shape: { n in
-                painter.drawPolygon(
-                  multi.polygons[n], style: style, in: rect, zoomScale: s, context: context)
-              },
-              speck: { p in painter.drawSpeck(p, style: style, context: context) })
-          }
-          #expect(batched == alone, "tile \(i), \(j), style \(style)")
-          inked += (0..<alone.height).reduce(0) { n, y in
-            n + (0..<alone.width).filter { !alone[$0, y].isEmpty }.count
-          }
-        }
-      }
+      let inked = Self.compareBatchedWithAlone(multi, style: style, label: "")
       // The tiles are far from blank (so the comparison can fail).
       #expect(inked > 5_000, "style \(style)")
     }
@@ -160,33 +134,43 @@ struct SmallPolygonTests {
     let multi = MultiPolygon(
       Self.parcels(count: 1_500, seed: seed) + Self.polygons(count: 300, seed: seed))
     for style in Self.styles {
-      let renderer = MultiPolygonRenderer(multiPolygon: multi)
-      renderer.style = style
-      let painter = PathPainter(origin: multi.boundingMapRect.origin)
-      var inked = 0
-      for j in -1...3 {
-        for i in -1...3 {
-          let batched = Self.tile(i, j, renderer: renderer) { rect, context in
-            renderer.draw(rect, zoomScale: Self.zoomScale, in: context)
-          }
-          let alone = Self.tile(i, j, renderer: renderer) { rect, context in
-            let s = Self.zoomScale
-            let reach = style.tileMargin(zoomScale: s)
-            multi.index.query(
-              rect.insetBy(dx: -reach, dy: -reach), tolerance: 0.75 / s,
-              shape: { n in
-                painter.drawPolygon(
-                  multi.polygons[n], style: style, in: rect, zoomScale: s, context: context)
-              },
-              speck: { p in painter.drawSpeck(p, style: style, context: context) })
-          }
-          #expect(batched == alone, "seed \(seed), tile \(i), \(j), style \(style)")
-          inked += (0..<alone.height).reduce(0) { n, y in
-            n + (0..<alone.width).filter { !alone[$0, y].isEmpty }.count
-          }
-        }
-      }
+      let inked = Self.compareBatchedWithAlone(multi, style: style, label: "seed \(seed), ")
       #expect(inked > 3_000, "style \(style)")
     }
+  }
+
+  /// The 5 × 5 tiles around the data, drawn by the renderer (batched) and each polygon through
+  /// the path alone in the index's order: expects them equal; the cells inked.
+  static func compareBatchedWithAlone(_ multi: MultiPolygon, style: PathStyle, label: String)
+    -> Int
+  {
+    let renderer = MultiPolygonRenderer(multiPolygon: multi)
+    renderer.style = style
+    let painter = PathPainter(origin: multi.boundingMapRect.origin)
+    var inked = 0
+    for j in -1...3 {
+      for i in -1...3 {
+        let batched = tile(i, j, renderer: renderer) { rect, context in
+          renderer.draw(rect, zoomScale: zoomScale, in: context)
+        }
+        // Each polygon through the path, in the order the index gives them.
+        let alone = tile(i, j, renderer: renderer) { rect, context in
+          let s = zoomScale
+          let reach = style.tileMargin(zoomScale: s)
+          multi.index.query(
+            rect.insetBy(dx: -reach, dy: -reach), tolerance: 0.75 / s,
+            shape: { n in
+              painter.drawPolygon(
+                multi.polygons[n], style: style, in: rect, zoomScale: s, context: context)
+            },
+            speck: { p in painter.drawSpeck(p, style: style, context: context) })
+        }
+        #expect(batched == alone, "\(label)tile \(i), \(j), style \(style)")
+        inked += (0..<alone.height).reduce(0) { n, y in
+          n + (0..<alone.width).filter { !alone[$0, y].isEmpty }.count
+        }
+      }
+    }
+    return inked
   }
 }
