@@ -34,8 +34,9 @@ public struct MapItem: Sendable, Equatable {
 /// that does; alternate names and other scripts count; a typo or two is forgiven when nothing
 /// else matches; "name, country" narrows by country. A query that is a kind of place of the
 /// stored regions ("cafe", "pharmacy", "street") also finds every name of that kind, after
-/// names starting with it. Among equal matches, items inside the region come first, nearest
-/// its centre first; elsewhere the more populous first.
+/// names starting with it. Among equal matches, items inside the region come first; then the
+/// more populous, then the nearer the region's centre (so the cafés of a region come nearest
+/// first, and a town the size of Paris before a hamlet of the same name).
 public struct LocalSearch: Sendable {
   /// What to look for (MKLocalSearch.Request).
   public struct Request: Sendable {
@@ -153,9 +154,6 @@ public struct LocalSearch: Sendable {
     items.sort { a, b in
       if a.score != b.score { return a.score < b.score }
       if a.item.isInRegion != b.item.isInRegion { return a.item.isInRegion }
-      if a.item.isInRegion, let da = a.item.distance, let db = b.item.distance, da != db {
-        return da < db
-      }
       if a.item.place.population != b.item.place.population {
         return a.item.place.population > b.item.place.population
       }

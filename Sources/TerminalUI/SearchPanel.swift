@@ -1,6 +1,7 @@
 import DotRaster
 import Foundation
 import MapGeometry
+import MapTiles
 import TermMapKit
 
 /// The `/` prompt: typed text and what it matches.
@@ -88,10 +89,21 @@ final class SearchPanel: Panel {
     guard text.trimmingCharacters(in: .whitespaces).count >= 2, let g = viewer.gazetteer else {
       return loaded
     }
+    var request = LocalSearch.Request(
+      naturalLanguageQuery: text, region: searchRegion(viewer.map))
+    request.limit = 8 - loaded.count
+    request.pointOfInterestFilter = viewer.map.pointOfInterestFilter
     return loaded
-      + g.search(text, limit: 8 - loaded.count, near: viewer.map.centerCoordinate).map {
-        .place($0)
-      }
+      + LocalSearch(request: request, gazetteer: g).results().mapItems.map { .place($0.place) }
+  }
+
+  /// Where the search looks first: what the map shows, or 100 km around its centre when it
+  /// shows less (a street typed at zoom 17 is still found in the next town first).
+  static func searchRegion(_ map: MapView) -> CoordinateRegion {
+    let shown = map.region
+    let near = CoordinateRegion(
+      center: map.centerCoordinate, latitudinalMeters: 100_000, longitudinalMeters: 100_000)
+    return shown.span.latitudeDelta >= near.span.latitudeDelta ? shown : near
   }
 
   /// What the prompt line says after the text when the text cannot be searched for yet (the

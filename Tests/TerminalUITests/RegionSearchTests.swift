@@ -2,6 +2,7 @@ import Foundation
 import MapGeometry
 import MapTiles
 import RegionFixtures
+import TermMapKit
 import Testing
 
 @testable import TerminalUI
@@ -104,6 +105,30 @@ struct RegionSearchViewerTests {
     let c = h.viewer.map.centerCoordinate
     #expect(abs(c.latitude - 43.735) < 0.005 && abs(c.longitude - 7.421) < 0.005, "\(c)")
     #expect(h.viewer.map.zoomLevel >= 15.9, "\(h.viewer.map.zoomLevel)")
+  }
+
+  @Test(
+    "/ and a kind of place: every café of the region, by the library's LocalSearch and the map's filter"
+  )
+  func kindOfPlace() throws {
+    let h = try Harness(["Data/samples/cerknicko-jezero.gpx"])
+    h.viewer.gazetteer = try #require(MonacoRegion.gazetteer as Gazetteer?)
+    h.viewer.map.setCenter(Coordinate(latitude: 43.7396, longitude: 7.4276), animated: false)
+    h.viewer.map.setZoomLevel(16, animated: false)
+    h.send(.character("/"))
+    h.type("cafe")
+    let listed = h.text.split(separator: "\n").filter { $0.contains("(cafe, monaco)") }
+    #expect(listed.count >= 2, "\(h.text)")
+    // Not only names with "café" in them: every café of the region (Starbucks, Costa…).
+    #expect(
+      listed.contains { !$0.prefix { $0 != "(" }.lowercased().contains("caf") }, "\(h.text)")
+    #expect(listed.first?.contains("›") == true, "\(h.text)")
+    // With the map's point-of-interest filter leaving cafés out, none is listed.
+    h.send(.character("\u{1B}"))
+    h.viewer.map.pointOfInterestFilter = PointOfInterestFilter(excluding: [.cafe])
+    h.send(.character("/"))
+    h.type("cafe")
+    #expect(!h.text.contains("(cafe, monaco)"), "\(h.text)")
   }
 }
 
