@@ -84,6 +84,10 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     return VectorTileContent(tile)
   }
 
+  public override func didAdoptSharedContent(_ content: any TileContent, at path: TileOverlayPath) {
+    if let vector = content as? VectorTileContent { detectSchema(in: vector.tile) }
+  }
+
   /// When detecting: takes the style of the schema the tile's layer names tell, if none was
   /// found yet (tiles drawn meanwhile with the OpenMapTiles style are drawn again).
   func detectSchema(in tile: DecodedTile) {

@@ -181,6 +181,7 @@ open class TileOverlay: Overlay, DefaultRendering, @unchecked Sendable {
     var attribution = ""
     var title: String?
     var subdomains = ["a", "b", "c"]
+    var sharedContent: SharedTileContent?
   }
 
   /// The URL template (`{x}`, `{y}`, `{z}`, `{scale}`, `{s}`), or nil when the subclass loads
@@ -251,6 +252,14 @@ open class TileOverlay: Overlay, DefaultRendering, @unchecked Sendable {
   public var subdomains: [String] {
     get { config.withLock { $0.subdomains } }
     set { config.withLock { $0.subdomains = newValue } }
+  }
+
+  /// Decoded tiles shared by every renderer of this overlay (nil, the default: each renderer
+  /// loads and decodes its own). Set it when several maps show the overlay, as the sessions of
+  /// `termmap serve` do: a tile one map loaded is drawn by the next without a second load.
+  public var sharedContent: SharedTileContent? {
+    get { config.withLock { $0.sharedContent } }
+    set { config.withLock { $0.sharedContent = newValue } }
   }
 
   /// The URL of a tile: the template with `{x}`, `{y}`, `{z}`, `{scale}` and `{s}` filled in.

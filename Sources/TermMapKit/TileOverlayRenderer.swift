@@ -184,6 +184,12 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
     }
   }
 
+  /// Content another map's renderer of the same class decoded, taken from the overlay's
+  /// `TileOverlay.sharedContent` instead of loading the tile; called before it is cached and
+  /// drawn. The default does nothing; a renderer that learns from the tiles it decodes (the
+  /// schema of vector tiles, say) looks at the content here too.
+  open func didAdoptSharedContent(_ content: any TileContent, at path: TileOverlayPath) {}
+
   /// Ink layers the drawing uses (one per style rule, say).
   open override var inkLayerCount: UInt32 { 4 }
 
@@ -323,6 +329,15 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
 
   /// Starts a background load unless one is in flight for the same tile.
   func startLoad(_ path: TileOverlayPath) {
+    let shared = tileOverlay.sharedContent
+    let sharedKey = SharedTileContent.Key(renderer: ObjectIdentifier(type(of: self)), path: path)
+    // Another map's renderer of this kind decoded it already: no load, no decode.
+    if let shared, let content = shared.content(for: sharedKey) {
+      didAdoptSharedContent(content, at: path)
+      put(.content(content), for: path, generation: contentGeneration)
+      setNeedsDisplay(path.mapRect)
+      return
+    }
     let generation = store.withLock { s -> Int? in
       guard s.inFlight.insert(path).inserted else { return nil }
       s.started += 1
@@ -340,6 +355,7 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
             let decoded =
               try (content as? TileBytes).map { try decodeTile($0.data, at: path) } ?? content
             put(.content(decoded), for: path, generation: generation)
+            shared?.put(decoded, for: sharedKey)
           } catch {
             put(.undecodable, for: path, generation: generation)
             failure = error

@@ -72,6 +72,11 @@ enum ServeCommand {
     options.allowsDownloads = false
     options.files = parsed.files
     let layers = try parsed.makeMapLayers(reportMissingMap: false)
+    // One decoded-tile cache per tile layer for every session: a tile one user loaded is drawn
+    // for the next without a second load or decode, and held once.
+    for tiles in layers {
+      tiles.sharedContent = SharedTileContent(byteLimit: 128 << 20)
+    }
     let gazetteer = try? Gazetteer(directory: options.dataDirectory)
 
     if c.check {

@@ -181,6 +181,47 @@ struct TileOverlayDefaultsTests {
   }
 
   @Test(
+    "maps sharing an overlay's decoded tiles: the second map draws the same frame with no load")
+  @MainActor func sharedContent() throws {
+    let site = try TileSite()
+    defer { site.remove() }
+    let nginx = try Nginx(serving: site.root)
+    defer { nginx.stop() }
+    try withCache { _ in
+      for (name, template, path, level) in [
+        ("mvt", nginx.baseURL + "/mvt/{z}/{x}/{y}.mvt", TileSite.mvt, 15.0),
+        ("png", nginx.baseURL + "/png/{z}/{x}/{y}.png", TileSite.png, 16.0),
+      ] {
+        let overlay = TileOverlay(urlTemplate: template)
+        let shared = SharedTileContent()
+        overlay.sharedContent = shared
+        @MainActor func show() -> (CellBuffer, Int) {
+          let map = MapView(columns: 40, rows: 12)
+          map.setCenter(path.mapRect.mid, animated: false)
+          map.setZoomLevel(level, animated: false)
+          map.addOverlay(overlay, level: .aboveRoads)
+          let frame = map.renderCompleteFrame(timeout: 20).frame
+          let loads = (map.renderer(for: overlay) as? TileOverlayRenderer)?.loadsStarted ?? -1
+          return (frame, loads)
+        }
+        let (first, firstLoads) = show()
+        #expect(firstLoads > 0 && shared.stored == firstLoads, "\(name): \(shared.stored)")
+        #expect(inked(first) > 100, "\(name)")
+        // A second map (another session of `termmap serve`): the tiles come decoded from the
+        // overlay, nothing is loaded, the frame is the same.
+        let (second, secondLoads) = show()
+        #expect(secondLoads == 0, "\(name)")
+        #expect(shared.hits >= firstLoads, "\(name): \(shared.hits)")
+        #expect(second.lines == first.lines, "\(name)")
+        // Without sharing, every map loads its own.
+        overlay.sharedContent = nil
+        let (_, alone) = show()
+        #expect(alone == firstLoads, "\(name)")
+      }
+    }
+  }
+
+  @Test(
     "a tile that fails (404, 500, a time-out, bytes that are no tile, a cut PNG) is not fully rendered"
   )
   @MainActor func failedTiles() throws {
