@@ -104,7 +104,7 @@ extension Node {
       case .string(let h):
         guard case .string(let n) = needle else {
           // JavaScript's String.indexOf converts the needle to a string.
-          return .boolean(h.contains(valueToString(needle)))
+          return .boolean(h.contains(jsString(needle)))
         }
         return .boolean(n.isEmpty || h.contains(n))
       case .array(let items): return .boolean(items.contains { strictEquals($0, needle) })
@@ -120,7 +120,7 @@ extension Node {
       switch haystack {
       case .string(let h):
         let hs = Array(h.utf16)
-        let ns = Array(valueToString(needle).utf16)
+        let ns = Array(jsString(needle).utf16)
         var start = Int(max(0, min(Double(hs.count), (from ?? 0).isNaN ? 0 : (from ?? 0).rounded(.towardZero))))
         var found = -1
         while start + ns.count <= hs.count {
@@ -542,6 +542,12 @@ func valueToString(_ v: StyleValue) -> String {
   case .formatted(let f): return f.plainText
   case .array, .object: return v.jsonText
   }
+}
+
+/// JavaScript's `String(value)` for a needle: null is "null".
+func jsString(_ v: StyleValue) -> String {
+  if case .null = v { return "null" }
+  return valueToString(v)
 }
 
 /// JavaScript's `Number(value)`.

@@ -238,10 +238,39 @@ final class Node: Sendable {
     return isFeatureConstant && isGlobalConstant(zoomOnly: false)
   }
 
+  /// The children, and for a variable its bound expression: what evaluation may reach.
+  var reachable: [Node] {
+    if case .variable(_, let bound) = kind { return [bound] }
+    return children
+  }
+
+  /// Whether evaluation reads the feature (through variables too).
+  var readsFeature: Bool {
+    switch kind {
+    case .property, .hasProperty, .within, .distance: return true
+    case .call(let op, _):
+      switch op {
+      case .get, .has, .featureState, .properties, .geometryType, .id, .filterEq, .filterIdEq,
+        .filterTypeEq, .filterLt, .filterIdLt, .filterGt, .filterIdGt, .filterLe, .filterIdLe,
+        .filterGe, .filterIdGe, .filterHas, .filterHasId, .filterTypeIn, .filterIdIn,
+        .filterInSmall, .filterInLarge:
+        return true
+      default: break
+      }
+    default: break
+    }
+    return reachable.contains(where: \.readsFeature)
+  }
+
+  /// Whether evaluation reads the zoom (through variables too).
+  var readsZoom: Bool {
+    if case .call(.zoom, _) = kind { return true }
+    return reachable.contains(where: \.readsZoom)
+  }
+
   /// Whether evaluation may raise an error on purpose (`["error", …]`), which folding must keep.
   var containsErrorCall: Bool {
     if case .call(.error, _) = kind { return true }
-    if case .variable(_, let bound) = kind { return bound.containsErrorCall }
-    return children.contains { $0.containsErrorCall }
+    return reachable.contains { $0.containsErrorCall }
   }
 }

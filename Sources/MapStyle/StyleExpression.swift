@@ -27,8 +27,8 @@ public struct StyleExpression: Sendable {
   init(root: Node, zoomStops: [Double]?) {
     self.root = root
     self.type = root.type
-    self.isFeatureConstant = root.isFeatureConstant
-    self.isZoomConstant = root.isGlobalConstant(zoomOnly: true)
+    self.isFeatureConstant = !root.readsFeature
+    self.isZoomConstant = !root.readsZoom
     self.zoomStops = zoomStops
   }
 
@@ -137,7 +137,7 @@ func optimize(_ node: Node) -> Node {
   if case .within = node.kind { return node }
   if case .distance = node.kind { return node }
   let rebuilt = node.mapChildren(optimize)
-  if rebuilt.isFeatureConstant && rebuilt.isGlobalConstant(zoomOnly: false) && !rebuilt.containsErrorCall,
+  if !rebuilt.readsFeature && !rebuilt.readsZoom && !rebuilt.containsErrorCall,
     let v = try? rebuilt.evaluate(EvalContext(zoom: nil, feature: nil))
   {
     return Node(.literal(v), rebuilt.type)
@@ -147,7 +147,7 @@ func optimize(_ node: Node) -> Node {
 
 func specialize(_ node: Node, zoom: Double) -> Node {
   if node.isLiteral { return node }
-  if node.isFeatureConstant && !node.containsErrorCall,
+  if !node.readsFeature && !node.containsErrorCall,
     let v = try? node.evaluate(EvalContext(zoom: zoom, feature: nil))
   {
     return Node(.literal(v), node.type)
@@ -353,6 +353,10 @@ func convertLegacyFunction(_ json: StyleValue, type: ExpressionType, interpolate
     return curve(.array([s("zoom")]), stops, functionType == "exponential" ? "exponential" : "interval")
   }
   let get: StyleValue = .array([s("get"), property])
+  // Without a default, no match is an evaluation error: the renderer then uses the
+  // property's default, as MapLibre does with its null fallback.
+  let otherwise: StyleValue =
+    fallback.isNull ? .array([s("error"), s("no stop matches and the function has no default")]) : fallback
   switch functionType {
   case "categorical":
     if stops.allSatisfy({ $0.0.stringValue != nil || $0.0.numberValue != nil }) {
@@ -362,18 +366,19 @@ func convertLegacyFunction(_ json: StyleValue, type: ExpressionType, interpolate
         m += [i, o]
         seen.append(i)
       }
-      m.append(fallback)
+      m.append(otherwise)
       return .array(m)
     }
     var c: [StyleValue] = [s("case")]
     for (i, o) in stops { c += [.array([s("=="), get, i]), o] }
-    c.append(fallback)
+    c.append(otherwise)
     return .array(c)
   default:
     let kind = functionType == "exponential" ? "exponential" : "interval"
+    let ramp = curve(.array([s("number"), get]), stops, kind)
+    if fallback.isNull { return ramp }
     return .array([
-      s("case"), .array([s("=="), .array([s("typeof"), get]), s("number")]),
-      curve(.array([s("number"), get]), stops, kind), fallback,
+      s("case"), .array([s("=="), .array([s("typeof"), get]), s("number")]), ramp, fallback,
     ])
   }
 }
