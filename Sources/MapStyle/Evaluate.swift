@@ -400,16 +400,13 @@ extension Node {
       let d = try a[1].string(ctx)
       return .string(items.map(valueToString).joined(separator: d))
     case .filterEq, .filterLt, .filterGt, .filterLe, .filterGe:
-      let key = a[0].literalValue?.stringValue ?? ""
-      let lhs = ctx.feature?.value(forKey: key) ?? .null
-      return .boolean(legacyCompare(op, lhs, a[1].literalValue ?? .null))
+      return .boolean(legacyCompare(op, try a[0].evaluate(ctx), a[1].literalValue ?? .null))
     case .filterIdEq, .filterIdLt, .filterIdGt, .filterIdLe, .filterIdGe:
       return .boolean(legacyCompare(op, ctx.feature?.id ?? .null, a[0].literalValue ?? .null))
     case .filterTypeEq:
       return .boolean(ctx.feature?.geometryType == a[0].literalValue?.stringValue)
     case .filterHas:
-      let key = a[0].literalValue?.stringValue ?? ""
-      return .boolean(ctx.feature?.value(forKey: key) != nil)
+      return try a[0].evaluate(ctx)
     case .filterHasId:
       if case .null = ctx.feature?.id ?? .null { return .boolean(false) }
       return .boolean(true)
@@ -420,8 +417,7 @@ extension Node {
       let id = ctx.feature?.id ?? .null
       return .boolean(a[0].literalValue?.arrayValue?.contains { strictEquals($0, id) } ?? false)
     case .filterInSmall, .filterInLarge:
-      let key = a[0].literalValue?.stringValue ?? ""
-      let v = ctx.feature?.value(forKey: key) ?? .null
+      let v = try a[0].evaluate(ctx)
       return .boolean(a[1].literalValue?.arrayValue?.contains { strictEquals($0, v) } ?? false)
     }
   }

@@ -845,6 +845,19 @@ final class ParsingContext {
     if op == .has, case .string(let k)? = args[0].literalValue {
       return Node(.hasProperty(slot: keys.table.slot(for: k), key: k), type, path: key)
     }
+    switch op {
+    case .filterEq, .filterLt, .filterGt, .filterLe, .filterGe, .filterInSmall, .filterInLarge,
+      .filterHas:
+      // Legacy filters read their property by slot too.
+      guard case .string(let k)? = args[0].literalValue else { break }
+      let slot = keys.table.slot(for: k)
+      let read =
+        op == .filterHas
+        ? Node(.hasProperty(slot: slot, key: k), .boolean, path: key)
+        : Node(.property(slot: slot, key: k), .value, path: key)
+      return Node(.call(op, [read] + args.dropFirst()), type, path: key)
+    default: break
+    }
     return Node(.call(op, args), type, path: key)
   }
 }

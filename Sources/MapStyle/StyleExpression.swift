@@ -152,6 +152,28 @@ func specialize(_ node: Node, zoom: Double) -> Node {
   {
     return Node(.literal(v), node.type)
   }
+  let ctx = EvalContext(zoom: zoom, feature: nil)
+  switch node.kind {
+  case .step(let input, let labels, let outputs) where !input.readsFeature:
+    // A zoom step keeps only the output for this zoom.
+    if case .number(let x)? = try? input.evaluate(ctx), let i = try? node.stopIndex(labels, x) {
+      return specialize(outputs[labels.count == 1 ? 0 : i], zoom: zoom)
+    }
+  case .interpolate(let space, let curve, let input, let labels, let outputs) where !input.readsFeature:
+    // A zoom ramp keeps the two outputs around this zoom and their mixing factor.
+    guard case .number(let x)? = try? input.evaluate(ctx) else { break }
+    if labels.count == 1 || x <= labels[0] { return specialize(outputs[0], zoom: zoom) }
+    if x >= labels[labels.count - 1] { return specialize(outputs[labels.count - 1], zoom: zoom) }
+    guard let i = try? node.stopIndex(labels, x) else { break }
+    let t = interpolationFactor(curve, x, labels[i], labels[i + 1])
+    if t == 0 { return specialize(outputs[i], zoom: zoom) }
+    return Node(
+      .interpolate(
+        space, .linear, input: Node(.literal(.number(t)), .number), labels: [0, 1],
+        outputs: [specialize(outputs[i], zoom: zoom), specialize(outputs[i + 1], zoom: zoom)]),
+      node.type, path: node.path)
+  default: break
+  }
   return node.mapChildren { specialize($0, zoom: zoom) }
 }
 

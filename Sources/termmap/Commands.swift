@@ -380,6 +380,13 @@ extension Termmap {
     @Option(
       parsing: .unconditional,
       help: ArgumentHelp(
+        "The type the result must have, as a property's: number, string, boolean, color, formatted, object or array (strings then become colours, say).",
+        valueName: "TYPE"))
+    var type: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
         "The feature: a GeoJSON Feature (properties, id, geometry) as JSON.", valueName: "GEOJSON"))
     var feature: String?
   }

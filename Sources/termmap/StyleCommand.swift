@@ -36,6 +36,18 @@ enum StyleCommand {
       }
       zoom = v
     }
+    var type: ExpressionType? = nil
+    if let t = c.type {
+      let types: [String: ExpressionType] = [
+        "number": .number, "string": .string, "boolean": .boolean, "color": .color,
+        "formatted": .formatted, "object": .object, "array": .array(.value, length: nil),
+      ]
+      guard let v = types[t] else {
+        throw UsageError(
+          "--type: expected number, string, boolean, color, formatted, object or array, got \(SafeText.clean(t))")
+      }
+      type = v
+    }
     let json: StyleValue
     do {
       json = try StyleValue(json: c.expression)
@@ -59,7 +71,11 @@ enum StyleCommand {
     var keys = PropertyKeys()
     let compiled: StyleExpression
     do {
-      compiled = try StyleExpression(json, keys: &keys)
+      if case .object = json, let type {
+        compiled = try StyleExpression(propertyValue: json, type: type, keys: &keys)
+      } else {
+        compiled = try StyleExpression(json, type: type, keys: &keys)
+      }
     } catch {
       errorLine(error.description)
       return 2
