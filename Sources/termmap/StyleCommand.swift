@@ -12,7 +12,8 @@ enum StyleCommand {
   static func readText(_ path: String) -> String? {
     let shown = SafeText.clean(path)
     guard let handle = FileHandle(forReadingAtPath: path) else {
-      errorLine("\(shown): cannot read the file")
+      let exists = FileManager.default.fileExists(atPath: path)
+      errorLine("\(shown): \(exists ? "cannot read the file" : "no such file")")
       return nil
     }
     defer { try? handle.close() }

@@ -75,7 +75,7 @@ struct StyleCLITests {
 
         """)
     r = try termmap(["style", "validate", "/nonexistent/style.json"])
-    #expect(r.status == 2 && r.stderr == "termmap: /nonexistent/style.json: cannot read the file\n")
+    #expect(r.status == 2 && r.stderr == "termmap: /nonexistent/style.json: no such file\n")
   }
 
   @Test("test: failures with reasons and the pass rate; status 1 when one fails, 0 when all pass")
