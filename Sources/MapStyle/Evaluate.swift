@@ -110,7 +110,8 @@ extension Node {
       case .array(let items): return .boolean(items.contains { strictEquals($0, needle) })
       default:
         throw fail(
-          "Expected second argument to be of type array or string, but found \(haystack.expressionType) instead.")
+          "Expected second argument to be of type array or string, but found \(haystack.expressionType) instead."
+        )
       }
     case .indexOf(let needleNode, let haystackNode, let fromNode):
       let needle = try needleNode.evaluate(ctx)
@@ -121,7 +122,8 @@ extension Node {
       case .string(let h):
         let hs = Array(h.utf16)
         let ns = Array(jsString(needle).utf16)
-        var start = Int(max(0, min(Double(hs.count), (from ?? 0).isNaN ? 0 : (from ?? 0).rounded(.towardZero))))
+        var start = Int(
+          max(0, min(Double(hs.count), (from ?? 0).isNaN ? 0 : (from ?? 0).rounded(.towardZero))))
         var found = -1
         while start + ns.count <= hs.count {
           if Array(hs[start..<start + ns.count]) == ns {
@@ -137,12 +139,15 @@ extension Node {
         var start = Int((from ?? 0).isNaN ? 0 : (from ?? 0).rounded(.towardZero))
         if start < 0 { start = max(0, items.count + start) }
         if start < items.count {
-          for i in start..<items.count where strictEquals(items[i], needle) { return .number(Double(i)) }
+          for i in start..<items.count where strictEquals(items[i], needle) {
+            return .number(Double(i))
+          }
         }
         return .number(-1)
       default:
         throw fail(
-          "Expected second argument to be of type array or string, but found \(haystack.expressionType) instead.")
+          "Expected second argument to be of type array or string, but found \(haystack.expressionType) instead."
+        )
       }
     case .slice(let inputNode, let beginNode, let endNode):
       let input = try inputNode.evaluate(ctx)
@@ -159,7 +164,8 @@ extension Node {
         return .array(Array(items[jsSliceRange(items.count, begin, end)]))
       default:
         throw fail(
-          "Expected first argument to be of type array or string, but found \(input.expressionType) instead.")
+          "Expected first argument to be of type array or string, but found \(input.expressionType) instead."
+        )
       }
     case .length(let inputNode):
       let input = try inputNode.evaluate(ctx)
@@ -167,7 +173,9 @@ extension Node {
       case .string(let s): return .number(Double(s.unicodeScalars.count))
       case .array(let a): return .number(Double(a.count))
       default:
-        throw fail("Expected value to be of type string or array, but found \(input.expressionType) instead.")
+        throw fail(
+          "Expected value to be of type string or array, but found \(input.expressionType) instead."
+        )
       }
     case .format(let sections):
       var out = [FormattedText.Section]()
@@ -179,7 +187,9 @@ extension Node {
           section.fontStack = fonts.map(valueToString).joined(separator: ",")
         }
         if let n = s.textColor, case .color(let c) = try n.evaluate(ctx) { section.textColor = c }
-        if let n = s.verticalAlign, case .string(let a) = try n.evaluate(ctx) { section.verticalAlign = a }
+        if let n = s.verticalAlign, case .string(let a) = try n.evaluate(ctx) {
+          section.verticalAlign = a
+        }
         out.append(section)
       }
       return .formatted(FormattedText(sections: out))
@@ -209,7 +219,8 @@ extension Node {
     case .boolean, .string, .number, .null: return
     default:
       throw fail(
-        "Expected first argument to be of type boolean, string, number or null, but found \(needle.expressionType) instead.")
+        "Expected first argument to be of type boolean, string, number or null, but found \(needle.expressionType) instead."
+      )
     }
   }
 
@@ -277,13 +288,15 @@ extension Node {
       }
       throw fail("Could not convert \(value.jsonText) to number.")
     case .formatted:
-      return .formatted(FormattedText(sections: [.init(text: valueToString(try args[0].evaluate(ctx)))]))
+      return .formatted(
+        FormattedText(sections: [.init(text: valueToString(try args[0].evaluate(ctx)))]))
     default:
       return .string(valueToString(try args[0].evaluate(ctx)))
     }
   }
 
-  func call(_ op: Op, _ a: [Node], _ ctx: EvalContext) throws(ExpressionRuntimeError) -> StyleValue {
+  func call(_ op: Op, _ a: [Node], _ ctx: EvalContext) throws(ExpressionRuntimeError) -> StyleValue
+  {
     func num(_ i: Int) throws(ExpressionRuntimeError) -> Double { try a[i].number(ctx) }
     func n(_ x: Double) -> StyleValue { .number(x) }
     switch op {
@@ -555,7 +568,9 @@ func jsToNumber(_ v: StyleValue) -> Double {
   case .string(let s):
     let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
     if t.isEmpty { return 0 }
-    if t.hasPrefix("0x") || t.hasPrefix("0X") { return UInt64(t.dropFirst(2), radix: 16).map(Double.init) ?? .nan }
+    if t.hasPrefix("0x") || t.hasPrefix("0X") {
+      return UInt64(t.dropFirst(2), radix: 16).map(Double.init) ?? .nan
+    }
     if t == "Infinity" || t == "+Infinity" { return .infinity }
     if t == "-Infinity" { return -.infinity }
     if t.lowercased().contains("inf") || t.lowercased().contains("nan") { return .nan }
@@ -581,7 +596,9 @@ func jsSliceRange(_ count: Int, _ begin: Double, _ end: Double?) -> Range<Int> {
   return b..<max(b, e)
 }
 
-func interpolationFactor(_ curve: Curve, _ input: Double, _ lower: Double, _ upper: Double) -> Double {
+func interpolationFactor(_ curve: Curve, _ input: Double, _ lower: Double, _ upper: Double)
+  -> Double
+{
   func exponential(_ base: Double) -> Double {
     let difference = upper - lower
     let progress = input - lower
@@ -597,7 +614,9 @@ func interpolationFactor(_ curve: Curve, _ input: Double, _ lower: Double, _ upp
   }
 }
 
-func interpolateValues(_ space: ColorSpace, _ a: StyleValue, _ b: StyleValue, _ t: Double) -> StyleValue {
+func interpolateValues(_ space: ColorSpace, _ a: StyleValue, _ b: StyleValue, _ t: Double)
+  -> StyleValue
+{
   switch (a, b) {
   case (.number(let x), .number(let y)): return .number(x + t * (y - x))
   case (.color(let x), .color(let y)):
@@ -662,7 +681,8 @@ func formatNumber(
   minFractionDigits: Double?, maxFractionDigits: Double?
 ) -> String {
   let minDigits = Int(minFractionDigits ?? (currency != nil ? 2 : 0))
-  let maxDigits = max(minDigits, Int(maxFractionDigits ?? (currency != nil ? 2 : Double(max(minDigits, 3)))))
+  let maxDigits = max(
+    minDigits, Int(maxFractionDigits ?? (currency != nil ? 2 : Double(max(minDigits, 3)))))
   let negative = value < 0
   let scale = pow(10.0, Double(maxDigits))
   let rounded = (abs(value) * scale).rounded() / scale
@@ -685,7 +705,9 @@ func formatNumber(
   grouped = integer + grouped
   var out = grouped + (parts.count > 1 ? "." + parts[1] : "")
   if let currency {
-    let symbols = ["USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "CNY": "CN¥", "KRW": "₩"]
+    let symbols = [
+      "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "CNY": "CN¥", "KRW": "₩",
+    ]
     out = (symbols[currency.uppercased()] ?? currency.uppercased() + "\u{A0}") + out
   } else if let unit {
     let units = [

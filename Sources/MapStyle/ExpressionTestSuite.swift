@@ -94,9 +94,11 @@ public enum ExpressionTestSuite {
     }
     var out: [ExpressionTestCase] = []
     for (i, item) in list.enumerated() {
-      guard case .object(let o) = item, let expression = o["expression"], case .object(let expect)? = o["expect"]
+      guard case .object(let o) = item, let expression = o["expression"],
+        case .object(let expect)? = o["expect"]
       else {
-        throw ExpressionTestFileError(message: "case \(i): needs \"expression\" and an \"expect\" object")
+        throw ExpressionTestFileError(
+          message: "case \(i): needs \"expression\" and an \"expect\" object")
       }
       let name = o["test"]?.stringValue ?? o["name"]?.stringValue ?? "case \(i)"
       var type: ExpressionType? = nil
@@ -104,7 +106,8 @@ public enum ExpressionTestSuite {
       out.append(
         ExpressionTestCase(
           name: SafeName.clean(name), expression: expression, zoom: o["zoom"]?.numberValue,
-          feature: o["feature"].flatMap { $0.isNull ? nil : $0 }, propertyType: type, expect: expect))
+          feature: o["feature"].flatMap { $0.isNull ? nil : $0 }, propertyType: type, expect: expect
+        ))
     }
     return out
   }
@@ -179,7 +182,9 @@ public enum ExpressionTestSuite {
   public static func run(_ cases: [ExpressionTestCase]) -> ExpressionTestReport {
     var failures: [ExpressionTestReport.Failure] = []
     for c in cases {
-      if let reason = run(c) { failures.append(.init(name: c.name, reason: SafeName.clean(reason))) }
+      if let reason = run(c) {
+        failures.append(.init(name: c.name, reason: SafeName.clean(reason)))
+      }
     }
     return ExpressionTestReport(total: cases.count, failures: failures)
   }

@@ -40,7 +40,8 @@ struct GeoShape: Sendable {
   }
 
   static func pair(_ v: StyleValue) -> (Double, Double)? {
-    guard case .array(let a) = v, a.count >= 2, case .number(let x) = a[0], case .number(let y) = a[1]
+    guard case .array(let a) = v, a.count >= 2, case .number(let x) = a[0],
+      case .number(let y) = a[1]
     else { return nil }
     return (x, y)
   }
@@ -101,7 +102,8 @@ struct GeoShape: Sendable {
   /// (false), as in MapLibre. Computed in Web Mercator, with points shifted by a world when
   /// that brings them nearer the polygons (across the antimeridian).
   func contains(geometry: StyleValue) -> Bool {
-    guard case .object(let g) = geometry, case .string(let t)? = g["type"], let c = g["coordinates"],
+    guard case .object(let g) = geometry, case .string(let t)? = g["type"],
+      let c = g["coordinates"],
       let feature = GeoShape.simple(type: t, coordinates: c), !feature.isEmpty
     else { return false }
     let polygons: [[[Double]]] = parts.compactMap {
@@ -110,7 +112,13 @@ struct GeoShape: Sendable {
     }
     var minX = Double.infinity
     var maxX = -Double.infinity
-    for p in polygons { for r in p { for k in stride(from: 0, to: r.count, by: 2) { minX = min(minX, r[k]); maxX = max(maxX, r[k]) } } }
+    for p in polygons {
+      for r in p {
+        for k in stride(from: 0, to: r.count, by: 2) {
+          minX = min(minX, r[k]); maxX = max(maxX, r[k])
+        }
+      }
+    }
     func shift(_ x: Double) -> Double {
       if x < minX && minX - x > 0.5 { return x + 1 }
       if x > maxX && x - maxX > 0.5 { return x - 1 }
@@ -157,7 +165,8 @@ struct GeoShape: Sendable {
   /// measured with a cheap ruler at the feature's first latitude (as MapLibre); NaN when the
   /// geometry is missing.
   func distance(to geometry: StyleValue) -> Double {
-    guard case .object(let g) = geometry, case .string(let t)? = g["type"], let c = g["coordinates"],
+    guard case .object(let g) = geometry, case .string(let t)? = g["type"],
+      let c = g["coordinates"],
       let feature = GeoShape.simple(type: t, coordinates: c), let first = feature.first
     else { return .nan }
     let lat: Double
@@ -178,7 +187,8 @@ struct GeoShape: Sendable {
   }
 }
 
-func pointWithinPolygon(_ x: Double, _ y: Double, _ rings: [[Double]], trueOnBoundary: Bool) -> Bool {
+func pointWithinPolygon(_ x: Double, _ y: Double, _ rings: [[Double]], trueOnBoundary: Bool) -> Bool
+{
   var inside = false
   for ring in rings {
     var j = 0
@@ -199,14 +209,19 @@ func pointWithinPolygon(_ x: Double, _ y: Double, _ rings: [[Double]], trueOnBou
   return inside
 }
 
-private func cross(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double { ax * by - ay * bx }
+private func cross(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double {
+  ax * by - ay * bx
+}
 
 /// Whether segments p1p2 and q1q2 cross (MapLibre's `segmentIntersectSegment`).
 func segmentsIntersect(
   _ p1x: Double, _ p1y: Double, _ p2x: Double, _ p2y: Double, _ q1x: Double, _ q1y: Double,
   _ q2x: Double, _ q2y: Double
 ) -> Bool {
-  func twoSided(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ cx: Double, _ cy: Double, _ dx: Double, _ dy: Double) -> Bool {
+  func twoSided(
+    _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ cx: Double, _ cy: Double,
+    _ dx: Double, _ dy: Double
+  ) -> Bool {
     let x1 = ax - cx
     let y1 = ay - cy
     let x2 = bx - cx
@@ -222,7 +237,8 @@ func segmentsIntersect(
   let ux = p2x - p1x
   let uy = p2y - p1y
   if cross(vx, vy, ux, uy) == 0 { return false }
-  return twoSided(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y) && twoSided(q1x, q1y, q2x, q2y, p1x, p1y, p2x, p2y)
+  return twoSided(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y)
+    && twoSided(q1x, q1y, q2x, q2y, p1x, p1y, p2x, p2y)
 }
 
 func lineIntersectsPolygon(_ line: [Double], _ rings: [[Double]]) -> Bool {
@@ -231,7 +247,10 @@ func lineIntersectsPolygon(_ line: [Double], _ rings: [[Double]]) -> Bool {
     for ring in rings {
       var j = 0
       while j + 3 < ring.count {
-        if segmentsIntersect(line[i], line[i + 1], line[i + 2], line[i + 3], ring[j], ring[j + 1], ring[j + 2], ring[j + 3]) {
+        if segmentsIntersect(
+          line[i], line[i + 1], line[i + 2], line[i + 3], ring[j], ring[j + 1], ring[j + 2],
+          ring[j + 3])
+        {
           return true
         }
         j += 2
@@ -310,7 +329,9 @@ struct CheapRuler {
   }
 
   func segmentToSegment(_ p: [Double], _ i: Int, _ q: [Double], _ j: Int) -> Double {
-    if segmentsIntersect(p[i], p[i + 1], p[i + 2], p[i + 3], q[j], q[j + 1], q[j + 2], q[j + 3]) { return 0 }
+    if segmentsIntersect(p[i], p[i + 1], p[i + 2], p[i + 3], q[j], q[j + 1], q[j + 2], q[j + 3]) {
+      return 0
+    }
     let qs = Array(q[j..<j + 4])
     let ps = Array(p[i..<i + 4])
     return min(
@@ -360,12 +381,14 @@ struct CheapRuler {
 
   func polygonToPolygon(_ a: [[Double]], _ b: [[Double]]) -> Double {
     for r in a {
-      for k in stride(from: 0, to: r.count, by: 2) where pointWithinPolygon(r[k], r[k + 1], b, trueOnBoundary: true) {
+      for k in stride(from: 0, to: r.count, by: 2)
+      where pointWithinPolygon(r[k], r[k + 1], b, trueOnBoundary: true) {
         return 0
       }
     }
     for r in b {
-      for k in stride(from: 0, to: r.count, by: 2) where pointWithinPolygon(r[k], r[k + 1], a, trueOnBoundary: true) {
+      for k in stride(from: 0, to: r.count, by: 2)
+      where pointWithinPolygon(r[k], r[k + 1], a, trueOnBoundary: true) {
         return 0
       }
     }
@@ -377,11 +400,13 @@ struct CheapRuler {
   func distance(_ a: GeoShape.Simple, _ b: GeoShape.Simple) -> Double {
     switch (a, b) {
     case (.point(let x, let y), .point(let u, let v)): return distance(x, y, u, v)
-    case (.point(let x, let y), .line(let l)), (.line(let l), .point(let x, let y)): return pointToLine(x, y, l)
+    case (.point(let x, let y), .line(let l)), (.line(let l), .point(let x, let y)):
+      return pointToLine(x, y, l)
     case (.point(let x, let y), .polygon(let p)), (.polygon(let p), .point(let x, let y)):
       return pointToPolygon(x, y, p)
     case (.line(let l), .line(let m)): return lineToLine(l, m)
-    case (.line(let l), .polygon(let p)), (.polygon(let p), .line(let l)): return lineToPolygon(l, p)
+    case (.line(let l), .polygon(let p)), (.polygon(let p), .line(let l)):
+      return lineToPolygon(l, p)
     case (.polygon(let p), .polygon(let q)): return polygonToPolygon(p, q)
     }
   }

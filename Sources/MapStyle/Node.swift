@@ -91,7 +91,8 @@ final class Node: Sendable {
     case coercion([Node])
     case compare(CompareOp, Node, Node)
     case caseOf([(Node, Node)], Node)
-    case match(input: Node, strings: [String: Int], numbers: [Double: Int], outputs: [Node], otherwise: Node)
+    case match(
+      input: Node, strings: [String: Int], numbers: [Double: Int], outputs: [Node], otherwise: Node)
     case coalesce([Node])
     case step(input: Node, labels: [Double], outputs: [Node])
     case interpolate(ColorSpace, Curve, input: Node, labels: [Double], outputs: [Node])
@@ -103,7 +104,8 @@ final class Node: Sendable {
     case slice(Node, Node, Node?)
     case length(Node)
     case format([FormatSectionNode])
-    case numberFormat(Node, locale: Node?, currency: Node?, unit: Node?, minDigits: Node?, maxDigits: Node?)
+    case numberFormat(
+      Node, locale: Node?, currency: Node?, unit: Node?, minDigits: Node?, maxDigits: Node?)
     case semiliteral([Node])
     case within(GeoShape)
     case distance(GeoShape)
@@ -134,16 +136,19 @@ final class Node: Sendable {
   var children: [Node] {
     switch kind {
     case .literal, .property, .hasProperty, .variable, .within, .distance: return []
-    case .call(_, let a), .assertion(let a), .coercion(let a), .coalesce(let a), .semiliteral(let a):
+    case .call(_, let a), .assertion(let a), .coercion(let a), .coalesce(let a),
+      .semiliteral(let a):
       return a
     case .compare(_, let l, let r): return [l, r]
-    case .caseOf(let branches, let otherwise): return branches.flatMap { [$0.0, $0.1] } + [otherwise]
+    case .caseOf(let branches, let otherwise):
+      return branches.flatMap { [$0.0, $0.1] } + [otherwise]
     case .match(let input, _, _, let outputs, let otherwise): return [input] + outputs + [otherwise]
     case .step(let input, _, let outputs): return [input] + outputs
     case .interpolate(_, _, let input, _, let outputs): return [input] + outputs
     case .letIn(let bindings, let result): return bindings + [result]
     case .at(let a, let b), .inOp(let a, let b): return [a, b]
-    case .indexOf(let a, let b, let c), .slice(let a, let b, let c): return [a, b] + (c.map { [$0] } ?? [])
+    case .indexOf(let a, let b, let c), .slice(let a, let b, let c):
+      return [a, b] + (c.map { [$0] } ?? [])
     case .length(let a): return [a]
     case .format(let sections):
       return sections.flatMap { s in
@@ -166,10 +171,13 @@ final class Node: Sendable {
     case .coalesce(let a): k = .coalesce(a.map(f))
     case .semiliteral(let a): k = .semiliteral(a.map(f))
     case .compare(let op, let l, let r): k = .compare(op, f(l), f(r))
-    case .caseOf(let branches, let otherwise): k = .caseOf(branches.map { (f($0.0), f($0.1)) }, f(otherwise))
+    case .caseOf(let branches, let otherwise):
+      k = .caseOf(branches.map { (f($0.0), f($0.1)) }, f(otherwise))
     case .match(let input, let s, let n, let outputs, let otherwise):
-      k = .match(input: f(input), strings: s, numbers: n, outputs: outputs.map(f), otherwise: f(otherwise))
-    case .step(let input, let labels, let outputs): k = .step(input: f(input), labels: labels, outputs: outputs.map(f))
+      k = .match(
+        input: f(input), strings: s, numbers: n, outputs: outputs.map(f), otherwise: f(otherwise))
+    case .step(let input, let labels, let outputs):
+      k = .step(input: f(input), labels: labels, outputs: outputs.map(f))
     case .interpolate(let space, let curve, let input, let labels, let outputs):
       k = .interpolate(space, curve, input: f(input), labels: labels, outputs: outputs.map(f))
     case .letIn(let bindings, let result): k = .letIn(bindings: bindings.map(f), result: f(result))

@@ -68,8 +68,10 @@ let compoundDefinitions: [String: Definition] = {
   one("to-rgba", .array(num, length: 4), .fixed([.color]), .toRGBA)
   one("rgb", .color, .fixed([num, num, num]), .rgb)
   one("rgba", .color, .fixed([num, num, num, num]), .rgba)
-  d["has"] = Definition(type: bool, overloads: [(.fixed([str]), .has), (.fixed([str, .object]), .hasIn)])
-  d["get"] = Definition(type: .value, overloads: [(.fixed([str]), .get), (.fixed([str, .object]), .getFrom)])
+  d["has"] = Definition(
+    type: bool, overloads: [(.fixed([str]), .has), (.fixed([str, .object]), .hasIn)])
+  d["get"] = Definition(
+    type: .value, overloads: [(.fixed([str]), .get), (.fixed([str, .object]), .getFrom)])
   one("feature-state", .value, .fixed([str]), .featureState)
   one("properties", .object, .fixed([]), .properties)
   one("geometry-type", str, .fixed([]), .geometryType)
@@ -81,7 +83,8 @@ let compoundDefinitions: [String: Definition] = {
   one("accumulated", .value, .fixed([]), .accumulated)
   one("+", num, .varargs(num), .plus)
   one("*", num, .varargs(num), .times)
-  d["-"] = Definition(type: num, overloads: [(.fixed([num, num]), .minus), (.fixed([num]), .negate)])
+  d["-"] = Definition(
+    type: num, overloads: [(.fixed([num, num]), .minus), (.fixed([num]), .negate)])
   one("/", num, .fixed([num, num]), .divide)
   one("%", num, .fixed([num, num]), .mod)
   one("ln2", num, .fixed([]), .ln2)
@@ -114,8 +117,10 @@ let compoundDefinitions: [String: Definition] = {
   one("filter-id-in", bool, .fixed([.array(.value, length: nil)]), .filterIdIn)
   one("filter-in-small", bool, .fixed([str, .array(.value, length: nil)]), .filterInSmall)
   one("filter-in-large", bool, .fixed([str, .array(.value, length: nil)]), .filterInLarge)
-  d["all"] = Definition(type: bool, overloads: [(.fixed([bool, bool]), .all2), (.varargs(bool), .allN)])
-  d["any"] = Definition(type: bool, overloads: [(.fixed([bool, bool]), .any2), (.varargs(bool), .anyN)])
+  d["all"] = Definition(
+    type: bool, overloads: [(.fixed([bool, bool]), .all2), (.varargs(bool), .allN)])
+  d["any"] = Definition(
+    type: bool, overloads: [(.fixed([bool, bool]), .any2), (.varargs(bool), .anyN)])
   one("!", bool, .fixed([bool]), .not)
   one("is-supported-script", bool, .fixed([str]), .isSupportedScript)
   one("upcase", str, .fixed([str]), .upcase)
@@ -141,7 +146,8 @@ let specialForms: Set<String> = [
 
 /// Whether `name` is an expression operator (MapLibre's registry, unsupported ones included).
 func isOperatorName(_ name: String) -> Bool {
-  compoundDefinitions[name] != nil || specialForms.contains(name) || unsupportedOperators.contains(name)
+  compoundDefinitions[name] != nil || specialForms.contains(name)
+    || unsupportedOperators.contains(name)
 }
 
 final class ParsingContext {
@@ -160,7 +166,10 @@ final class ParsingContext {
     init(_ t: PropertyKeys) { table = t }
   }
 
-  init(path: [Int], expected: ExpressionType?, scope: [(String, Node)], errors: ErrorSink, keys: KeySink) {
+  init(
+    path: [Int], expected: ExpressionType?, scope: [(String, Node)], errors: ErrorSink,
+    keys: KeySink
+  ) {
     self.path = path
     self.expectedType = expected
     self.scope = scope
@@ -168,7 +177,9 @@ final class ParsingContext {
     self.keys = keys
   }
 
-  func concat(_ index: Int?, _ expected: ExpressionType? = nil, _ bindings: [(String, Node)]? = nil) -> ParsingContext {
+  func concat(_ index: Int?, _ expected: ExpressionType? = nil, _ bindings: [(String, Node)]? = nil)
+    -> ParsingContext
+  {
     ParsingContext(
       path: index.map { path + [$0] } ?? path, expected: expected,
       scope: bindings.map { scope + $0 } ?? scope, errors: errors, keys: keys)
@@ -176,7 +187,8 @@ final class ParsingContext {
 
   @discardableResult
   func error(_ message: String, _ keys: Int...) -> Node? {
-    errors.list.append(ExpressionParseError(key: key + keys.map { "[\($0)]" }.joined(), message: message))
+    errors.list.append(
+      ExpressionParseError(key: key + keys.map { "[\($0)]" }.joined(), message: message))
     return nil
   }
 
@@ -212,7 +224,9 @@ final class ParsingContext {
     switch expr {
     case .array(let items):
       guard let first = items.first else {
-        return error("Expected an array with at least one element. If you wanted a literal array, use [\"literal\", []].")
+        return error(
+          "Expected an array with at least one element. If you wanted a literal array, use [\"literal\", []]."
+        )
       }
       guard case .string(let op) = first else {
         let t: String
@@ -226,7 +240,9 @@ final class ParsingContext {
           0)
       }
       guard isOperatorName(op) else {
-        return error("Unknown expression \"\(SafeName.clean(op))\". If you wanted a literal array, use [\"literal\", [...]].", 0)
+        return error(
+          "Unknown expression \"\(SafeName.clean(op))\". If you wanted a literal array, use [\"literal\", [...]].",
+          0)
       }
       guard var parsed = parseOperator(op, items) else { return nil }
       if let expected = expectedType {
@@ -270,7 +286,8 @@ final class ParsingContext {
 
   func parseOperator(_ op: String, _ args: [StyleValue]) -> Node? {
     if unsupportedOperators.contains(op) {
-      return error("\"\(op)\" is not supported by termmap (it needs images, a GPU or a locale collator).", 0)
+      return error(
+        "\"\(op)\" is not supported by termmap (it needs images, a GPU or a locale collator).", 0)
     }
     switch op {
     case "literal": return parseLiteral(args)
@@ -299,10 +316,12 @@ final class ParsingContext {
 
   func parseLiteral(_ args: [StyleValue]) -> Node? {
     guard args.count == 2 else {
-      return error("'literal' expression requires exactly one argument, but found \(args.count - 1) instead.")
+      return error(
+        "'literal' expression requires exactly one argument, but found \(args.count - 1) instead.")
     }
     var type = args[1].expressionType
-    if case .array(_, let n) = type, n == 0, let expected = expectedType, case .array(_, let en) = expected,
+    if case .array(_, let n) = type, n == 0, let expected = expectedType,
+      case .array(_, let en) = expected,
       en == nil || en == 0
     {
       type = expected
@@ -312,9 +331,13 @@ final class ParsingContext {
 
   func parseSemiliteral(_ args: [StyleValue]) -> Node? {
     guard args.count == 2 else {
-      return error("'semiliteral' expression requires exactly one argument, but found \(args.count - 1) instead.")
+      return error(
+        "'semiliteral' expression requires exactly one argument, but found \(args.count - 1) instead."
+      )
     }
-    guard case .array(let items) = args[1] else { return Node(.literal(args[1]), args[1].expressionType) }
+    guard case .array(let items) = args[1] else {
+      return Node(.literal(args[1]), args[1].expressionType)
+    }
     var parsed = [Node]()
     for item in items {
       guard let p = parse(item, nil, .value) else { return nil }
@@ -340,7 +363,8 @@ final class ParsingContext {
       var item = ExpressionType.value
       if args.count > 2 {
         guard case .string(let t) = args[1], ["string", "number", "boolean"].contains(t) else {
-          return error("The item type argument of \"array\" must be one of string, number, boolean", 1)
+          return error(
+            "The item type argument of \"array\" must be one of string, number, boolean", 1)
         }
         item = t == "string" ? .string : t == "number" ? .number : .boolean
         i += 1
@@ -350,13 +374,16 @@ final class ParsingContext {
         switch args[2] {
         case .null: break
         case .number(let v) where v >= 0 && v == v.rounded(.down) && v < 1e9: n = Int(v)
-        default: return error("The length argument to \"array\" must be a positive integer literal", 2)
+        default:
+          return error("The length argument to \"array\" must be a positive integer literal", 2)
         }
         i += 1
       }
       type = .array(item, length: n)
     } else {
-      type = name == "string" ? .string : name == "number" ? .number : name == "boolean" ? .boolean : .object
+      type =
+        name == "string"
+        ? .string : name == "number" ? .number : name == "boolean" ? .boolean : .object
     }
     var parsed = [Node]()
     while i < args.count {
@@ -373,7 +400,8 @@ final class ParsingContext {
       return error("Expected one argument.")
     }
     let type: ExpressionType =
-      name == "to-boolean" ? .boolean : name == "to-color" ? .color : name == "to-number" ? .number : .string
+      name == "to-boolean"
+      ? .boolean : name == "to-color" ? .color : name == "to-number" ? .number : .string
     var parsed = [Node]()
     for i in 1..<args.count {
       guard let p = parse(args[i], i, .value) else { return nil }
@@ -399,7 +427,9 @@ final class ParsingContext {
       bindings.append((name, value))
       i += 2
     }
-    guard let result = parse(args[args.count - 1], args.count - 1, expectedType, bindings) else { return nil }
+    guard let result = parse(args[args.count - 1], args.count - 1, expectedType, bindings) else {
+      return nil
+    }
     return Node(.letIn(bindings: bindings.map(\.1), result: result), result.type)
   }
 
@@ -417,7 +447,9 @@ final class ParsingContext {
   }
 
   func parseAt(_ args: [StyleValue]) -> Node? {
-    guard args.count == 3 else { return error("Expected 2 arguments, but found \(args.count - 1) instead.") }
+    guard args.count == 3 else {
+      return error("Expected 2 arguments, but found \(args.count - 1) instead.")
+    }
     let index = parse(args[1], 1, .number)
     let input = parse(args[2], 2, .array(expectedType ?? .value, length: nil))
     guard let index, let input else { return nil }
@@ -430,13 +462,16 @@ final class ParsingContext {
   }
 
   func parseIn(_ args: [StyleValue]) -> Node? {
-    guard args.count == 3 else { return error("Expected 2 arguments, but found \(args.count - 1) instead.") }
+    guard args.count == 3 else {
+      return error("Expected 2 arguments, but found \(args.count - 1) instead.")
+    }
     let needle = parse(args[1], 1, .value)
     let haystack = parse(args[2], 2, .value)
     guard let needle, let haystack else { return nil }
     guard needleTypeOK(needle.type) else {
       return error(
-        "Expected first argument to be of type boolean, string, number or null, but found \(needle.type) instead")
+        "Expected first argument to be of type boolean, string, number or null, but found \(needle.type) instead"
+      )
     }
     return Node(.inOp(needle, haystack), .boolean, path: key)
   }
@@ -450,7 +485,8 @@ final class ParsingContext {
     guard let needle, let haystack else { return nil }
     guard needleTypeOK(needle.type) else {
       return error(
-        "Expected first argument to be of type boolean, string, number or null, but found \(needle.type) instead")
+        "Expected first argument to be of type boolean, string, number or null, but found \(needle.type) instead"
+      )
     }
     var from: Node? = nil
     if args.count == 4 {
@@ -468,7 +504,8 @@ final class ParsingContext {
     let begin = parse(args[2], 2, .number)
     guard let input, let begin else { return nil }
     guard ["array", "string", "value"].contains(input.type.kind) else {
-      return error("Expected first argument to be of type array or string, but found \(input.type) instead")
+      return error(
+        "Expected first argument to be of type array or string, but found \(input.type) instead")
     }
     var end: Node? = nil
     if args.count == 4 {
@@ -479,7 +516,9 @@ final class ParsingContext {
   }
 
   func parseLength(_ args: [StyleValue]) -> Node? {
-    guard args.count == 2 else { return error("Expected 1 argument, but found \(args.count - 1) instead.") }
+    guard args.count == 2 else {
+      return error("Expected 1 argument, but found \(args.count - 1) instead.")
+    }
     guard let input = parse(args[1], 1) else { return nil }
     guard ["array", "string", "value"].contains(input.type.kind) else {
       return error("Expected argument of type string or array, but found \(input.type) instead.")
@@ -488,7 +527,9 @@ final class ParsingContext {
   }
 
   func parseCase(_ args: [StyleValue]) -> Node? {
-    guard args.count >= 4 else { return error("Expected at least 3 arguments, but found only \(args.count - 1).") }
+    guard args.count >= 4 else {
+      return error("Expected at least 3 arguments, but found only \(args.count - 1).")
+    }
     guard args.count % 2 == 0 else { return error("Expected an odd number of arguments.") }
     var outputType: ExpressionType? = expectedType.flatMap { $0 == .value ? nil : $0 }
     var branches: [(Node, Node)] = []
@@ -500,12 +541,16 @@ final class ParsingContext {
       outputType = outputType ?? result.type
       i += 2
     }
-    guard let otherwise = parse(args[args.count - 1], args.count - 1, outputType) else { return nil }
+    guard let otherwise = parse(args[args.count - 1], args.count - 1, outputType) else {
+      return nil
+    }
     return Node(.caseOf(branches, otherwise), outputType ?? otherwise.type)
   }
 
   func parseMatch(_ args: [StyleValue]) -> Node? {
-    guard args.count >= 5 else { return error("Expected at least 4 arguments, but found only \(args.count - 1).") }
+    guard args.count >= 5 else {
+      return error("Expected at least 4 arguments, but found only \(args.count - 1).")
+    }
     guard args.count % 2 == 1 else { return error("Expected an even number of arguments.") }
     var inputType: ExpressionType? = nil
     var outputType: ExpressionType? = expectedType.flatMap { $0 == .value ? nil : $0 }
@@ -522,9 +567,12 @@ final class ParsingContext {
         switch label {
         case .number(let n):
           if abs(n) > 9_007_199_254_740_991 {
-            return labelContext.error("Branch labels must be integers no larger than 9007199254740991.")
+            return labelContext.error(
+              "Branch labels must be integers no larger than 9007199254740991.")
           }
-          if n != n.rounded(.down) { return labelContext.error("Numeric branch labels must be integer values.") }
+          if n != n.rounded(.down) {
+            return labelContext.error("Numeric branch labels must be integer values.")
+          }
         case .string: break
         default: return labelContext.error("Branch labels must be numbers or strings.")
         }
@@ -549,10 +597,15 @@ final class ParsingContext {
       i += 2
     }
     guard let input = parse(args[1], 1, .value) else { return nil }
-    guard let otherwise = parse(args[args.count - 1], args.count - 1, outputType) else { return nil }
-    if input.type != .value, let t = inputType, concat(1).checkSubtype(t, input.type) != nil { return nil }
+    guard let otherwise = parse(args[args.count - 1], args.count - 1, outputType) else {
+      return nil
+    }
+    if input.type != .value, let t = inputType, concat(1).checkSubtype(t, input.type) != nil {
+      return nil
+    }
     return Node(
-      .match(input: input, strings: strings, numbers: numbers, outputs: outputs, otherwise: otherwise),
+      .match(
+        input: input, strings: strings, numbers: numbers, outputs: outputs, otherwise: otherwise),
       outputType ?? otherwise.type)
   }
 
@@ -561,16 +614,21 @@ final class ParsingContext {
     var outputType: ExpressionType? = expectedType.flatMap { $0 == .value ? nil : $0 }
     var parsed = [Node]()
     for arg in args.dropFirst() {
-      guard let p = parse(arg, 1 + parsed.count, outputType, nil, annotation: .omit) else { return nil }
+      guard let p = parse(arg, 1 + parsed.count, outputType, nil, annotation: .omit) else {
+        return nil
+      }
       outputType = outputType ?? p.type
       parsed.append(p)
     }
-    let needsAnnotation = expectedType.map { e in parsed.contains { e.subtypeError($0.type) != nil } } ?? false
+    let needsAnnotation =
+      expectedType.map { e in parsed.contains { e.subtypeError($0.type) != nil } } ?? false
     return Node(.coalesce(parsed), needsAnnotation ? .value : (outputType ?? .value))
   }
 
   func parseStep(_ args: [StyleValue]) -> Node? {
-    guard args.count - 1 >= 4 else { return error("Expected at least 4 arguments, but found only \(args.count - 1).") }
+    guard args.count - 1 >= 4 else {
+      return error("Expected at least 4 arguments, but found only \(args.count - 1).")
+    }
     guard (args.count - 1) % 2 == 0 else { return error("Expected an even number of arguments.") }
     guard let input = parse(args[1], 1, .number) else { return nil }
     var outputType: ExpressionType? = expectedType.flatMap { $0 == .value ? nil : $0 }
@@ -591,7 +649,8 @@ final class ParsingContext {
       }
       if let last = labels.last, last >= label {
         return error(
-          "Input/output pairs for \"step\" expressions must be arranged with input values in strictly ascending order.", i)
+          "Input/output pairs for \"step\" expressions must be arranged with input values in strictly ascending order.",
+          i)
       }
       guard let p = parse(args[i + 1], i + 1, outputType) else { return nil }
       outputType = outputType ?? p.type
@@ -599,7 +658,8 @@ final class ParsingContext {
       outputs.append(p)
       i += 2
     }
-    return Node(.step(input: input, labels: labels, outputs: outputs), outputType ?? .value, path: key)
+    return Node(
+      .step(input: input, labels: labels, outputs: outputs), outputType ?? .value, path: key)
   }
 
   func parseInterpolate(_ op: String, _ args: [StyleValue]) -> Node? {
@@ -620,13 +680,17 @@ final class ParsingContext {
         return nil
       }
       guard interp.count == 5, cps.count == 4 else {
-        return error("Cubic bezier interpolation requires four numeric arguments with values between 0 and 1.", 1)
+        return error(
+          "Cubic bezier interpolation requires four numeric arguments with values between 0 and 1.",
+          1)
       }
       curve = .cubicBezier(cps[0], cps[1], cps[2], cps[3])
     default:
       return error("Unknown interpolation type \(SafeName.clean(valueToString(first)))", 1, 0)
     }
-    guard args.count - 1 >= 4 else { return error("Expected at least 4 arguments, but found only \(args.count - 1).") }
+    guard args.count - 1 >= 4 else {
+      return error("Expected at least 4 arguments, but found only \(args.count - 1).")
+    }
     guard (args.count - 1) % 2 == 0 else { return error("Expected an even number of arguments.") }
     guard let input = parse(args[2], 2, .number) else { return nil }
     var outputType: ExpressionType? = nil
@@ -660,11 +724,14 @@ final class ParsingContext {
     if case .array(.number, let n) = t, n != nil { ok = true }
     guard ok else { return error("Type \(t) is not interpolatable.") }
     let space: ColorSpace = op == "interpolate-hcl" ? .hcl : op == "interpolate-lab" ? .lab : .rgb
-    return Node(.interpolate(space, curve, input: input, labels: labels, outputs: outputs), t, path: key)
+    return Node(
+      .interpolate(space, curve, input: input, labels: labels, outputs: outputs), t, path: key)
   }
 
   func parseComparison(_ op: CompareOp, _ args: [StyleValue]) -> Node? {
-    guard args.count == 3 || args.count == 4 else { return error("Expected two or three arguments.") }
+    guard args.count == 3 || args.count == 4 else {
+      return error("Expected two or three arguments.")
+    }
     func comparable(_ t: ExpressionType) -> Bool {
       op.isOrder
         ? ["string", "number", "value"].contains(t.kind)
@@ -672,11 +739,13 @@ final class ParsingContext {
     }
     guard var lhs = parse(args[1], 1, .value) else { return nil }
     guard comparable(lhs.type) else {
-      return concat(1).error("\"\(op.rawValue)\" comparisons are not supported for type '\(lhs.type)'.")
+      return concat(1).error(
+        "\"\(op.rawValue)\" comparisons are not supported for type '\(lhs.type)'.")
     }
     guard var rhs = parse(args[2], 2, .value) else { return nil }
     guard comparable(rhs.type) else {
-      return concat(2).error("\"\(op.rawValue)\" comparisons are not supported for type '\(rhs.type)'.")
+      return concat(2).error(
+        "\"\(op.rawValue)\" comparisons are not supported for type '\(rhs.type)'.")
     }
     if lhs.type.kind != rhs.type.kind && lhs.type != .value && rhs.type != .value {
       return error("Cannot compare types '\(lhs.type)' and '\(rhs.type)'.")
@@ -718,7 +787,8 @@ final class ParsingContext {
         if let v = o["vertical-align"], v.truthy {
           if case .string(let a) = v, !["bottom", "center", "top"].contains(a) {
             return error(
-              "'vertical-align' must be one of: 'bottom', 'center', 'top' but found '\(SafeName.clean(a))' instead.")
+              "'vertical-align' must be one of: 'bottom', 'center', 'top' but found '\(SafeName.clean(a))' instead."
+            )
           }
           guard let p = parse(v, 1, .string) else { return nil }
           s.verticalAlign = p
@@ -739,7 +809,9 @@ final class ParsingContext {
   func parseNumberFormat(_ args: [StyleValue]) -> Node? {
     guard args.count == 3 else { return error("Expected two arguments.") }
     guard let number = parse(args[1], 1, .number) else { return nil }
-    guard case .object(let o) = args[2] else { return error("NumberFormat options argument must be an object.") }
+    guard case .object(let o) = args[2] else {
+      return error("NumberFormat options argument must be an object.")
+    }
     func option(_ name: String, _ t: ExpressionType) -> (Node?, Bool) {
       guard let v = o[name], v.truthy else { return (nil, true) }
       guard let p = parse(v, 1, t) else { return (nil, false) }
@@ -759,29 +831,36 @@ final class ParsingContext {
     let (maxDigits, ok5) = option("max-fraction-digits", .number)
     guard ok5 else { return nil }
     return Node(
-      .numberFormat(number, locale: locale, currency: currency, unit: unit, minDigits: minDigits, maxDigits: maxDigits),
+      .numberFormat(
+        number, locale: locale, currency: currency, unit: unit, minDigits: minDigits,
+        maxDigits: maxDigits),
       .string)
   }
 
   func parseGeo(_ op: String, _ args: [StyleValue]) -> Node? {
     guard args.count == 2 else {
-      return error("'\(op)' expression requires exactly one argument, but found \(args.count - 1) instead.")
+      return error(
+        "'\(op)' expression requires exactly one argument, but found \(args.count - 1) instead.")
     }
     if op == "within" {
       guard let shape = GeoShape(geoJSON: args[1], polygonsOnly: true) else {
-        return error("'within' expression requires valid geojson object that contains polygon geometry type.")
+        return error(
+          "'within' expression requires valid geojson object that contains polygon geometry type.")
       }
       return Node(.within(shape), .boolean)
     }
     guard let shape = GeoShape(geoJSON: args[1], polygonsOnly: false) else {
-      return error("'distance' expression requires valid geojson object that contains polygon geometry type.")
+      return error(
+        "'distance' expression requires valid geojson object that contains polygon geometry type.")
     }
     return Node(.distance(shape), .number)
   }
 
   func parseCompound(_ op: String, _ args: [StyleValue]) -> Node? {
     guard let def = compoundDefinitions[op] else {
-      return error("Unknown expression \"\(SafeName.clean(op))\". If you wanted a literal array, use [\"literal\", [...]].", 0)
+      return error(
+        "Unknown expression \"\(SafeName.clean(op))\". If you wanted a literal array, use [\"literal\", [...]].",
+        0)
     }
     let overloads = def.overloads.filter { sig, _ in
       if case .fixed(let ps) = sig { return ps.count == args.count - 1 }
@@ -832,7 +911,9 @@ final class ParsingContext {
         guard let p = parse(args[i], 1 + actual.count) else { return nil }
         actual.append(p.type.description)
       }
-      error("Expected arguments of type \(signatures), but found (\(actual.joined(separator: ", "))) instead.")
+      error(
+        "Expected arguments of type \(signatures), but found (\(actual.joined(separator: ", "))) instead."
+      )
     }
     return nil
   }

@@ -74,7 +74,8 @@ public struct StyleColor: Sendable, Equatable {
     }
     if s.hasPrefix("#") {
       let hex = Array(s.utf8.dropFirst())
-      guard [3, 4, 6, 8].contains(hex.count), hex.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
+      guard [3, 4, 6, 8].contains(hex.count),
+        hex.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
       else { return nil }
       func digit(_ c: UInt8) -> Int { c <= 0x39 ? Int(c - 0x30) : Int(c - 0x61 + 10) }
       var comps = [Double]()
@@ -85,7 +86,8 @@ public struct StyleColor: Sendable, Equatable {
           comps.append(Double(digit(hex[k]) * 16 + digit(hex[k + 1])) / 255)
         }
       }
-      self.init(red: comps[0], green: comps[1], blue: comps[2], alpha: comps.count > 3 ? comps[3] : 1)
+      self.init(
+        red: comps[0], green: comps[1], blue: comps[2], alpha: comps.count > 3 ? comps[3] : 1)
       return
     }
     guard let open = s.firstIndex(of: "("), s.hasSuffix(")") else { return nil }
@@ -97,7 +99,8 @@ public struct StyleColor: Sendable, Equatable {
       let maxValue: Double = p[0] && p[1] && p[2] ? 100 : (!p[0] && !p[1] && !p[2] ? 255 : 0)
       guard maxValue > 0 else { return nil }
       func clamp(_ v: Double) -> Double { min(max(0, v), 1) }
-      let alpha = args.values.count > 3 ? clamp(args.percent[3] ? args.values[3] / 100 : args.values[3]) : 1
+      let alpha =
+        args.values.count > 3 ? clamp(args.percent[3] ? args.values[3] / 100 : args.values[3]) : 1
       let c = [args.values[0], args.values[1], args.values[2]].map { clamp($0 / maxValue) }
       guard !(c + [alpha]).contains(where: \.isNaN) else { return nil }
       self.init(red: c[0], green: c[1], blue: c[2], alpha: alpha)
@@ -105,7 +108,9 @@ public struct StyleColor: Sendable, Equatable {
     }
     if name == "hsl" || name == "hsla" {
       guard !args.percent[0], args.percent[1], args.percent[2] else { return nil }
-      let alpha = args.values.count > 3 ? min(max(0, args.percent[3] ? args.values[3] / 100 : args.values[3]), 1) : 1
+      let alpha =
+        args.values.count > 3
+        ? min(max(0, args.percent[3] ? args.values[3] / 100 : args.values[3]), 1) : 1
       let h = args.values[0]
       let sat = min(max(0, args.values[1]), 100)
       let l = min(max(0, args.values[2]), 100)
@@ -244,7 +249,9 @@ private let labT1 = 6.0 / 29
 private let labT2 = 3 * labT1 * labT1
 private let labT3 = labT1 * labT1 * labT1
 
-private func rgbToLab(_ c: (r: Double, g: Double, b: Double, a: Double)) -> (Double, Double, Double, Double) {
+private func rgbToLab(_ c: (r: Double, g: Double, b: Double, a: Double)) -> (
+  Double, Double, Double, Double
+) {
   func rgb2xyz(_ x: Double) -> Double { x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4) }
   func xyz2lab(_ t: Double) -> Double { t > labT3 ? pow(t, 1.0 / 3) : t / labT2 + labT0 }
   let r = rgb2xyz(c.r)
@@ -283,7 +290,9 @@ private func labToRgb(_ c: (Double, Double, Double, Double)) -> (Double, Double,
   )
 }
 
-private func rgbToHcl(_ c: (r: Double, g: Double, b: Double, a: Double)) -> (Double, Double, Double, Double) {
+private func rgbToHcl(_ c: (r: Double, g: Double, b: Double, a: Double)) -> (
+  Double, Double, Double, Double
+) {
   let (l, a, b, alpha) = rgbToLab(c)
   let chroma = (a * a + b * b).squareRoot()
   var h = Double.nan

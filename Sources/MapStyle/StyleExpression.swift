@@ -106,7 +106,8 @@ public struct StyleExpression: Sendable {
   ///
   /// - Throws: MapLibre's runtime error (`Expected value to be of type number, but found string
   ///   instead.`) with the path of the sub-expression that raised it.
-  public func evaluate(zoom: Double? = nil, feature: (any StyleFeature)? = nil) throws(ExpressionRuntimeError)
+  public func evaluate(zoom: Double? = nil, feature: (any StyleFeature)? = nil)
+    throws(ExpressionRuntimeError)
     -> StyleValue
   {
     try root.evaluate(EvalContext(zoom: zoom, feature: feature))
@@ -159,7 +160,8 @@ func specialize(_ node: Node, zoom: Double) -> Node {
     if case .number(let x)? = try? input.evaluate(ctx), let i = try? node.stopIndex(labels, x) {
       return specialize(outputs[labels.count == 1 ? 0 : i], zoom: zoom)
     }
-  case .interpolate(let space, let curve, let input, let labels, let outputs) where !input.readsFeature:
+  case .interpolate(let space, let curve, let input, let labels, let outputs)
+  where !input.readsFeature:
     // A zoom ramp keeps the two outputs around this zoom and their mixing factor.
     guard case .number(let x)? = try? input.evaluate(ctx) else { break }
     if labels.count == 1 || x <= labels[0] { return specialize(outputs[0], zoom: zoom) }
@@ -205,9 +207,12 @@ func findZoomCurve(_ node: Node) -> ZoomCurveResult {
     case (_, .error): result = childResult
     case (.none, .curve):
       result = .error(
-        "\"zoom\" expression may only be used as input to a top-level \"step\" or \"interpolate\" expression.")
+        "\"zoom\" expression may only be used as input to a top-level \"step\" or \"interpolate\" expression."
+      )
     case (.curve(let a), .curve(let b)) where a !== b:
-      result = .error("Only one zoom-based \"step\" or \"interpolate\" subexpression may be used in an expression.")
+      result = .error(
+        "Only one zoom-based \"step\" or \"interpolate\" subexpression may be used in an expression."
+      )
     default: break
     }
   }
@@ -276,7 +281,8 @@ func convertLegacyFilter(_ f: StyleValue) -> StyleValue {
     switch property.stringValue {
     case "$type": return .array([s("filter-type-in"), .array([s("literal"), .array(values)])])
     case "$id": return .array([s("filter-id-in"), .array([s("literal"), .array(values)])])
-    default: return .array([s("filter-in-small"), property, .array([s("literal"), .array(values)])])
+    default:
+      return .array([s("filter-in-small"), property, .array([s("literal"), .array(values)])])
     }
   }
   func has(_ property: StyleValue) -> StyleValue {
@@ -305,7 +311,9 @@ func convertLegacyFilter(_ f: StyleValue) -> StyleValue {
 // MARK: legacy functions
 
 /// MapLibre's `convertFunction`: `stops`/`base`/`type`/`property`/`default` as an expression.
-func convertLegacyFunction(_ json: StyleValue, type: ExpressionType, interpolated: Bool) -> StyleValue {
+func convertLegacyFunction(_ json: StyleValue, type: ExpressionType, interpolated: Bool)
+  -> StyleValue
+{
   guard case .object(let f) = json else { return json }
   func s(_ x: String) -> StyleValue { .string(x) }
   func literal(_ v: StyleValue) -> StyleValue {
@@ -320,7 +328,9 @@ func convertLegacyFunction(_ json: StyleValue, type: ExpressionType, interpolate
   guard case .array(let rawStops)? = f["stops"] else {
     // identity
     guard let property else { return fallback }
-    var args: [StyleValue] = [s(type == .color ? "to-color" : type.kind), .array([s("get"), property])]
+    var args: [StyleValue] = [
+      s(type == .color ? "to-color" : type.kind), .array([s("get"), property]),
+    ]
     if !fallback.isNull { args.append(fallback) }
     if ["number", "string", "boolean", "color"].contains(type.kind) { return .array(args) }
     return .array([s("get"), property])
@@ -330,9 +340,11 @@ func convertLegacyFunction(_ json: StyleValue, type: ExpressionType, interpolate
     return (pair[0], literal(pair[1]))
   }
   guard !stops.isEmpty else { return fallback }
-  func curve(_ input: StyleValue, _ stops: [(StyleValue, StyleValue)], _ kind: String) -> StyleValue {
+  func curve(_ input: StyleValue, _ stops: [(StyleValue, StyleValue)], _ kind: String) -> StyleValue
+  {
     if kind == "exponential" {
-      let interp: StyleValue = base == 1 ? .array([s("linear")]) : .array([s("exponential"), .number(base)])
+      let interp: StyleValue =
+        base == 1 ? .array([s("linear")]) : .array([s("exponential"), .number(base)])
       var c: [StyleValue] = [s("interpolate"), interp, input]
       var last: StyleValue? = nil
       for (i, o) in stops where i != last {
@@ -355,7 +367,9 @@ func convertLegacyFunction(_ json: StyleValue, type: ExpressionType, interpolate
     // zoom-and-property: a zoom curve whose outputs are property functions per zoom.
     var byZoom: [(Double, [(StyleValue, StyleValue)])] = []
     for (k, o) in stops {
-      guard let z = k.objectValue?["zoom"]?.numberValue, let v = k.objectValue?["value"] else { continue }
+      guard let z = k.objectValue?["zoom"]?.numberValue, let v = k.objectValue?["value"] else {
+        continue
+      }
       if let last = byZoom.last, last.0 == z {
         byZoom[byZoom.count - 1].1.append((v, o))
       } else {
@@ -368,17 +382,21 @@ func convertLegacyFunction(_ json: StyleValue, type: ExpressionType, interpolate
       g["stops"] = .array(st.map { .array([$0.0, $0.1]) })
       return (.number(z), convertLegacyFunction(.object(g), type: type, interpolated: interpolated))
     }
-    return curve(.array([s("zoom")]), outputs, zoomKind == "exponential" && functionType == "exponential" ? "exponential" : "interval")
+    return curve(
+      .array([s("zoom")]), outputs,
+      zoomKind == "exponential" && functionType == "exponential" ? "exponential" : "interval")
   }
   guard let property else {
     // zoom function
-    return curve(.array([s("zoom")]), stops, functionType == "exponential" ? "exponential" : "interval")
+    return curve(
+      .array([s("zoom")]), stops, functionType == "exponential" ? "exponential" : "interval")
   }
   let get: StyleValue = .array([s("get"), property])
   // Without a default, no match is an evaluation error: the renderer then uses the
   // property's default, as MapLibre does with its null fallback.
   let otherwise: StyleValue =
-    fallback.isNull ? .array([s("error"), s("no stop matches and the function has no default")]) : fallback
+    fallback.isNull
+    ? .array([s("error"), s("no stop matches and the function has no default")]) : fallback
   switch functionType {
   case "categorical":
     if stops.allSatisfy({ $0.0.stringValue != nil || $0.0.numberValue != nil }) {

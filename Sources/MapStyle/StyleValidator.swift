@@ -36,44 +36,59 @@ public enum StyleProperties {
     public let values: [String]
   }
 
-  static func n(_ interpolated: Bool = true) -> Spec { Spec(type: .number, interpolated: interpolated, values: []) }
+  static func n(_ interpolated: Bool = true) -> Spec {
+    Spec(type: .number, interpolated: interpolated, values: [])
+  }
   static let color = Spec(type: .color, interpolated: true, values: [])
   static let boolean = Spec(type: .boolean, interpolated: false, values: [])
   static let string = Spec(type: .string, interpolated: false, values: [])
   static let image = Spec(type: .resolvedImage, interpolated: false, values: [])
   static func e(_ v: [String]) -> Spec { Spec(type: .string, interpolated: false, values: v) }
   static let offset = Spec(type: .array(.number, length: 2), interpolated: true, values: [])
-  static let anchors = ["center", "left", "right", "top", "bottom", "top-left", "top-right", "bottom-left", "bottom-right"]
+  static let anchors = [
+    "center", "left", "right", "top", "bottom", "top-left", "top-right", "bottom-left",
+    "bottom-right",
+  ]
 
   /// Paint properties by layer type.
   public static let paint: [String: [String: Spec]] = [
-    "background": ["background-color": color, "background-opacity": n(), "background-pattern": image],
+    "background": [
+      "background-color": color, "background-opacity": n(), "background-pattern": image,
+    ],
     "fill": [
       "fill-color": color, "fill-opacity": n(), "fill-outline-color": color, "fill-pattern": image,
-      "fill-antialias": boolean, "fill-translate": offset, "fill-translate-anchor": e(["map", "viewport"]),
+      "fill-antialias": boolean, "fill-translate": offset,
+      "fill-translate-anchor": e(["map", "viewport"]),
     ],
     "fill-extrusion": [
       "fill-extrusion-color": color, "fill-extrusion-opacity": n(), "fill-extrusion-height": n(),
-      "fill-extrusion-base": n(), "fill-extrusion-pattern": image, "fill-extrusion-vertical-gradient": boolean,
+      "fill-extrusion-base": n(), "fill-extrusion-pattern": image,
+      "fill-extrusion-vertical-gradient": boolean,
       "fill-extrusion-translate": offset,
     ],
     "line": [
-      "line-color": color, "line-opacity": n(), "line-width": n(), "line-gap-width": n(), "line-offset": n(),
-      "line-blur": n(), "line-dasharray": Spec(type: .array(.number, length: nil), interpolated: false, values: []),
-      "line-pattern": image, "line-translate": offset, "line-translate-anchor": e(["map", "viewport"]),
+      "line-color": color, "line-opacity": n(), "line-width": n(), "line-gap-width": n(),
+      "line-offset": n(),
+      "line-blur": n(),
+      "line-dasharray": Spec(type: .array(.number, length: nil), interpolated: false, values: []),
+      "line-pattern": image, "line-translate": offset,
+      "line-translate-anchor": e(["map", "viewport"]),
       "line-gradient": color,
     ],
     "symbol": [
       "text-color": color, "text-opacity": n(), "text-halo-color": color, "text-halo-width": n(),
       "text-halo-blur": n(), "text-translate": offset, "icon-color": color, "icon-opacity": n(),
-      "icon-halo-color": color, "icon-halo-width": n(), "icon-halo-blur": n(), "icon-translate": offset,
-      "text-translate-anchor": e(["map", "viewport"]), "icon-translate-anchor": e(["map", "viewport"]),
+      "icon-halo-color": color, "icon-halo-width": n(), "icon-halo-blur": n(),
+      "icon-translate": offset,
+      "text-translate-anchor": e(["map", "viewport"]),
+      "icon-translate-anchor": e(["map", "viewport"]),
     ],
     "circle": [
       "circle-color": color, "circle-radius": n(), "circle-opacity": n(), "circle-blur": n(),
       "circle-stroke-color": color, "circle-stroke-width": n(), "circle-stroke-opacity": n(),
       "circle-translate": offset, "circle-pitch-scale": e(["map", "viewport"]),
-      "circle-pitch-alignment": e(["map", "viewport"]), "circle-translate-anchor": e(["map", "viewport"]),
+      "circle-pitch-alignment": e(["map", "viewport"]),
+      "circle-translate-anchor": e(["map", "viewport"]),
     ],
     "raster": [
       "raster-opacity": n(), "raster-hue-rotate": n(), "raster-brightness-min": n(),
@@ -103,12 +118,17 @@ public enum StyleProperties {
       "text-max-angle": n(), "text-rotate": n(), "text-padding": n(), "text-keep-upright": boolean,
       "text-transform": e(["none", "uppercase", "lowercase"]), "text-offset": offset,
       "text-allow-overlap": boolean, "text-ignore-placement": boolean, "text-optional": boolean,
-      "text-radial-offset": n(), "text-variable-anchor": Spec(type: .array(.string, length: nil), interpolated: false, values: []),
+      "text-radial-offset": n(),
+      "text-variable-anchor": Spec(
+        type: .array(.string, length: nil), interpolated: false, values: []),
       "text-rotation-alignment": e(["map", "viewport", "viewport-glyph", "auto"]),
       "text-pitch-alignment": e(["map", "viewport", "auto"]),
-      "text-writing-mode": Spec(type: .array(.string, length: nil), interpolated: false, values: []),
-      "icon-image": image, "icon-size": n(), "icon-allow-overlap": boolean, "icon-ignore-placement": boolean,
-      "icon-optional": boolean, "icon-rotate": n(), "icon-padding": Spec(type: .padding, interpolated: true, values: []),
+      "text-writing-mode": Spec(
+        type: .array(.string, length: nil), interpolated: false, values: []),
+      "icon-image": image, "icon-size": n(), "icon-allow-overlap": boolean,
+      "icon-ignore-placement": boolean,
+      "icon-optional": boolean, "icon-rotate": n(),
+      "icon-padding": Spec(type: .padding, interpolated: true, values: []),
       "icon-offset": offset, "icon-anchor": e(anchors), "icon-keep-upright": boolean,
       "icon-rotation-alignment": e(["map", "viewport", "auto"]),
       "icon-pitch-alignment": e(["map", "viewport", "auto"]),
@@ -118,7 +138,8 @@ public enum StyleProperties {
 
   /// The layer types of the style specification.
   public static let layerTypes = [
-    "fill", "line", "symbol", "circle", "heatmap", "fill-extrusion", "raster", "hillshade", "background",
+    "fill", "line", "symbol", "circle", "heatmap", "fill-extrusion", "raster", "hillshade",
+    "background",
   ]
 }
 
@@ -126,19 +147,25 @@ public enum StyleProperties {
 public enum StyleValidator {
   static let rootKeys: Set<String> = [
     "version", "name", "metadata", "center", "centerAltitude", "zoom", "bearing", "pitch", "roll",
-    "light", "sky", "projection", "terrain", "sources", "sprite", "glyphs", "font-faces", "transition",
+    "light", "sky", "projection", "terrain", "sources", "sprite", "glyphs", "font-faces",
+    "transition",
     "layers", "state",
   ]
   static let layerKeys: Set<String> = [
-    "id", "type", "metadata", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout", "paint",
+    "id", "type", "metadata", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout",
+    "paint",
   ]
   static let sourceTypes = ["vector", "raster", "raster-dem", "geojson", "video", "image"]
 
   /// Checks a parsed style document.
   public static func validate(json: StyleValue) -> StyleValidationReport {
     var r = StyleValidationReport()
-    func error(_ path: String, _ m: String) { r.errors.append(StyleDiagnostic(path: path, message: m)) }
-    func warn(_ path: String, _ m: String) { r.warnings.append(StyleDiagnostic(path: path, message: m)) }
+    func error(_ path: String, _ m: String) {
+      r.errors.append(StyleDiagnostic(path: path, message: m))
+    }
+    func warn(_ path: String, _ m: String) {
+      r.warnings.append(StyleDiagnostic(path: path, message: m))
+    }
     func kind(_ v: StyleValue) -> String {
       switch v {
       case .null: return "null"
@@ -153,7 +180,9 @@ public enum StyleValidator {
       error("", "object expected, \(kind(json)) found")
       return r
     }
-    for k in root.keys where !rootKeys.contains(k) { error("", "unknown property \"\(SafeName.clean(k))\"") }
+    for k in root.keys where !rootKeys.contains(k) {
+      error("", "unknown property \"\(SafeName.clean(k))\"")
+    }
     switch root["version"] {
     case nil: error("", "missing required property \"version\"")
     case .number(8)?: break
@@ -176,11 +205,16 @@ public enum StyleValidator {
           continue
         }
         guard sourceTypes.contains(t) else {
-          error("\(path).type", "expected one of [\(sourceTypes.joined(separator: ", "))], \"\(SafeName.clean(t))\" found")
+          error(
+            "\(path).type",
+            "expected one of [\(sourceTypes.joined(separator: ", "))], \"\(SafeName.clean(t))\" found"
+          )
           continue
         }
         sourceTypesByName[name] = t
-        if (t == "vector" || t == "raster" || t == "raster-dem") && s["url"] == nil && s["tiles"] == nil {
+        if (t == "vector" || t == "raster" || t == "raster-dem") && s["url"] == nil
+          && s["tiles"] == nil
+        {
           warn(path, "neither \"url\" nor \"tiles\": nothing to load")
         }
         if t == "geojson" && s["data"] == nil { error(path, "missing required property \"data\"") }
@@ -205,7 +239,9 @@ public enum StyleValidator {
         error(lp, "object expected, \(kind(layerValue)) found")
         continue
       }
-      for k in layer.keys where !layerKeys.contains(k) { error(lp, "unknown property \"\(SafeName.clean(k))\"") }
+      for k in layer.keys where !layerKeys.contains(k) {
+        error(lp, "unknown property \"\(SafeName.clean(k))\"")
+      }
       if case .string(let id)? = layer["id"] {
         if seenIDs.contains(id) { error(lp, "duplicate layer id \"\(SafeName.clean(id))\"") }
         seenIDs.insert(id)
@@ -225,7 +261,8 @@ public enum StyleValidator {
       guard StyleProperties.layerTypes.contains(type) else {
         error(
           "\(lp).type",
-          "expected one of [\(StyleProperties.layerTypes.joined(separator: ", "))], \"\(SafeName.clean(type))\" found")
+          "expected one of [\(StyleProperties.layerTypes.joined(separator: ", "))], \"\(SafeName.clean(type))\" found"
+        )
         continue
       }
       if type == "heatmap" || type == "hillshade" {
@@ -235,7 +272,10 @@ public enum StyleValidator {
         if case .string(let source)? = layer["source"] {
           if let st = sourceTypesByName[source] {
             if st == "vector" && layer["source-layer"] == nil {
-              error(lp, "layer \"\(SafeName.clean(layer["id"]?.stringValue ?? ""))\" must specify a \"source-layer\"")
+              error(
+                lp,
+                "layer \"\(SafeName.clean(layer["id"]?.stringValue ?? ""))\" must specify a \"source-layer\""
+              )
             }
           } else if root["sources"]?.objectValue != nil {
             error("\(lp).source", "source \"\(SafeName.clean(source))\" not found")
@@ -255,9 +295,12 @@ public enum StyleValidator {
           error("\(lp).\(z)", "number expected, \(kind(v)) found")
           continue
         }
-        if n < 0 || n > 24 { error("\(lp).\(z)", "\(jsNumberString(n)) is out of bounds: must be between 0 and 24") }
+        if n < 0 || n > 24 {
+          error("\(lp).\(z)", "\(jsNumberString(n)) is out of bounds: must be between 0 and 24")
+        }
       }
-      if case .number(let lo)? = layer["minzoom"], case .number(let hi)? = layer["maxzoom"], lo > hi {
+      if case .number(let lo)? = layer["minzoom"], case .number(let hi)? = layer["maxzoom"], lo > hi
+      {
         error(lp, "minzoom \(jsNumberString(lo)) is greater than maxzoom \(jsNumberString(hi))")
       }
       if let filter = layer["filter"] {
@@ -265,7 +308,9 @@ public enum StyleValidator {
         do {
           _ = try StyleExpression(filter: filter, keys: &keys)
         } catch {
-          for e in error.errors { r.errors.append(StyleDiagnostic(path: "\(lp).filter\(e.key)", message: e.message)) }
+          for e in error.errors {
+            r.errors.append(StyleDiagnostic(path: "\(lp).filter\(e.key)", message: e.message))
+          }
         }
       }
       for (group, table) in [("layout", StyleProperties.layout), ("paint", StyleProperties.paint)] {
@@ -297,11 +342,18 @@ public enum StyleValidator {
           do {
             let e = try StyleExpression(
               propertyValue: value, type: spec.type, interpolated: spec.interpolated, keys: &keys)
-            if !spec.values.isEmpty, case .string(let s)? = e.constantValue, !spec.values.contains(s) {
-              error(pp, "expected one of [\(spec.values.joined(separator: ", "))], \"\(SafeName.clean(s))\" found")
+            if !spec.values.isEmpty, case .string(let s)? = e.constantValue,
+              !spec.values.contains(s)
+            {
+              error(
+                pp,
+                "expected one of [\(spec.values.joined(separator: ", "))], \"\(SafeName.clean(s))\" found"
+              )
             }
           } catch {
-            for e in error.errors { r.errors.append(StyleDiagnostic(path: "\(pp)\(e.key)", message: e.message)) }
+            for e in error.errors {
+              r.errors.append(StyleDiagnostic(path: "\(pp)\(e.key)", message: e.message))
+            }
           }
         }
       }

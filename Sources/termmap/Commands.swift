@@ -404,7 +404,8 @@ extension Termmap {
 
     @Flag(help: "Print every case, passed ones too.") var verbose = false
 
-    @Argument(help: ArgumentHelp("A JSON file of test cases.", valueName: "FILE"), completion: .file())
+    @Argument(
+      help: ArgumentHelp("A JSON file of test cases.", valueName: "FILE"), completion: .file())
     var file: String
   }
 

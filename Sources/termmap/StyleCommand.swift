@@ -45,7 +45,8 @@ enum StyleCommand {
       ]
       guard let v = types[t] else {
         throw UsageError(
-          "--type: expected number, string, boolean, color, formatted, object or array, got \(SafeText.clean(t))")
+          "--type: expected number, string, boolean, color, formatted, object or array, got \(SafeText.clean(t))"
+        )
       }
       type = v
     }

@@ -15,7 +15,9 @@ struct StyleCLITests {
 
   @Test("eval prints the result as JSON; --zoom, --feature and --type feed it")
   func evalResults() throws {
-    var r = try termmap(["style", "eval", #"["interpolate", ["linear"], ["zoom"], 10, 1, 20, 11]"#, "--zoom", "15"])
+    var r = try termmap([
+      "style", "eval", #"["interpolate", ["linear"], ["zoom"], 10, 1, 20, 11]"#, "--zoom", "15",
+    ])
     #expect(r.status == 0 && r.stderr.isEmpty)
     #expect(r.stdout == "6\n")
     r = try termmap([
@@ -25,7 +27,9 @@ struct StyleCLITests {
     #expect(r.stdout == "\"Kamppi (7)\"\n")
     r = try termmap(["style", "eval", #"["match", "b", "a", "red", "lime"]"#, "--type", "color"])
     #expect(r.stdout == "\"rgba(0,255,0,1)\"\n")
-    r = try termmap(["style", "eval", #"{"stops": [[0, 1], [10, 6]]}"#, "--type", "number", "--zoom", "5"])
+    r = try termmap([
+      "style", "eval", #"{"stops": [[0, 1], [10, 6]]}"#, "--type", "number", "--zoom", "5",
+    ])
     #expect(r.stdout == "3.5\n")
   }
 
@@ -33,11 +37,19 @@ struct StyleCLITests {
   func evalErrors() throws {
     let cases: [([String], String)] = [
       ([#"["+", 1, "a"]"#], "termmap: [2]: Expected number but found string instead.\n"),
-      ([#"["number", ["get", "x"]]"#, "--feature", #"{"type":"Feature","properties":{"x":"1"}}"#],
-       "termmap: Expected value to be of type number, but found string instead.\n"),
+      (
+        [#"["number", ["get", "x"]]"#, "--feature", #"{"type":"Feature","properties":{"x":"1"}}"#],
+        "termmap: Expected value to be of type number, but found string instead.\n"
+      ),
       (["[1,"], "termmap: expression: Unexpected end of JSON text at byte 3\n"),
-      ([#"["get", "\u001b[31mred"]"#, "--feature", "[]"], "termmap: --feature: expected a GeoJSON Feature object\n"),
-      ([#"["frob\u001b]0;x\u0007"]"#], "termmap: [0]: Unknown expression \"frob]0;x\". If you wanted a literal array, use [\"literal\", [...]].\n"),
+      (
+        [#"["get", "\u001b[31mred"]"#, "--feature", "[]"],
+        "termmap: --feature: expected a GeoJSON Feature object\n"
+      ),
+      (
+        [#"["frob\u001b]0;x\u0007"]"#],
+        "termmap: [0]: Unknown expression \"frob]0;x\". If you wanted a literal array, use [\"literal\", [...]].\n"
+      ),
     ]
     for (arguments, message) in cases {
       let r = try termmap(["style", "eval"] + arguments)
@@ -58,7 +70,8 @@ struct StyleCLITests {
       """, name: "good.json")
     var r = try termmap(["style", "validate", good.path])
     #expect(r.status == 0 && r.stderr.isEmpty)
-    #expect(r.stdout == "\(good.path): valid: 1 layers, 1 sources, 2 expressions compiled, 0 warnings\n")
+    #expect(
+      r.stdout == "\(good.path): valid: 1 layers, 1 sources, 2 expressions compiled, 0 warnings\n")
     let bad = try write(
       """
       {"version": 7, "sources": {},
@@ -90,8 +103,10 @@ struct StyleCLITests {
       """, name: "cases.json")
     var r = try termmap(["style", "test", file.path])
     #expect(r.status == 1)
-    #expect(r.stdout == "FAIL wrong: expected \"a\" (string), got \"A\"\n2 of 3 cases passed (66.7 %)\n")
-    let operators = repositoryRoot.appendingPathComponent("Tests/MapStyleTests/Fixtures/operators.json")
+    #expect(
+      r.stdout == "FAIL wrong: expected \"a\" (string), got \"A\"\n2 of 3 cases passed (66.7 %)\n")
+    let operators = repositoryRoot.appendingPathComponent(
+      "Tests/MapStyleTests/Fixtures/operators.json")
     r = try termmap(["style", "test", operators.path])
     #expect(r.status == 0, "\(r.stdout)")
     #expect(r.stdout.hasSuffix("cases passed (100.0 %)\n"))

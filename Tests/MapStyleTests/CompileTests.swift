@@ -36,9 +36,12 @@ struct CompileTests {
     #expect(e.nodeCount == 1)
     #expect(e.isFeatureConstant && e.isZoomConstant)
     let step = try StyleExpression(
-      ["step", ["zoom"], ["get", "a"], 10, ["get", "b"], 15, ["get", "c"]], type: .number, keys: &keys)
+      ["step", ["zoom"], ["get", "a"], 10, ["get", "b"], 15, ["get", "c"]], type: .number,
+      keys: &keys)
     #expect(step.specialized(zoom: 12).nodeCount * 3 < step.nodeCount)
-    #expect(try step.specialized(zoom: 12).evaluate(feature: CountingFeature(["b": 7], keys: keys)) == .number(7))
+    #expect(
+      try step.specialized(zoom: 12).evaluate(feature: CountingFeature(["b": 7], keys: keys))
+        == .number(7))
     let colour = try StyleExpression("hsl(0, 100%, 50%)", type: .color, keys: &keys)
     #expect(colour.constantValue == .color(StyleColor(red: 1, green: 0, blue: 0)))
   }
@@ -98,26 +101,36 @@ struct CompileTests {
     #expect(try atZoom15.evaluate(feature: feature) == .number(4))
     #expect(try e.evaluate(zoom: 15, feature: feature) == .number(4))
     let step = try StyleExpression(
-      ["step", ["zoom"], ["get", "a"], 10, ["get", "b"], 15, ["get", "c"]], type: .number, keys: &keys)
+      ["step", ["zoom"], ["get", "a"], 10, ["get", "b"], 15, ["get", "c"]], type: .number,
+      keys: &keys)
     #expect(step.specialized(zoom: 12).nodeCount * 3 < step.nodeCount)
-    #expect(try step.specialized(zoom: 12).evaluate(feature: CountingFeature(["b": 7], keys: keys)) == .number(7))
+    #expect(
+      try step.specialized(zoom: 12).evaluate(feature: CountingFeature(["b": 7], keys: keys))
+        == .number(7))
     let colour = try StyleExpression(
       ["interpolate", ["linear"], ["zoom"], 0, "#000000", 10, "#ffffff"], type: .color, keys: &keys)
-    #expect(colour.specialized(zoom: 5).constantValue == .color(StyleColor(red: 0.5, green: 0.5, blue: 0.5)))
+    #expect(
+      colour.specialized(zoom: 5).constantValue
+        == .color(StyleColor(red: 0.5, green: 0.5, blue: 0.5)))
   }
 
   @Test("legacy functions: zoom stops, categorical and identity, as MapLibre converts them")
   func legacyFunctions() throws {
     var keys = PropertyKeys()
     let zoom = try StyleExpression(
-      propertyValue: try StyleValue(json: #"{"base": 2, "stops": [[0, 0], [2, 3]]}"#), type: .number,
+      propertyValue: try StyleValue(json: #"{"base": 2, "stops": [[0, 0], [2, 3]]}"#),
+      type: .number,
       keys: &keys)
     #expect(try zoom.evaluate(zoom: 1) == .number(1))
     let categorical = try StyleExpression(
       propertyValue: try StyleValue(
-        json: #"{"property": "kind", "type": "categorical", "stops": [["a", "red"]], "default": "blue"}"#),
+        json:
+          #"{"property": "kind", "type": "categorical", "stops": [["a", "red"]], "default": "blue"}"#
+      ),
       type: .color, keys: &keys)
-    #expect(try categorical.evaluate(feature: CountingFeature([:], keys: keys)) == .color(StyleColor(red: 0, green: 0, blue: 1)))
+    #expect(
+      try categorical.evaluate(feature: CountingFeature([:], keys: keys))
+        == .color(StyleColor(red: 0, green: 0, blue: 1)))
   }
 }
 
@@ -125,7 +138,8 @@ struct CompileTests {
 struct JSONTests {
   @Test("parses values and prints them back as JavaScript would")
   func roundTrip() throws {
-    let v = try StyleValue(json: #" {"a": [1, 2.5, -0.000001, 1e21, true, null], "b": "x\"\u00e9\n"} "#)
+    let v = try StyleValue(
+      json: #" {"a": [1, 2.5, -0.000001, 1e21, true, null], "b": "x\"\u00e9\n"} "#)
     #expect(v.jsonText == #"{"a":[1,2.5,-0.000001,1e+21,true,null],"b":"x\"é\n"}"#)
     #expect(try StyleValue(json: "1e-7").jsonText == "1e-7")
     #expect(try StyleValue(json: "123456789012").jsonText == "123456789012")

@@ -37,7 +37,9 @@ struct ExpressionTests {
   @Test("compile errors carry MapLibre's key paths")
   func keyPaths() throws {
     var keys = PropertyKeys()
-    #expect(throws: ExpressionCompileError.self) { try StyleExpression(["+", 1, ["-", "x"]], keys: &keys) }
+    #expect(throws: ExpressionCompileError.self) {
+      try StyleExpression(["+", 1, ["-", "x"]], keys: &keys)
+    }
     do {
       _ = try StyleExpression(["case", ["get", "a"], 1, "two"], type: .number, keys: &keys)
       Issue.record("compiled")
@@ -45,7 +47,8 @@ struct ExpressionTests {
       #expect(error.errors.map(\.description) == ["[3]: Expected number but found string instead."])
     }
     do {
-      _ = try StyleExpression(["all", true, ["==", ["get", "a"], ["literal", [1]]]], keys: &keys)
+      _ = try StyleExpression(
+        ["all", true, ["==", ["get", "a"], ["literal", [1]]]], keys: &keys)
       Issue.record("compiled")
     } catch {
       #expect(
