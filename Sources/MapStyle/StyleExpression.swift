@@ -84,8 +84,12 @@ public struct StyleExpression: Sendable {
   /// Compiles a paint or layout property value: a constant, an expression, or a legacy function
   /// (`{"stops": …, "base": …, "property": …, "type": …}`) converted as MapLibre converts it.
   ///
-  /// - Parameter interpolated: whether the property interpolates (legacy functions without a
-  ///   `type` are then exponential, else interval).
+  /// - Parameters:
+  ///   - json: the property's value.
+  ///   - type: the property's type.
+  ///   - interpolated: whether the property interpolates (legacy functions without a `type`
+  ///     are then exponential, else interval).
+  ///   - keys: the table constant property keys are added to.
   public init(
     propertyValue json: StyleValue, type: ExpressionType, interpolated: Bool = true,
     keys: inout PropertyKeys
