@@ -17,14 +17,20 @@ final class LayerFeature: StyleFeature {
 
 var keys = PropertyKeys()
 let filter = try StyleExpression(
-  filter: try StyleValue(json: #"["all", ["==", "$type", "LineString"], ["in", "class", "primary", "secondary", "motorway"]]"#),
+  filter: try StyleValue(
+    json:
+      #"["all", ["==", "$type", "LineString"], ["in", "class", "primary", "secondary", "motorway"]]"#
+  ),
   keys: &keys)
 let color = try StyleExpression(
-  try StyleValue(json: #"["match", ["get", "class"], "motorway", "#e892a2", "primary", "#fcd6a4", "#ffffff"]"#),
+  try StyleValue(
+    json: ##"["match", ["get", "class"], "motorway", "#e892a2", "primary", "#fcd6a4", "#ffffff"]"##),
   type: .color, keys: &keys)
 let width = try StyleExpression(
   try StyleValue(
-    json: #"["interpolate", ["exponential", 1.5], ["zoom"], 10, ["match", ["get", "class"], "motorway", 2, 1], 18, ["match", ["get", "class"], "motorway", 20, 10]]"#),
+    json:
+      #"["interpolate", ["exponential", 1.5], ["zoom"], 10, ["match", ["get", "class"], "motorway", 2, 1], 18, ["match", ["get", "class"], "motorway", 20, 10]]"#
+  ),
   type: .number, keys: &keys)
 print("keys:", keys.names)
 

@@ -7,7 +7,9 @@ import TermMap
 /// never a crash.
 let feature = GeoJSONStyleFeature(
   geoJSON: try! StyleValue(
-    json: #"{"type":"Feature","id":1,"properties":{"class":"primary","n":3,"a":[1,2]},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}"#),
+    json:
+      #"{"type":"Feature","id":1,"properties":{"class":"primary","n":3,"a":[1,2]},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}"#
+  ),
   keys: PropertyKeys())
 exit(
   runFuzzer(CommandLine.argc, CommandLine.unsafeArgv) { data in
@@ -18,7 +20,8 @@ exit(
       try? StyleExpression(propertyValue: json, type: .color, keys: &keys),
     ]
     let f = GeoJSONStyleFeature(
-      geoJSON: .object(StyleObject([("type", "Feature"), ("properties", .object(feature.properties))])),
+      geoJSON: .object(
+        StyleObject([("type", "Feature"), ("properties", .object(feature.properties))])),
       keys: keys)
     for case let e? in compiled {
       _ = try? e.evaluate(zoom: 12, feature: f)
