@@ -2,7 +2,10 @@ import Foundation
 
 /// A value of the style specification: what a style document's JSON holds, and what an
 /// expression produces (JSON values, plus colours and formatted text).
-public indirect enum StyleValue: Sendable, Equatable {
+///
+/// Not `indirect`: arrays and objects hold their elements in heap storage already, so a number,
+/// boolean or colour result is built without allocating.
+public enum StyleValue: Sendable, Equatable {
   /// JSON `null`.
   case null
   /// `true` or `false`.
