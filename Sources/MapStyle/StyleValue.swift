@@ -269,8 +269,11 @@ func writeJSONString(_ s: String, to out: inout String) {
     case "\r": out += "\\r"
     case "\t": out += "\\t"
     default:
+      // Controls, line separators and bidirectional overrides are escaped: the text is safe
+      // to print on a terminal and still the same JSON.
       if u.value < 0x20 || (u.value >= 0x7F && u.value < 0xA0) || u.value == 0x2028
-        || u.value == 0x2029
+        || u.value == 0x2029 || (0x202A...0x202E).contains(u.value)
+        || (0x2066...0x2069).contains(u.value)
       {
         out += String(format: "\\u%04x", u.value)
       } else {

@@ -31,6 +31,12 @@ struct StyleCLITests {
       "style", "eval", #"{"stops": [[0, 1], [10, 6]]}"#, "--type", "number", "--zoom", "5",
     ])
     #expect(r.stdout == "3.5\n")
+    // Control characters and bidirectional overrides from a feature stay escaped in the JSON.
+    r = try termmap([
+      "style", "eval", #"["get", "x"]"#, "--feature",
+      #"{"type": "Feature", "properties": {"x": "a\u001b[31mb\u202e"}}"#,
+    ])
+    #expect(r.stdout == #""a\u001b[31mb\u202e""# + "\n")
   }
 
   @Test("eval: a parse, type or evaluation error is one line on stderr, status 2")
