@@ -96,6 +96,22 @@ public enum StyleValue: Sendable, Equatable {
   }
 }
 
+/// Expressions written as Swift literals: `["get", "name"]`, `["+", 1, 2.5]`.
+extension StyleValue: ExpressibleByArrayLiteral, ExpressibleByStringLiteral,
+  ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral
+{
+  /// An array of values.
+  public init(arrayLiteral elements: StyleValue...) { self = .array(elements) }
+  /// A string.
+  public init(stringLiteral value: String) { self = .string(value) }
+  /// A number.
+  public init(integerLiteral value: Int) { self = .number(Double(value)) }
+  /// A number.
+  public init(floatLiteral value: Double) { self = .number(value) }
+  /// A boolean.
+  public init(booleanLiteral value: Bool) { self = .boolean(value) }
+}
+
 /// A JSON object with its keys in document order (later duplicates replace earlier values).
 public struct StyleObject: Sendable, Equatable {
   /// The keys, in order.

@@ -72,12 +72,3 @@ struct ExpressionTests {
     }
   }
 }
-
-extension StyleValue: ExpressibleByArrayLiteral, ExpressibleByStringLiteral,
-  ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral
-{
-  public init(arrayLiteral elements: StyleValue...) { self = .array(elements) }
-  public init(stringLiteral value: String) { self = .string(value) }
-  public init(integerLiteral value: Int) { self = .number(Double(value)) }
-  public init(booleanLiteral value: Bool) { self = .boolean(value) }
-}
