@@ -145,6 +145,28 @@ public enum StyleProperties {
 
 /// Checks style documents (version 8) as `gl-style-validate` does, for what termmap reads.
 public enum StyleValidator {
+  /// `number expected, string found` for a constant that cannot have the property's type.
+  static func constantMismatch(_ v: StyleValue, _ type: ExpressionType) -> String? {
+    let kind: String
+    switch v {
+    case .null: kind = "null"
+    case .boolean: kind = "boolean"
+    case .number: kind = "number"
+    case .string: kind = "string"
+    default: return nil
+    }
+    switch type {
+    case .number, .boolean:
+      return kind == type.kind ? nil : "\(type.kind) expected, \(kind) found"
+    case .color:
+      if case .string(let s) = v {
+        return StyleColor(css: s) == nil ? "color expected, \(v.jsonText) found" : nil
+      }
+      return "color expected, \(kind) found"
+    default: return nil
+    }
+  }
+
   static let rootKeys: Set<String> = [
     "version", "name", "metadata", "center", "centerAltitude", "zoom", "bearing", "pitch", "roll",
     "light", "sky", "projection", "terrain", "sources", "sprite", "glyphs", "font-faces",
@@ -278,7 +300,7 @@ public enum StyleValidator {
               )
             }
           } else if root["sources"]?.objectValue != nil {
-            error("\(lp).source", "source \"\(SafeName.clean(source))\" not found")
+            error(lp, "source \"\(SafeName.clean(source))\" not found")
           }
         } else if let v = layer["source"] {
           error("\(lp).source", "string expected, \(kind(v)) found")
@@ -295,8 +317,9 @@ public enum StyleValidator {
           error("\(lp).\(z)", "number expected, \(kind(v)) found")
           continue
         }
-        if n < 0 || n > 24 {
-          error("\(lp).\(z)", "\(jsNumberString(n)) is out of bounds: must be between 0 and 24")
+        if n < 0 { error("\(lp).\(z)", "\(jsNumberString(n)) is less than the minimum value 0") }
+        if n > 24 {
+          error("\(lp).\(z)", "\(jsNumberString(n)) is greater than the maximum value 24")
         }
       }
       if case .number(let lo)? = layer["minzoom"], case .number(let hi)? = layer["maxzoom"], lo > hi
@@ -336,6 +359,11 @@ public enum StyleValidator {
           }
           if spec.type == .resolvedImage {
             warn(pp, "images are not drawn by termmap; not checked")
+            continue
+          }
+          // A constant of the wrong kind is reported as gl-style-validate reports it.
+          if let message = constantMismatch(value, spec.type) {
+            error(pp, message)
             continue
           }
           r.expressionCount += 1

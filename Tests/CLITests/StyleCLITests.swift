@@ -89,7 +89,7 @@ struct StyleCLITests {
     #expect(
       r.stderr == """
         termmap: version: expected one of [8], 7 found
-        termmap: layers[0].source: source "t" not found
+        termmap: layers[0]: source "t" not found
         termmap: layers[0].paint.line-width: Expected arguments of type (string) | (string, object), but found () instead.
 
         """)

@@ -183,7 +183,8 @@ struct StyleValidatorTests {
           {"id": "bg", "type": "background", "paint": {"background-color": "#fff"}},
           {"id": "roads", "type": "line", "source": "osm", "source-layer": "transportation",
            "filter": ["==", ["get", "class"], 3, 4, 5],
-           "paint": {"line-width": ["+", 1, "wide"], "line-colour": "red"}},
+           "paint": {"line-width": ["+", 1, "wide"], "line-colour": "red", "line-opacity": "0.5",
+                     "line-color": "#ggg"}},
           {"id": "roads", "type": "fill", "source": "nowhere", "source-layer": "x", "minzoom": 30},
           {"id": "water", "type": "fill", "source": "osm"}
          ]}
@@ -193,9 +194,11 @@ struct StyleValidatorTests {
       r.errors.map(\.description) == [
         "layers[1].filter: Expected two or three arguments.",
         "layers[1].paint.line-width[2]: Expected number but found string instead.",
+        "layers[1].paint.line-opacity: number expected, string found",
+        "layers[1].paint.line-color: color expected, \"#ggg\" found",
         "layers[2]: duplicate layer id \"roads\"",
-        "layers[2].source: source \"nowhere\" not found",
-        "layers[2].minzoom: 30 is out of bounds: must be between 0 and 24",
+        "layers[2]: source \"nowhere\" not found",
+        "layers[2].minzoom: 30 is greater than the maximum value 24",
         "layers[3]: layer \"water\" must specify a \"source-layer\"",
       ])
     #expect(
