@@ -1,7 +1,7 @@
 import Foundation
 
 /// A GeoJSON feature as an expression sees it (`get`, `id`, `geometry-type`, `within`…).
-public struct GeoJSONStyleFeature: StyleFeature, Sendable {
+public final class GeoJSONStyleFeature: StyleFeature, Sendable {
   /// All properties.
   public let properties: StyleObject
   /// The GeoJSON geometry's type name, nil without geometry.

@@ -1,11 +1,12 @@
 import Foundation
 
-/// What an expression reads from the feature it is evaluated for.
+/// What an expression reads from the feature it is evaluated for: a class, so a renderer reuses
+/// one object for every feature and passing it costs a retain, not a copy.
 ///
 /// Property keys are resolved to slots when the expression is compiled (`PropertyKeys`); a
 /// renderer maps each slot to its tile layer's key index once per layer and answers
 /// `value(slot:)` by index, so evaluation never walks a dictionary per feature.
-public protocol StyleFeature {
+public protocol StyleFeature: AnyObject {
   /// The value of the property in `slot` of the compiling `PropertyKeys`, or nil when the
   /// feature does not have it.
   func value(slot: Int) -> StyleValue?

@@ -3,32 +3,33 @@ import Foundation
 /// A colour as the style specification computes with it: red, green and blue premultiplied by
 /// alpha, each 0…1 (as MapLibre's `Color`).
 public struct StyleColor: Sendable, Equatable {
-  /// Red × alpha, 0…1.
-  public var r: Double
-  /// Green × alpha, 0…1.
-  public var g: Double
-  /// Blue × alpha, 0…1.
-  public var b: Double
+  // Stored straight (not premultiplied): 32 bytes, so a `StyleValue` holding a colour stays
+  // small, and a transparent colour keeps its red, green and blue as MapLibre's does.
+  private var red: Double
+  private var green: Double
+  private var blue: Double
   /// Alpha, 0…1.
   public var a: Double
-  /// The unpremultiplied components when alpha is 0 (which premultiplying loses).
-  var transparentRGB: (Double, Double, Double)? = nil
+
+  /// Red × alpha, 0…1.
+  public var r: Double { red * a }
+  /// Green × alpha, 0…1.
+  public var g: Double { green * a }
+  /// Blue × alpha, 0…1.
+  public var b: Double { blue * a }
 
   /// A colour from premultiplied components.
   public init(premultipliedRed r: Double, green g: Double, blue b: Double, alpha a: Double) {
-    self.r = r
-    self.g = g
-    self.b = b
-    self.a = a
+    let f = a == 0 ? Double.infinity : a
+    self.init(red: r / f, green: g / f, blue: b / f, alpha: a)
   }
 
   /// A colour from straight (not premultiplied) components, each 0…1.
   public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
-    r = red * alpha
-    g = green * alpha
-    b = blue * alpha
+    self.red = red
+    self.green = green
+    self.blue = blue
     a = alpha
-    if alpha == 0 { transparentRGB = (red, green, blue) }
   }
 
   /// Equal when the premultiplied components are.
@@ -37,11 +38,7 @@ public struct StyleColor: Sendable, Equatable {
   }
 
   /// Straight red, green, blue (0…1) and alpha.
-  public var straight: (r: Double, g: Double, b: Double, a: Double) {
-    if a == 0, let t = transparentRGB { return (t.0, t.1, t.2, 0) }
-    let f = a == 0 ? Double.infinity : a
-    return (r / f, g / f, b / f, a)
-  }
+  public var straight: (r: Double, g: Double, b: Double, a: Double) { (red, green, blue, a) }
 
   /// Straight red, green and blue as 0…255 bytes (rounded) and alpha 0…1.
   public var rgba8: (r: UInt8, g: UInt8, b: UInt8, a: Double) {
