@@ -57,7 +57,13 @@ extension Node {
     case .match(let input, let strings, let numbers, let outputs, let otherwise):
       let v = try input.evaluate(ctx)
       switch v {
-      case .string(let s): if let i = strings[s] { return try outputs[i].evaluate(ctx) }
+      case .string(let s):
+        // A few labels are compared in turn: no hashing of the feature's string.
+        if strings.count <= 8 {
+          for (label, i) in strings where label == s { return try outputs[i].evaluate(ctx) }
+        } else if let i = strings[s] {
+          return try outputs[i].evaluate(ctx)
+        }
       case .number(let n): if let i = numbers[n] { return try outputs[i].evaluate(ctx) }
       default: break
       }
