@@ -30,12 +30,15 @@ let package = Package(
       name: "TermMap",
       dependencies: [
         "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles", "RasterTiles",
-        "LiveLocation",
+        "LiveLocation", "MapStyle",
       ],
       swiftSettings: strict),
     // Live position: gpsd, NMEA 0183 and growing files as location providers; the GPX recorder.
     .target(name: "LiveLocation", dependencies: ["MapGeometry"], swiftSettings: strict),
     .target(name: "MapGeometry", swiftSettings: strict),
+    // The MapLibre style specification: JSON, expressions (parsed, type-checked, compiled),
+    // legacy filters and functions, style documents checked. MapTiles may depend on it.
+    .target(name: "MapStyle", dependencies: ["MapGeometry", "DotRaster"], swiftSettings: strict),
     .target(name: "DotRaster", swiftSettings: strict),
     .target(name: "TermMapKit", dependencies: ["MapGeometry", "DotRaster"], swiftSettings: strict),
     .target(
@@ -82,12 +85,15 @@ let package = Package(
       name: "termmap",
       dependencies: [
         "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles", "TerminalUI",
-        "LiveLocation", "MapServer",
+        "LiveLocation", "MapServer", "MapStyle",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strict),
     .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),
+    .testTarget(
+      name: "MapStyleTests", dependencies: ["MapStyle"], exclude: ["Fixtures"],
+      swiftSettings: strict),
     .testTarget(
       name: "TermMapTests", dependencies: ["TermMap", "TestProcesses", "LoopbackHTTPServer"],
       swiftSettings: strict),

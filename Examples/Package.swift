@@ -29,5 +29,8 @@ let package = Package(
     // Annotation views: clusters of colliding markers, a cluster selected and zoomed into, a
     // marker dragged.
     .executableTarget(name: "Clusters", dependencies: termMap, swiftSettings: strict),
+    // Style expressions: a filter, a colour by class and a zoom ramp compiled once, specialized
+    // for a zoom and evaluated per feature by key slot.
+    .executableTarget(name: "StyleExpressions", dependencies: termMap, swiftSettings: strict),
   ]
 )

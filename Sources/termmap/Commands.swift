@@ -33,7 +33,7 @@ struct Termmap: ParsableCommand {
     version: "termmap \(Usage.version)",
     subcommands: [
       View.self, Render.self, Info.self, Bench.self, Get.self, RegionsCommand.self, Serve.self,
-      GenerateManual.self,
+      Style.self, GenerateManual.self,
     ],
     defaultSubcommand: View.self)
 }
@@ -334,6 +334,79 @@ extension Termmap {
 
     @Argument(help: ArgumentHelp("remove NAME", valueName: "remove NAME"))
     var words: [String] = []
+  }
+
+  /// `termmap style test|eval|validate`: tools for style authors.
+  struct Style: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "style",
+      abstract: "Check MapLibre styles and expressions: validate, eval, test.",
+      subcommands: [StyleValidate.self, StyleEval.self, StyleTest.self])
+  }
+
+  /// `termmap style validate FILE`: a style document checked.
+  struct StyleValidate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "validate",
+      abstract: "Check a MapLibre style document (version 8); errors with their JSON path.",
+      discussion: """
+        Checks the version, sources and layers (id, type, source, source-layer, minzoom, \
+        maxzoom) and compiles every filter and every paint and layout value termmap knows \
+        with the property's type. Errors go to stderr as `layers[3].paint.line-width: …` and \
+        exit with status 2; properties termmap does not know are warnings. A valid style \
+        prints one line and exits 0.
+        """)
+
+    @Argument(help: ArgumentHelp("A style JSON file.", valueName: "FILE"), completion: .file())
+    var file: String
+  }
+
+  /// `termmap style eval EXPRESSION [--zoom Z] [--feature GEOJSON]`.
+  struct StyleEval: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "eval",
+      abstract: "Evaluate a style expression; print the result as JSON.",
+      discussion: """
+        A compile or evaluation error is one line on stderr and exit status 2. Colours print \
+        as "rgba(r,g,b,a)" strings.
+        """)
+
+    @Argument(help: ArgumentHelp("The expression, as JSON.", valueName: "EXPRESSION"))
+    var expression: String
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The zoom level.", valueName: "Z"))
+    var zoom: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "The type the result must have, as a property's: number, string, boolean, color, formatted, object or array (strings then become colours, say).",
+        valueName: "TYPE"))
+    var type: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "The feature: a GeoJSON Feature (properties, id, geometry) as JSON.", valueName: "GEOJSON"))
+    var feature: String?
+  }
+
+  /// `termmap style test FILE`: expression test cases run.
+  struct StyleTest: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "test",
+      abstract: "Run a file of expression test cases; print failures and the pass rate.",
+      discussion: """
+        The file holds {"cases": [{"test", "expression", "zoom", "feature", "propertySpec", \
+        "expect": {"value", "type"} or {"error"}}]}, the flattened form of MapLibre's \
+        expression tests (see docs/styles.md). Exit status 1 when a case fails.
+        """)
+
+    @Flag(help: "Print every case, passed ones too.") var verbose = false
+
+    @Argument(
+      help: ArgumentHelp("A JSON file of test cases.", valueName: "FILE"), completion: .file())
+    var file: String
   }
 
   /// `termmap info [--json] FILE…`: what each file holds.

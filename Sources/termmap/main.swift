@@ -40,6 +40,9 @@ extension Termmap {
     case let c as Get: return try GetCommand(c).run()
     case let c as RegionsCommand: return try GetCommand.regions(c.words)
     case let c as Serve: return try ServeCommand.run(c)
+    case let c as StyleValidate: return StyleCommand.validate(c)
+    case let c as StyleEval: return try StyleCommand.eval(c)
+    case let c as StyleTest: return StyleCommand.test(c)
     case let c as GenerateManual:
       let dump = try Manual.dump()
       Output.write(c.markdown ? Manual.markdown(dump) : Manual.page(dump))

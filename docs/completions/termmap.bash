@@ -173,13 +173,13 @@ _termmap() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    view|render|info|bench|get|regions|serve|help)
+    view|render|info|bench|get|regions|serve|style|help)
         # Offer subcommand argument completions
         "_termmap_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'view render info bench get regions serve help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'view render info bench get regions serve style help' -- "${cur}"))
         ;;
     esac
 }
@@ -442,6 +442,82 @@ _termmap_serve() {
     # Offer positional completions
     case "${positional_number}" in
     *)
+        __termmap_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_termmap_style() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __termmap_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    validate|eval|test)
+        # Offer subcommand argument completions
+        "_termmap_style_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'validate eval test' -- "${cur}"))
+        ;;
+    esac
+}
+
+_termmap_style_validate() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __termmap_offer_flags_options 1
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __termmap_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_termmap_style_eval() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--zoom --type --feature)
+    __termmap_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--zoom')
+        return
+        ;;
+    '--type')
+        return
+        ;;
+    '--feature')
+        return
+        ;;
+    esac
+}
+
+_termmap_style_test() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __termmap_offer_flags_options 1
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
         __termmap_add_completions -f
         return
         ;;
