@@ -80,7 +80,7 @@ extension BasemapStyle {
     /// magenta.
     public static let dark = Palette(
       water: .cube(0, 1, 3), waterPattern: .sparse, waterLine: .cube(1, 3, 5),
-      river: .cube(1, 2, 5), park: .cube(0, 2, 0), parkPattern: .sparse, urban: TermColor(238),
+      river: .cube(1, 2, 5), park: .cube(0, 3, 0), parkPattern: .sparse, urban: TermColor(238),
       building: .cube(1, 1, 2), boundary: TermColor(240), countryBoundary: TermColor(248),
       path: .cube(0, 3, 3), pathDash: [1, 1], service: TermColor(250), serviceDash: [],
       minor: TermColor(253), rail: .cube(3, 0, 3), railDash: [2, 2], tertiary: .cube(4, 3, 0),
@@ -96,7 +96,7 @@ extension BasemapStyle {
     /// railways magenta.
     public static let light = Palette(
       water: .cube(1, 3, 5), waterPattern: .sparse, waterLine: .cube(0, 1, 3),
-      river: .cube(0, 1, 4), park: .cube(0, 3, 0), parkPattern: .sparse, urban: TermColor(250),
+      river: .cube(0, 1, 4), park: .cube(0, 2, 0), parkPattern: .sparse, urban: TermColor(250),
       building: .cube(2, 2, 3), boundary: TermColor(246), countryBoundary: TermColor(240),
       path: .cube(0, 2, 2), pathDash: [1, 1], service: TermColor(237), serviceDash: [],
       minor: TermColor(236), rail: .cube(2, 0, 2), railDash: [2, 2], tertiary: .cube(3, 2, 0),
