@@ -136,3 +136,107 @@ struct HTTPTilesCLITests {
     #expect(r.stderr.contains("{y} missing"))
   }
 }
+
+/// A frame written with colour (`render --color always`) as its text, then its colour map:
+/// one letter a cell for the cell's foreground colour (a blank cell is a blank, a cell with
+/// no colour `.`), with the legend of letters to SGR codes. A palette change shows in the
+/// legend and the map.
+func colourMap(_ ansi: String) -> String {
+  var text: [String] = []
+  var cells: [[String?]] = []
+  for line in ansi.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+    var fg: String?
+    var row: [String?] = []
+    var chars = ""
+    var scalars = line.unicodeScalars[...]
+    while let s = scalars.popFirst() {
+      if s == "\u{1B}", scalars.first == "[" {
+        scalars = scalars.dropFirst()
+        var params = ""
+        while let c = scalars.popFirst(), c != "m" { params.unicodeScalars.append(c) }
+        let parts = params.split(separator: ";").map(String.init)
+        var i = 0
+        while i < parts.count {
+          switch parts[i] {
+          case "0": fg = nil
+          case "38" where i + 2 < parts.count && parts[i + 1] == "5":
+            fg = "38;5;" + parts[i + 2]
+            i += 2
+          case let p where p.count == 2 && (p.hasPrefix("3") || p.hasPrefix("9")) && p != "39":
+            fg = p
+          default: break
+          }
+          i += 1
+        }
+        continue
+      }
+      chars.unicodeScalars.append(s)
+      row.append(s == " " ? " " : fg)
+    }
+    text.append(chars)
+    cells.append(row)
+  }
+  let codes = Set(cells.joined().compactMap { $0 }).subtracting([" "]).sorted {
+    $0.count != $1.count ? $0.count < $1.count : $0 < $1
+  }
+  let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+  var letter: [String: Character] = [:]
+  for (n, c) in codes.enumerated() { letter[c] = n < letters.count ? letters[n] : "?" }
+  var out = text
+  out.append("")
+  out.append("colours (one letter a cell; . no colour):")
+  for c in codes { out.append("\(letter[c]!) \(c)") }
+  for row in cells {
+    out.append(String(row.map { $0 == " " ? " " : $0.map { letter[$0]! } ?? "." }))
+  }
+  return out.joined(separator: "\n") + "\n"
+}
+
+@Suite("termmap render: the default themes, with their colours")
+struct ThemeSnapshotTests {
+  func render(_ style: String, environment: [String: String] = [:]) throws -> String {
+    let r = try termmap(
+      [
+        "render", "--color", "always", "--size", "160x48", "--center", "43.7384,7.4246",
+        "--zoom", "14", "--style", style,
+      ], environment: environment)
+    #expect(r.status == 0)
+    #expect(r.stderr.isEmpty)
+    return r.stdout
+  }
+
+  // Monaco at zoom 14 is the city view of the bench's Helsinki: streets with their names,
+  // buildings, the sea, parks and the railway.
+  @Test(
+    "dark and light at zoom 14: each kind of feature in its own colour, street names",
+    arguments: ["dark", "light"])
+  func theme(_ name: String) throws {
+    let out = try render(name)
+    let map = colourMap(out)
+    for street in ["Boulevard Princesse Charlotte", "Boulevard de Suisse", "Avenue d'Ostende"] {
+      #expect(map.contains(street), "\(name): \(street)")
+    }
+    // Buildings, minor streets, main roads and the sea (each theme's colours for them; the
+    // MapTiles tests check every kind against the palettes).
+    let colours = name == "dark" ? [60, 253, 220, 25] : [103, 236, 172, 75]
+    for c in colours { #expect(out.contains("38;5;\(c)m"), "\(name): colour \(c)") }
+    checkSnapshot(map, named: "monaco-zoom14-\(name)-colours")
+  }
+
+  @Test("--style mono: one grey; NO_COLOR: the mono style and no colour codes")
+  func mono() throws {
+    let out = try render("mono")
+    // Every colour code is the one grey.
+    let codes = out.split(separator: "\u{1B}").filter { $0.contains("38;5;") }
+    #expect(!codes.isEmpty && codes.allSatisfy { $0.contains("38;5;244m") })
+    let r = try termmap(
+      [
+        "render", "--size", "160x48", "--center", "43.7384,7.4246", "--zoom", "14",
+      ], environment: ["NO_COLOR": "1"])
+    #expect(!r.stdout.contains("\u{1B}"))
+    // The sea in mono's texture (two dots a cell, ⢂), not the colour themes' one dot (⠂).
+    #expect(r.stdout.contains("⢂⢂⢂⢂⢂⢂⢂⢂") && !r.stdout.contains("⠂⠂⠂⠂⠂⠂⠂⠂"))
+    let dark = try render("dark")
+    #expect(dark.contains("⠂⠂⠂⠂⠂⠂⠂⠂") || dark.contains("⠂\u{1B}"))
+  }
+}
