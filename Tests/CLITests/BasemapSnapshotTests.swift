@@ -240,3 +240,71 @@ struct ThemeSnapshotTests {
     #expect(dark.contains("⠂⠂⠂⠂⠂⠂⠂⠂") || dark.contains("⠂\u{1B}"))
   }
 }
+
+@Suite("termmap render: --style, --lang and config.toml [style]")
+struct ThemeOptionCLITests {
+  static let shortbread = "Tests/MapTilesTests/Fixtures/monaco-shortbread.mbtiles"
+
+  func monacoVille(_ extra: [String], environment: [String: String] = [:]) throws -> String {
+    let r = try termmap(
+      [
+        "render", "--no-basemap", "--color", "never", "--size", "160x48", "--center",
+        "43.7315,7.4206", "--zoom", "15", "--tiles", Self.shortbread,
+      ] + extra, environment: environment)
+    #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+    return r.stdout
+  }
+
+  @Test("labels in the locale's language, or --lang's, where the tiles have the name")
+  func language() throws {
+    #expect(try monacoVille([]).contains("Monaco-Ville"))
+    let english = try monacoVille([], environment: ["LANG": "en_GB.UTF-8"])
+    #expect(english.contains("Monaco City") && !english.contains("Monaco-Ville"))
+    #expect(
+      try monacoVille(["--lang", "fr"], environment: ["LANG": "en_GB.UTF-8"]).contains(
+        "Monaco-Ville"))
+    #expect(
+      try monacoVille(["--lang", "en"], environment: ["LC_ALL": "C"]).contains("Monaco City"))
+  }
+
+  @Test("bad --style and --lang values are one line, exit 2")
+  func bad() throws {
+    let style = try termmap(["render", "--style", "sepia"])
+    #expect(style.status == 2)
+    #expect(style.stderr == "termmap: --style: expected dark, light or mono, found \"sepia\"\n")
+    let lang = try termmap(["render", "--lang", "english"])
+    #expect(lang.status == 2)
+    #expect(
+      lang.stderr
+        == "termmap: --lang: expected a language code such as en, fi or zh-Hant, found \"english\"\n"
+    )
+  }
+
+  @Test("config.toml [style]: the theme and language unless --style or --lang say otherwise")
+  func config() throws {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cli-style-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let dir = home.appendingPathComponent("termmap")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    try "[style]\nname = \"light\"\nlang = \"en\"\n".write(
+      to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+    let env = ["XDG_CONFIG_HOME": home.path]
+    let view = [
+      "render", "--color", "always", "--size", "80x24", "--center", "43.7384,7.4246", "--zoom",
+      "14",
+    ]
+    // Minor streets: 236 in the light theme, 253 in the dark one.
+    let light = try termmap(view, environment: env)
+    #expect(light.status == 0 && light.stdout.contains("38;5;236m"))
+    let dark = try termmap(view + ["--style", "dark"], environment: env)
+    #expect(dark.stdout.contains("38;5;253m") && !dark.stdout.contains("38;5;236m"))
+    #expect(try monacoVille([], environment: env).contains("Monaco City"))
+    #expect(try monacoVille(["--lang", "fr"], environment: env).contains("Monaco-Ville"))
+    try "[style]\nname = \"sepia\"\n".write(
+      to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+    let bad = try termmap(view, environment: env)
+    #expect(bad.status == 2)
+    #expect(bad.stderr.hasSuffix("config.toml:2: style.name must be dark, light or mono\n"))
+  }
+}
