@@ -23,9 +23,9 @@ function __termmap_parse_tokens -S
         __termmap_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'view'
-            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'keep-routes' 'settle=' 'follow=' 'record=' 'version' 'h/help'
+            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'lang=' 'no-basemap' 'tiles=+' 'raster=' 'keep-routes' 'settle=' 'follow=' 'record=' 'version' 'h/help'
         case 'render'
-            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'size=' 'color=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'status' 'wait=' 'version' 'h/help'
+            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'size=' 'color=' 'bbox=' 'charset=' 'style=' 'lang=' 'no-basemap' 'tiles=+' 'raster=' 'status' 'wait=' 'version' 'h/help'
         case 'info'
             __termmap_parse_subcommand -r 1 'json' 'version' 'h/help'
         case 'bench'
@@ -35,7 +35,7 @@ function __termmap_parse_tokens -S
         case 'regions'
             __termmap_parse_subcommand -r 1 'version' 'h/help'
         case 'serve'
-            __termmap_parse_subcommand -r 1 'listen=' 'host-key=' 'authorized-keys=' 'anonymous' 'check' 'max-sessions=' 'idle-timeout=' 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'version' 'h/help'
+            __termmap_parse_subcommand -r 1 'listen=' 'host-key=' 'authorized-keys=' 'anonymous' 'check' 'max-sessions=' 'idle-timeout=' 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'lang=' 'no-basemap' 'tiles=+' 'raster=' 'version' 'h/help'
         case 'help'
             __termmap_parse_subcommand -r 1 'version'
         end
@@ -105,7 +105,8 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" zoom' -l 'zoom' -d 'The zoom level, -4 to 22 (below 0 the whole world fits a small terminal).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" bbox' -l 'bbox' -d 'The region to show: west, south, east, north in degrees (W > E crosses the antimeridian); not with --center or --zoom.' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" charset' -l 'charset' -d 'The characters the map is drawn with (default: braille, or ascii without a UTF-8 locale).' -rfka 'braille block ascii'
-complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" style' -l 'style' -d 'The map\'s colours: dark (the default) or light, for light terminals.' -rfka 'dark light'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" style' -l 'style' -d 'The map\'s colours: dark, light (for light terminals) or mono (no colour); default: from the terminal\'s background, mono under NO_COLOR.' -rfka 'dark light mono'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" lang' -l 'lang' -d 'The labels\' language: names in it (name:CODE) where the map has them (default: the locale\'s, LC_ALL, LC_MESSAGES or LANG).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" no-basemap' -l 'no-basemap' -d 'Draw only your data and --tiles, not the offline map.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view"' -l 'tiles' -d 'Add a tile layer on top of the map (repeatable): a file, directory, URL or source name.' -rF
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" raster' -l 'raster' -d 'How raster tiles are drawn: braille dots (the default) or half blocks.' -rfka 'dots blocks'
@@ -122,7 +123,8 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" color' -l 'color' -d 'Colour escapes: auto (when stdout is a terminal and NO_COLOR is unset), always or never.' -rfka 'auto always never'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" bbox' -l 'bbox' -d 'The region to show: west, south, east, north in degrees (W > E crosses the antimeridian); not with --center or --zoom.' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" charset' -l 'charset' -d 'The characters the map is drawn with (default: braille, or ascii without a UTF-8 locale).' -rfka 'braille block ascii'
-complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" style' -l 'style' -d 'The map\'s colours: dark (the default) or light, for light terminals.' -rfka 'dark light'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" style' -l 'style' -d 'The map\'s colours: dark, light (for light terminals) or mono (no colour); default: from the terminal\'s background, mono under NO_COLOR.' -rfka 'dark light mono'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" lang' -l 'lang' -d 'The labels\' language: names in it (name:CODE) where the map has them (default: the locale\'s, LC_ALL, LC_MESSAGES or LANG).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" no-basemap' -l 'no-basemap' -d 'Draw only your data and --tiles, not the offline map.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render"' -l 'tiles' -d 'Add a tile layer on top of the map (repeatable): a file, directory, URL or source name.' -rF
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" raster' -l 'raster' -d 'How raster tiles are drawn: braille dots (the default) or half blocks.' -rfka 'dots blocks'
@@ -170,7 +172,8 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" zoom' -l 'zoom' -d 'The zoom level, -4 to 22 (below 0 the whole world fits a small terminal).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" bbox' -l 'bbox' -d 'The region to show: west, south, east, north in degrees (W > E crosses the antimeridian); not with --center or --zoom.' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" charset' -l 'charset' -d 'The characters the map is drawn with (default: braille, or ascii without a UTF-8 locale).' -rfka 'braille block ascii'
-complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" style' -l 'style' -d 'The map\'s colours: dark (the default) or light, for light terminals.' -rfka 'dark light'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" style' -l 'style' -d 'The map\'s colours: dark, light (for light terminals) or mono (no colour); default: from the terminal\'s background, mono under NO_COLOR.' -rfka 'dark light mono'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" lang' -l 'lang' -d 'The labels\' language: names in it (name:CODE) where the map has them (default: the locale\'s, LC_ALL, LC_MESSAGES or LANG).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" no-basemap' -l 'no-basemap' -d 'Draw only your data and --tiles, not the offline map.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve"' -l 'tiles' -d 'Add a tile layer on top of the map (repeatable): a file, directory, URL or source name.' -rF
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" raster' -l 'raster' -d 'How raster tiles are drawn: braille dots (the default) or half blocks.' -rfka 'dots blocks'
