@@ -126,128 +126,148 @@ public struct BasemapStyle: Sendable {
   /// `name:latin` (and `name_int`) instead.
   public var nameKeys: [String] = ["name", "name_en", "name:latin", "name_int"]
 
+  /// The label language: feature properties holding names in it (`name:fi`, `name_fi`, …,
+  /// from `localized(to:)`) are tried before `nameKeys`, whatever their script. Empty: none.
+  public var languageKeys: [String] = []
+  /// The language `localized(to:)` set (a code such as `fi` or `zh-Hant`), nil for none.
+  public var language: String?
+
   /// Dark terminals (the default).
-  public static let dark = BasemapStyle(
-    name: "dark",
-    rules: [
-      Rule(
-        layer: "landcover", key: "class", values: ["wood", "forest", "grass", "park"], minZoom: 12,
-        fill: .cube(0, 2, 0), fillPattern: .sparse),
-      Rule(
-        layer: "landuse", key: "class", values: ["park", "cemetery", "grass"], minZoom: 12,
-        fill: .cube(0, 2, 0), fillPattern: .sparse),
-      // Built-up areas outlined until streets take over (the world's Natural Earth urban
-      // areas; OpenMapTiles' residential land use).
-      Rule(
-        layer: "landuse", key: "class", values: ["residential"], minZoom: 6, maxZoom: 12,
-        stroke: TermColor(238)),
-      Rule(layer: "water", minZoom: 0, fill: .cube(0, 1, 3), fillPattern: .sparse),
-      Rule(layer: "coastline", minZoom: 0, stroke: .cube(1, 3, 5)),
-      Rule(layer: "water", minZoom: 9, stroke: .cube(1, 3, 5)),
-      Rule(layer: "waterway", key: "class", values: ["river"], minZoom: 6, stroke: .cube(1, 2, 5)),
-      Rule(layer: "waterway", minZoom: 10, stroke: .cube(1, 2, 5)),
-      Rule(layer: "building", minZoom: 14, stroke: TermColor(242)),
-      Rule(
-        layer: "boundary", minZoom: 3, stroke: TermColor(240), dash: [1, 2],
-        maxLevel: ("admin_level", 4)),
-      Rule(layer: "boundary", minZoom: 0, stroke: TermColor(248), maxLevel: ("admin_level", 2)),
-      Rule(
-        layer: "transportation", key: "class", values: ["path", "track"], minZoom: 15,
-        stroke: TermColor(239), dash: [1, 1]),
-      Rule(
-        layer: "transportation", key: "class", values: ["service"], minZoom: 15,
-        stroke: TermColor(240)),
-      Rule(
-        layer: "transportation", key: "class", values: ["minor"], minZoom: 13,
-        stroke: TermColor(245)),
-      Rule(
-        layer: "transportation", key: "class",
-        // OpenMapTiles' rail and transit; tilemaker's profile writes the railway value.
-        values: ["rail", "transit", "narrow_gauge", "light_rail", "subway", "tram", "funicular"],
-        minZoom: 12,
-        stroke: TermColor(243), dash: [2, 2]),
-      Rule(
-        layer: "transportation", key: "class", values: ["tertiary", "secondary"], minZoom: 11,
-        stroke: TermColor(252)),
-      Rule(
-        layer: "transportation", key: "class", values: ["primary", "trunk"], minZoom: 8,
-        stroke: .cube(5, 4, 1)),
-      Rule(
-        layer: "transportation", key: "class", values: ["motorway"], minZoom: 5,
-        stroke: .cube(5, 2, 0)),
-    ],
-    labels: [
-      LabelRule(
-        layer: "place", values: ["country"], minZoom: 0, color: .brightWhite, bold: true,
-        priority: 900),
-      LabelRule(
-        layer: "place", values: ["state"], minZoom: 5, color: TermColor(250), priority: 500),
-      LabelRule(
-        layer: "place", values: ["city"], minZoom: 2, color: .brightYellow, priority: 700,
-        populationScale: 1),
-      LabelRule(
-        layer: "place", values: ["town"], minZoom: 7, color: .yellow, priority: 400,
-        populationScale: 1),
-      LabelRule(
-        layer: "place", values: ["village", "suburb", "quarter", "neighbourhood"], minZoom: 12,
-        color: TermColor(250), priority: 300),
-      LabelRule(
-        layer: "transportation_name", key: nil, minZoom: 15, color: TermColor(252), priority: 200),
-      LabelRule(
-        layer: "poi", key: nil, minZoom: 16, color: .cyan, priority: 100,
-        categoryKeys: ["class", "subclass"]),
-    ],
-    placeDot: "•", placeDotColor: .brightYellow)
+  public static let dark = openMapTiles(.dark, name: "dark")
 
   /// Light terminals.
-  public static let light = BasemapStyle.dark.lightVariant(named: "light")
+  public static let light = openMapTiles(.light, name: "light")
 
-  /// The same style for light terminals: the dark style's colours mapped to darker ones
-  /// (every style of this palette derives its light variant this way).
-  public func lightVariant(named name: String) -> BasemapStyle {
+  /// No colour (`NO_COLOR`, or any terminal): one grey, with the kinds of features told apart
+  /// by line width, dashes and fill texture.
+  public static let mono = openMapTiles(.mono, name: "mono")
+
+  /// The [OpenMapTiles](https://openmaptiles.org/schema/) style drawn in a palette.
+  public static func openMapTiles(_ p: Palette, name: String) -> BasemapStyle {
+    BasemapStyle(
+      name: name,
+      rules: [
+        Rule(
+          layer: "landcover", key: "class", values: ["wood", "forest", "grass", "park"],
+          minZoom: 12, fill: p.park, fillPattern: p.parkPattern),
+        Rule(
+          layer: "landuse", key: "class", values: ["park", "cemetery", "grass"], minZoom: 12,
+          fill: p.park, fillPattern: p.parkPattern),
+        // Built-up areas outlined until streets take over (the world's Natural Earth urban
+        // areas; OpenMapTiles' residential land use).
+        Rule(
+          layer: "landuse", key: "class", values: ["residential"], minZoom: 6, maxZoom: 12,
+          stroke: p.urban),
+        Rule(layer: "water", minZoom: 0, fill: p.water, fillPattern: p.waterPattern),
+        Rule(layer: "coastline", minZoom: 0, stroke: p.waterLine),
+        Rule(layer: "water", minZoom: 9, stroke: p.waterLine),
+        Rule(layer: "waterway", key: "class", values: ["river"], minZoom: 6, stroke: p.river),
+        Rule(layer: "waterway", minZoom: 10, stroke: p.river),
+        Rule(layer: "building", minZoom: 14, stroke: p.building),
+        Rule(
+          layer: "boundary", minZoom: 3, stroke: p.boundary, dash: [1, 2],
+          maxLevel: ("admin_level", 4)),
+        Rule(
+          layer: "boundary", minZoom: 0, stroke: p.countryBoundary, maxLevel: ("admin_level", 2)),
+        Rule(
+          layer: "transportation", key: "class", values: ["path", "track"], minZoom: 15,
+          stroke: p.path, dash: p.pathDash),
+        Rule(
+          layer: "transportation", key: "class", values: ["service"], minZoom: 15,
+          stroke: p.service, dash: p.serviceDash),
+        Rule(
+          layer: "transportation", key: "class", values: ["minor"], minZoom: 13,
+          stroke: p.minor),
+        Rule(
+          layer: "transportation", key: "class",
+          // OpenMapTiles' rail and transit; tilemaker's profile writes the railway value.
+          values: ["rail", "transit", "narrow_gauge", "light_rail", "subway", "tram", "funicular"],
+          minZoom: 12, stroke: p.rail, dash: p.railDash),
+        Rule(
+          layer: "transportation", key: "class", values: ["tertiary"], minZoom: 11,
+          stroke: p.tertiary),
+        Rule(
+          layer: "transportation", key: "class", values: ["secondary"], minZoom: 11,
+          stroke: p.major, lineWidth: p.majorWidth),
+        Rule(
+          layer: "transportation", key: "class", values: ["primary"], minZoom: 8,
+          stroke: p.major, lineWidth: p.majorWidth),
+        Rule(
+          layer: "transportation", key: "class", values: ["trunk"], minZoom: 8,
+          stroke: p.trunk, lineWidth: p.motorwayWidth),
+        Rule(
+          layer: "transportation", key: "class", values: ["motorway"], minZoom: 5,
+          stroke: p.motorway, lineWidth: p.motorwayWidth),
+      ],
+      labels: [
+        LabelRule(
+          layer: "place", values: ["country"], minZoom: 0, color: p.countryLabel, bold: true,
+          priority: 900),
+        LabelRule(
+          layer: "place", values: ["state"], minZoom: 5, color: p.stateLabel, priority: 500),
+        LabelRule(
+          layer: "place", values: ["city"], minZoom: 2, color: p.cityLabel, bold: p.boldCities,
+          priority: 700, populationScale: 1),
+        LabelRule(
+          layer: "place", values: ["town"], minZoom: 7, color: p.townLabel, priority: 400,
+          populationScale: 1),
+        LabelRule(
+          layer: "place", values: ["village", "suburb", "quarter", "neighbourhood"], minZoom: 12,
+          color: p.villageLabel, priority: 300),
+        LabelRule(
+          layer: "transportation_name", key: nil, minZoom: 14, color: p.streetLabel,
+          priority: 200),
+        LabelRule(
+          layer: "poi", key: nil, minZoom: 16, color: p.poiLabel, priority: 100,
+          categoryKeys: ["class", "subclass"]),
+      ],
+      placeDot: "•", placeDotColor: p.placeDot)
+  }
+
+  /// The style with names in a language first: `name:CODE` (OpenMapTiles, Protomaps),
+  /// `name_CODE` (OpenMapTiles' `name_en`/`name_de`, Shortbread) and Protomaps'
+  /// `pgf:name:CODE`, each taken whatever its script, then the style's own `nameKeys` as
+  /// before (as MapLibre's language controls put `["coalesce", ["get", "name:xx"], …]`
+  /// in front of a style's `text-field`). A code with a region or script (`zh-Hant`, `pt-BR`)
+  /// tries the full code, then its language. nil or an empty code: the style unchanged.
+  public func localized(to code: String?) -> BasemapStyle {
     var s = self
-    s.name = name
-    let remap: [UInt8: TermColor] = [
-      TermColor.cube(0, 1, 3).index: .cube(2, 3, 5), TermColor.cube(1, 3, 5).index: .cube(0, 1, 4),
-      TermColor.cube(1, 2, 5).index: .cube(0, 1, 4), TermColor(248).index: TermColor(240),
-      TermColor(240).index: TermColor(246), TermColor(252).index: TermColor(238),
-      TermColor(245).index: TermColor(242), TermColor.cube(5, 4, 1).index: .cube(4, 2, 0),
-      TermColor(238).index: TermColor(250),
-      TermColor.cube(2, 2, 2).index: TermColor(250), TermColor(244).index: TermColor(245),
-    ]
-    s.rules = s.rules.map { r in
-      var r = r
-      if let f = r.fill, let m = remap[f.index] { r.fill = m }
-      if let c = r.stroke, let m = remap[c.index] { r.stroke = m }
-      return r
+    s.languageKeys = []
+    s.language = nil
+    guard let code, !code.isEmpty else { return s }
+    var codes = [code]
+    if let cut = code.firstIndex(where: { $0 == "-" || $0 == "_" }) {
+      codes.append(String(code[..<cut]))
     }
-    s.labels = s.labels.map { l in
-      var l = l
-      l.color =
-        l.color == .brightWhite
-        ? .black
-        : l.color == .brightYellow ? .red : l.color == .yellow ? TermColor(94) : TermColor(238)
-      return l
+    for c in codes {
+      s.languageKeys += ["name:\(c)", "name_\(c)", "pgf:name:\(c)"]
     }
-    s.placeDotColor = .red
+    s.language = code
     return s
   }
 
-  /// The style of a name (`dark`, `light`).
+  /// The style of a name (`dark`, `light`, `mono`).
   public static func named(_ name: String) -> BasemapStyle? {
-    switch name {
-    case "dark": return .dark
-    case "light": return .light
-    default: return nil
-    }
+    Variant(rawValue: name).map { forSchema(.openMapTiles, variant: $0) }
   }
 
-  /// Dark or light terminals.
+  /// The themes: dark or light terminals, or no colour.
   public enum Variant: String, Sendable, CaseIterable {
     /// Light text and lines on a dark terminal.
     case dark
     /// Dark text and lines on a light terminal.
     case light
+    /// One grey on any terminal (`NO_COLOR`): kinds told apart by width, dashes and texture.
+    case mono
+
+    /// The palette of the theme.
+    public var palette: Palette {
+      switch self {
+      case .dark: return .dark
+      case .light: return .light
+      case .mono: return .mono
+      }
+    }
   }
 
   /// The style that draws a schema's tiles.
@@ -255,10 +275,13 @@ public struct BasemapStyle: Sendable {
     switch (schema, variant) {
     case (.openMapTiles, .dark): return .dark
     case (.openMapTiles, .light): return .light
+    case (.openMapTiles, .mono): return .mono
     case (.shortbread, .dark): return .shortbread
     case (.shortbread, .light): return .shortbreadLight
+    case (.shortbread, .mono): return .shortbreadMono
     case (.protomaps, .dark): return .protomaps
     case (.protomaps, .light): return .protomapsLight
+    case (.protomaps, .mono): return .protomapsMono
     }
   }
 

@@ -37,6 +37,13 @@ public final class SourceTileOverlay: TileOverlay, @unchecked Sendable {
     set { raster.withLock { $0.trueColor = newValue } }
   }
   private let raster = Mutex((mode: RasterMode.dots, trueColor: false))
+  /// The language of vector tiles' labels (see `VectorTileRenderer.language`), given to the
+  /// renderers made from now on; nil: the style's own names.
+  public var language: String? {
+    get { labelLanguage.withLock { $0 } }
+    set { labelLanguage.withLock { $0 = newValue } }
+  }
+  private let labelLanguage = Mutex<String?>(nil)
 
   /// - Parameters:
   ///   - source: where the tiles come from.
@@ -121,9 +128,13 @@ public final class SourceTileOverlay: TileOverlay, @unchecked Sendable {
     if !source.format.isVector {
       return RasterTileRenderer(overlay: self, mode: rasterMode, trueColor: rasterTrueColor)
     }
-    if let variant, schema == nil {
-      return VectorTileRenderer(overlay: self, detectingSchema: variant)
-    }
-    return VectorTileRenderer(overlay: self, style: style)
+    let renderer =
+      if let variant, schema == nil {
+        VectorTileRenderer(overlay: self, detectingSchema: variant)
+      } else {
+        VectorTileRenderer(overlay: self, style: style)
+      }
+    renderer.language = language
+    return renderer
   }
 }

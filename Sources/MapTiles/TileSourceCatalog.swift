@@ -132,6 +132,56 @@ public struct TileSourceCatalog: Sendable {
     try parseConfig(text, path: path).sources
   }
 
+  /// A config file's `[style]` (theme and label language), read from `path` (nothing when the
+  /// file does not exist). Only that table is looked at: the rest of the file is checked when
+  /// tile sources are asked for (`load(configPath:)`).
+  public static func styleSettings(configPath path: String) throws(ConfigError) -> StyleSettings {
+    guard FileManager.default.fileExists(atPath: path) else { return StyleSettings() }
+    guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20,
+      let text = String(data: data, encoding: .utf8)
+    else {
+      throw ConfigError(path: path, line: nil, message: "cannot be read as UTF-8 text of 1 MiB")
+    }
+    return try styleSettings(text, path: path)
+  }
+
+  /// The `[style]` table of a config file's text: `name` (dark, light or mono, as `--style`)
+  /// and `lang` (a language code, as `--lang`).
+  public static func styleSettings(_ text: String, path: String) throws(ConfigError)
+    -> StyleSettings
+  {
+    let root: ConfigTOML.Table
+    do {
+      root = try ConfigTOML.parse(text)
+    } catch {
+      throw ConfigError(path: path, line: error.line, message: error.message)
+    }
+    guard let style = root.tables["style"] else { return StyleSettings() }
+    for k in style.tables.keys.sorted() {
+      throw ConfigError(path: path, line: style.lines[k], message: "style: unknown key \"\(k)\"")
+    }
+    for k in style.values.keys.sorted() where k != "name" && k != "lang" {
+      throw ConfigError(path: path, line: style.lines[k], message: "style: unknown key \"\(k)\"")
+    }
+    var out = StyleSettings()
+    if let v = style.values["name"] {
+      guard case .string(let s) = v, let theme = BasemapStyle.Variant(rawValue: s) else {
+        throw ConfigError(
+          path: path, line: style.lines["name"], message: "style.name must be dark, light or mono")
+      }
+      out.theme = theme
+    }
+    if let v = style.values["lang"] {
+      guard case .string(let s) = v, LabelLanguage.isValid(s) else {
+        throw ConfigError(
+          path: path, line: style.lines["lang"],
+          message: "style.lang must be a language code such as en, fi or zh-Hant")
+      }
+      out.language = s
+    }
+    return out
+  }
+
   /// A config file's `[get] from`: the PMTiles archive `termmap get` cuts from by default.
   public static func getFrom(_ text: String, path: String) throws(ConfigError) -> String? {
     let root: ConfigTOML.Table
@@ -169,7 +219,7 @@ public struct TileSourceCatalog: Sendable {
       throw ConfigError(
         path: path, line: root.lines[key], message: "\"\(key)\" must be in a [section]")
     }
-    for key in root.tables.keys.sorted() where !["sources", "cache", "get"].contains(key) {
+    for key in root.tables.keys.sorted() where !["sources", "cache", "get", "style"].contains(key) {
       throw ConfigError(path: path, line: root.lines[key], message: "unknown section \"\(key)\"")
     }
     var cacheMegabytes: Int?
@@ -266,5 +316,18 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
         s.value < 0x20 || (0x7F...0x9F).contains(s.value) ? "?" : Character(s)
       })
     return line.map { "\(path):\($0): \(clean)" } ?? "\(path): \(clean)"
+  }
+}
+
+/// A config file's `[style]`: the map's theme and the labels' language, each nil when not set.
+public struct StyleSettings: Sendable, Equatable {
+  /// `name`: dark, light or mono.
+  public var theme: BasemapStyle.Variant?
+  /// `lang`: a language code.
+  public var language: String?
+  /// Nothing set.
+  public init(theme: BasemapStyle.Variant? = nil, language: String? = nil) {
+    self.theme = theme
+    self.language = language
   }
 }

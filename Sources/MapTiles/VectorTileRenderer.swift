@@ -34,6 +34,20 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
   /// OpenMapTiles style of its variant and switches, once, to the style of the first schema
   /// `VectorSchema.detect` finds in a decoded tile's layer names (before that tile is drawn).
   public var style: BasemapStyle { state.withLock { $0.style } }
+  /// The language of the labels (`BasemapStyle.localized(to:)`): names in it where the tiles
+  /// have them, else the style's own. Setting it redraws; a style the renderer switches to on
+  /// detecting the schema keeps it.
+  public var language: String? {
+    get { state.withLock { $0.style.language } }
+    set {
+      let changed = state.withLock { s -> Bool in
+        guard s.style.language != newValue else { return false }
+        s.style = s.style.localized(to: newValue)
+        return true
+      }
+      if changed { setNeedsDisplay() }
+    }
+  }
   /// The schema found in the tiles (nil: not detecting, or none found yet).
   public var detectedSchema: VectorSchema? { state.withLock { $0.detected } }
   /// Largest inflated tile accepted.
@@ -96,7 +110,8 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
       guard s.detected == nil, let schema = VectorSchema.detect(layerNames: tile.layerNames)
       else { return false }
       let drawn = s.drawnBefore
-      s = (BasemapStyle.forSchema(schema, variant: variant), schema, false)
+      let style = BasemapStyle.forSchema(schema, variant: variant).localized(to: s.style.language)
+      s = (style, schema, false)
       return drawn
     }
     // Tiles that told nothing were drawn with the OpenMapTiles style meanwhile.
@@ -421,7 +436,7 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     }
     // A pan within the same tiles asks for the same names: the last answer is kept.
     let memoKey = LabelMemoKey(
-      zoomBits: zoom.bitPattern, generation: contentGeneration, style: style.name,
+      zoomBits: zoom.bitPattern, generation: contentGeneration, style: Self.labelKey(style),
       tiles: sources.map {
         .init(path: $0.path, shiftBits: $0.shift.bitPattern, tile: $0.tile.prepared)
       })
@@ -521,11 +536,17 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     var labels: [MapLabel] = []
   }
 
+  /// What tells a style's labels apart in the label caches: its name and language.
+  static func labelKey(_ style: BasemapStyle) -> String {
+    style.language.map { style.name + "@" + $0 } ?? style.name
+  }
+
   /// A tile's labels (with their layer/name keys), made once per tile and zoom.
   func tileLabels(_ tile: DecodedTile, at path: TileOverlayPath, zoom: Double) -> TileLabels {
     let style = self.style
     let key = LabelKey(
-      path: path, zoomBits: zoom.bitPattern, generation: contentGeneration, style: style.name)
+      path: path, zoomBits: zoom.bitPattern, generation: contentGeneration,
+      style: Self.labelKey(style))
     if let cached = labelCache.withLock({ $0[key] }) { return cached }
     var out = TileLabels()
     collect(
@@ -560,7 +581,10 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
         if let key = rule.minZoomKey, let from = feature.value(for: key)?.doubleValue, from > zoom {
           continue
         }
-        guard let name = Self.displayName(feature, keys: style.nameKeys), !name.isEmpty else {
+        guard
+          let name = Self.displayName(
+            feature, languageKeys: style.languageKeys, keys: style.nameKeys), !name.isEmpty
+        else {
           continue
         }
         var priority = rule.priority
@@ -602,9 +626,15 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     }
   }
 
-  /// The first of `keys` whose value a terminal cell can show (a script below U+2E80: wide
+  /// The first of `languageKeys` present (the reader's language, whatever its script); else
+  /// the first of `keys` whose value a terminal cell can show (a script below U+2E80: wide
   /// CJK glyphs crowd the map), else the first present.
-  static func displayName(_ f: VectorFeature, keys: [String] = ["name", "name_en"]) -> String? {
+  static func displayName(
+    _ f: VectorFeature, languageKeys: [String] = [], keys: [String] = ["name", "name_en"]
+  ) -> String? {
+    for key in languageKeys {
+      if let v = f.value(for: key)?.stringValue, !v.isEmpty { return v }
+    }
     var first: String?
     for key in keys {
       guard let v = f.value(for: key)?.stringValue, !v.isEmpty else { continue }

@@ -167,6 +167,11 @@ extension Viewer {
     (topMapContent as? SourceTileOverlay)?.variant ?? .dark
   }
 
+  /// The labels' language of the map content already drawn.
+  var contentLanguage: String? {
+    (topMapContent as? SourceTileOverlay)?.language
+  }
+
   /// Adds a region's overlay above every other map content (below routes and markers).
   func insertAboveMapContent(_ overlay: SourceTileOverlay) {
     if let top = topMapContent {
@@ -191,6 +196,7 @@ extension Viewer {
       guard let partial else { return false }
       if (partialOverlay?.source as? PartialCutSource) !== partial {
         let overlay = SourceTileOverlay(source: partial, variant: contentVariant)
+        overlay.language = contentLanguage
         overlay.title = d.name
         insertAboveMapContent(overlay)
         partialOverlay = overlay
@@ -215,6 +221,7 @@ extension Viewer {
       do {
         let overlay = SourceTileOverlay(
           source: try PMTilesSource(path: d.file.path), variant: contentVariant)
+        overlay.language = contentLanguage
         overlay.title = d.name
         // A region downloaded again replaces the old one, and the whole the partial one.
         for old in map.overlays where (old as? SourceTileOverlay)?.title == d.name {

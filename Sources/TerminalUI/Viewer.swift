@@ -30,6 +30,10 @@ public struct ViewerOptions: Sendable {
   /// The files' waypoints join in clusters where their markers collide (MapKit's
   /// clustering); false: a marker that collides is hidden and counted as `+N`.
   public var clustersMarkers = true
+  /// The language of vector tiles' labels, given to each vector tile renderer the map makes
+  /// (`VectorTileRenderer.language`); nil: as the overlays say (`SourceTileOverlay.language`).
+  /// `termmap serve` sets it from each session's locale.
+  public var labelLanguage: String?
 
   public init() {}
 }
@@ -504,6 +508,11 @@ public final class Viewer: MapViewDelegate {
     let r = styler.renderer(for: overlay)
     r.alpha = routesShown ? 1 : 0
     return r
+  }
+
+  public func mapView(_ mapView: MapView, didAdd renderers: [OverlayRenderer]) {
+    guard let language = options.labelLanguage else { return }
+    for case let r as VectorTileRenderer in renderers { r.language = language }
   }
 
   public func mapView(_ mapView: MapView, viewFor annotation: any Annotation) -> AnnotationView? {

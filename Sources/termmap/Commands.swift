@@ -55,7 +55,7 @@ struct PositionOptions: ParsableArguments {
   var zoom: String?
 }
 
-/// What is drawn and how: --bbox, --charset, --style, --no-basemap (view and render).
+/// What is drawn and how: --bbox, --charset, --style, --lang, --no-basemap (view and render).
 struct MapOptions: ParsableArguments {
   @Option(
     parsing: .unconditional,
@@ -75,10 +75,17 @@ struct MapOptions: ParsableArguments {
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
-      "The map's colours: dark (the default) or light, for light terminals.",
-      valueName: "dark|light"),
-    completion: .list(["dark", "light"]))
+      "The map's colours: dark, light (for light terminals) or mono (no colour); default: from the terminal's background, mono under NO_COLOR.",
+      valueName: "dark|light|mono"),
+    completion: .list(["dark", "light", "mono"]))
   var style: String?
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "The labels' language: names in it (name:CODE) where the map has them (default: the locale's, LC_ALL, LC_MESSAGES or LANG).",
+      valueName: "CODE"))
+  var lang: String?
 
   @Flag(
     name: .customLong("no-basemap"), help: "Draw only your data and --tiles, not the offline map.")

@@ -195,7 +195,18 @@ enum Manual {
     ),
     ("XDG_CACHE_HOME", "Where tiles from the network are kept, in termmap/tiles (else ~/.cache)."),
     ("TERMMAP_TILE_CACHE_MB", "The disk cache's bound per URL template, in MiB (512 by default)."),
-    ("NO_COLOR", "When set, no colour (render --color auto, and the viewer)."),
+    (
+      "NO_COLOR",
+      "When set, no colour (render --color auto, and the viewer) and the mono style, unless --style or the config's [style] names another."
+    ),
+    (
+      "COLORFGBG",
+      "fg;bg as rxvt and others set it: a background of 0-6 or 8 means the dark style, 7 or 9-15 the light one, when the terminal does not answer the OSC 11 background query."
+    ),
+    (
+      "LC_ALL, LC_MESSAGES, LANG",
+      "The first one set and not empty gives the labels' language (fi_FI.UTF-8: fi) unless --lang or the config's [style] lang says; C and POSIX mean the map's own names."
+    ),
     ("COLORTERM", "truecolor or 24bit: 24-bit colour escapes."),
     (
       "LC_ALL, LC_CTYPE, LANG",
@@ -206,7 +217,7 @@ enum Manual {
   static let files: [(String, String)] = [
     (
       "~/.config/termmap/config.toml",
-      "Tile sources by name ([sources.NAME]) and the cache size ([cache] size_mb)."
+      "Tile sources by name ([sources.NAME]), the cache size ([cache] size_mb), the theme and the labels' language ([style] name and lang)."
     ),
     ("~/.cache/termmap/tiles", "Tiles loaded from the network."),
   ]

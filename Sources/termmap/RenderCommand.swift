@@ -22,7 +22,19 @@ struct RenderCommand {
   var charsetGiven = false
   var basemap = true
   var tiles: [String] = []
-  var style = BasemapStyle.dark
+  /// The theme: from --style or the config's [style] (`themeGiven`), else from the terminal
+  /// (`resolveTheme(queryTerminal:)`).
+  var theme = BasemapStyle.Variant.dark
+  var themeGiven = false
+  /// The labels' language: --lang, else the config's [style] lang, else the locale's
+  /// (`resolveTheme`); nil: the style's own names.
+  var language: String?
+  var languageGiven = false
+  /// The offline map's style: the theme's OpenMapTiles style in the label language.
+  var style: BasemapStyle {
+    BasemapStyle.forSchema(.openMapTiles, variant: theme).localized(to: language)
+      .reachingBelowZoomZero(to: Viewer.zoomRange.lowerBound)
+  }
   var rasterMode = RasterMode.dots
   var status = false
   /// Seconds to wait for tiles (render's --wait).
@@ -44,10 +56,38 @@ struct RenderCommand {
       charsetGiven = true
     }
     if let v = map.style {
-      guard let st = BasemapStyle.named(v) else {
-        throw UsageError("--style: expected dark or light, found \"\(v)\"")
+      guard let t = BasemapStyle.Variant(rawValue: v) else {
+        throw UsageError("--style: expected dark, light or mono, found \"\(SafeText.clean(v))\"")
       }
-      style = st
+      theme = t
+      themeGiven = true
+    }
+    if let v = map.lang {
+      guard LabelLanguage.isValid(v) else {
+        throw UsageError(
+          "--lang: expected a language code such as en, fi or zh-Hant, found \"\(SafeText.clean(v))\""
+        )
+      }
+      language = v
+      languageGiven = true
+    }
+    // The config file's [style]: what --style and --lang did not say.
+    if !themeGiven || !languageGiven {
+      let settings: StyleSettings
+      do {
+        settings = try TileSourceCatalog.styleSettings(
+          configPath: TileSourceCatalog.defaultConfigPath())
+      } catch {
+        throw UsageError("config: \(error)")
+      }
+      if !themeGiven, let t = settings.theme {
+        theme = t
+        themeGiven = true
+      }
+      if !languageGiven, let l = settings.language {
+        language = l
+        languageGiven = true
+      }
     }
     basemap = !map.noBasemap
     for t in tileOptions.tiles { try RenderCommand.checkScheme(t) }
@@ -56,7 +96,6 @@ struct RenderCommand {
       rasterMode = try ArgumentValues.choice(v, "--raster", ["dots", "blocks"])
     }
     self.files = files
-    style = style.reachingBelowZoomZero(to: Viewer.zoomRange.lowerBound)
     // --center alone keeps the zoom a fit gives (10 with nothing to fit); --zoom alone keeps
     // the fit's centre.
     if bbox != nil && (center != nil || zoom != nil) {
@@ -101,7 +140,22 @@ struct RenderCommand {
     )
   }
 
-  func run() throws -> Int32 {
+  /// What --style, --lang and the config did not set: the theme from the terminal
+  /// (`TerminalBackground.theme`: NO_COLOR, the OSC 11 answer when `queryTerminal`,
+  /// COLORFGBG, else dark) and the language from the locale.
+  mutating func resolveTheme(queryTerminal: Bool) {
+    let environment = ProcessInfo.processInfo.environment
+    if !themeGiven {
+      theme = TerminalBackground.theme(environment: environment) {
+        queryTerminal ? TerminalBackground.query() : nil
+      }
+    }
+    if !languageGiven { language = LabelLanguage.fromLocale(environment) }
+  }
+
+  mutating func run() throws -> Int32 {
+    // The terminal is asked for its background only when the frame goes to it.
+    resolveTheme(queryTerminal: isatty(0) == 1 && isatty(1) == 1 && colorMode != .never)
     var contents: [MapContent] = []
     var failed = false
     // Every file is tried: each one that fails is one line on stderr.
@@ -245,7 +299,8 @@ extension RenderCommand {
     }
     // Regions `termmap get` stored: map content above the embedded world.
     if basemap {
-      let stored = Regions.overlays(style: style.name == "light" ? .light : .dark)
+      let stored = Regions.overlays(style: theme)
+      for o in stored.overlays { o.language = language }
       layers += stored.overlays as [TileOverlay]
       if reportMissingMap {
         for p in stored.problems {
@@ -285,8 +340,8 @@ extension RenderCommand {
       }
       // The style of the source's schema (OpenMapTiles, Shortbread, Protomaps: from its
       // metadata or first tile) in the --style variant.
-      let variant: BasemapStyle.Variant = style.name == "light" ? .light : .dark
-      let overlay = SourceTileOverlay(source: source, variant: variant)
+      let overlay = SourceTileOverlay(source: source, variant: theme)
+      overlay.language = language
       overlay.rasterMode = rasterMode
       overlay.rasterTrueColor = rasterTrueColor
       if let d = definition {

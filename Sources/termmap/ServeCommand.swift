@@ -4,6 +4,7 @@ import Logging
 import MapData
 import MapGeometry
 import MapServer
+import MapTiles
 import Synchronization
 import TermMapKit
 import TerminalUI
@@ -71,6 +72,9 @@ enum ServeCommand {
     options.dataDirectory = DataDirectory.locate()
     options.allowsDownloads = false
     options.files = parsed.files
+    // The labels' language: --lang or the config's for every session, else each session's
+    // own locale (LANG, LC_* come through the SSH session's environment).
+    let language = parsed.languageGiven ? parsed.language : nil
     let layers = try parsed.makeMapLayers(reportMissingMap: false)
     // One decoded-tile cache per tile layer for every session: a tile one user loaded is drawn
     // for the next without a second load or decode, and held once.
@@ -94,8 +98,10 @@ enum ServeCommand {
       let holder = SessionHolder()
       DispatchQueue.main.async {
         MainActor.assumeIsolated {
+          var options = sessionOptions
+          options.labelLanguage = language ?? LabelLanguage.fromLocale(request.environment)
           open(
-            holder, request: request, output: output, options: sessionOptions, layers: layers,
+            holder, request: request, output: output, options: options, layers: layers,
             gazetteer: gazetteer)
         }
       }

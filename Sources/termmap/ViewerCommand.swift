@@ -19,7 +19,7 @@ extension RenderCommand {
 @MainActor
 enum ViewerCommand {
   static func run(_ command: Termmap.View) throws -> Int32 {
-    let parsed = try RenderCommand(command)
+    var parsed = try RenderCommand(command)
     var options = ViewerOptions()
     options.files = parsed.files
     options.center = parsed.center
@@ -38,6 +38,8 @@ enum ViewerCommand {
     // --follow and --record (FollowOptions.swift), after the re-execution above: standard
     // input may be moved aside for `--follow -`.
     let (provider, recorder) = try command.live.make()
+    // The theme from the terminal's background (asked before the screen is taken over).
+    parsed.resolveTheme(queryTerminal: true)
     TerminalGuard.install()
     let front: TerminalFront
     do {

@@ -34,7 +34,9 @@ extension Termmap {
   static func execute(_ command: any ParsableCommand) throws -> Int32 {
     switch command {
     case let c as View: return try ViewerCommand.run(c)
-    case let c as Render: return try RenderCommand(c).run()
+    case let c as Render:
+      var render = try RenderCommand(c)
+      return try render.run()
     case let c as Info: return try InfoCommand(c).run()
     case let c as Bench: return try BenchCommand(c).run()
     case let c as Get: return try GetCommand(c).run()

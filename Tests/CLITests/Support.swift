@@ -27,6 +27,10 @@ func termmap(
   p.arguments = arguments
   p.currentDirectoryURL = directory
   var env = ProcessInfo.processInfo.environment
+  // What picks the theme and the labels' language comes from the test alone, not from where
+  // the tests run (the runner may set NO_COLOR; a machine's locale names a language).
+  for k in ["NO_COLOR", "COLORFGBG", "LC_ALL", "LC_MESSAGES", "LANG"] { env[k] = nil }
+  env["LANG"] = "C.UTF-8"
   for (k, v) in environment { env[k] = v }
   p.environment = env
   let out = Pipe()

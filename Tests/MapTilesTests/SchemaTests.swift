@@ -156,27 +156,39 @@ struct SchemaDetectionTests {
     #expect(renderer.detectedSchema == .shortbread)
   }
 
-  @Test("light variants derive from the dark ones as OpenMapTiles' light does")
-  func lightVariants() {
+  @Test("each theme draws the three schemas rule for rule in its palette's colours")
+  func themes() {
     for schema in VectorSchema.allCases {
       let dark = BasemapStyle.forSchema(schema, variant: .dark)
-      let light = BasemapStyle.forSchema(schema, variant: .light)
-      #expect(light.rules.count == dark.rules.count && light.labels.count == dark.labels.count)
-      #expect(light.placeDotColor == .red)
-      #expect(light.name == (schema == .openMapTiles ? "light" : schema.rawValue + "-light"))
-      #expect(dark.name == (schema == .openMapTiles ? "dark" : schema.rawValue))
+      for theme in BasemapStyle.Variant.allCases {
+        let style = BasemapStyle.forSchema(schema, variant: theme)
+        #expect(style.rules.count == dark.rules.count && style.labels.count == dark.labels.count)
+        #expect(style.placeDotColor == theme.palette.placeDot)
+        let suffix = theme == .dark ? "" : "-" + theme.rawValue
+        #expect(
+          style.name
+            == (schema == .openMapTiles ? theme.rawValue : schema.rawValue + suffix))
+        // Motorways, buildings and parks take the palette's colour whatever the schema.
+        let strokes = Set(style.rules.compactMap(\.stroke))
+        #expect(
+          strokes.contains(theme.palette.motorway) && strokes.contains(theme.palette.building))
+        #expect(style.rules.contains { $0.fill == theme.palette.park })
+      }
     }
-    #expect(
-      BasemapStyle.light.rules.map(\.stroke)
-        == BasemapStyle.dark.lightVariant(named: "x").rules.map(\.stroke))
+    #expect(BasemapStyle.named("mono")?.name == "mono" && BasemapStyle.named("sepia") == nil)
   }
 }
 
 @MainActor
 @Suite("Vector schemas: Monaco drawn from each schema")
 struct SchemaSnapshotTests {
-  static let water: Set<TermColor> = [.cube(0, 1, 3), .cube(1, 3, 5)]
-  static let roads: Set<TermColor> = [TermColor(252), .cube(5, 4, 1), TermColor(245)]
+  static let water: Set<TermColor> = [
+    BasemapStyle.Palette.dark.water, BasemapStyle.Palette.dark.waterLine,
+  ]
+  static let roads: Set<TermColor> = [
+    BasemapStyle.Palette.dark.minor, BasemapStyle.Palette.dark.major,
+    BasemapStyle.Palette.dark.tertiary,
+  ]
 
   func frame(_ path: String, zoom: Double, style: BasemapStyle? = nil) throws -> CellBuffer {
     let map = MapView(columns: 160, rows: 48)
@@ -228,7 +240,7 @@ struct SchemaSnapshotTests {
     // name, which outranks it (one label per name and layer: the most important).
     #expect(
       text.contains(name == "shortbread" ? "• Monaco" : "Monaco"), "\(name): the city or country")
-    #expect(!text.contains("Boulevard"), "\(name): no street names below zoom 15")
+    #expect(!text.contains("Boulevard"), "\(name): no street names below zoom 14")
     #expect(cells(f, in: Self.water) > 300, "\(name): the sea")
     checkSnapshot(f, named: "\(name)-zoom13")
   }
@@ -238,7 +250,9 @@ struct SchemaSnapshotTests {
     let f = try frame(shortbreadPath, zoom: 15, style: .protomaps)
     #expect(cells(f, in: Self.roads) == 0 && cells(f, in: Self.water) == 0)
     #expect(!f.lines.joined().contains("Boulevard"))
-    #expect(cells(f, in: [TermColor(242)]) > 100, "buildings: both name the layer `buildings`")
+    #expect(
+      cells(f, in: [BasemapStyle.Palette.dark.building]) > 100,
+      "buildings: both name the layer `buildings`")
   }
 
   @Test("the OpenMapTiles files keep their look: the same frame through detection")

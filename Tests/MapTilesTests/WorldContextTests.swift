@@ -42,13 +42,13 @@ struct WorldContextTests {
     #expect(!low.contains(urban) && !low.contains(river))
   }
 
-  @Test("the light style maps the outline's grey and keeps the paths' own")
+  @Test("the light style outlines built-up areas and draws paths in its own colours")
   func light() {
     let rules = BasemapStyle.light.rules
     let outline = rules.first { $0.layer == "landuse" && $0.values.contains("residential") }
     #expect(outline?.stroke == TermColor(250))
     #expect(outline?.maxZoom == 12)
     let path = rules.first { $0.layer == "transportation" && $0.values.contains("path") }
-    #expect(path?.stroke == TermColor(239))
+    #expect(path?.stroke == BasemapStyle.Palette.light.path && path?.dash == [1, 1])
   }
 }

@@ -188,7 +188,7 @@ _termmap_view() {
     repeating_flags=()
     non_repeating_flags=(--no-basemap --keep-routes --version -h --help)
     repeating_options=(--tiles)
-    non_repeating_options=(--center --zoom --bbox --charset --style --raster --settle --follow --record)
+    non_repeating_options=(--center --zoom --bbox --charset --style --lang --raster --settle --follow --record)
     __termmap_offer_flags_options -1
 
     # Offer option value completions
@@ -207,7 +207,10 @@ _termmap_view() {
         return
         ;;
     '--style')
-        __termmap_add_completions -W 'dark'$'\n''light'
+        __termmap_add_completions -W 'dark'$'\n''light'$'\n''mono'
+        return
+        ;;
+    '--lang')
         return
         ;;
     '--tiles')
@@ -244,7 +247,7 @@ _termmap_render() {
     repeating_flags=()
     non_repeating_flags=(--no-basemap --status --version -h --help)
     repeating_options=(--tiles)
-    non_repeating_options=(--center --zoom --size --color --bbox --charset --style --raster --wait)
+    non_repeating_options=(--center --zoom --size --color --bbox --charset --style --lang --raster --wait)
     __termmap_offer_flags_options -1
 
     # Offer option value completions
@@ -270,7 +273,10 @@ _termmap_render() {
         return
         ;;
     '--style')
-        __termmap_add_completions -W 'dark'$'\n''light'
+        __termmap_add_completions -W 'dark'$'\n''light'$'\n''mono'
+        return
+        ;;
+    '--lang')
         return
         ;;
     '--tiles')
@@ -390,7 +396,7 @@ _termmap_serve() {
     repeating_flags=()
     non_repeating_flags=(--anonymous --check --no-basemap --version -h --help)
     repeating_options=(--tiles)
-    non_repeating_options=(--listen --host-key --authorized-keys --max-sessions --idle-timeout --center --zoom --bbox --charset --style --raster)
+    non_repeating_options=(--listen --host-key --authorized-keys --max-sessions --idle-timeout --center --zoom --bbox --charset --style --lang --raster)
     __termmap_offer_flags_options -1
 
     # Offer option value completions
@@ -426,7 +432,10 @@ _termmap_serve() {
         return
         ;;
     '--style')
-        __termmap_add_completions -W 'dark'$'\n''light'
+        __termmap_add_completions -W 'dark'$'\n''light'$'\n''mono'
+        return
+        ;;
+    '--lang')
         return
         ;;
     '--tiles')
