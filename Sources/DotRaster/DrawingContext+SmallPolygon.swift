@@ -33,6 +33,8 @@ public struct SmallShapeBatch {
   let thin: Bool
   /// The current rings, in dot space, and the fill's buffers.
   let scratch = PolygonScratch()
+  /// The canvas while `drawPolygon` draws (empty otherwise).
+  var lent = DotCanvas(width: 0, height: 0)
 
   init(context: DrawingContext) {
     self.context = context
@@ -69,6 +71,25 @@ public struct SmallShapeBatch {
     scratch.reset()
   }
 
+  /// Says where the points of the next polygon lie, before `transform`: `bounds` are the
+  /// least and greatest x and y of every point that ``addRing(_:transform:stroked:closingSegment:)``
+  /// will add for it (exactly those values, all points finite; NaN bounds say nothing). The
+  /// transform of increasing scale keeps their order, so the polygon's dot-space bounds are
+  /// the bounds' transform, and the rings' points are only transformed and stored (no bounds
+  /// or finiteness kept per point). Forgotten with the polygon.
+  public mutating func setPolygonBounds(
+    _ bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), transform t: Transform2D
+  ) {
+    guard t.scaleX > 0 && t.scaleY > 0 && scratch.pointCount == 0 else { return }
+    let b = FillScratch.Bounds(
+      minX: bounds.minX * t.scaleX + t.translateX, maxX: bounds.maxX * t.scaleX + t.translateX,
+      minY: bounds.minY * t.scaleY + t.translateY, maxY: bounds.maxY * t.scaleY + t.translateY)
+    // Finite dot-space bounds: every point, lying between them, is finite too.
+    guard b.minX.isFinite && b.maxX.isFinite && b.minY.isFinite && b.maxY.isFinite else { return }
+    scratch.bounds = b
+    scratch.boundsGiven = true
+  }
+
   /// Adds a ring of a polygon for ``drawPolygon()``: its points are `coordinates` read as x, y
   /// pairs and put into dot space by `transform` (`x * scaleX + translateX`, as
   /// ``Transform2D/apply(_:)``). With `stroked`, each segment from one point to the next is
@@ -87,6 +108,16 @@ public struct SmallShapeBatch {
     let start = scratch.pointCount
     let xs = scratch.xs + start
     let ys = scratch.ys + start
+    if scratch.boundsGiven {
+      // The bounds are known (`setPolygonBounds`): the points only.
+      for i in 0..<n {
+        xs[i] = base[2 * i] * sx + tx
+        ys[i] = base[2 * i + 1] * sy + ty
+      }
+      scratch.pointCount = start + n
+      scratch.addRing(stroked: stroked, closingSegment: closingSegment)
+      return
+    }
     var b = scratch.bounds
     var check = scratch.finiteCheck
     for i in 0..<n {
@@ -115,19 +146,31 @@ public struct SmallShapeBatch {
   public mutating func drawPolygon() {
     scratch.closeRing()
     defer { discardRings() }
-    let s = scratch
-    guard s.pointCount > 0 else { return }
+    guard scratch.pointCount > 0 else { return }
     let fillInk = fillInk
     let strokes = strokeInk != nil
     let (clip, pattern, patternOrigin) = (clip, pattern, patternOrigin)
-    stroker.withDots { stroker, dots in
-      if let ink = fillInk {
-        s.fill(
-          ink: ink, clip: clip, pattern: pattern, patternOrigin: patternOrigin, dots: dots,
-          width: stroker.width)
+    // The batch holds the scratch throughout: used without a retain.
+    let s = Unmanaged.passUnretained(scratch)
+    // The canvas is moved out of the stroker (a swap: no copy, no retain) while its dots are
+    // written and the stroker is passed on.
+    swap(&lent, &stroker.canvas)
+    defer { swap(&lent, &stroker.canvas) }
+    let width = stroker.width
+    withUnsafeMutablePointer(to: &self) { batch in
+      // Safe without exclusivity checks: `batch` is this batch, held exclusively by this
+      // mutating method; `lent` (whose dots are written) and `stroker` (passed on, its canvas
+      // empty meanwhile) are distinct stored properties, and nothing else reaches either.
+      batch.pointee.lent.withDots { dots in
+        s._withUnsafeGuaranteedRef { s in
+          if let ink = fillInk {
+            s.fill(
+              ink: ink, clip: clip, pattern: pattern, patternOrigin: patternOrigin, dots: dots,
+              width: width)
+          }
+          if strokes { s.stroke(with: &batch.pointee.stroker, dots: dots) }
+        }
       }
-      guard strokes else { return }
-      s.stroke(with: &stroker, dots: dots)
     }
   }
 
@@ -346,6 +389,9 @@ final class PolygonScratch {
   var closingBounds = FillScratch.Bounds()
   /// Zero while every point and closing segment's end is finite (the sum of each `v - v`).
   var finiteCheck = 0.0
+  /// Whether `bounds` were given for the polygon (`SmallShapeBatch.setPolygonBounds`), so
+  /// points are added without widening them.
+  var boundsGiven = false
 
   /// Forgets the rings.
   @inline(__always) func reset() {
@@ -354,6 +400,7 @@ final class PolygonScratch {
     bounds = FillScratch.Bounds()
     closingBounds = FillScratch.Bounds()
     finiteCheck = 0
+    boundsGiven = false
   }
 
   /// Adds a point to the current ring.
@@ -370,9 +417,9 @@ final class PolygonScratch {
   }
 
   /// Ends the ring of the points added since the last ring, unstroked (none when there are
-  /// none, except a first empty ring, which draws nothing).
+  /// none).
   @inline(__always) func closeRing() {
-    if ringCount == 0 || rings[ringCount - 1].end != pointCount {
+    if ringCount == 0 ? pointCount > 0 : rings[ringCount - 1].end != pointCount {
       addRing(stroked: false, closingSegment: nil)
     }
   }
@@ -559,8 +606,10 @@ final class PolygonScratch {
       }
       if ring.closes {
         let c = ring.closing
-        if c.x0 >= gMinX && c.x0 <= gMaxX && c.y0 >= gMinY && c.y0 <= gMaxY && c.x1 >= gMinX
-          && c.x1 <= gMaxX && c.y1 >= gMinY && c.y1 <= gMaxY
+        if inside {
+          stepper.insideSegment(c.x0, c.y0, c.x1, c.y1)
+        } else if c.x0 >= gMinX && c.x0 <= gMaxX && c.y0 >= gMinY && c.y0 <= gMaxY
+          && c.x1 >= gMinX && c.x1 <= gMaxX && c.y1 >= gMinY && c.y1 <= gMaxY
         {
           stepper.segment(c.x0, c.y0, c.x1, c.y1)
         } else {
@@ -656,19 +705,23 @@ final class PolygonScratch {
       let base = dots.baseAddress!
       let (w, ink) = (width, ink)
       var (x0, y0) = (xs[0], ys[0])
-      var (ix0, iy0) = (Int(x0), Int(y0))
-      if count == 1 { base[iy0 &* w &+ ix0] = ink }
+      var (ix0, iy0) = (floorSmall(x0), floorSmall(y0))
+      base[iy0 &* w &+ ix0] = ink
+      // Whether the start's dot is inked (not after a segment stepped from elsewhere).
+      var startInked = true
       var i = 1
       while i < count {
         let (x1, y1) = (xs[i], ys[i])
-        let (ix1, iy1) = (Int(x1), Int(y1))
+        let (ix1, iy1) = (floorSmall(x1), floorSmall(y1))
         if x0 + (x1 - x0) == x1 && y0 + (y1 - y0) == y1 {
+          // The start's dot is inked (the previous step ended on it); one step: the end's dot.
           let dx = ix1 &- ix0
           let dy = iy1 &- iy0
-          base[iy0 &* w &+ ix0] = ink
+          if !startInked { base[iy0 &* w &+ ix0] = ink }
+          startInked = true
           base[iy1 &* w &+ ix1] = ink
-          let (adx, ady) = (abs(dx), abs(dy))
-          if adx > 1 || ady > 1 {
+          if UInt(bitPattern: dx &+ 1) > 2 || UInt(bitPattern: dy &+ 1) > 2 {
+            let (adx, ady) = (dx < 0 ? 0 &- dx : dx, dy < 0 ? 0 &- dy : dy)
             if adx == 2 && ady <= 2 {
               base[(iy0 &+ ((dy &+ 1) >> 1)) &* w &+ ix0 &+ dx / 2] = ink
             } else if ady == 2 && adx < 2 {
@@ -679,6 +732,7 @@ final class PolygonScratch {
           }
         } else {
           segment(x0, y0, ix0, iy0, x1, y1, ix1, iy1)
+          startInked = false
         }
         (x0, y0, ix0, iy0) = (x1, y1, ix1, iy1)
         i += 1
@@ -689,6 +743,13 @@ final class PolygonScratch {
     @inline(__always)
     func segment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
       segment(x0, y0, floorToInt(x0), floorToInt(y0), x1, y1, floorToInt(x1), floorToInt(y1))
+    }
+
+    /// `segment` when both ends lie in the clip (so in 0 ..< 2³⁰, where `floorSmall` is the
+    /// floor).
+    @inline(__always)
+    func insideSegment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+      segment(x0, y0, floorSmall(x0), floorSmall(y0), x1, y1, floorSmall(x1), floorSmall(y1))
     }
 
     /// One segment, its ends' own dots given.
@@ -722,14 +783,25 @@ final class PolygonScratch {
     /// −1...1, halves exact in binary); longer segments are stepped as the stroker does.
     @inline(__always)
     func steps(_ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int) {
+      let dx = ix1 &- ix0
+      let dy = iy1 &- iy0
+      put(ix0, iy0)
+      // At most one step: the two ends.
+      if UInt(bitPattern: dx &+ 1) <= 2 && UInt(bitPattern: dy &+ 1) <= 2 {
+        put(ix1, iy1)
+        return
+      }
+      longSteps(ix0, iy0, ix1, iy1)
+    }
+
+    /// `steps` for two steps or more (the start's dot is inked).
+    @inline(never)
+    func longSteps(_ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int) {
       let dx = ix1 - ix0
       let dy = iy1 - iy0
       let (adx, ady) = (abs(dx), abs(dy))
       let steps = max(adx, ady)
-      put(ix0, iy0)
-      if steps == 0 { return }
       put(ix1, iy1)
-      if steps == 1 { return }
       if steps == 2 {
         if adx >= ady {
           put(ix0 + dx / 2, iy0 + ((dy + 1) >> 1))
@@ -751,4 +823,15 @@ final class PolygonScratch {
       }
     }
   }
+}
+
+/// ⌊v⌋ for 0 ≤ v < 2³⁰, without the checks of Swift's conversion (`Int(v)` tests that v is
+/// finite and in range: a dozen instructions, two per point of a polygon's stroke).
+/// v + 1.5 · 2⁵² lies in [2⁵², 2⁵³), where doubles are the integers: it is 1.5 · 2⁵² plus the
+/// integer n nearest v, whose low 32 bits are n; one less when n is above v.
+@inline(__always) func floorSmall(_ v: Double) -> Int {
+  let magic = 6_755_399_441_055_744.0
+  let r = v + magic
+  let n = Int(Int32(truncatingIfNeeded: r.bitPattern))
+  return r - magic > v ? n &- 1 : n
 }

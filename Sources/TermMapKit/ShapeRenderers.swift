@@ -174,21 +174,25 @@ public struct MultiPolygonDrawing: OverlayRendering {
     s.applyStroke(to: context, atZoomScale: zoomScale)
     let t = context.transform
     // Small polygons are read from the flat rings, in the order the walk meets them.
-    let rings = multi.rings
-    context.withSmallShapes { batch in
-      multi.index.queryInLeafOrder(
-        rect, tolerance: 0.75 / zoomScale,
-        shape: { i, j in
-          if rings.holds(position: j) {
-            painter.drawSmallPolygon(at: j, of: rings, strokeRect: rect, transform: t, into: &batch)
-          } else {
-            batch.withContext { context in
-              painter.drawPolygon(
-                multi.polygons[i], style: s, in: mapRect, zoomScale: zoomScale, context: context)
+    let pointTransform = painter.pointTransform(t)
+    multi.rings.withBuffers { rings in
+      context.withSmallShapes { batch in
+        multi.index.queryInLeafOrder(
+          rect, tolerance: 0.75 / zoomScale,
+          shape: { i, j in
+            if rings.holds(position: j) {
+              painter.drawSmallPolygon(
+                at: j, of: rings, strokeRect: rect, transform: t, pointTransform: pointTransform,
+                into: &batch)
+            } else {
+              batch.withContext { context in
+                painter.drawPolygon(
+                  multi.polygons[i], style: s, in: mapRect, zoomScale: zoomScale, context: context)
+              }
             }
-          }
-        },
-        speck: { p in painter.drawSpeck(p, style: s, transform: t, into: &batch) })
+          },
+          speck: { p in painter.drawSpeck(p, style: s, transform: t, into: &batch) })
+      }
     }
   }
 

@@ -134,8 +134,21 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
     case undecodable
   }
 
+  /// A cache entry: what is known of a tile, when it was last used, the bytes it holds.
+  struct Cached {
+    var entry: Entry
+    var used: UInt64
+    var bytes: Int
+
+    /// Marks the entry used at `clock` and gives what is known.
+    @inline(__always) mutating func touch(_ clock: UInt64) -> Entry {
+      used = clock
+      return entry
+    }
+  }
+
   struct Store {
-    var entries: [TileOverlayPath: (entry: Entry, used: UInt64, bytes: Int)] = [:]
+    var entries: [TileOverlayPath: Cached] = [:]
     var bytes = 0
     var clock: UInt64 = 0
     var inFlight = Set<TileOverlayPath>()
@@ -230,11 +243,11 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
 
   func entry(_ path: TileOverlayPath) -> Entry? {
     store.withLock { s in
-      guard var e = s.entries[path] else { return nil }
-      s.clock += 1
-      e.used = s.clock
-      s.entries[path] = e
-      return e.entry
+      // One look-up: the entry is marked used in place.
+      let clock = s.clock + 1
+      guard let e = s.entries[path]?.touch(clock) else { return nil }
+      s.clock = clock
+      return e
     }
   }
 
@@ -245,7 +258,7 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
       guard s.generation == generation else { return }
       s.clock += 1
       if let old = s.entries[path] { s.bytes -= old.bytes }
-      s.entries[path] = (entry, s.clock, bytes)
+      s.entries[path] = Cached(entry: entry, used: s.clock, bytes: bytes)
       s.bytes += bytes
       if s.bytes > cacheLimit {
         // Evict the least recently used until three quarters of the limit are left.
@@ -461,12 +474,21 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
       context.saveGState()
       context.clip(to: rect(for: bounds))
     }
-    var drawn = Set<TileOverlayPath>()
+    // The tiles drawn (a map tile meets a few: a list is cheaper than a set).
+    var drawn: [TileOverlayPath] = []
     let now = Date()
     for path in TileOverlayPath.tiles(covering: mapRect, zoom: tz) {
       let r = resolve(path, now: now)
-      let tiles = r.drawn.map { [$0] } ?? (r.complete ? [] : cachedChildren(of: path))
-      for t in tiles where drawn.insert(t.path).inserted {
+      if let t = r.drawn {
+        if !drawn.contains(t.path) {
+          drawn.append(t.path)
+          drawTile(t.content, at: t.path, in: mapRect, zoomScale: zoomScale, context: context)
+        }
+        continue
+      }
+      guard !r.complete else { continue }
+      for t in cachedChildren(of: path) where !drawn.contains(t.path) {
+        drawn.append(t.path)
         drawTile(t.content, at: t.path, in: mapRect, zoomScale: zoomScale, context: context)
       }
     }
