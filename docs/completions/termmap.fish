@@ -36,6 +36,16 @@ function __termmap_parse_tokens -S
             __termmap_parse_subcommand -r 1 'version' 'h/help'
         case 'serve'
             __termmap_parse_subcommand -r 1 'listen=' 'host-key=' 'authorized-keys=' 'anonymous' 'check' 'max-sessions=' 'idle-timeout=' 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'lang=' 'no-basemap' 'tiles=+' 'raster=' 'version' 'h/help'
+        case 'style'
+            __termmap_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'validate'
+                __termmap_parse_subcommand 1 'version' 'h/help'
+            case 'eval'
+                __termmap_parse_subcommand 1 'zoom=' 'type=' 'feature=' 'version' 'h/help'
+            case 'test'
+                __termmap_parse_subcommand 1 'verbose' 'version' 'h/help'
+            end
         case 'help'
             __termmap_parse_subcommand -r 1 'version'
         end
@@ -100,6 +110,7 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "ter
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'get' -d 'Cut a region from a PMTiles archive (a file or an http(s) URL) for offline use.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'regions' -d 'List the regions termmap get stored, or remove one (regions remove NAME).'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'serve' -d 'Serve the map over SSH: each connection gets its own viewer (ssh -p PORT HOST).'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'style' -d 'Check MapLibre styles and expressions: validate, eval, test.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" center' -l 'center' -d 'The centre of the view, in degrees (latitude -90 to 90, longitude -180 to 180).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" zoom' -l 'zoom' -d 'The zoom level, -4 to 22 (below 0 the whole world fits a small terminal).' -rfka ''
@@ -180,4 +191,21 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap serve" -ge 1' -F
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" version' -l 'version' -d 'Show the version.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap style" version' -l 'version' -d 'Show the version.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap style" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap style" -eq 1' -fa 'validate' -d 'Check a MapLibre style document (version 8); errors with their JSON path.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap style" -eq 1' -fa 'eval' -d 'Evaluate a style expression; print the result as JSON.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap style" -eq 1' -fa 'test' -d 'Run a file of expression test cases; print failures and the pass rate.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap style validate" -eq 1' -F
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap style validate" version' -l 'version' -d 'Show the version.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap style validate" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap style eval" zoom' -l 'zoom' -d 'The zoom level.' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap style eval" type' -l 'type' -d 'The type the result must have, as a property\'s: number, string, boolean, color, formatted, object or array (strings then become colours, say).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap style eval" feature' -l 'feature' -d 'The feature: a GeoJSON Feature (properties, id, geometry) as JSON.' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap style eval" version' -l 'version' -d 'Show the version.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap style eval" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap style test" verbose' -l 'verbose' -d 'Print every case, passed ones too.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap style test" -eq 1' -F
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap style test" version' -l 'version' -d 'Show the version.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap style test" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap help" version' -l 'version' -d 'Show the version.'
