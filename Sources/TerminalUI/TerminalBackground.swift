@@ -61,11 +61,14 @@ public enum TerminalBackground {
   /// echo off until that answer or `timeout` seconds. A terminal that ignores OSC 11 answers
   /// only the second: nothing is then waited for, and nothing is echoed or left in the input
   /// (on a time-out the input is flushed, so a late answer cannot turn into keys). nil: no
-  /// terminal, or no OSC 11 answer.
+  /// terminal, not in the terminal's foreground, or no OSC 11 answer.
   public static func query(timeout: Double = 0.3) -> BasemapStyle.Variant? {
     let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
+    // Only from the foreground: a background job changing the terminal's modes would be
+    // stopped (SIGTTOU), and its answer read by the foreground's program.
+    guard tcgetpgrp(fd) == getpgrp() else { return nil }
     var saved = termios()
     guard tcgetattr(fd, &saved) == 0 else { return nil }
     var raw = saved

@@ -75,6 +75,30 @@ struct ServeCLITests {
     #expect(after.contains("user=lyon") && after.contains("disconnect"), "\(after)")
   }
 
+  @Test("each session's labels in its own LANG (sent with SendEnv), where the map has them")
+  func language() throws {
+    let tiles = repositoryRoot.appendingPathComponent(
+      "Tests/MapTilesTests/Fixtures/monaco-shortbread.mbtiles"
+    ).path
+    for (lang, name) in [("en_GB.UTF-8", "Monaco City"), ("C.UTF-8", "Monaco-Ville")] {
+      let tmux = try LiveTmux(width: 160)
+      let (pid, port) = try Self.serve(
+        tmux,
+        [
+          "--anonymous", "--no-basemap", "--tiles", tiles, "--center", "43.7315,7.4206", "--zoom",
+          "15",
+        ])
+      defer { ChildProcess.stop(pid) }
+      // (A user name that names no place: the session opens at --center.)
+      try tmux.start("LANG=\(lang) " + Self.ssh(port, "-o SendEnv=LANG qqqzzzq@127.0.0.1"))
+      let shown = try tmux.waitFor(timeout: 60) { $0.joined().contains(name) }
+      #expect(shown.ok, "\(lang): \(shown.screen)")
+      #expect(
+        !shown.screen.joined().contains(name == "Monaco City" ? "Monaco-Ville" : "Monaco City"))
+      try tmux.type("q")
+    }
+  }
+
   @Test("SIGTERM: every session gets a last line, the server exits 0 in under 2 s")
   func stop() throws {
     let tmux = try LiveTmux(width: 100)
