@@ -55,8 +55,11 @@ struct LiveLayerE2ETests {
     #expect(second.joined().contains("↑ Vega"))
     // One marker: the old place is empty.
     #expect(second.joined().filter { $0 == "→" }.isEmpty)
-    let status = second.last ?? ""
-    #expect(status.contains("1 target"), "\(status)")
-    #expect(status.contains("1 bad"), "\(status)")
+    // The status line (the last line the viewer drew).
+    let (counted, third) = try tmux.waitFor(timeout: 30) { s in
+      let status = s.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+      return status.contains("1 target") && status.contains("1 bad")
+    }
+    #expect(counted, "\(third.joined(separator: "\n"))")
   }
 }
