@@ -29,5 +29,7 @@ let package = Package(
     // Annotation views: clusters of colliding markers, a cluster selected and zoomed into, a
     // marker dragged.
     .executableTarget(name: "Clusters", dependencies: termMap, swiftSettings: strict),
+    // Live layers: NDJSON decoded into targets that move in place on a map.
+    .executableTarget(name: "LiveTargets", dependencies: termMap, swiftSettings: strict),
   ]
 )

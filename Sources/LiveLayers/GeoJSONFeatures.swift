@@ -43,8 +43,11 @@ enum GeoJSONFeatures {
           throw LiveMessageError("malformed JSON")
         }
         if s.equals(key, "type") {
-          guard let t = s.string() else { throw LiveMessageError("type: expected a string") }
-          type = t
+          // The usual types compared as bytes, without making a string.
+          guard let r = s.rawString() else { throw LiveMessageError("type: expected a string") }
+          type =
+            s.equals(r, "Feature")
+            ? "Feature" : s.equals(r, "FeatureCollection") ? "FeatureCollection" : s.text(r)
         } else if s.equals(key, "id") {
           id = try identifier(&s)
         } else if s.equals(key, "geometry") {
@@ -144,7 +147,8 @@ enum GeoJSONFeatures {
           throw LiveMessageError("geometry: malformed JSON")
         }
         if s.equals(key, "type") {
-          type = s.string()
+          guard let r = s.rawString() else { throw LiveMessageError("geometry: malformed type") }
+          type = s.equals(r, "Point") ? "Point" : s.text(r)
         } else if s.equals(key, "coordinates") {
           coords = try coordinates(&s, depth: 0)
         } else {

@@ -20,6 +20,9 @@ public final class LiveLayer {
   public private(set) var shapes: [String: any Overlay] = [:]
   /// The trails overlay while there is one.
   public private(set) var trails: MultiPolyline?
+  /// Whether the targets' markers join in clusters where they are dense (MapKit's
+  /// clustering; true by default). Set before the first `synchronize()`.
+  public var clustersTargets = true
   private var trailsChanged = false
   private var lastTrails = -Double.infinity
   private var lastExpiry = -Double.infinity
@@ -73,7 +76,8 @@ public final class LiveLayer {
           t.state = state
           moved.append(t)
         } else {
-          let t = LiveTarget(state)
+          let t = LiveTarget(
+            state, clusteringIdentifier: clustersTargets ? LiveTargetView.clusters : nil)
           targets[state.id] = t
           added.append(t)
         }

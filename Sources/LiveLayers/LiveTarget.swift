@@ -13,17 +13,77 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
   /// The target's id (a feature's `id`, an aircraft's hex, a vessel's MMSI).
   public let id: String
   private let fields: Mutex<TargetState>
+  /// What the marker shows, worked out once per state (a frame reads it for every target on
+  /// screen).
+  private let shown: Mutex<Display>
 
-  /// A target in a state.
-  public init(_ state: TargetState) {
+  struct Display {
+    var title: String
+    var heading: Double?
+    var symbol: Character?
+    var color: TermColor?
+    var kind: TargetKind
+    var isStale: Bool
+  }
+
+  /// The clustering identifier its view takes (nil: its marker never joins a cluster).
+  public let clusteringIdentifier: String?
+
+  /// A target in a state; its view joins clusters named `clusteringIdentifier` where markers
+  /// are dense.
+  public init(_ state: TargetState, clusteringIdentifier: String? = LiveTargetView.clusters) {
     id = state.id
+    self.clusteringIdentifier = clusteringIdentifier
     fields = Mutex(state)
+    shown = Mutex(Self.display(of: state))
   }
 
   /// The target's state as the store last gave it.
   public var state: TargetState {
     get { fields.withLock { $0 } }
-    set { fields.withLock { $0 = newValue } }
+    set {
+      let d = Self.display(of: newValue)
+      fields.withLock { $0 = newValue }
+      shown.withLock { $0 = d }
+    }
+  }
+
+  var display: Display { shown.withLock { $0 } }
+
+  static func display(of s: TargetState) -> Display {
+    var title = SafeText.clean(s.id)
+    for key in ["title", "name", "flight", "callsign", "shipname"] {
+      if let t = s.properties.first(where: { $0.key == key })?.value.textValue {
+        let clean = SafeText.clean(t)
+        if !clean.isEmpty {
+          title = clean
+          break
+        }
+      }
+    }
+    var heading: Double?
+    for key in ["heading", "course", "track"] {
+      if let v = s.properties.first(where: { $0.key == key })?.value.numberValue, v.isFinite,
+        v >= -360, v <= 720
+      {
+        heading = (v.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(
+          dividingBy: 360)
+        break
+      }
+    }
+    var symbol: Character?
+    if let t = s.properties.first(where: { $0.key == "marker-symbol" })?.value.textValue,
+      t.count == 1, let c = t.first, c.isLetter || c.isNumber || c.isSymbol || c.isPunctuation
+    {
+      symbol = c
+    }
+    var color: TermColor?
+    if case .string(let c)? = s.properties.first(where: { $0.key == "marker-color" })?.value {
+      color = FeatureStyle.color(css: c)
+    }
+    return Display(
+      title: title, heading: heading, symbol: symbol, color: color, kind: s.kind,
+      isStale: s.isStale)
   }
 
   /// Where it is (its last position; for a line or a polygon, its first point).
@@ -42,10 +102,10 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
   }
 
   /// What it is.
-  public var kind: TargetKind { fields.withLock { $0.kind } }
+  public var kind: TargetKind { display.kind }
 
   /// Whether it is drawn stale (silent for its time-to-live).
-  public var isStale: Bool { fields.withLock { $0.isStale } }
+  public var isStale: Bool { display.isStale }
 
   /// A property's value.
   public func property(_ key: String) -> LiveValue? {
@@ -54,31 +114,10 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
 
   /// The direction it moves or points, in degrees clockwise from north: `heading`, else
   /// `course`, else `track` (nil when none is a number).
-  public var heading: Double? {
-    fields.withLock { s in
-      for key in ["heading", "course", "track"] {
-        if let v = s.properties.first(where: { $0.key == key })?.value.numberValue,
-          v.isFinite, v >= -360, v <= 720
-        {
-          return (v.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
-        }
-      }
-      return nil
-    }
-  }
+  public var heading: Double? { display.heading }
 
   /// The label: `title`, `name`, `flight` (a callsign), `callsign`, `shipname`, else the id.
-  public var title: String? {
-    fields.withLock { s in
-      for key in ["title", "name", "flight", "callsign", "shipname"] {
-        if let t = s.properties.first(where: { $0.key == key })?.value.textValue {
-          let clean = SafeText.clean(t)
-          if !clean.isEmpty { return clean }
-        }
-      }
-      return SafeText.clean(s.id)
-    }
-  }
+  public var title: String? { display.title }
 
   /// The kind and how long since it was heard of is not known here; the callout's second
   /// line is the kind and the id.
@@ -95,18 +134,10 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
   }
 
   /// `marker-color` (simplestyle: `#rgb`, `#rrggbb` or a CSS colour name) as a terminal colour.
-  public var markerColor: TermColor? {
-    guard case .string(let s)? = property("marker-color") else { return nil }
-    return FeatureStyle.color(css: s)
-  }
+  public var markerColor: TermColor? { display.color }
 
   /// `marker-symbol` when it is one character (simplestyle's Maki icon names are not drawn).
-  public var markerSymbol: Character? {
-    guard let t = property("marker-symbol")?.textValue, t.count == 1, let c = t.first,
-      c.isLetter || c.isNumber || c.isSymbol || c.isPunctuation
-    else { return nil }
-    return c
-  }
+  public var markerSymbol: Character? { display.symbol }
 
   /// The target as one line of GeoJSON: a Feature with its id, its geometry and every
   /// property (what `termmap pick` prints).
@@ -151,8 +182,8 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
 /// label; grey while stale.
 @MainActor
 public final class LiveTargetView: MarkerAnnotationView {
-  /// The clustering identifier live targets share where clustering is on.
-  public static let clusters = "termmap.live-targets"
+  /// The clustering identifier live targets share by default.
+  nonisolated public static let clusters = "termmap.live-targets"
 
   static let arrows: [Character] = ["↑", "↗", "→", "↘", "↓", "↙", "←", "↖"]
   static let ships: [Character] = ["▲", "◥", "▶", "◢", "▼", "◣", "◀", "◤"]
@@ -176,24 +207,25 @@ public final class LiveTargetView: MarkerAnnotationView {
     return (kind == .vessel ? ships[o] : arrows[o], asciiArrows[o])
   }
 
-  /// A target's view; live targets join in clusters where they are dense.
+  /// A target's view; it joins the clusters its target names where markers are dense.
   public required init(annotation: (any Annotation)?, reuseIdentifier: String?) {
     super.init(annotation: annotation, reuseIdentifier: reuseIdentifier)
-    clusteringIdentifier = Self.clusters
+    clusteringIdentifier = (annotation as? LiveTarget)?.clusteringIdentifier
   }
 
   public override func prepareForDisplay() {
     super.prepareForDisplay()
     guard let t = annotation as? LiveTarget else { return }
-    let (g, a) = Self.glyphs(kind: t.kind, heading: t.heading)
-    if let symbol = t.markerSymbol {
+    let d = t.display
+    let (g, a) = Self.glyphs(kind: d.kind, heading: d.heading)
+    if let symbol = d.symbol {
       glyph = symbol
       asciiGlyph = symbol.isASCII ? symbol : a
     } else {
       glyph = g
       asciiGlyph = a
     }
-    color = t.isStale ? .brightBlack : t.markerColor ?? Self.color(for: t.kind)
+    color = d.isStale ? .brightBlack : d.color ?? Self.color(for: d.kind)
   }
 
   /// The colour of a kind's markers without `marker-color`.

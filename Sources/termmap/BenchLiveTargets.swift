@@ -22,7 +22,21 @@ extension BenchCommand {
   func liveTargets(frames: Int) throws -> [Result] {
     let targets = 10_000
     var results: [Result] = []
-    // Ingestion.
+    func wants(_ name: String) -> Bool {
+      only.map { name.hasPrefix($0) || $0.hasPrefix(name) } ?? true
+    }
+    if wants("live-targets-ingest") { results.append(liveTargetIngest(targets: targets)) }
+    if wants("live-targets-frame") {
+      results += try liveTargetFrames(targets: targets, frames: frames)
+    }
+    if wants("live-targets-keys") {
+      results.append(try liveTargetKeys(targets: targets, seconds: quick ? 2 : 5))
+    }
+    return results
+  }
+
+  /// NDJSON decoded and applied to a store on this thread.
+  func liveTargetIngest(targets: Int) -> Result {
     Memory.resetPeak()
     let lines = quick ? 200_000 : 1_000_000
     var text: [UInt8] = []
@@ -34,12 +48,14 @@ extension BenchCommand {
     }
     let clock = ContinuousClock()
     var rates: [Double] = []
+    var cpuRates: [Double] = []
     for _ in 0..<(quick ? 3 : 5) {
       var decoder = LiveDecoder(sourceName: "bench")
       var store = TargetStore()
       var out: [LiveUpdate] = []
       out.reserveCapacity(4096)
       let start = clock.now
+      let cpuStart = Self.threadCPUSeconds()
       text.withUnsafeBufferPointer { all in
         var i = 0
         while i < all.count {
@@ -51,23 +67,32 @@ extension BenchCommand {
         }
       }
       let seconds = Self.milliseconds(clock.now - start) / 1000
+      cpuRates.append(Double(lines) / (Self.threadCPUSeconds() - cpuStart))
       precondition(store.count == targets && decoder.statistics.malformed == 0)
       rates.append(Double(lines) / seconds)
     }
+    cpuRates.sort()
     rates.sort()
     let rate = rates[rates.count / 2]
-    results.append(
-      Result(
+    let result =
+      (Result(
         name: "live-targets-ingest", frames: rates.count,
         median: Double(lines) / rate * 1000, p95: Double(lines) / rates[0] * 1000,
         peakRSS: Double(Memory.peakResidentBytes()) / 1_048_576,
         note: String(
-          format: "%.2fM point updates/s from NDJSON on one core (%d lines of %d bytes)",
-          rate / 1e6, lines, text.count / lines)))
-    text = []
+          format:
+            "%.2fM point updates/s from NDJSON on one core (%.2fM/s of the thread's CPU time; %d lines of %d bytes)",
+          rate / 1e6, cpuRates[cpuRates.count / 2] / 1e6, lines, text.count / lines)))
+    return result
+  }
 
-    // Frames at two sizes.
-    for (cols, rws) in [(160, 48), (300, 100)] {
+  /// Frames at 160x48 and 300x100 while targets move.
+  func liveTargetFrames(targets: Int, frames: Int) throws -> [Result] {
+    var results: [Result] = []
+    let clock = ContinuousClock()
+    for (cols, rws, clusters) in [
+      (160, 48, true), (300, 100, true), (160, 48, false), (300, 100, false),
+    ] {
       Memory.resetPeak()
       let map = MapView(columns: cols, rows: rws)
       let style = ContentStyle()
@@ -80,12 +105,14 @@ extension BenchCommand {
       map.setZoomLevel(10, animated: false)
       let feed = LiveFeed()
       let layer = LiveLayer(feed: feed)
+      layer.clustersTargets = clusters
       layer.attach(to: map)
       var walk = TargetWalk(count: targets)
       feed.apply((0..<targets).map { walk.update($0) })
       layer.synchronize()
       _ = map.renderCompleteFrame(timeout: 15)
       var times: [Double] = []
+      var cpu: [Double] = []
       var next = 0
       let perFrame = targets * 10 / 30
       for _ in 0..<max(frames * 3, 60) {
@@ -97,22 +124,27 @@ extension BenchCommand {
         }
         feed.apply(batch)
         let start = clock.now
+        let cpuStart = Self.threadCPUSeconds()
         layer.synchronize()
         let frame = map.renderFrame()
         times.append(Self.milliseconds(clock.now - start))
+        cpu.append((Self.threadCPUSeconds() - cpuStart) * 1000)
         precondition(frame.rows == rws)
       }
       times.sort()
+      cpu.sort()
       results.append(
         Result(
-          name: "live-targets-frame-\(cols)x\(rws)", frames: times.count,
+          name: "live-targets-frame-\(cols)x\(rws)\(clusters ? "" : "-no-clusters")",
+          frames: times.count,
           median: times[times.count / 2],
           p95: times[min(times.count - 1, Int(Double(times.count) * 0.95))],
           peakRSS: Double(Memory.peakResidentBytes()) / 1_048_576,
-          note: "10,000 targets, 3,333 updates a frame (10/s each at 30 frames/s)"))
+          note: String(
+            format:
+              "10,000 targets, 3,333 updates a frame (10/s each at 30 frames/s); main thread CPU median %.2f ms, p95 %.2f ms",
+            cpu[cpu.count / 2], cpu[min(cpu.count - 1, Int(Double(cpu.count) * 0.95))])))
     }
-
-    results.append(try liveTargetKeys(targets: targets, seconds: quick ? 2 : 5))
     return results
   }
 
@@ -205,6 +237,16 @@ extension BenchCommand {
       note: String(
         format: "key to frame while %.0fk updates/s arrive through a pipe; worst %.1f ms",
         Double(updates) / seconds / 1000, latencies.last ?? 0))
+  }
+}
+
+extension BenchCommand {
+  /// The CPU time this thread has used, in seconds (what "on one core" means on a busy
+  /// machine).
+  static func threadCPUSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
   }
 }
 

@@ -187,8 +187,8 @@ _termmap() {
 _termmap_view() {
     repeating_flags=()
     non_repeating_flags=(--no-basemap --keep-routes --version -h --help)
-    repeating_options=(--tiles)
-    non_repeating_options=(--center --zoom --bbox --charset --style --raster --settle --follow --record)
+    repeating_options=(--tiles --layer)
+    non_repeating_options=(--center --zoom --bbox --charset --style --raster --settle --follow --record --every --ttl --max-targets --trail)
     __termmap_offer_flags_options -1
 
     # Offer option value completions
@@ -229,6 +229,22 @@ _termmap_view() {
         __termmap_add_completions -o plusdirs -fX '!*.@(gpx)'
         return
         ;;
+    '--layer')
+        __termmap_add_completions -f
+        return
+        ;;
+    '--every')
+        return
+        ;;
+    '--ttl')
+        return
+        ;;
+    '--max-targets')
+        return
+        ;;
+    '--trail')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -243,8 +259,8 @@ _termmap_view() {
 _termmap_render() {
     repeating_flags=()
     non_repeating_flags=(--no-basemap --status --version -h --help)
-    repeating_options=(--tiles)
-    non_repeating_options=(--center --zoom --size --color --bbox --charset --style --raster --wait)
+    repeating_options=(--tiles --layer)
+    non_repeating_options=(--center --zoom --size --color --bbox --charset --style --raster --wait --every --ttl --max-targets --trail)
     __termmap_offer_flags_options -1
 
     # Offer option value completions
@@ -282,6 +298,22 @@ _termmap_render() {
         return
         ;;
     '--wait')
+        return
+        ;;
+    '--layer')
+        __termmap_add_completions -f
+        return
+        ;;
+    '--every')
+        return
+        ;;
+    '--ttl')
+        return
+        ;;
+    '--max-targets')
+        return
+        ;;
+    '--trail')
         return
         ;;
     esac

@@ -23,9 +23,9 @@ function __termmap_parse_tokens -S
         __termmap_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'view'
-            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'keep-routes' 'settle=' 'follow=' 'record=' 'version' 'h/help'
+            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'keep-routes' 'settle=' 'follow=' 'record=' 'layer=+' 'every=' 'ttl=' 'max-targets=' 'trail=' 'version' 'h/help'
         case 'render'
-            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'size=' 'color=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'status' 'wait=' 'version' 'h/help'
+            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'size=' 'color=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'status' 'wait=' 'layer=+' 'every=' 'ttl=' 'max-targets=' 'trail=' 'version' 'h/help'
         case 'info'
             __termmap_parse_subcommand -r 1 'json' 'version' 'h/help'
         case 'bench'
@@ -113,6 +113,11 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" settle' -l 'settle' -d 'Milliseconds without movement that end a change, 0 to 5000 (default 150).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" follow' -l 'follow' -d 'Follow a live position: gpsd[://HOST:PORT], a serial device with NMEA 0183, - (NMEA on standard input) or a growing NMEA, GPX or CSV file.' -rF
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" record' -l 'record' -d 'Record the followed track to a GPX file, written as it goes (valid even if killed or the disk fills). A file that is there must be a termmap recording: a track is added to it.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'gpx\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view"' -l 'layer' -d 'Draw moving targets from a source (repeatable): - (standard input), a file (followed as it grows), a FIFO, tcp://HOST:PORT, http(s)://URL (polled) or gpsd://HOST[:PORT] (AIS). GeoJSON lines, FeatureCollections or RFC 8142 sequences, CSV with id,lat,lon, dump1090\'s aircraft.json or gpsd\'s AIS reports.' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" every' -l 'every' -d 'Seconds between fetches of an http(s) --layer (default 1).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" ttl' -l 'ttl' -d 'A target silent this long is drawn stale, and removed after twice that (default: aircraft 60, vessels 600, other features never; a ttl property wins).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" max-targets' -l 'max-targets' -d 'Keep at most N targets; past that the least recently updated are dropped (default 100000).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" trail' -l 'trail' -d 'Draw each target\'s trail of its last N positions (default 0, at most 10000).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap view" -ge 1' -F
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" version' -l 'version' -d 'Show the version.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -127,7 +132,12 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render"' -l 'tiles' -d 'Add a tile layer on top of the map (repeatable): a file, directory, URL or source name.' -rF
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" raster' -l 'raster' -d 'How raster tiles are drawn: braille dots (the default) or half blocks.' -rfka 'dots blocks'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" status' -l 'status' -d 'Add a status line: the centre, the zoom, a scale bar and the credits.'
-complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" wait' -l 'wait' -d 'How long to wait for tiles from the network before printing without those still missing (default 15).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" wait' -l 'wait' -d 'How long to wait for tiles from the network before printing without those still missing (default 15), and how long to read a --layer stream (default 3).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render"' -l 'layer' -d 'Draw moving targets from a source (repeatable): - (standard input), a file (followed as it grows), a FIFO, tcp://HOST:PORT, http(s)://URL (polled) or gpsd://HOST[:PORT] (AIS). GeoJSON lines, FeatureCollections or RFC 8142 sequences, CSV with id,lat,lon, dump1090\'s aircraft.json or gpsd\'s AIS reports.' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" every' -l 'every' -d 'Seconds between fetches of an http(s) --layer (default 1).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" ttl' -l 'ttl' -d 'A target silent this long is drawn stale, and removed after twice that (default: aircraft 60, vessels 600, other features never; a ttl property wins).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" max-targets' -l 'max-targets' -d 'Keep at most N targets; past that the least recently updated are dropped (default 100000).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" trail' -l 'trail' -d 'Draw each target\'s trail of its last N positions (default 0, at most 10000).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap render" -ge 1' -F
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" version' -l 'version' -d 'Show the version.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap render" h help' -s 'h' -l 'help' -d 'Show help information.'
