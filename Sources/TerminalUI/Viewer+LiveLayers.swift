@@ -11,6 +11,8 @@ final class LiveLayerState {
   var fitted = false
   /// The status-line text last shown (a change redraws).
   var shown = ""
+  /// When the layers were last synchronized with the map (the viewer's clock).
+  var lastSync = Date.distantPast
 }
 
 extension Viewer {

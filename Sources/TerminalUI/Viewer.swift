@@ -280,7 +280,12 @@ public final class Viewer: MapViewDelegate {
     if receiveDownload() { dirty = true }
     let now = clock()
     if receiveLocation(now: now) { dirty = true }
-    if receiveLiveLayers() { dirty = true }
+    // A key's frame is not kept waiting for the live layers (a flood changes thousands of
+    // targets a turn): after input they are taken at most every 100 ms.
+    if !input || now.timeIntervalSince(liveLayers.lastSync) >= 0.1 {
+      liveLayers.lastSync = now
+      if receiveLiveLayers() { dirty = true }
+    }
     if map.isInteracting
       && now.timeIntervalSince(lastMove) * 1000 >= Double(options.settleMilliseconds)
       && drag == nil
