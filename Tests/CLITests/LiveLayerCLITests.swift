@@ -124,6 +124,35 @@ struct LiveLayerCLITests {
     )
   }
 
+  @Test("A FIFO is a stream: render reads it for --wait seconds, then prints the frame")
+  func fifoWait() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-fifo-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fifo = dir.appendingPathComponent("targets").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // The writer sends one feature and keeps the FIFO open (a stream has no end) until the
+    // test has its answer.
+    let line = feature("1", 7.5, 43.75, "Bravo") + "\n"
+    let done = DispatchSemaphore(value: 0)
+    let writer = Thread {
+      let fd = open(fifo, O_WRONLY)
+      guard fd >= 0 else { return }
+      _ = Array(line.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      done.wait()
+      close(fd)
+    }
+    writer.start()
+    let start = Date()
+    let r = try termmap(base + ["--layer", fifo, "--wait", "1"])
+    done.signal()
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("● Bravo"), "\(r.stdout)")
+    // It waited --wait seconds, and printed with the stream still open.
+    #expect(Date().timeIntervalSince(start) >= 1)
+  }
+
   @Test("Bad --layer values: one line each, status 2")
   func usage() throws {
     let cases: [([String], String)] = [
