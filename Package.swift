@@ -30,7 +30,14 @@ let package = Package(
       name: "TermMap",
       dependencies: [
         "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles", "RasterTiles",
-        "LiveLocation", "MapStyle",
+        "LiveLocation", "LiveLayers", "MapStyle",
+      ],
+      swiftSettings: strict),
+    // Live layers (`--layer`): targets from streams of GeoJSON, CSV, aircraft.json and gpsd AIS.
+    .target(
+      name: "LiveLayers",
+      dependencies: [
+        "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "LiveLocation",
       ],
       swiftSettings: strict),
     // Live position: gpsd, NMEA 0183 and growing files as location providers; the GPX recorder.
@@ -78,14 +85,14 @@ let package = Package(
       name: "TerminalUI",
       dependencies: [
         "CNcursesw", "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles",
-        "LiveLocation",
+        "LiveLocation", "LiveLayers",
       ],
       swiftSettings: strict),
     .executableTarget(
       name: "termmap",
       dependencies: [
         "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles", "TerminalUI",
-        "LiveLocation", "MapServer", "MapStyle",
+        "LiveLocation", "LiveLayers", "MapServer", "MapStyle",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -145,6 +152,12 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "LiveLocationTests", dependencies: ["LiveLocation", "MapGeometry", "TestProcesses"],
+      exclude: ["Fixtures"], swiftSettings: strict),
+    .testTarget(
+      name: "LiveLayersTests",
+      dependencies: [
+        "LiveLayers", "MapGeometry", "TermMapKit", "DotRaster", "TestProcesses",
+      ],
       exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "MapServerTests", dependencies: ["MapServer", "TestProcesses"],

@@ -6,7 +6,7 @@ import PackageDescription
 let fuzzers = [
   "FuzzGPX", "FuzzKML", "FuzzGeoJSON", "FuzzCSV", "FuzzMVT", "FuzzMBTiles", "FuzzPMTiles",
   "FuzzTileJSON", "FuzzConfig", "FuzzTCX", "FuzzFIT", "FuzzIGC", "FuzzNMEA", "FuzzGPSD",
-  "FuzzJPEG", "FuzzPNG", "FuzzHTTP", "FuzzStyleExpression",
+  "FuzzJPEG", "FuzzPNG", "FuzzHTTP", "FuzzStyleExpression", "FuzzLiveLayers",
 ]
 
 let package = Package(

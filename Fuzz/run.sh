@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 RUNS=${1:-1000000}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(FuzzGPX FuzzKML FuzzGeoJSON FuzzCSV FuzzMVT FuzzMBTiles FuzzPMTiles FuzzTileJSON FuzzConfig FuzzTCX FuzzFIT FuzzIGC FuzzNMEA FuzzGPSD FuzzJPEG FuzzPNG FuzzHTTP FuzzStyleExpression)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(FuzzGPX FuzzKML FuzzGeoJSON FuzzCSV FuzzMVT FuzzMBTiles FuzzPMTiles FuzzTileJSON FuzzConfig FuzzTCX FuzzFIT FuzzIGC FuzzNMEA FuzzGPSD FuzzJPEG FuzzPNG FuzzHTTP FuzzStyleExpression FuzzLiveLayers)
 # TERMMAP_FUZZ_LIBS: a folder of instrumented static libjpeg.a and libpng16.a (build-c-libs.sh),
 # linked instead of the system's, in a build folder of its own.
 SCRATCH=.build-fuzz

@@ -205,9 +205,10 @@ public enum LocationSourceError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Blocking TCP helpers over POSIX sockets.
-enum TCPConnection {
+package enum TCPConnection {
   /// Connects to the first address of `host` that answers within `timeout` seconds.
-  static func connect(host: String, port: UInt16, timeout: Double) throws(LocationSourceError)
+  package static func connect(host: String, port: UInt16, timeout: Double)
+    throws(LocationSourceError)
     -> Int32
   {
     var hints = addrinfo()
@@ -249,7 +250,7 @@ enum TCPConnection {
     throw .connect(lastError)
   }
 
-  static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+  package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
     var offset = 0
     while offset < bytes.count {
       var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)

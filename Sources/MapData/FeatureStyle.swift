@@ -99,3 +99,9 @@ enum ColorText {
     return (TermColor(nearestTo: r, g: g, b: b), Double(a) / 255)
   }
 }
+
+extension FeatureStyle {
+  /// A colour as simplestyle writes it (`#rgb`, `#rrggbb`, the `#` optional, or a basic CSS
+  /// colour name) as the nearest xterm-256 colour; nil for anything else.
+  public static func color(css text: String) -> TermColor? { ColorText.css(text) }
+}

@@ -100,6 +100,19 @@ extension MapView {
     setNeedsLayout()
   }
 
+  /// Re-indexes annotations whose coordinates changed, with one layout for all of them, and
+  /// has the views on screen of those annotations `prepareForDisplay()` again, so a view that
+  /// shows its annotation's state (a heading, a colour, a label) follows it: annotations that
+  /// move in place, as live targets do, without being removed and added.
+  public func annotationsDidMove(_ annotations: [any Annotation]) {
+    var moved = false
+    for a in annotations where annotationIndex.move(a) {
+      moved = true
+      annotationViews.visible[ObjectIdentifier(a)]?.prepareForDisplay()
+    }
+    if moved { setNeedsLayout() }
+  }
+
   /// The annotations inside a map rect (from the spatial index).
   public func annotations(in rect: MapRect) -> [any Annotation] {
     annotationIndex.annotations(in: rect)

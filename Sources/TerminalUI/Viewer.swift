@@ -186,6 +186,8 @@ public final class Viewer: MapViewDelegate {
   var track = TrackToolState()
   /// The live position (`--follow`; Viewer+Location).
   var live: LiveSession?
+  /// The live layers (`--layer`; Viewer+LiveLayers).
+  let liveLayers = LiveLayerState()
   /// More location events wait than one turn of the loop takes.
   var locationPending = false
 
@@ -282,6 +284,12 @@ public final class Viewer: MapViewDelegate {
     if receiveDownload() { dirty = true }
     let now = clock()
     if receiveLocation(now: now) { dirty = true }
+    // A key's frame is not kept waiting for the live layers (a flood changes thousands of
+    // targets a turn): after input they are taken at most every 100 ms.
+    if !input || now.timeIntervalSince(liveLayers.lastSync) >= 0.1 {
+      liveLayers.lastSync = now
+      if receiveLiveLayers() { dirty = true }
+    }
     if map.isInteracting
       && now.timeIntervalSince(lastMove) * 1000 >= Double(options.settleMilliseconds)
       && drag == nil
@@ -518,6 +526,7 @@ public final class Viewer: MapViewDelegate {
   public func mapView(_ mapView: MapView, viewFor annotation: any Annotation) -> AnnotationView? {
     if annotation is UserLocation { return nil }  // the map's own marker (Viewer+Location)
     if annotation is ClusterAnnotation { return nil }  // the standard cluster marker
+    if annotation is any DefaultAnnotationViewProviding { return nil }  // live targets
     let view = styler.view(for: annotation, on: mapView)
     // Waypoints from files: dragged by the mouse or `M`, and clustered where they are dense.
     view?.isDraggable = annotation is any MovableAnnotation

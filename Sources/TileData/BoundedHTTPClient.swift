@@ -26,31 +26,31 @@ import Synchronization
 ///
 /// `fetch` blocks its thread; callers run it on threads of their own (`BlockingWorkPool`).
 /// See docs/reliability.md for why libcurl rather than URLSession or AsyncHTTPClient.
-final class BoundedHTTPClient: Sendable {
+package final class BoundedHTTPClient: Sendable {
   /// A request: the URL and extra header fields.
-  struct Request: Sendable {
-    var url: String
-    var headers: [(name: String, value: String)] = []
+  package struct Request: Sendable {
+    package var url: String
+    package var headers: [(name: String, value: String)] = []
     /// Accept compressed bodies (libcurl announces and decodes gzip, deflate, br and zstd).
     /// Off for byte ranges, whose offsets mean the stored bytes.
-    var decompress = true
+    package var decompress = true
   }
 
   /// A whole answer: status, header fields and body.
-  struct Reply: Sendable {
-    let response: HTTPResponseHead
-    let body: Data
+  package struct Reply: Sendable {
+    package let response: HTTPResponseHead
+    package let body: Data
   }
 
   /// Body limits by status: `200 OK`, `206 Partial Content`, and any other (an error page,
   /// read only to be dropped).
-  struct Limits: Sendable {
-    var ok: Int
-    var partial: Int
-    var other: Int = 64 << 10
+  package struct Limits: Sendable {
+    package var ok: Int
+    package var partial: Int
+    package var other: Int = 64 << 10
   }
 
-  enum Failure: Error, Equatable {
+  package enum Failure: Error, Equatable {
     /// The body would exceed the limit for its status.
     case tooLarge(status: Int, limit: Int)
     /// The headers would exceed 64 KiB.
@@ -65,10 +65,10 @@ final class BoundedHTTPClient: Sendable {
 
   /// Stops a running `fetch` from another thread (within about a second: libcurl asks at
   /// least that often).
-  final class Cancellation: Sendable {
+  package final class Cancellation: Sendable {
     private let flag = Atomic<Bool>(false)
-    init() {}
-    func cancel() { flag.store(true, ordering: .relaxed) }
+    package init() {}
+    package func cancel() { flag.store(true, ordering: .relaxed) }
     var isCancelled: Bool { flag.load(ordering: .relaxed) }
   }
 
@@ -83,7 +83,7 @@ final class BoundedHTTPClient: Sendable {
   private let maxIdleHandles: Int
   private let idle = Mutex<[ShareHandle]>([])
 
-  init(
+  package init(
     timeout: TimeInterval, maxConnections: Int,
     userAgent: String = "termmap (terminal map viewer)",
     environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -111,8 +111,9 @@ final class BoundedHTTPClient: Sendable {
 
   /// Sends a GET and waits (at most `timeout`) for the whole answer. Redirects (at most 5, to
   /// http or https only) are followed here, each hop with a fresh easy handle.
-  func fetch(_ request: Request, limits: Limits, cancellation: Cancellation? = nil) throws -> Reply
-  {
+  package func fetch(
+    _ request: Request, limits: Limits, cancellation: Cancellation? = nil
+  ) throws -> Reply {
     guard let share = takeShare() else { throw Failure.transport("libcurl could not start") }
     defer { returnShare(share) }
     let deadline = Date().addingTimeInterval(timeout)
@@ -488,4 +489,14 @@ extension BoundedHTTPClient.Failure {
     case .transport(let words): return words
     }
   }
+}
+
+extension BoundedHTTPClient.Request {
+  /// A GET of a URL (LiveLayers polls with it).
+  package init(url: String) { self.init(url: url, headers: []) }
+}
+
+extension BoundedHTTPClient.Limits {
+  /// Limits for a `200 OK` body and a `206` one.
+  package init(ok: Int, partial: Int) { self.init(ok: ok, partial: partial, other: 64 << 10) }
 }

@@ -1,5 +1,6 @@
 import DotRaster
 import Foundation
+import LiveLayers
 import MapData
 import MapGeometry
 import MapTiles
@@ -130,7 +131,9 @@ struct BenchCommand {
     }
 
     // Live tracking: a fix appended to a 1M-point breadcrumb per frame (BenchLive.swift).
-    if wants("live") { for r in try liveTracking(frames: frames) { report(r) } }
+    if wants("live-1M") { for r in try liveTracking(frames: frames) { report(r) } }
+    // Live targets: 10,000 moving targets (BenchLiveTargets.swift).
+    if wants("live-targets") { for r in try liveTargets(frames: frames) { report(r) } }
 
     // One MultiPolygon of 100,000 polygons with holes, all in view.
     if wants("multipolygon") {

@@ -150,6 +150,7 @@ extension Termmap {
     var settle: String?
 
     @OptionGroup(title: "Live position") var live: LiveOptions
+    @OptionGroup(title: "Live layers") var layers: LayerOptions
 
     @OptionGroup var input: FileArguments
   }
@@ -189,9 +190,11 @@ extension Termmap {
     @Option(
       parsing: .unconditional,
       help: ArgumentHelp(
-        "How long to wait for tiles from the network before printing without those still missing (default 15).",
+        "How long to wait for tiles from the network before printing without those still missing (default 15), and how long to read a --layer stream (default 3).",
         valueName: "SECONDS"))
     var wait: String?
+
+    @OptionGroup(title: "Live layers") var layers: LayerOptions
 
     @OptionGroup var input: FileArguments
   }

@@ -1,5 +1,6 @@
 import DotRaster
 import Foundation
+import LiveLayers
 import MapData
 import MapGeometry
 import MapTiles
@@ -40,6 +41,10 @@ struct RenderCommand {
   /// Seconds to wait for tiles (render's --wait).
   var waitSeconds = 15.0
   var files: [String] = []
+  /// Live layers (`--layer`).
+  var layers = LayerOptions.Parsed()
+  /// Seconds to read a `--layer` stream (render's --wait, else 3).
+  var layerWaitSeconds = 3.0
   /// Viewer-only settings (accepted when `viewer` is true).
   var keepRoutes = false
   var settleMilliseconds = 150
@@ -115,13 +120,16 @@ struct RenderCommand {
       let v = try ArgumentValues.number(w, "--wait")
       guard v >= 0 && v <= 3600 else { throw UsageError("--wait: expected 0...3600 seconds") }
       waitSeconds = v
+      layerWaitSeconds = v
     }
+    layers = try c.layers.parse()
   }
 
   /// The viewer's options.
   init(_ c: Termmap.View) throws {
     try self.init(position: c.position, map: c.map, tiles: c.tiles, files: c.input.files)
     keepRoutes = c.keepRoutes
+    layers = try c.layers.parse()
     if let s = c.settle {
       let v = try ArgumentValues.number(s, "--settle")
       guard v >= 0 && v <= 5000 else {
@@ -170,6 +178,14 @@ struct RenderCommand {
       }
     }
     if failed { return 2 }
+    // Live layers: files and standard input read to their end, streams for --wait seconds.
+    var live: LiveLayerRun?
+    if !layers.sources.isEmpty {
+      let run = LiveLayerRun(layers, follows: false)
+      run.readForRender(wait: layerWaitSeconds)
+      for line in run.report { FileHandle.standardError.write(Data("\(line)\n".utf8)) }
+      live = run
+    }
     // Without a UTF-8 locale a terminal cannot show braille: ASCII, unless --charset says.
     var charset = charset
     let asciiTerminal = !charsetGiven && isatty(1) == 1 && !adoptLocale()
@@ -188,8 +204,13 @@ struct RenderCommand {
       map.addOverlays(c.overlays)
       map.addAnnotations(c.annotations)
     }
+    if let live {
+      live.layer.attach(to: map)
+      live.layer.synchronize(trailsNow: true)
+    }
+    let nothingToFit = files.isEmpty && (live?.layer.count ?? 0) == 0
     if center != nil || zoom != nil {
-      if files.isEmpty { map.setZoomLevel(10, animated: false) }
+      if nothingToFit { map.setZoomLevel(10, animated: false) }
       map.showAllContent(animated: false)
       if let center { map.setCenter(center, animated: false) }
       if let zoom { map.setZoomLevel(zoom, animated: false) }
@@ -202,6 +223,8 @@ struct RenderCommand {
         MapRect(x: nw.x, y: nw.y, width: w, height: se.y - nw.y), animated: false)
     } else {
       map.showAllContent(animated: false)
+      // One point alone: street level, not the deepest zoom.
+      if map.zoomLevel > 16 && files.isEmpty { map.setZoomLevel(16, animated: false) }
     }
     // Tiles load in the background: draw until the frame is complete (a failed tile counts as
     // done, and its error was printed by the delegate), or --wait seconds (15) have passed.
@@ -233,7 +256,10 @@ struct RenderCommand {
     }
     Output.write(out.joined(separator: "\n") + "\n")
     // Nothing to draw at all: the offline map missing (said above) and no files or tiles.
-    let empty = basemap && files.isEmpty && tiles.isEmpty && DataDirectory.locate() == nil
+    let empty =
+      basemap && files.isEmpty && tiles.isEmpty && layers.sources.isEmpty
+      && DataDirectory.locate() == nil
+    if let live, live.feed.problems.contains(where: { $0.contains(": not GeoJSON") }) { return 2 }
     return unfetched || empty ? 1 : 0
   }
 
@@ -394,7 +420,9 @@ final class ContentStyle: MapViewDelegate {
   }
 
   func mapView(_ mapView: MapView, viewFor annotation: any Annotation) -> AnnotationView? {
-    styler.view(for: annotation, on: mapView)
+    // Live targets make their own views.
+    if annotation is any DefaultAnnotationViewProviding { return nil }
+    return styler.view(for: annotation, on: mapView)
   }
 
   /// Tiles that failed to load: the frame is drawn without them; each distinct error is

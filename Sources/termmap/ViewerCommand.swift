@@ -37,9 +37,20 @@ enum ViewerCommand {
     TerminalGuard.ensureNonInteractiveBacktraces()
     // --follow and --record (FollowOptions.swift), after the re-execution above: standard
     // input may be moved aside for `--follow -`.
+    if command.live.follow == "-" && parsed.layers.sources.contains(.standardInput) {
+      throw UsageError("--layer -: standard input is already --follow -")
+    }
     let (provider, recorder) = try command.live.make()
     // The theme from the terminal's background (asked before the screen is taken over).
     parsed.resolveTheme(queryTerminal: true)
+    // `--layer -`: standard input moved aside, as for `--follow -`, so keys reach the viewer.
+    var layerInput: Int32?
+    if parsed.layers.sources.contains(.standardInput) {
+      layerInput = try LayerOptions.moveStandardInput()
+    }
+    let layers =
+      parsed.layers.sources.isEmpty
+      ? nil : LiveLayerRun(parsed.layers, follows: true, standardInput: layerInput)
     TerminalGuard.install()
     let front: TerminalFront
     do {
@@ -50,7 +61,12 @@ enum ViewerCommand {
     let viewer = front.viewer
     viewer.map.addOverlays(try parsed.makeMapLayers(reportMissingMap: false), level: .aboveRoads)
     if let p = provider { viewer.followLocation(p, recorder: recorder) }
+    if let layers {
+      viewer.addLiveLayer(layers.layer)
+      layers.start()
+    }
     var status = front.run()
+    layers?.stop()
     TerminalGuard.restoreSettings()
     // A recording that stopped early (a full disk): said at exit too, and the status is 2.
     for line in viewer.exitProblems {

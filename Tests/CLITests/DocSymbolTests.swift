@@ -12,11 +12,14 @@ struct DocSymbolTests {
     // Swift, Foundation, Dispatch, libFuzzer.
     "CancellationError", "DispatchQueue", "Double", "Int32", "UInt64", "String", "Mutex",
     "Sendable", "RandomAccessCollection", "Range", "NaN", "LLVMFuzzerRunDriver",
+    "JSONSerialization", "JSONDecoder", "Codable",
     // Keys.
     "Backspace", "Enter", "Esc", "Space",
     // Fields and elements of the formats (KML, IGC, FIT, MVT, Natural Earth).
     "IconStyle", "LineStyle", "PolyStyle", "StyleMap", "MultiGeometry", "Sport", "Feature",
     "Layer", "Tile", "DDDMMmmm", "DDMMmmm",
+    // GeoJSON geometry types (live layers).
+    "MultiPoint", "LineString", "MultiLineString",
   ]
 
   static func files(under dir: String, ext: String) -> [URL] {

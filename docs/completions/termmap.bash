@@ -232,6 +232,22 @@ _termmap_view() {
         __termmap_add_completions -o plusdirs -fX '!*.@(gpx)'
         return
         ;;
+    '--layer')
+        __termmap_add_completions -f
+        return
+        ;;
+    '--every')
+        return
+        ;;
+    '--ttl')
+        return
+        ;;
+    '--max-targets')
+        return
+        ;;
+    '--trail')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -288,6 +304,22 @@ _termmap_render() {
         return
         ;;
     '--wait')
+        return
+        ;;
+    '--layer')
+        __termmap_add_completions -f
+        return
+        ;;
+    '--every')
+        return
+        ;;
+    '--ttl')
+        return
+        ;;
+    '--max-targets')
+        return
+        ;;
+    '--trail')
         return
         ;;
     esac

@@ -1,0 +1,39 @@
+import TermMap
+
+// Live targets: NDJSON lines decoded as a reader would, a target moved in place and another
+// removed, drawn on a map as text. Everything through the public API.
+//
+// (No base map: the frame shows the targets alone.)
+
+let lines = """
+  {"type":"Feature","id":"ferry","geometry":{"type":"Point","coordinates":[7.40,43.70]},"properties":{"title":"Ferry","kind":"vessel","course":90}}
+  {"type":"Feature","id":"heli","geometry":{"type":"Point","coordinates":[7.45,43.74]},"properties":{"title":"Heli","kind":"aircraft","heading":315}}
+  {"type":"Feature","id":"buoy","geometry":{"type":"Point","coordinates":[7.43,43.71]},"properties":{"title":"Buoy"}}
+  {"type":"Feature","id":"ferry","geometry":{"type":"Point","coordinates":[7.42,43.715]},"properties":{"course":45}}
+  {"type":"Feature","id":"buoy","geometry":null,"properties":{}}
+  not a feature
+
+  """
+
+// Bytes to updates: the format is told from the first bytes; the bad line is counted.
+var decoder = LiveDecoder(sourceName: "example")
+var updates: [LiveUpdate] = []
+decoder.feed(Array(lines.utf8), into: &updates)
+decoder.finish(into: &updates)
+print(
+  "format \(decoder.format?.rawValue ?? "?"): \(updates.count) updates, \(decoder.statistics.malformed) bad"
+)
+
+// Updates to targets, and targets onto a map.
+let feed = LiveFeed()
+feed.apply(updates)
+let map = MapView(columns: 50, rows: 12)
+map.setCenter(Coordinate(latitude: 43.72, longitude: 7.425), animated: false)
+map.setZoomLevel(10, animated: false)
+let layer = LiveLayer(feed: feed)
+layer.attach(to: map)
+layer.synchronize()
+print(map.renderFrame().lines.joined(separator: "\n"))
+if let ferry = layer.targets["ferry"] {
+  print(ferry.geoJSONFeature)
+}

@@ -1,0 +1,142 @@
+import DotRaster
+import Foundation
+import MapGeometry
+import TermMapKit
+
+/// A feed's targets on a map view: point targets are `LiveTarget` annotations that move in
+/// place (`MapView.annotationsDidMove(_:)`, one layout for all that moved), lines and
+/// polygons are overlays replaced when their target changes, and the trails of the last
+/// positions are one overlay, rebuilt at most once a second. Call `synchronize()` once per
+/// frame: it takes only what changed since the last call.
+@MainActor
+public final class LiveLayer {
+  /// The targets' feed.
+  public let feed: LiveFeed
+  /// The map the targets are on (nil before `attach(to:)`).
+  public private(set) weak var map: MapView?
+  /// The point targets on the map, by id.
+  public private(set) var targets: [String: LiveTarget] = [:]
+  /// The overlays of line and polygon targets, by id.
+  public private(set) var shapes: [String: any Overlay] = [:]
+  /// The trails overlay while there is one.
+  public private(set) var trails: MultiPolyline?
+  /// Whether the targets' markers join in clusters where they are dense (MapKit's
+  /// clustering; true by default). Set before the first `synchronize()`.
+  public var clustersTargets = true
+  private var trailsChanged = false
+  private var lastTrails = -Double.infinity
+  private var lastExpiry = -Double.infinity
+
+  /// A layer showing a feed's targets.
+  public init(feed: LiveFeed) {
+    self.feed = feed
+  }
+
+  /// Puts the layer's targets on a map (from the next `synchronize()`).
+  public func attach(to map: MapView) {
+    self.map = map
+  }
+
+  /// How many targets are drawn (points, lines and polygons).
+  public var count: Int { targets.count + shapes.count }
+
+  /// Applies what changed in the feed since the last call: targets added, moved, changed,
+  /// turned stale or removed (time-to-live is checked four times a second). True when the
+  /// map changed. `trailsNow` rebuilds the trails whatever the time since the last.
+  @discardableResult
+  public func synchronize(trailsNow: Bool = false) -> Bool {
+    guard let map else { return false }
+    let now = feed.clock()
+    let expire = now - lastExpiry >= 0.25
+    if expire { lastExpiry = now }
+    let (changed, removed, trailLength) = feed.withStore { store in
+      if expire { store.expire(now: now) }
+      let c = store.takeChanges()
+      return (c.changed, c.removed, store.trailLength)
+    }
+    guard !changed.isEmpty || !removed.isEmpty || (trailsChanged && trailLength > 0) else {
+      return false
+    }
+    var gone: [any Annotation] = []
+    for id in removed {
+      if let t = targets.removeValue(forKey: id) { gone.append(t) }
+      if let o = shapes.removeValue(forKey: id) { map.removeOverlay(o) }
+    }
+    if !gone.isEmpty {
+      map.removeAnnotations(gone)
+      trailsChanged = true
+    }
+    var added: [any Annotation] = []
+    var moved: [any Annotation] = []
+    for state in changed {
+      switch state.geometry {
+      case .point:
+        if let o = shapes.removeValue(forKey: state.id) { map.removeOverlay(o) }
+        if let t = targets[state.id] {
+          t.state = state
+          moved.append(t)
+        } else {
+          let t = LiveTarget(
+            state, clusteringIdentifier: clustersTargets ? LiveTargetView.clusters : nil)
+          targets[state.id] = t
+          added.append(t)
+        }
+        if trailLength > 0 { trailsChanged = true }
+      case .lines, .polygons:
+        if let t = targets.removeValue(forKey: state.id) { map.removeAnnotation(t) }
+        if let o = shapes.removeValue(forKey: state.id) { map.removeOverlay(o) }
+        let o = Self.overlay(for: state)
+        shapes[state.id] = o
+        map.addOverlay(o, level: .aboveLabels)
+      case .removed, .unchanged:
+        break
+      }
+    }
+    if !added.isEmpty { map.addAnnotations(added) }
+    if !moved.isEmpty { map.annotationsDidMove(moved) }
+    if trailLength > 0 && trailsChanged && (trailsNow || now - lastTrails >= 1) {
+      rebuildTrails(map)
+      lastTrails = now
+    }
+    return true
+  }
+
+  /// Every point target, in no particular order.
+  public var allTargets: [LiveTarget] { Array(targets.values) }
+
+  private func rebuildTrails(_ map: MapView) {
+    trailsChanged = false
+    if let old = trails { map.removeOverlay(old) }
+    trails = nil
+    var lines: [Polyline] = []
+    for t in targets.values {
+      let trail = t.state.trail
+      if trail.count >= 2 { lines.append(Polyline(coordinates: trail)) }
+    }
+    guard !lines.isEmpty else { return }
+    let m = MultiPolyline(lines, title: "trails")
+    trails = m
+    map.addOverlay(m, level: .aboveRoads)
+  }
+
+  /// The overlay of a line or polygon target, titled with its title.
+  static func overlay(for state: TargetState) -> any Overlay {
+    let title = LiveTarget(state).title
+    switch state.geometry {
+    case .lines(let lines) where lines.count == 1:
+      return Polyline(coordinates: lines[0], title: title, subtitle: state.id)
+    case .lines(let lines):
+      return MultiPolyline(lines.map { Polyline(coordinates: $0) }, title: title)
+    case .polygons(let polygons):
+      let made = polygons.map { rings in
+        Polygon(
+          coordinates: rings[0],
+          interiorPolygons: rings.dropFirst().map { Polygon(coordinates: $0) }, title: title,
+          subtitle: state.id)
+      }
+      return made.count == 1 ? made[0] : MultiPolygon(made, title: title)
+    default:
+      return MultiPolyline([], title: title)
+    }
+  }
+}

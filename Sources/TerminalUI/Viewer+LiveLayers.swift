@@ -1,0 +1,73 @@
+import Foundation
+import LiveLayers
+import TermMapKit
+
+/// The viewer's live layers (`--layer`): each one's targets synchronized with the map once a
+/// turn (only what changed since the last), its readers on their own threads waking the loop.
+@MainActor
+final class LiveLayerState {
+  var layers: [LiveLayer] = []
+  /// The view was fitted to the first targets (when nothing else placed it).
+  var fitted = false
+  /// The status-line text last shown (a change redraws).
+  var shown = ""
+  /// When the layers were last synchronized with the map (the viewer's clock).
+  var lastSync = Date.distantPast
+}
+
+extension Viewer {
+  /// Shows a live layer's targets (call before `run`; its readers may start at any time).
+  public func addLiveLayer(_ layer: LiveLayer) {
+    liveLayers.layers.append(layer)
+    layer.attach(to: map)
+    let flag = displayRequested
+    layer.feed.setChangeHandler { flag.set() }
+  }
+
+  /// Takes what changed in the live layers; true when the frame must be drawn again.
+  func receiveLiveLayers() -> Bool {
+    let state = liveLayers
+    guard !state.layers.isEmpty else { return false }
+    var changed = false
+    for l in state.layers where l.synchronize() { changed = true }
+    if changed && !state.fitted {
+      let count = state.layers.reduce(0) { $0 + $1.count }
+      // Nothing else placed the view: the first targets do.
+      if count > 0 && options.center == nil && options.bbox == nil && options.files.isEmpty {
+        map.showAllContent(animated: false)
+        if map.zoomLevel > 16 { map.setZoomLevel(options.zoom ?? 16, animated: false) }
+        if let z = options.zoom { map.setZoomLevel(z, animated: false) }
+      }
+      if count > 0 { state.fitted = true }
+    }
+    let text = liveLayerStatusParts().joined(separator: " ")
+    if text != state.shown {
+      state.shown = text
+      changed = true
+    }
+    return changed
+  }
+
+  /// The status-line fields of the live layers: the targets, the bad messages skipped, a
+  /// source's problem.
+  func liveLayerStatusParts() -> [String] {
+    let layers = liveLayers.layers
+    guard !layers.isEmpty else { return [] }
+    var parts: [String] = []
+    let count = layers.reduce(0) { $0 + $1.count }
+    parts.append("\(count) target\(count == 1 ? "" : "s")")
+    var bad = 0
+    var dropped = 0
+    var problems: [String] = []
+    for l in layers {
+      let s = l.feed.statistics
+      bad += s.malformed
+      dropped += s.droppedTargets
+      problems += l.feed.problems
+    }
+    if bad > 0 { parts.append("\(bad) bad") }
+    if dropped > 0 { parts.append("\(dropped) dropped") }
+    if let p = problems.first { parts.append(p) }
+    return parts
+  }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import LiveLayers
+import MapGeometry
+import TestProcesses
+import Testing
+
+let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .appendingPathComponent("Fixtures")
+
+/// Waits (polling every 50 ms) until `condition` holds or `timeout` seconds pass.
+func wait(timeout: Double, _ condition: () -> Bool) -> Bool {
+  let end = Date().addingTimeInterval(timeout)
+  while Date() < end {
+    if condition() { return true }
+    usleep(50_000)
+  }
+  return condition()
+}
+
+/// A real gpsd replaying a log, started by gpsfake on a loopback port (signal mask reset, so
+/// it hears SIGTERM).
+final class GPSFake {
+  let pid: pid_t
+  private var exited = false
+  /// Replays the log over and over (gpsd may miss the first sentences while it identifies
+  /// the device) until stopped.
+  init(log: URL, port: UInt16, cycle: Double) throws {
+    pid = try ChildProcess.spawn([
+      "/usr/bin/gpsfake", "-P", "\(port)", "-q", "-c", "\(cycle)", log.path,
+    ])
+  }
+  func stop() {
+    guard !exited else { return }
+    ChildProcess.stop(pid)
+    exited = true
+  }
+  deinit { stop() }
+  static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake") }
+}
+
+@Suite("Live layers: real sources (gpsd, nginx, files, TCP)", .serialized)
+struct SourceTests {
+  @Test(
+    "gpsd: a real gpsd replays an AIVDM log (Digital Yacht AIT250, from gpsd's tests): vessels appear named, move, and age out",
+    .enabled(if: GPSFake.available, "needs gpsd-clients (gpsfake)"))
+  func gpsdAIS() throws {
+    let port = ChildProcess.freeLoopbackPort()
+    let fake = try GPSFake(
+      log: fixtures.appendingPathComponent("ait250.log"), port: port, cycle: 0.05)
+    defer { fake.stop() }
+    let feed = LiveFeed(store: TargetStore(timeToLive: TimeToLive(fixed: 2)))
+    let reader = LiveSourceReader(
+      spec: try LiveSourceSpec.parse("gpsd://127.0.0.1:\(port)"), feed: feed, index: 0,
+      follows: true)
+    reader.start()
+    defer { reader.stop() }
+    // A position (type 1) then the name (type 5), minutes apart in the log: one target.
+    let named = wait(timeout: 90) {
+      feed.withStore { s in
+        s["305235000"]?.properties.contains(LiveProperty("shipname", .string("MEDUM"))) == true
+          && s["305235000"]?.coordinate != nil
+      }
+    }
+    #expect(named, "\(feed.problems) \(feed.statistics)")
+    let medum = try #require(feed.withStore { $0["305235000"] })
+    #expect(medum.kind == .vessel)
+    let c = try #require(medum.coordinate)
+    #expect(abs(c.latitude - 52.431) < 0.001 && abs(c.longitude - 4.7425) < 0.001, "\(c)")
+    #expect(medum.properties.contains(LiveProperty("callsign", .string("V2DJ7"))))
+    // Part A of a type 24 names a class B vessel whose positions come in type 18.
+    #expect(
+      wait(timeout: 60) {
+        feed.withStore { s in
+          s["244050308"]?.coordinate != nil
+            && s["244050308"]?.properties.contains(LiveProperty("shipname", .string("TYPHOON")))
+              == true
+        }
+      })
+    // 244630386 reports its position 50 times, a few metres apart: it moves.
+    var seen = Set<Coordinate>()
+    #expect(
+      wait(timeout: 60) {
+        if let c = feed.withStore({ $0["244630386"]?.coordinate }) { seen.insert(c) }
+        return seen.count >= 3
+      })
+    #expect(feed.statistics.malformed == 0, "\(feed.statistics)")
+    // The receiver goes quiet: with a time-to-live of 2 s, every vessel goes stale, then away.
+    fake.stop()
+    #expect(
+      wait(timeout: 30) {
+        feed.withStore { s in
+          s.expire(now: feed.clock())
+          return s.count > 0 && s.targets.allSatisfy(\.isStale)
+        }
+      })
+    #expect(
+      wait(timeout: 120) {
+        feed.withStore { s in
+          s.expire(now: feed.clock())
+          return s.count == 0
+        }
+      }, "\(feed.withStore { $0.count }) left")
+  }
+
+  @Test(
+    "aircraft.json served by nginx, changed between polls: aircraft move, a vanished one ages out")
+  func aircraftOverHTTP() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-aircraft-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    func write(_ aircraft: [(String, Double, Double)]) throws {
+      let list = aircraft.map {
+        "{\"hex\":\"\($0.0)\",\"flight\":\"F\($0.0)  \",\"lat\":\($0.1),\"lon\":\($0.2),\"track\":45,\"seen_pos\":0.1,\"seen\":0.1}"
+      }
+      let doc =
+        "{ \"now\" : 1700000000.0,\n  \"aircraft\" : [\n    " + list.joined(separator: ",\n    ")
+        + "\n  ]\n}\n"
+      // Atomically, as dump1090 does (a temporary file renamed).
+      try doc.write(
+        to: dir.appendingPathComponent("aircraft.json"), atomically: true, encoding: .utf8)
+    }
+    try write([("a1", 43.70, 7.40), ("b2", 43.60, 7.30)])
+    let nginx = try Nginx(serving: dir)
+    defer { nginx.stop() }
+    let feed = LiveFeed(store: TargetStore(timeToLive: TimeToLive(fixed: 1)))
+    let reader = LiveSourceReader(
+      spec: try LiveSourceSpec.parse(nginx.baseURL + "/aircraft.json"), feed: feed, index: 0,
+      follows: true, interval: 0.2)
+    reader.start()
+    defer { reader.stop() }
+    #expect(wait(timeout: 30) { feed.withStore { $0.count } == 2 }, "\(feed.problems)")
+    #expect(feed.withStore { $0["a1"]?.kind } == .aircraft)
+    #expect(
+      feed.withStore { $0["a1"]?.properties.contains(LiveProperty("flight", .string("Fa1"))) }
+        == true)
+    try write([("a1", 43.71, 7.41)])
+    #expect(
+      wait(timeout: 30) {
+        feed.withStore { $0["a1"]?.coordinate } == Coordinate(latitude: 43.71, longitude: 7.41)
+      })
+    // b2 is no longer listed: silent, it goes after twice its time-to-live; a1 stays.
+    #expect(
+      wait(timeout: 30) {
+        feed.withStore { s in
+          s.expire(now: feed.clock())
+          return s["b2"] == nil
+        }
+      })
+    #expect(feed.withStore { $0["a1"] } != nil)
+    #expect(nginx.accessLog.count >= 3)
+    #expect(feed.statistics.malformed == 0)
+  }
+
+  @Test("A file is followed as it grows; a TCP line stream is read")
+  func fileAndTCP() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "termmap-follow-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("boats.csv").path
+    try "id,name,lat,lon\nb1,Blue,43.7,7.4\n".write(
+      toFile: path, atomically: false, encoding: .utf8)
+    let feed = LiveFeed()
+    let reader = LiveSourceReader(
+      spec: try LiveSourceSpec.parse(path), feed: feed, index: 0, follows: true)
+    reader.start()
+    defer { reader.stop() }
+    #expect(wait(timeout: 10) { feed.withStore { $0["b1"] } != nil })
+    let h = try #require(FileHandle(forWritingAtPath: path))
+    try h.seekToEnd()
+    try h.write(contentsOf: Data("b1,Blue,43.8,7.5\nb2,Red,43.6,7.3\n".utf8))
+    try h.close()
+    #expect(
+      wait(timeout: 10) {
+        feed.withStore {
+          $0["b1"]?.coordinate == Coordinate(latitude: 43.8, longitude: 7.5) && $0.count == 2
+        }
+      })
+
+    // TCP: a listening socket the test writes lines to.
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    addr.sin_port = 0
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &addr) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, len) }
+    }
+    listen(listener, 1)
+    _ = withUnsafeMutablePointer(to: &addr) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) }
+    }
+    defer { close(listener) }
+    let port = UInt16(bigEndian: addr.sin_port)
+    let tcpFeed = LiveFeed()
+    let tcp = LiveSourceReader(
+      spec: try LiveSourceSpec.parse("tcp://127.0.0.1:\(port)"), feed: tcpFeed, index: 0,
+      follows: true)
+    tcp.start()
+    defer { tcp.stop() }
+    let conn = accept(listener, nil, nil)
+    try #require(conn >= 0)
+    defer { close(conn) }
+    let line =
+      "{\"type\":\"Feature\",\"id\":\"t\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[7.4,43.7]},\"properties\":{}}\n"
+    _ = Array(line.utf8).withUnsafeBytes { send(conn, $0.baseAddress, $0.count, 0) }
+    #expect(wait(timeout: 10) { tcpFeed.withStore { $0["t"] } != nil })
+  }
+}
