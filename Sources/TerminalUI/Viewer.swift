@@ -30,6 +30,9 @@ public struct ViewerOptions: Sendable {
   /// The files' waypoints join in clusters where their markers collide (MapKit's
   /// clustering); false: a marker that collides is hidden and counted as `+N`.
   public var clustersMarkers = true
+  /// `termmap pick`: Enter picks the selected marker's GeoJSON feature (or the centre) and
+  /// ends the viewer with status 0; Esc or `q` ends it with 1 (PickPanel).
+  public var picks = false
 
   public init() {}
 }
@@ -184,6 +187,12 @@ public final class Viewer: MapViewDelegate {
   var live: LiveSession?
   /// More location events wait than one turn of the loop takes.
   var locationPending = false
+  /// The marker the map follows (`f` on a selected marker; TargetsPanel.swift), and where it
+  /// was when the map last centred it.
+  var followedTarget: (any Annotation)?
+  var followedPoint: MapPoint?
+  /// `termmap pick`: the feature picked (one line of GeoJSON), once the viewer has ended.
+  public internal(set) var pickedFeature: String?
 
   /// A viewer making frames of `columns` × `rows` cells for a terminal that shows Unicode or
   /// not.
@@ -252,6 +261,10 @@ public final class Viewer: MapViewDelegate {
     if gazetteer == nil { startLoadingGazetteer() }
     startLocation()
     if let m = options.missingMapMessage { show(SafeText.clean(m), seconds: 15) }
+    if options.picks {
+      open(PickPanel())
+      show("pick: Enter prints the selected marker (or the centre) · Esc or q cancels", seconds: 8)
+    }
   }
 
   /// Stops the location source and finishes its recording (after the front has given the
@@ -278,6 +291,7 @@ public final class Viewer: MapViewDelegate {
     if receiveDownload() { dirty = true }
     let now = clock()
     if receiveLocation(now: now) { dirty = true }
+    if keepTargetCentred() { dirty = true }
     if map.isInteracting
       && now.timeIntervalSince(lastMove) * 1000 >= Double(options.settleMilliseconds)
       && drag == nil
