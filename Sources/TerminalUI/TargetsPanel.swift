@@ -28,16 +28,30 @@ struct TargetRow {
     return points[Int(((bearing + 22.5) / 45).rounded(.down)) % 8]
   }
 
-  /// The row as the panel shows it: title, kind, distance, bearing.
-  var text: String {
-    let distanceText =
-      distance >= 10_000
-      ? String(format: "%.0f km", distance / 1000)
-      : distance >= 1000
-        ? String(format: "%.1f km", distance / 1000) : String(format: "%.0f m", distance)
-    return [title, kind, distanceText, String(format: "%@ %03.0f°", compassPoint, bearing)]
-      .filter { !$0.isEmpty }.joined(separator: "  ")
+  /// The title and the kind (at most 30 columns of it), as the row starts.
+  var label: String {
+    var k = kind
+    if CellBuffer.displayWidth(of: k) > 30 {
+      while CellBuffer.displayWidth(of: k) > 29 { k.removeLast() }
+      k += "…"
+    }
+    return k.isEmpty ? title : title + "  " + k
   }
+
+  /// The distance and the bearing, as the row ends: "1.2 km  NE 045°".
+  var measure: String {
+    let distanceText =
+      !distance.isFinite
+      ? "?"
+      : distance >= 10_000
+        ? String(format: "%.0f km", distance / 1000)
+        : distance >= 1000
+          ? String(format: "%.1f km", distance / 1000) : String(format: "%.0f m", distance)
+    return distanceText + "  " + compassPoint + String(format: " %03.0f°", bearing)
+  }
+
+  /// The row as one line: title, kind, distance, bearing.
+  var text: String { label + "  " + measure }
 }
 
 /// The targets panel (`T`): the map's annotations (the files' waypoints, and whatever else the
@@ -175,12 +189,17 @@ final class TargetsPanel: Panel {
       " targets: \(shown.count)\(shown.count == total ? "" : " of \(total)") · from \(origin == .centre ? "the centre" : "you") "
     let footer = "type to filter · ↑↓ choose · Tab centre/you · Enter go · Esc closes"
     let filterLine = "filter: " + filter
-    let texts = shown.map(\.text)
+    let labels = shown.map(\.label)
+    let measures = shown.map(\.measure)
+    let labelWidth = labels.map { CellBuffer.displayWidth(of: $0) }.max() ?? 0
+    let measureWidth = measures.map { CellBuffer.displayWidth(of: $0) }.max() ?? 0
+    // "› " + label + 2 + measure, inside the borders with a space each side.
     let width = min(
       max(
-        texts.map { CellBuffer.displayWidth(of: $0) }.max() ?? 0,
-        CellBuffer.displayWidth(of: footer), CellBuffer.displayWidth(of: title)) + 4,
+        labelWidth + measureWidth + 8, CellBuffer.displayWidth(of: footer) + 4,
+        CellBuffer.displayWidth(of: title) + 4),
       area.columns)
+    let texts = labels
     let listRows = max(min(max(texts.count, 1), area.rows - 5), 1)
     pageRows = listRows
     let height = min(listRows + 5, area.rows)
@@ -221,9 +240,17 @@ final class TargetsPanel: Panel {
       for c in (left + 1)..<(left + width - 1) {
         frame[c, y] = Cell(glyph: " ", background: background)
       }
+      // The distance and bearing right-aligned; the label takes what is left.
+      let measure = measures[k]
+      let measureColumn = left + width - 2 - CellBuffer.displayWidth(of: measure)
       frame.put(
         (selected ? "› " : "  ") + text, column: left + 1, row: y, foreground: .white,
-        background: background, bold: selected, maxWidth: width - 3)
+        background: background, bold: selected, maxWidth: max(measureColumn - left - 3, 1))
+      if measureColumn > left + 4 {
+        frame.put(
+          measure, column: measureColumn, row: y, foreground: .brightWhite,
+          background: background, bold: selected)
+      }
     }
     frame.put(
       footer, column: left + 2, row: top + height - 2, foreground: .brightBlack,
