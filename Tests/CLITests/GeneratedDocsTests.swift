@@ -154,7 +154,7 @@ extension GeneratedDocsTests {
         )
       }
     }
-    #expect(regions == 8)
+    #expect(regions == 9)
     if Self.record { try usage.write(to: url, atomically: true, encoding: .utf8) }
   }
 }

@@ -173,13 +173,13 @@ _termmap() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    view|render|info|bench|get|regions|serve|help)
+    view|render|info|bench|get|regions|serve|pick|help)
         # Offer subcommand argument completions
         "_termmap_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'view render info bench get regions serve help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'view render info bench get regions serve pick help' -- "${cur}"))
         ;;
     esac
 }
@@ -435,6 +435,62 @@ _termmap_serve() {
         ;;
     '--raster')
         __termmap_add_completions -W 'dots'$'\n''blocks'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __termmap_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_termmap_pick() {
+    repeating_flags=()
+    non_repeating_flags=(--no-basemap --keep-routes --version -h --help)
+    repeating_options=(--tiles)
+    non_repeating_options=(--center --zoom --bbox --charset --style --raster --settle --follow --record)
+    __termmap_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--center')
+        return
+        ;;
+    '--zoom')
+        return
+        ;;
+    '--bbox')
+        return
+        ;;
+    '--charset')
+        __termmap_add_completions -W 'braille'$'\n''block'$'\n''ascii'
+        return
+        ;;
+    '--style')
+        __termmap_add_completions -W 'dark'$'\n''light'
+        return
+        ;;
+    '--tiles')
+        __termmap_add_completions -f
+        return
+        ;;
+    '--raster')
+        __termmap_add_completions -W 'dots'$'\n''blocks'
+        return
+        ;;
+    '--settle')
+        return
+        ;;
+    '--follow')
+        __termmap_add_completions -f
+        return
+        ;;
+    '--record')
+        __termmap_add_completions -o plusdirs -fX '!*.@(gpx)'
         return
         ;;
     esac

@@ -36,6 +36,8 @@ function __termmap_parse_tokens -S
             __termmap_parse_subcommand -r 1 'version' 'h/help'
         case 'serve'
             __termmap_parse_subcommand -r 1 'listen=' 'host-key=' 'authorized-keys=' 'anonymous' 'check' 'max-sessions=' 'idle-timeout=' 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'version' 'h/help'
+        case 'pick'
+            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'no-basemap' 'tiles=+' 'raster=' 'keep-routes' 'settle=' 'follow=' 'record=' 'version' 'h/help'
         case 'help'
             __termmap_parse_subcommand -r 1 'version'
         end
@@ -100,6 +102,7 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "ter
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'get' -d 'Cut a region from a PMTiles archive (a file or an http(s) URL) for offline use.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'regions' -d 'List the regions termmap get stored, or remove one (regions remove NAME).'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'serve' -d 'Serve the map over SSH: each connection gets its own viewer (ssh -p PORT HOST).'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'pick' -d 'Choose a place on the map: its GeoJSON feature goes to stdout (a map-shaped fzf).'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" center' -l 'center' -d 'The centre of the view, in degrees (latitude -90 to 90, longitude -180 to 180).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" zoom' -l 'zoom' -d 'The zoom level, -4 to 22 (below 0 the whole world fits a small terminal).' -rfka ''
@@ -177,4 +180,19 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap serve" -ge 1' -F
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" version' -l 'version' -d 'Show the version.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" center' -l 'center' -d 'The centre of the view, in degrees (latitude -90 to 90, longitude -180 to 180).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" zoom' -l 'zoom' -d 'The zoom level, -4 to 22 (below 0 the whole world fits a small terminal).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" bbox' -l 'bbox' -d 'The region to show: west, south, east, north in degrees (W > E crosses the antimeridian); not with --center or --zoom.' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" charset' -l 'charset' -d 'The characters the map is drawn with (default: braille, or ascii without a UTF-8 locale).' -rfka 'braille block ascii'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" style' -l 'style' -d 'The map\'s colours: dark (the default) or light, for light terminals.' -rfka 'dark light'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" no-basemap' -l 'no-basemap' -d 'Draw only your data and --tiles, not the offline map.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick"' -l 'tiles' -d 'Add a tile layer on top of the map (repeatable): a file, directory, URL or source name.' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" raster' -l 'raster' -d 'How raster tiles are drawn: braille dots (the default) or half blocks.' -rfka 'dots blocks'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" keep-routes' -l 'keep-routes' -d 'Keep routes shown while the map moves (by default they are hidden until it settles).'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" settle' -l 'settle' -d 'Milliseconds without movement that end a change, 0 to 5000 (default 150).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" follow' -l 'follow' -d 'Follow a live position: gpsd[://HOST:PORT], a serial device with NMEA 0183, - (NMEA on standard input) or a growing NMEA, GPX or CSV file.' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" record' -l 'record' -d 'Record the followed track to a GPX file, written as it goes (valid even if killed or the disk fills). A file that is there must be a termmap recording: a track is added to it.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'gpx\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap pick" -ge 1' -F
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" version' -l 'version' -d 'Show the version.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap help" version' -l 'version' -d 'Show the version.'
