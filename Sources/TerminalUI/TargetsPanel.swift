@@ -126,12 +126,13 @@ final class TargetsPanel: Panel {
   }
 
   /// Works the rows out again and keeps the chosen row inside them.
-  func refresh(_ viewer: Viewer) {
+  func refresh(_ viewer: Viewer, annotations: [any Annotation]? = nil) {
     var from = viewer.map.centerCoordinate
     if origin == .you {
       if let p = viewer.livePosition { from = p } else { origin = .centre }
     }
-    shown = TargetsPanel.rows(viewer.targetAnnotations, from: from, filter: filter)
+    shown = TargetsPanel.rows(
+      annotations ?? viewer.targetAnnotations, from: from, filter: filter)
     row = min(max(row, 0), max(shown.count - 1, 0))
   }
 
@@ -157,12 +158,7 @@ final class TargetsPanel: Panel {
         let haystack = fold(title + " " + kind)
         guard words.allSatisfy({ haystack.contains($0) }) else { continue }
       }
-      let g = Geodesic.inverse(from, a.coordinate)
-      let distance = g.distance.isFinite ? g.distance : .infinity
-      let bearing =
-        g.initialAzimuth.isFinite
-        ? (g.initialAzimuth + 360).truncatingRemainder(
-          dividingBy: 360) : 0
+      let (distance, bearing) = sphericalDistanceAndBearing(from, a.coordinate)
       rows.append(
         TargetRow(
           annotation: a, title: title.isEmpty ? "(untitled)" : title, kind: kind,
@@ -170,6 +166,27 @@ final class TargetsPanel: Panel {
     }
     rows.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.title < $1.title }
     return rows
+  }
+
+  /// The distance (metres) and initial bearing (degrees, 0 to 360) on a sphere of the mean
+  /// earth radius: within half a percent of the geodesic, and many times faster than it,
+  /// which a list of thousands of moving targets, worked out every frame, needs.
+  nonisolated static func sphericalDistanceAndBearing(_ a: Coordinate, _ b: Coordinate) -> (
+    Double, Double
+  ) {
+    let r = 6_371_008.8
+    let φ1 = a.latitude * .pi / 180
+    let φ2 = b.latitude * .pi / 180
+    let dφ = φ2 - φ1
+    let dλ = (b.longitude - a.longitude) * .pi / 180
+    let h = sin(dφ / 2) * sin(dφ / 2) + cos(φ1) * cos(φ2) * sin(dλ / 2) * sin(dλ / 2)
+    let distance = 2 * r * asin(min(1, sqrt(h)))
+    let y = sin(dλ) * cos(φ2)
+    let x = cos(φ1) * sin(φ2) - sin(φ1) * cos(φ2) * cos(dλ)
+    var bearing = atan2(y, x) * 180 / .pi
+    if bearing < 0 { bearing += 360 }
+    guard distance.isFinite, bearing.isFinite else { return (.infinity, 0) }
+    return (distance, distance == 0 ? 0 : bearing)
   }
 
   /// Text for matching: lower case, without accents.
@@ -182,9 +199,10 @@ final class TargetsPanel: Panel {
   /// A box centred over the map: the title with the count and the origin, the filter line,
   /// the rows (the chosen one highlighted, scrolled to keep it in view) and the keys.
   func draw(into frame: inout CellBuffer, area: CellRect, viewer: Viewer) {
-    refresh(viewer)
+    let all = viewer.targetAnnotations
+    refresh(viewer, annotations: all)
     let ascii = viewer.map.charset == .ascii
-    let total = viewer.targetAnnotations.count
+    let total = all.count
     let title =
       " targets: \(shown.count)\(shown.count == total ? "" : " of \(total)") · from \(origin == .centre ? "the centre" : "you") "
     let footer = "type to filter · ↑↓ choose · Tab centre/you · Enter go · Esc closes"

@@ -9,6 +9,7 @@ extension Viewer {
   public func handle(_ event: InputEvent) {
     dirty = true
     if event == .resize { return }
+    inputEvents += 1
     // Esc during a mouse drag of a marker puts it back, before any panel sees the key.
     if dragsMarker, map.draggedAnnotation != nil, KeyBindings.action(for: event) == .escape {
       cancelMarkerDrag()

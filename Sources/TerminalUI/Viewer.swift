@@ -191,6 +191,8 @@ public final class Viewer: MapViewDelegate {
   /// was when the map last centred it.
   var followedTarget: (any Annotation)?
   var followedPoint: MapPoint?
+  /// Key and mouse events received so far.
+  var inputEvents = 0
   /// `termmap pick`: the feature picked (one line of GeoJSON), once the viewer has ended.
   public internal(set) var pickedFeature: String?
 
@@ -263,7 +265,10 @@ public final class Viewer: MapViewDelegate {
     if let m = options.missingMapMessage { show(SafeText.clean(m), seconds: 15) }
     if options.picks {
       open(PickPanel())
-      show("pick: Enter prints the selected marker (or the centre) · Esc or q cancels", seconds: 8)
+      // Until the first key or mouse event (the status line is then the map's again).
+      show(
+        "pick: Enter prints the selected marker (or the centre) · Esc or q cancels", seconds: 8
+      ) { [unowned self] in inputEvents > 0 }
     }
   }
 

@@ -60,9 +60,11 @@ struct PickE2ETests {
   func picksSelected() throws {
     let tmux = try Tmux()
     let (out, _) = try startPick(tmux)
+    // Move away and back (the pick hint gives the status line back at the first key), then
+    // select the marker nearest the centre.
     try tmux.sendKeys("l")
     try tmux.sendKeys("h")
-    try tmux.sendKeys("Tab")
+    try tmux.waitFor { s in !s.joined().contains("pick: Enter prints") }
     try tmux.sendKeys("Tab")
     let (ok, screen) = try tmux.waitFor { selected($0) != nil }
     try #require(ok, "no marker selected:\n\(screen.joined(separator: "\n"))")

@@ -36,7 +36,7 @@ struct TargetsPanelTests {
     #expect(rows[1].compassPoint == "E")
     #expect(abs(rows[1].bearing - 90) < 0.1)
     #expect(rows[0].text == "Near  plane  111 m  N 000°")
-    #expect(rows[2].text.hasPrefix("Far  ship  10.0 km  N 000°"))
+    #expect(rows[2].text.hasPrefix("Far  ship  10 km  N 000°"))
     // Case, accents, subtitle, several words all matching.
     #expect(
       TargetsPanel.rows([far, near, east], from: centre, filter: "cafe").map(\.title) == [
@@ -62,7 +62,7 @@ struct TargetsPanelTests {
     #expect(rows.count == 3, "\(h.text)")
     // The walk is fitted: A Brasileira is nearest its middle, the two ends farther.
     #expect(rows.first?.contains("› A Brasileira  Café on Rua Garrett, open sin…") == true)
-    #expect(rows.first?.contains("154 m  NW 310°") == true, "\(rows)")
+    #expect(rows.first?.contains("154 m  NW 311°") == true, "\(rows)")
     #expect(rows.contains { $0.contains("Rossio  Praça D. Pedro IV") })
     h.type("sod")
     #expect(h.text.contains("targets: 1 of 3"))
