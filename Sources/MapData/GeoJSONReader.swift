@@ -38,7 +38,7 @@ enum GeoJSONReader {
 // MARK: - Parsed values
 
 /// A JSON value other than the GeoJSON members the parser keeps apart.
-indirect enum JSONValue {
+indirect enum JSONValue: Sendable {
   case null
   case bool(Bool)
   case number(Double)
@@ -1030,7 +1030,8 @@ struct GeoJSONInterpreter {
         let annotation = PointAnnotation(
           coordinate: c, title: title, subtitle: subtitle, detailLines: lines)
         // The feature `termmap pick` prints: the original properties and id.
-        annotation.geoJSONProperties = JSONValue.object(properties).jsonText
+        let object = JSONValue.object(properties)
+        annotation.setGeoJSONProperties { object.jsonText }
         annotation.geoJSONID = id?.jsonText
         builder.addPoint(annotation, style: featureStyle)
       case .line(let ps):

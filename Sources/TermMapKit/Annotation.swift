@@ -41,7 +41,7 @@ public final class PointAnnotation: MovableAnnotation, Sendable {
     var title: String?
     var subtitle: String?
     var detailLines: [String]
-    var geoJSONProperties: String?
+    var geoJSONProperties: (@Sendable () -> String)?
     var geoJSONID: String?
   }
   private let fields: Mutex<Fields>
@@ -70,8 +70,21 @@ public final class PointAnnotation: MovableAnnotation, Sendable {
   /// The properties of its GeoJSON Feature as the text of a JSON object (one line), as the
   /// file it came from had them; nil: `name` and `description` from the title and subtitle.
   public var geoJSONProperties: String? {
-    get { fields.withLock { $0.geoJSONProperties } }
-    set { fields.withLock { $0.geoJSONProperties = newValue } }
+    get {
+      let make = fields.withLock { $0.geoJSONProperties }
+      return make?()
+    }
+    set {
+      var make: (@Sendable () -> String)?
+      if let text = newValue { make = { text } }
+      fields.withLock { $0.geoJSONProperties = make }
+    }
+  }
+
+  /// Sets ``geoJSONProperties`` to text made only when it is asked for (a reader of many
+  /// points then spends nothing on the properties of those never picked).
+  public func setGeoJSONProperties(_ make: @escaping @Sendable () -> String) {
+    fields.withLock { $0.geoJSONProperties = make }
   }
   /// The Feature's `id` as JSON text (a string in quotes or a number); nil: none.
   public var geoJSONID: String? {
@@ -96,7 +109,7 @@ extension PointAnnotation: GeoJSONFeatureProviding {
   /// ``geoJSONProperties`` or else its title and subtitle as `name` and `description`.
   public var geoJSONFeature: String {
     let f = fields.withLock { $0 }
-    var properties = f.geoJSONProperties
+    var properties = f.geoJSONProperties?()
     if properties == nil {
       var members: [(key: String, value: String)] = []
       if let t = f.title { members.append(("name", GeoJSONText.string(t))) }

@@ -36,7 +36,8 @@ struct GeoJSONTextTests {
       a.geoJSONFeature
         == #"{"type":"Feature","geometry":{"type":"Point","coordinates":[2.3522,48.8566]},"properties":{"name":"Paris","description":"la \"ville\""}}"#
     )
-    a.geoJSONProperties = #"{"k":1}"#
+    a.setGeoJSONProperties { #"{"k":1}"# }
+    #expect(a.geoJSONProperties == #"{"k":1}"#)
     a.geoJSONID = "7"
     #expect(
       a.geoJSONFeature

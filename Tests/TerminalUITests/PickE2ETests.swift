@@ -143,6 +143,39 @@ struct PickE2ETests {
     #expect(text.contains(#""name":"A Brasileira""#))
   }
 
+  @Test(
+    "T: the panel lists the markers by distance; typing filters; Enter opens the callout; Enter picks"
+  )
+  func targetsPanelThenPick() throws {
+    let tmux = try Tmux()
+    let (out, _) = try startPick(tmux)
+    try tmux.sendKeys("T")
+    var (ok, screen) = try tmux.waitFor { s in s.joined().contains("targets: 3 · from the centre") }
+    try #require(ok, "no targets panel:\n\(screen.joined(separator: "\n"))")
+    // Nearest the centre first, each with its distance and bearing.
+    let rows = screen.filter {
+      $0.range(of: #"\d+ m  [NSEW]{1,2} \d{3}°"#, options: .regularExpression) != nil
+    }
+    #expect(rows.count == 3, "\(screen.joined(separator: "\n"))")
+    #expect(rows.first?.contains("› A Brasileira") == true)
+    try tmux.type("sod")
+    (ok, screen) = try tmux.waitFor { s in s.joined().contains("targets: 1 of 3") }
+    #expect(ok, "\(screen.joined(separator: "\n"))")
+    #expect(screen.contains { $0.contains("› Cais do Sodré") && $0.contains("SW") })
+    try tmux.sendKeys("Enter")
+    (ok, screen) = try tmux.waitFor { s in
+      s.joined().contains("Ferry and train station by the river")
+        && !s.joined().contains("targets:")
+    }
+    #expect(ok, "no callout:\n\(screen.joined(separator: "\n"))")
+    #expect(screen.joined().contains("38.70570, -9.14500"))
+    #expect(screen.last { $0.contains("▸ ") }?.contains("▸ Cais do Sodré") == true)
+    try tmux.sendKeys("Enter")
+    #expect(try exitStatus(tmux) == 0)
+    let text = try String(contentsOfFile: out, encoding: .utf8)
+    #expect(text.contains(#""name":"Cais do Sodré""#), "\(text)")
+  }
+
   @Test("SIGTERM: nothing printed, status 143, the terminal as it was")
   func sigterm() throws {
     let tmux = try Tmux()

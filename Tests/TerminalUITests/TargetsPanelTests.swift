@@ -70,6 +70,10 @@ struct TargetsPanelTests {
     let filtered = panelRows(h)
     #expect(filtered.count == 1)
     #expect(filtered.first?.contains("› Cais do Sodré") == true)
+    // Tab: from your position, which needs one.
+    h.send(.character("\t"))
+    #expect(h.text.contains("from the centre"))
+    #expect(h.status.contains("no live position: distances are from the centre"))
     h.send(.character("\u{1B}"))
     #expect(!h.text.contains("targets:"))
   }
