@@ -22,8 +22,10 @@ struct PickE2ETests {
         + " TERMMAP_EVENT_LOG=\(log) \(Tmux.termmap) pick --no-basemap \(extra) \(Self.route)"
         + " \(pipe) > \(out); echo \"EXITED $?\"; stty -a > \(after).tmp; mv \(after).tmp \(after);"
         + " sleep 60")
+    // Loaded (a marker shows; with --follow the map may have moved to the fix, away from
+    // Rossio) and the hint said.
     let (ok, screen) = try tmux.waitFor(timeout: 60) { s in
-      s.joined().contains("Rossio") && s.joined().contains("pick: Enter prints")
+      s.joined().contains("Cais do Sodré") && s.joined().contains("pick: Enter prints")
     }
     try #require(ok, "pick did not show the walk:\n\(screen.joined(separator: "\n"))")
     return (out, log)
@@ -174,6 +176,30 @@ struct PickE2ETests {
     #expect(try exitStatus(tmux) == 0)
     let text = try String(contentsOfFile: out, encoding: .utf8)
     #expect(text.contains(#""name":"Cais do Sodré""#), "\(text)")
+  }
+
+  @Test("T with a live position: Tab measures from you (a --follow fix by Cais do Sodré)")
+  func targetsFromYou() throws {
+    let tmux = try Tmux()
+    let position = tmux.file("position.csv")
+    try "lat,lon\n38.7056,-9.1449\n".write(toFile: position, atomically: true, encoding: .utf8)
+    _ = try startPick(tmux, extra: "--follow \(position)")
+    try tmux.sendKeys("T")
+    try tmux.waitFor { s in s.joined().contains("targets: 3 · from the centre") }
+    try tmux.sendKeys("Tab")
+    let (ok, screen) = try tmux.waitFor { s in s.joined().contains("targets: 3 · from you") }
+    try #require(ok, "\(screen.joined(separator: "\n"))")
+    let rows = screen.filter {
+      $0.range(of: #"[NSEW]{1,2} \d{3}°"#, options: .regularExpression) != nil
+    }
+    #expect(rows.count == 3)
+    // 14 m from the fix, to its north-west; then the others, farther.
+    #expect(rows.first?.contains("› Cais do Sodré") == true, "\(rows)")
+    #expect(rows.first?.contains("14 m  NW 322°") == true, "\(rows)")
+    #expect(rows.last?.contains("Rossio") == true)
+    try tmux.sendKeys("Escape")
+    try tmux.sendKeys("q")
+    #expect(try exitStatus(tmux) == 1)
   }
 
   @Test("SIGTERM: nothing printed, status 143, the terminal as it was")
