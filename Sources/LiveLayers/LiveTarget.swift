@@ -9,7 +9,10 @@ import TermMapKit
 /// with `MapView.annotationsDidMove(_:)`); its standard view is a `LiveTargetView`.
 ///
 /// It is `Sendable` (checked: its fields live in a `Mutex`), as `PointAnnotation` is.
-public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding, Sendable {
+public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding,
+  GeoJSONFeatureProviding,
+  Sendable
+{
   /// The target's id (a feature's `id`, an aircraft's hex, a vessel's MMSI).
   public let id: String
   private let fields: Mutex<TargetState>

@@ -187,10 +187,27 @@ struct GPXReader {
     for l in p.links { details.append("link: \(l)") }
     if let s = p.source { details.append("source: \(s)") }
     details.append(Formatting.coordinate(p.coordinate))
-    builder.addPoint(
-      PointAnnotation(
-        coordinate: p.coordinate, title: p.name, subtitle: description, detailLines: details),
-      waypoint: true)
+    let annotation = PointAnnotation(
+      coordinate: p.coordinate, title: p.name, subtitle: description, detailLines: details)
+    // The GeoJSON feature (`termmap pick`): the waypoint's fields under GPX's own names.
+    var properties: [(key: String, value: String)] = []
+    func add(_ key: String, _ value: String?) {
+      if let value { properties.append((key, GeoJSONText.string(value))) }
+    }
+    add("name", p.name)
+    add("desc", p.description)
+    add("cmt", p.comment)
+    add("sym", p.symbol)
+    add("type", p.type)
+    if !p.elevation.isNaN { properties.append(("ele", GeoJSONText.number(p.elevation))) }
+    if !p.time.isNaN { add("time", Formatting.time(p.time)) }
+    if !p.links.isEmpty {
+      properties.append(
+        ("links", "[" + p.links.map(GeoJSONText.string).joined(separator: ",") + "]"))
+    }
+    add("src", p.source)
+    annotation.geoJSONProperties = GeoJSONText.object(properties)
+    builder.addPoint(annotation, waypoint: true)
   }
 
   /// Reads a point element from its start tag to its end; nil (with a warning) when its

@@ -38,7 +38,7 @@ enum GeoJSONReader {
 // MARK: - Parsed values
 
 /// A JSON value other than the GeoJSON members the parser keeps apart.
-indirect enum JSONValue {
+indirect enum JSONValue: Sendable {
   case null
   case bool(Bool)
   case number(Double)
@@ -62,6 +62,19 @@ indirect enum JSONValue {
   private var json: String {
     if case .string(let s) = self { return "\"\(s)\"" }
     return text
+  }
+
+  /// The value as JSON text again, on one line, its strings escaped (the feature `termmap
+  /// pick` prints).
+  var jsonText: String {
+    switch self {
+    case .null: return "null"
+    case .bool(let b): return b ? "true" : "false"
+    case .number(let v): return GeoJSONText.number(v)
+    case .string(let s): return GeoJSONText.string(s)
+    case .array(let a): return "[" + a.map(\.jsonText).joined(separator: ",") + "]"
+    case .object(let o): return GeoJSONText.object(o.map { ($0.0, $0.1.jsonText) })
+    }
   }
 
   static func number(_ v: Double) -> String {
@@ -102,6 +115,8 @@ final class GeoObject {
   var features: [GeoObject]?
   var featuresNotArray: Int?
   var properties: [(String, JSONValue)] = []
+  /// A Feature's `id` (a string or a number).
+  var id: JSONValue?
 
   init(offset: Int) { self.offset = offset }
 }
@@ -377,6 +392,12 @@ struct JSONParser {
             object.geometriesNotArray = at
           }
           try parser.skipValue()
+        }
+      case "id":
+        let v = try parser.parseValue()
+        switch v {
+        case .string, .number: object.id = v
+        default: break
         }
       case "properties":
         if parser.p[at] == UInt8(ascii: "{") {
@@ -818,7 +839,7 @@ struct GeoJSONInterpreter {
       throw bad(f.offset, "the Feature has no \"geometry\" member (use null for none)")
     }
     guard let g = f.geometry else { return }  // null: a feature without a place
-    try add(parts: try geometry(g), properties: f.properties)
+    try add(parts: try geometry(g), properties: f.properties, id: f.id)
   }
 
   /// The validated parts of a geometry object.
@@ -945,7 +966,9 @@ struct GeoJSONInterpreter {
 
   // MARK: Content
 
-  private mutating func add(parts: [Part], properties: [(String, JSONValue)]) throws(Bad) {
+  private mutating func add(parts: [Part], properties: [(String, JSONValue)], id: JSONValue? = nil)
+    throws(Bad)
+  {
     var title: String?
     var subtitle: String?
     var details: [String] = []
@@ -1004,9 +1027,13 @@ struct GeoJSONInterpreter {
           lines.insert("elevation \(Formatting.metres(p.elevation))", at: 0)
         }
         lines.append(Formatting.coordinate(c))
-        builder.addPoint(
-          PointAnnotation(coordinate: c, title: title, subtitle: subtitle, detailLines: lines),
-          style: featureStyle)
+        let annotation = PointAnnotation(
+          coordinate: c, title: title, subtitle: subtitle, detailLines: lines)
+        // The feature `termmap pick` prints: the original properties and id.
+        let object = JSONValue.object(properties)
+        annotation.setGeoJSONProperties { object.jsonText }
+        annotation.geoJSONID = id?.jsonText
+        builder.addPoint(annotation, style: featureStyle)
       case .line(let ps):
         let hasElevation = ps.contains { !$0.elevation.isNaN }
         lines.append(

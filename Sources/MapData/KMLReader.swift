@@ -41,6 +41,8 @@ struct KMLReader {
     var styleURL: String?
     var inlineStyle: FeatureStyle?
     var details: [String] = []
+    /// `<ExtendedData>`'s values by name, for the GeoJSON feature (`termmap pick`).
+    var data: [(key: String, value: String)] = []
     var geometries: [Geometry] = []
   }
 
@@ -251,7 +253,9 @@ struct KMLReader {
         } else if isKML(xml.namespace) && xml.localNameIs("Style") {
           p.inlineStyle = try readStyle()
         } else if isKML(xml.namespace) && xml.localNameIs("ExtendedData") {
-          p.details += try readExtendedData()
+          let data = try readExtendedData()
+          p.details += data.map { $0.line }
+          p.data += data.map { ($0.name, $0.value) }
         } else if geometryKind() != nil {
           if let g = try readGeometryIfAny(&problem) { p.geometries.append(g) }
         } else {
@@ -523,8 +527,10 @@ struct KMLReader {
       times: keepTimes ? times : [])
   }
 
-  private mutating func readExtendedData() throws(DataFileError) -> [String] {
-    var out: [String] = []
+  private mutating func readExtendedData() throws(DataFileError) -> [(
+    line: String, name: String, value: String
+  )] {
+    var out: [(line: String, name: String, value: String)] = []
     while true {
       switch try xml.next() {
       case .startElement:
@@ -553,7 +559,9 @@ struct KMLReader {
             }
           }
           let label = display ?? name ?? ""
-          if let value { out.append(label.isEmpty ? value : "\(label): \(value)") }
+          if let value {
+            out.append((label.isEmpty ? value : "\(label): \(value)", name ?? label, value))
+          }
         } else if xml.localNameIs("SchemaData") {
           out += try readExtendedData()
         } else {
@@ -712,10 +720,19 @@ struct KMLReader {
         var details = p.details
         if !ele.isNaN && ele != 0 { details.insert("altitude \(Formatting.metres(ele))", at: 0) }
         details.append(Formatting.coordinate(c))
-        builder.addPoint(
-          PointAnnotation(
-            coordinate: c, title: p.name, subtitle: p.description, detailLines: details),
-          style: style)
+        let annotation = PointAnnotation(
+          coordinate: c, title: p.name, subtitle: p.description, detailLines: details)
+        // The GeoJSON feature (`termmap pick`): name, description, altitude and the
+        // placemark's data, as the file had them.
+        var properties: [(key: String, value: String)] = []
+        if let n = p.name { properties.append(("name", GeoJSONText.string(n))) }
+        if let d = p.description { properties.append(("description", GeoJSONText.string(d))) }
+        if !ele.isNaN && ele != 0 { properties.append(("ele", GeoJSONText.number(ele))) }
+        for (key, value) in p.data where !properties.contains(where: { $0.key == key }) {
+          properties.append((key, GeoJSONText.string(value)))
+        }
+        annotation.geoJSONProperties = GeoJSONText.object(properties)
+        builder.addPoint(annotation, style: style)
       case .line(var l):
         l.title = p.name
         lines.append(l)

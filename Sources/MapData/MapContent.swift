@@ -93,9 +93,18 @@ extension RouteFile {
       if let t = w.time { details.append("time " + Formatting.time(t.timeIntervalSince1970)) }
       details.append(
         String(format: "%.5f, %.5f", w.coordinate.latitude, w.coordinate.longitude))
-      return PointAnnotation(
+      let annotation = PointAnnotation(
         coordinate: w.coordinate, title: TextSanitizer.clean(w.name),
         subtitle: w.description.map(TextSanitizer.clean), detailLines: details)
+      // The GeoJSON feature (`termmap pick`): the row's fields as the file had them.
+      var properties: [(key: String, value: String)] = [("name", GeoJSONText.string(w.name))]
+      if let d = w.description { properties.append(("desc", GeoJSONText.string(d))) }
+      if let e = w.elevation { properties.append(("ele", GeoJSONText.number(e))) }
+      if let t = w.time {
+        properties.append(("time", GeoJSONText.string(Formatting.time(t.timeIntervalSince1970))))
+      }
+      annotation.geoJSONProperties = GeoJSONText.object(properties)
+      return annotation
     }
     var content = MapContent(
       path: path, overlays: points.isEmpty ? [] : [line], annotations: marks,

@@ -217,7 +217,19 @@ struct TCXReader {
     if !p.elevation.isNaN { details.append("elevation \(Formatting.metres(p.elevation))") }
     if !p.time.isNaN { details.append("time \(Formatting.time(p.time))") }
     details.append(Formatting.coordinate(c))
-    return PointAnnotation(coordinate: c, title: p.name, subtitle: p.notes, detailLines: details)
+    let annotation = PointAnnotation(
+      coordinate: c, title: p.name, subtitle: p.notes, detailLines: details)
+    // The GeoJSON feature (`termmap pick`): the course point's fields under TCX's names.
+    var properties: [(key: String, value: String)] = []
+    if let n = p.name { properties.append(("name", GeoJSONText.string(n))) }
+    if let n = p.notes { properties.append(("notes", GeoJSONText.string(n))) }
+    if let t = p.type { properties.append(("type", GeoJSONText.string(t))) }
+    if !p.elevation.isNaN { properties.append(("ele", GeoJSONText.number(p.elevation))) }
+    if !p.time.isNaN {
+      properties.append(("time", GeoJSONText.string(Formatting.time(p.time))))
+    }
+    annotation.geoJSONProperties = GeoJSONText.object(properties)
+    return annotation
   }
 
   private mutating func readPointChildren(_ p: inout Point, full: Bool) throws(DataFileError) {

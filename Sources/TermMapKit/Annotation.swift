@@ -41,6 +41,8 @@ public final class PointAnnotation: MovableAnnotation, Sendable {
     var title: String?
     var subtitle: String?
     var detailLines: [String]
+    var geoJSONProperties: (@Sendable () -> String)?
+    var geoJSONID: String?
   }
   private let fields: Mutex<Fields>
 
@@ -65,13 +67,57 @@ public final class PointAnnotation: MovableAnnotation, Sendable {
     set { fields.withLock { $0.detailLines = newValue } }
   }
 
+  /// The properties of its GeoJSON Feature as the text of a JSON object (one line), as the
+  /// file it came from had them; nil: `name` and `description` from the title and subtitle.
+  public var geoJSONProperties: String? {
+    get {
+      let make = fields.withLock { $0.geoJSONProperties }
+      return make?()
+    }
+    set {
+      var make: (@Sendable () -> String)?
+      if let text = newValue { make = { text } }
+      fields.withLock { $0.geoJSONProperties = make }
+    }
+  }
+
+  /// Sets ``geoJSONProperties`` to text made only when it is asked for (a reader of many
+  /// points then spends nothing on the properties of those never picked).
+  public func setGeoJSONProperties(_ make: @escaping @Sendable () -> String) {
+    fields.withLock { $0.geoJSONProperties = make }
+  }
+  /// The Feature's `id` as JSON text (a string in quotes or a number); nil: none.
+  public var geoJSONID: String? {
+    get { fields.withLock { $0.geoJSONID } }
+    set { fields.withLock { $0.geoJSONID = newValue } }
+  }
+
   /// An annotation at a coordinate, with optional callout text.
   public init(
     coordinate: Coordinate, title: String? = nil, subtitle: String? = nil,
     detailLines: [String] = []
   ) {
     fields = Mutex(
-      Fields(coordinate: coordinate, title: title, subtitle: subtitle, detailLines: detailLines))
+      Fields(
+        coordinate: coordinate, title: title, subtitle: subtitle, detailLines: detailLines,
+        geoJSONProperties: nil, geoJSONID: nil))
+  }
+}
+
+extension PointAnnotation: GeoJSONFeatureProviding {
+  /// A Point at the annotation's coordinate now (where a drag left it), with
+  /// ``geoJSONProperties`` or else its title and subtitle as `name` and `description`.
+  public var geoJSONFeature: String {
+    let f = fields.withLock { $0 }
+    var properties = f.geoJSONProperties?()
+    if properties == nil {
+      var members: [(key: String, value: String)] = []
+      if let t = f.title { members.append(("name", GeoJSONText.string(t))) }
+      if let s = f.subtitle { members.append(("description", GeoJSONText.string(s))) }
+      properties = GeoJSONText.object(members)
+    }
+    return GeoJSONText.pointFeature(
+      coordinate: f.coordinate, properties: properties ?? "{}", id: f.geoJSONID)
   }
 }
 

@@ -15,6 +15,8 @@ public enum ViewerAction: String, Sendable, CaseIterable {
   case profile, layers, measure, colouring
   /// The live position's tracking mode (Viewer+Location).
   case cycleTracking
+  /// The targets panel: the map's markers by distance (TargetsPanel.swift).
+  case targets
   /// A download of the region on screen (Viewer+Download).
   case downloadRegion
   case help
@@ -145,9 +147,14 @@ public enum KeyBindings {
       details: "colour tracks by file, elevation, speed or time, with a legend (see below)",
       [c("t", .colouring)]),
     KeyBinding(
-      "f", "follow position: off / on / heading",
+      "T", "targets: markers by distance",
       details:
-        "follow your position (with `--follow`): off → follow → follow with heading → off; a pan by hand turns it off",
+        "the targets panel: the map's markers with their distance and bearing, nearest first from the centre or (Tab) from your position; type to filter, ↑ ↓ choose, Enter selects one, centres it and opens its callout",
+      [c("T", .targets)]),
+    KeyBinding(
+      "f", "follow the marker / position",
+      details:
+        "with a marker selected: follow it, the map keeping it centred as it moves (`f` again, a pan or Esc stops); else follow your position (with `--follow`): off → follow → follow with heading → off; a pan by hand turns it off",
       [c("f", .cycleTracking)]),
     KeyBinding(
       "D", "download the region on screen",

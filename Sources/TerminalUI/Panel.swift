@@ -25,6 +25,9 @@ enum PanelResponse: Equatable {
 enum PanelLevel: Int, Comparable {
   /// The selected marker's callout (the map draws it beside its marker).
   case callout
+  /// `termmap pick`'s Enter and Esc (PickPanel): above the callout, below every box, prompt
+  /// and tool, which keep their own Enter and Esc.
+  case pick
   /// The measure tool (its line on the map, its length on the status line). Below the
   /// profile: a drag of the profile's cursor that ends over the map adds no point.
   case measure
@@ -32,6 +35,8 @@ enum PanelLevel: Int, Comparable {
   case profile
   /// The layer list's box.
   case layers
+  /// The targets panel's box (`T`).
+  case targets
   /// Moving the selected waypoint with keys (its hint on the status line). Above the track
   /// tool's panels: while a marker moves, the arrows are its (not the profile's cursor's).
   case move

@@ -40,6 +40,7 @@ extension Viewer {
     // The live position (Viewer+Location) and the selected marker.
     parts += locationStatusParts(now: clock()).map { Part($0, priority: 0) }
     parts += liveLayerStatusParts().map { Part($0, priority: 0) }
+    if let f = followStatusPart { parts.append(Part(f, priority: 0)) }
     if let s = map.selectedAnnotations.first, let t = s.title {
       parts.append(Part("▸ " + t, priority: 0))
     }

@@ -9,6 +9,7 @@ extension Viewer {
   public func handle(_ event: InputEvent) {
     dirty = true
     if event == .resize { return }
+    inputEvents += 1
     // Esc during a mouse drag of a marker puts it back, before any panel sees the key.
     if dragsMarker, map.draggedAnnotation != nil, KeyBindings.action(for: event) == .escape {
       cancelMarkerDrag()
@@ -22,6 +23,10 @@ extension Viewer {
     {
       handleMouse(m)
       return
+    }
+    // Esc stops following a marker (as a pan does), and goes on to do what it does.
+    if followedTarget != nil, KeyBindings.action(for: event) == .escape {
+      stopFollowingTarget(saying: "stopped following")
     }
     if routeToPanels(event) { return }
     switch event {
@@ -82,7 +87,8 @@ extension Viewer {
     case .layers: openLayerList()
     case .measure: startMeasuring()
     case .colouring: cycleColouring()
-    case .cycleTracking: cycleTrackingMode()  // Viewer+Location
+    case .cycleTracking: followOrCycleTracking()  // TargetsPanel.swift, Viewer+Location
+    case .targets: toggleTargets()  // TargetsPanel.swift
     case .downloadRegion: downloadVisibleRegion()  // Viewer+Download
     case .quit:
       running = false
@@ -94,6 +100,7 @@ extension Viewer {
     let fraction = far ? 0.5 : 0.125
     let dx = Double(x) * max((map.widthInDots * fraction).rounded(), Double(CellGeometry.dotsWide))
     let dy = Double(y) * max((map.heightInDots * fraction).rounded(), Double(CellGeometry.dotsHigh))
+    stopFollowingTarget(saying: "stopped following")
     map.beginUserInteraction()
     map.pan(byDotsX: dx, y: dy)
     lastMove = clock()
@@ -184,6 +191,7 @@ extension Viewer {
           drag = (m.column, m.row, true)
           return
         }
+        stopFollowingTarget(saying: "stopped following")
         map.beginUserInteraction()
         map.pan(
           byDotsX: Double(-dc * CellGeometry.dotsWide), y: Double(-dr * CellGeometry.dotsHigh))

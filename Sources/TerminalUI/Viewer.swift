@@ -34,6 +34,9 @@ public struct ViewerOptions: Sendable {
   /// (`VectorTileRenderer.language`); nil: as the overlays say (`SourceTileOverlay.language`).
   /// `termmap serve` sets it from each session's locale.
   public var labelLanguage: String?
+  /// `termmap pick`: Enter picks the selected marker's GeoJSON feature (or the centre) and
+  /// ends the viewer with status 0; Esc or `q` ends it with 1 (PickPanel).
+  public var picks = false
 
   public init() {}
 }
@@ -190,6 +193,14 @@ public final class Viewer: MapViewDelegate {
   let liveLayers = LiveLayerState()
   /// More location events wait than one turn of the loop takes.
   var locationPending = false
+  /// The marker the map follows (`f` on a selected marker; TargetsPanel.swift), and where it
+  /// was when the map last centred it.
+  var followedTarget: (any Annotation)?
+  var followedPoint: MapPoint?
+  /// Key and mouse events received so far.
+  var inputEvents = 0
+  /// `termmap pick`: the feature picked (one line of GeoJSON), once the viewer has ended.
+  public internal(set) var pickedFeature: String?
 
   /// A viewer making frames of `columns` × `rows` cells for a terminal that shows Unicode or
   /// not.
@@ -258,6 +269,13 @@ public final class Viewer: MapViewDelegate {
     if gazetteer == nil { startLoadingGazetteer() }
     startLocation()
     if let m = options.missingMapMessage { show(SafeText.clean(m), seconds: 15) }
+    if options.picks {
+      open(PickPanel())
+      // Until the first key or mouse event (the status line is then the map's again).
+      show(
+        "pick: Enter prints the selected marker (or the centre) · Esc or q cancels", seconds: 8
+      ) { [unowned self] in inputEvents > 0 }
+    }
   }
 
   /// Stops the location source and finishes its recording (after the front has given the
@@ -290,6 +308,7 @@ public final class Viewer: MapViewDelegate {
       liveLayers.lastSync = now
       if receiveLiveLayers() { dirty = true }
     }
+    if keepTargetCentred() { dirty = true }
     if map.isInteracting
       && now.timeIntervalSince(lastMove) * 1000 >= Double(options.settleMilliseconds)
       && drag == nil

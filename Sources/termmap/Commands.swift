@@ -19,6 +19,7 @@ struct Termmap: ParsableCommand {
       termmap get (PLACE | --bbox W,S,E,N | --around LAT,LON --radius KM) [<options>]
       termmap regions [remove NAME]
       termmap serve (--authorized-keys FILE | --anonymous) [<options>] [<FILE> ...]
+      termmap pick [<options>] [<FILE> ...]
       """,
     discussion: """
       FILE is GPX 1.0/1.1, GeoJSON, KML 2.2 or a route CSV, recognised by its contents. SOURCE \
@@ -33,9 +34,21 @@ struct Termmap: ParsableCommand {
     version: "termmap \(Usage.version)",
     subcommands: [
       View.self, Render.self, Info.self, Bench.self, Get.self, RegionsCommand.self, Serve.self,
-      Style.self, GenerateManual.self,
+      Style.self, Pick.self, GenerateManual.self,
     ],
     defaultSubcommand: View.self)
+}
+
+/// The options the viewer's commands share (view, pick).
+protocol ViewerCommandLine {
+  var position: PositionOptions { get }
+  var map: MapOptions { get }
+  var tiles: TileOptions { get }
+  var keepRoutes: Bool { get }
+  var settle: String? { get }
+  var live: LiveOptions { get }
+  var layers: LayerOptions { get }
+  var input: FileArguments { get }
 }
 
 /// `--center` and `--zoom`: where the view opens (view, render, bench).
@@ -123,7 +136,7 @@ struct FileArguments: ParsableArguments {
 
 extension Termmap {
   /// `termmap [view] [options] [FILE…]`: the interactive viewer.
-  struct View: ParsableCommand {
+  struct View: ParsableCommand, ViewerCommandLine {
     static let configuration = CommandConfiguration(
       commandName: "view",
       abstract: "Open the interactive viewer (the default; ? shows the keys).",
@@ -131,6 +144,42 @@ extension Termmap {
         With no file, the offline world map. Files are read in the background and the view \
         then fits them; --center and --zoom override the fit's centre and zoom (each alone \
         keeps the other from the fit; with no file, --center alone opens at zoom 10).
+        """)
+
+    @OptionGroup(title: "Position") var position: PositionOptions
+    @OptionGroup(title: "Map") var map: MapOptions
+    @OptionGroup(title: "Tile layers") var tiles: TileOptions
+
+    @Flag(
+      name: .customLong("keep-routes"),
+      help: "Keep routes shown while the map moves (by default they are hidden until it settles).")
+    var keepRoutes = false
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "Milliseconds without movement that end a change, 0 to 5000 (default 150).",
+        valueName: "MS"))
+    var settle: String?
+
+    @OptionGroup(title: "Live position") var live: LiveOptions
+    @OptionGroup(title: "Live layers") var layers: LayerOptions
+
+    @OptionGroup var input: FileArguments
+  }
+
+  /// `termmap pick [options] [FILE…]`: the viewer on the terminal, a choice on stdout.
+  struct Pick: ParsableCommand, ViewerCommandLine {
+    static let configuration = CommandConfiguration(
+      commandName: "pick",
+      abstract: "Choose a place on the map: its GeoJSON feature goes to stdout (a map-shaped fzf).",
+      discussion: """
+        Opens the viewer, with the viewer's options and files, on the terminal (/dev/tty), so \
+        stdout can be a pipe. Enter prints the selected marker's feature (a Point with the \
+        properties its file gave it; with none selected, the centre of the map, with the zoom) \
+        as one line of GeoJSON and exits 0; Esc or q prints nothing and exits 1. Enter on a \
+        cluster zooms to its members, as in the viewer. Without a terminal: one line on \
+        stderr, exit status 2.
         """)
 
     @OptionGroup(title: "Position") var position: PositionOptions

@@ -223,10 +223,10 @@ enum Manual {
   ]
 
   static let exitStatus: [(String, String)] = [
-    ("0", "Done (the viewer: after q)."),
+    ("0", "Done (the viewer: after q; pick: the feature was printed)."),
     (
       "1",
-      "render: a --tiles source gave no tile at all (every request failed, e.g. no network), or the offline map is missing and nothing else was asked for; the frame is printed and one line on stderr says why."
+      "pick: cancelled with Esc or q, nothing printed. render: a --tiles source gave no tile at all (every request failed, e.g. no network), or the offline map is missing and nothing else was asked for; the frame is printed and one line on stderr says why."
     ),
     (
       "2",

@@ -126,7 +126,7 @@ struct RenderCommand {
   }
 
   /// The viewer's options.
-  init(_ c: Termmap.View) throws {
+  init(_ c: some ViewerCommandLine) throws {
     try self.init(position: c.position, map: c.map, tiles: c.tiles, files: c.input.files)
     keepRoutes = c.keepRoutes
     layers = try c.layers.parse()

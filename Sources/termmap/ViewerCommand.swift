@@ -19,6 +19,56 @@ extension RenderCommand {
 @MainActor
 enum ViewerCommand {
   static func run(_ command: Termmap.View) throws -> Int32 {
+    try run(command, picks: false).status
+  }
+
+  /// `termmap pick`: the viewer on /dev/tty, standard output kept for the picked feature,
+  /// which is written there (one line) after the terminal has been given back.
+  static func pick(_ command: Termmap.Pick) throws -> Int32 {
+    let (status, feature, output) = try run(command, picks: true)
+    if let output {
+      if let feature {
+        var bytes = Array((feature + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+          let n = bytes.withUnsafeMutableBytes {
+            write(output, $0.baseAddress! + offset, $0.count - offset)
+          }
+          if n < 0 && errno == EINTR { continue }
+          guard n > 0 else {
+            FileHandle.standardError.write(
+              Data("termmap: pick: stdout: \(String(cString: strerror(errno)))\n".utf8))
+            return 2
+          }
+          offset += n
+        }
+      }
+      close(output)
+    }
+    return status
+  }
+
+  /// Puts the terminal (/dev/tty) on standard output, and on standard input when that is not
+  /// a terminal, for `termmap pick`; answers a descriptor of the old standard output.
+  static func moveToTerminal() throws -> Int32 {
+    let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    guard tty >= 0 else {
+      throw UsageError(
+        "pick: no terminal to show the map on (/dev/tty: \(String(cString: strerror(errno))))")
+    }
+    let output = fcntl(1, F_DUPFD_CLOEXEC, 3)
+    guard output >= 0, dup2(tty, 1) >= 0 else {
+      close(tty)
+      throw UsageError("pick: cannot move standard output aside")
+    }
+    if isatty(0) == 0 { dup2(tty, 0) }
+    close(tty)
+    return output
+  }
+
+  static func run(_ command: some ViewerCommandLine, picks: Bool) throws -> (
+    status: Int32, feature: String?, output: Int32?
+  ) {
     var parsed = try RenderCommand(command)
     var options = ViewerOptions()
     options.files = parsed.files
@@ -31,6 +81,7 @@ enum ViewerCommand {
     options.eventLogPath = ProcessInfo.processInfo.environment["TERMMAP_EVENT_LOG"]
     options.dataDirectory = DataDirectory.locate()
     options.searchesStoredRegions = true
+    options.picks = picks
     if parsed.basemap && options.dataDirectory == nil {
       options.missingMapMessage = DataDirectory.missingMessage()
     }
@@ -51,6 +102,9 @@ enum ViewerCommand {
     let layers =
       parsed.layers.sources.isEmpty
       ? nil : LiveLayerRun(parsed.layers, follows: true, standardInput: layerInput)
+    // pick: the terminal for the map and the keys, standard output kept for the feature
+    // (after --follow -, which moves standard input aside itself).
+    let output = picks ? try moveToTerminal() : nil
     TerminalGuard.install()
     let front: TerminalFront
     do {
@@ -73,6 +127,6 @@ enum ViewerCommand {
       FileHandle.standardError.write(Data("termmap: \(line)\n".utf8))
       if status == 0 { status = 2 }
     }
-    return status
+    return (status, viewer.pickedFeature, output)
   }
 }

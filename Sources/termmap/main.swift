@@ -34,6 +34,7 @@ extension Termmap {
   static func execute(_ command: any ParsableCommand) throws -> Int32 {
     switch command {
     case let c as View: return try ViewerCommand.run(c)
+    case let c as Pick: return try ViewerCommand.pick(c)
     case let c as Render:
       var render = try RenderCommand(c)
       return try render.run()

@@ -154,7 +154,7 @@ extension GeneratedDocsTests {
         )
       }
     }
-    #expect(regions == 11)
+    #expect(regions == 12)
     if Self.record { try usage.write(to: url, atomically: true, encoding: .utf8) }
   }
 }

@@ -474,10 +474,10 @@ struct WholeFrameTests {
 
   @Test("? draws the key list over the map, centred; q closes it and the map is back")
   func help() throws {
-    // 24 rows: the whole list fits (the track tool's keys and D made it longer than 16 rows
-    // hold, M one row longer than 23).
-    let h = try Harness(columns: 60, rows: 24)
-    let status = "0.00000, 0.00000 · z-1.5 · ├────┤ 5000 km             ? help"
+    // 25 rows: the whole list fits (the track tool's keys and D made it longer than 16 rows
+    // hold, M one row longer than 23, T, the targets panel, one longer than 24).
+    let h = try Harness(columns: 60, rows: 25)
+    let status = "0.00000, 0.00000 · z-1.4 · ├────┤ 5000 km             ? help"
     h.send(.character("?"))
     let expected = [
       " ┌─ termmap keys ────────────────────────────────────────┐  ",
@@ -495,7 +495,8 @@ struct WholeFrameTests {
       " │ L               layers: files, tracks, on / off       │  ",
       " │ m               measure a path                        │  ",
       " │ t               colour tracks: file, elevation, …     │  ",
-      " │ f               follow position: off / on / heading   │  ",
+      " │ T               targets: markers by distance          │  ",
+      " │ f               follow the marker / position          │  ",
       " │ D               download the region on screen         │  ",
       " │ mouse           drag pans, wheel zooms, click selects │  ",
       " │ ?               this help                             │  ",
@@ -507,7 +508,7 @@ struct WholeFrameTests {
     ]
     #expect(h.screen == expected, "\n\(h.text)")
     h.send(.character("q"))
-    #expect(h.screen == Array(repeating: Self.blank, count: 23) + [status])
+    #expect(h.screen == Array(repeating: Self.blank, count: 24) + [status])
   }
 
   @Test("/ Tokyo: the prompt line with its cursor and the matches above it")

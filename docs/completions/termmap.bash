@@ -173,13 +173,13 @@ _termmap() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    view|render|info|bench|get|regions|serve|style|help)
+    view|render|info|bench|get|regions|serve|style|pick|help)
         # Offer subcommand argument completions
         "_termmap_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'view render info bench get regions serve style help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'view render info bench get regions serve style pick help' -- "${cur}"))
         ;;
     esac
 }
@@ -187,8 +187,8 @@ _termmap() {
 _termmap_view() {
     repeating_flags=()
     non_repeating_flags=(--no-basemap --keep-routes --version -h --help)
-    repeating_options=(--tiles)
-    non_repeating_options=(--center --zoom --bbox --charset --style --lang --raster --settle --follow --record)
+    repeating_options=(--tiles --layer)
+    non_repeating_options=(--center --zoom --bbox --charset --style --lang --raster --settle --follow --record --every --ttl --max-targets --trail)
     __termmap_offer_flags_options -1
 
     # Offer option value completions
@@ -262,8 +262,8 @@ _termmap_view() {
 _termmap_render() {
     repeating_flags=()
     non_repeating_flags=(--no-basemap --status --version -h --help)
-    repeating_options=(--tiles)
-    non_repeating_options=(--center --zoom --size --color --bbox --charset --style --lang --raster --wait)
+    repeating_options=(--tiles --layer)
+    non_repeating_options=(--center --zoom --size --color --bbox --charset --style --lang --raster --wait --every --ttl --max-targets --trail)
     __termmap_offer_flags_options -1
 
     # Offer option value completions
@@ -559,6 +559,81 @@ _termmap_style_test() {
     # Offer positional completions
     case "${positional_number}" in
     1)
+        __termmap_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_termmap_pick() {
+    repeating_flags=()
+    non_repeating_flags=(--no-basemap --keep-routes --version -h --help)
+    repeating_options=(--tiles --layer)
+    non_repeating_options=(--center --zoom --bbox --charset --style --lang --raster --settle --follow --record --every --ttl --max-targets --trail)
+    __termmap_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--center')
+        return
+        ;;
+    '--zoom')
+        return
+        ;;
+    '--bbox')
+        return
+        ;;
+    '--charset')
+        __termmap_add_completions -W 'braille'$'\n''block'$'\n''ascii'
+        return
+        ;;
+    '--style')
+        __termmap_add_completions -W 'dark'$'\n''light'$'\n''mono'
+        return
+        ;;
+    '--lang')
+        return
+        ;;
+    '--tiles')
+        __termmap_add_completions -f
+        return
+        ;;
+    '--raster')
+        __termmap_add_completions -W 'dots'$'\n''blocks'
+        return
+        ;;
+    '--settle')
+        return
+        ;;
+    '--follow')
+        __termmap_add_completions -f
+        return
+        ;;
+    '--record')
+        __termmap_add_completions -o plusdirs -fX '!*.@(gpx)'
+        return
+        ;;
+    '--layer')
+        __termmap_add_completions -f
+        return
+        ;;
+    '--every')
+        return
+        ;;
+    '--ttl')
+        return
+        ;;
+    '--max-targets')
+        return
+        ;;
+    '--trail')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
         __termmap_add_completions -f
         return
         ;;

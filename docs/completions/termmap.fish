@@ -23,9 +23,9 @@ function __termmap_parse_tokens -S
         __termmap_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'view'
-            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'lang=' 'no-basemap' 'tiles=+' 'raster=' 'keep-routes' 'settle=' 'follow=' 'record=' 'version' 'h/help'
+            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'lang=' 'no-basemap' 'tiles=+' 'raster=' 'keep-routes' 'settle=' 'follow=' 'record=' 'layer=+' 'every=' 'ttl=' 'max-targets=' 'trail=' 'version' 'h/help'
         case 'render'
-            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'size=' 'color=' 'bbox=' 'charset=' 'style=' 'lang=' 'no-basemap' 'tiles=+' 'raster=' 'status' 'wait=' 'version' 'h/help'
+            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'size=' 'color=' 'bbox=' 'charset=' 'style=' 'lang=' 'no-basemap' 'tiles=+' 'raster=' 'status' 'wait=' 'layer=+' 'every=' 'ttl=' 'max-targets=' 'trail=' 'version' 'h/help'
         case 'info'
             __termmap_parse_subcommand -r 1 'json' 'version' 'h/help'
         case 'bench'
@@ -46,6 +46,8 @@ function __termmap_parse_tokens -S
             case 'test'
                 __termmap_parse_subcommand 1 'verbose' 'version' 'h/help'
             end
+        case 'pick'
+            __termmap_parse_subcommand -r 1 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'lang=' 'no-basemap' 'tiles=+' 'raster=' 'keep-routes' 'settle=' 'follow=' 'record=' 'layer=+' 'every=' 'ttl=' 'max-targets=' 'trail=' 'version' 'h/help'
         case 'help'
             __termmap_parse_subcommand -r 1 'version'
         end
@@ -111,6 +113,7 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "ter
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'regions' -d 'List the regions termmap get stored, or remove one (regions remove NAME).'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'serve' -d 'Serve the map over SSH: each connection gets its own viewer (ssh -p PORT HOST).'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'style' -d 'Check MapLibre styles and expressions: validate, eval, test.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'pick' -d 'Choose a place on the map: its GeoJSON feature goes to stdout (a map-shaped fzf).'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" center' -l 'center' -d 'The centre of the view, in degrees (latitude -90 to 90, longitude -180 to 180).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap view" zoom' -l 'zoom' -d 'The zoom level, -4 to 22 (below 0 the whole world fits a small terminal).' -rfka ''
@@ -218,4 +221,25 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap style test" -eq 1' -F
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap style test" version' -l 'version' -d 'Show the version.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap style test" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" center' -l 'center' -d 'The centre of the view, in degrees (latitude -90 to 90, longitude -180 to 180).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" zoom' -l 'zoom' -d 'The zoom level, -4 to 22 (below 0 the whole world fits a small terminal).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" bbox' -l 'bbox' -d 'The region to show: west, south, east, north in degrees (W > E crosses the antimeridian); not with --center or --zoom.' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" charset' -l 'charset' -d 'The characters the map is drawn with (default: braille, or ascii without a UTF-8 locale).' -rfka 'braille block ascii'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" style' -l 'style' -d 'The map\'s colours: dark, light (for light terminals) or mono (no colour); default: from the terminal\'s background, mono under NO_COLOR.' -rfka 'dark light mono'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" lang' -l 'lang' -d 'The labels\' language: names in it (name:CODE) where the map has them (default: the locale\'s, LC_ALL, LC_MESSAGES or LANG).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" no-basemap' -l 'no-basemap' -d 'Draw only your data and --tiles, not the offline map.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick"' -l 'tiles' -d 'Add a tile layer on top of the map (repeatable): a file, directory, URL or source name.' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" raster' -l 'raster' -d 'How raster tiles are drawn: braille dots (the default) or half blocks.' -rfka 'dots blocks'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" keep-routes' -l 'keep-routes' -d 'Keep routes shown while the map moves (by default they are hidden until it settles).'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" settle' -l 'settle' -d 'Milliseconds without movement that end a change, 0 to 5000 (default 150).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" follow' -l 'follow' -d 'Follow a live position: gpsd[://HOST:PORT], a serial device with NMEA 0183, - (NMEA on standard input) or a growing NMEA, GPX or CSV file.' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" record' -l 'record' -d 'Record the followed track to a GPX file, written as it goes (valid even if killed or the disk fills). A file that is there must be a termmap recording: a track is added to it.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'gpx\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick"' -l 'layer' -d 'Draw moving targets from a source (repeatable): - (standard input), a file (followed as it grows), a FIFO, tcp://HOST:PORT, http(s)://URL (polled) or gpsd://HOST[:PORT] (AIS). GeoJSON lines, FeatureCollections or RFC 8142 sequences, CSV with id,lat,lon, dump1090\'s aircraft.json or gpsd\'s AIS reports.' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" every' -l 'every' -d 'Seconds between fetches of an http(s) --layer (default 1).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" ttl' -l 'ttl' -d 'A target silent this long is drawn stale, and removed after twice that (default: aircraft 60, vessels 600, other features never; a ttl property wins).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" max-targets' -l 'max-targets' -d 'Keep at most N targets; past that the least recently updated are dropped (default 100000).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" trail' -l 'trail' -d 'Draw each target\'s trail of its last N positions (default 0, at most 10000).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap pick" -ge 1' -F
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" version' -l 'version' -d 'Show the version.'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap pick" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap help" version' -l 'version' -d 'Show the version.'
