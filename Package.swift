@@ -62,6 +62,8 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSH", package: "swift-nio-ssh"),
+        // --metrics: a small HTTP endpoint.
+        .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -84,6 +86,10 @@ let package = Package(
         "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles", "TerminalUI",
         "LiveLocation", "MapServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        // `termmap bench serve`'s SSH client.
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOSSH", package: "swift-nio-ssh"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strict),

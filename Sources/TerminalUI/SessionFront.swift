@@ -7,8 +7,12 @@ import Foundation
 ///
 /// Output is paced by the link: while more than `backlogLimit` bytes wait to be sent, no frame
 /// is written; when they drain, the newest state is written (frames coalesce, so a slow link
-/// sees fewer frames, never a growing queue). Animations step only while frames drain, so a
-/// zoom over a slow link lands on its target instead of queueing every step.
+/// sees fewer frames, never a growing queue). The link is measured: a frame of at least 4 KB
+/// written to an idle link is timed until it has left; when that takes longer than three
+/// animation steps (48 ms), or when an animation step finds more than the last frame still
+/// waiting, an animation jumps to its end, so a zoom over a slow link costs one frame (one
+/// full repaint at most) instead of every step. Keys that arrive while frames are held change
+/// the view at once; the frame that follows shows them all.
 @MainActor
 public final class SessionFront {
   /// The link to the client.
@@ -48,9 +52,17 @@ public final class SessionFront {
   var asciiCache: [Unicode.Scalar: Unicode.Scalar] = [:]
   /// Bytes allowed to wait on the link before frames are held back (one large frame).
   public var backlogLimit = 32 * 1024
-  /// Frames and bytes written, for the server's counters.
+  /// Frames written.
   public private(set) var framesSent = 0
+  /// Bytes written.
   public private(set) var bytesSent = 0
+  /// Whether the link was measured too slow to animate (the last frame timed took longer than
+  /// ``slowDrain`` to leave).
+  public private(set) var linkIsSlow = false
+  /// A frame that takes longer than this to leave makes the link slow (three animation steps).
+  public static let slowDrain = Duration.milliseconds(48)
+  var timingFrame = false
+  var lastFrameBytes = 0
 
   /// Sets the terminal up for the map: the alternate screen, no cursor, the mouse's button
   /// and motion reports in SGR form.
@@ -177,6 +189,10 @@ public final class SessionFront {
       }
       return
     }
+    if viewer.map.isAnimating && (linkIsSlow || link.backlog() > lastFrameBytes) {
+      // A slow link, or more than one frame waiting: the animation's end, in one frame.
+      viewer.map.finishChanges()
+    }
     guard var frame = viewer.turn(afterInput: input) else {
       if !viewer.isRunning { end(lastLine: nil) }
       return
@@ -187,7 +203,23 @@ public final class SessionFront {
     let bytes = writer.update(to: frame)
     framesSent += 1
     bytesSent += bytes.count
+    lastFrameBytes = bytes.count
+    let idle = link.backlog() == 0
     link.send(bytes)
+    if idle && bytes.count >= 4096 && !timingFrame {
+      timingFrame = true
+      let start = ContinuousClock.now
+      // Called on the connection's thread when the bytes have left: the time is taken there.
+      link.whenDrained(1) { [weak self] in
+        let took = ContinuousClock.now - start
+        DispatchQueue.main.async {
+          MainActor.assumeIsolated {
+            self?.timingFrame = false
+            self?.linkIsSlow = took > Self.slowDrain
+          }
+        }
+      }
+    }
     if !viewer.isRunning { end(lastLine: nil) }
   }
 }
