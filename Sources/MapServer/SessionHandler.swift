@@ -1,10 +1,11 @@
 import Foundation
-#if os(Linux)
-  import Glibc
-#endif
 import NIOCore
 import NIOSSH
 import Synchronization
+
+#if os(Linux)
+  import Glibc
+#endif
 
 /// One session channel: takes a pty request, a few environment variables, window changes and
 /// one shell; refuses commands and subsystems. Runs on the connection's event loop.

@@ -101,7 +101,8 @@ struct ServeLoad {
     }
     latencies.sort()
     let pick = { (q: Double) -> Double in
-      latencies.isEmpty ? .nan : latencies[min(latencies.count - 1, Int(Double(latencies.count) * q))]
+      latencies.isEmpty
+        ? .nan : latencies[min(latencies.count - 1, Int(Double(latencies.count) * q))]
     }
     counts.sort()
     let starved = probes.filter { $0.result().answeredShare < 0.95 }.count
@@ -401,11 +402,13 @@ final class AnonymousUser: NIOSSHClientUserAuthenticationDelegate {
 /// Accepts the host key the server printed at start, and no other.
 struct KnownHostKey: NIOSSHClientServerAuthenticationDelegate {
   let fingerprint: String
-  func validateHostKey(hostKey: NIOSSHPublicKey, validationCompletePromise: EventLoopPromise<Void>) {
+  func validateHostKey(hostKey: NIOSSHPublicKey, validationCompletePromise: EventLoopPromise<Void>)
+  {
     if HostKey.fingerprint(of: hostKey) == fingerprint {
       validationCompletePromise.succeed(())
     } else {
-      validationCompletePromise.fail(BenchServeError("host key \(HostKey.fingerprint(of: hostKey))"))
+      validationCompletePromise.fail(
+        BenchServeError("host key \(HostKey.fingerprint(of: hostKey))"))
     }
   }
 }

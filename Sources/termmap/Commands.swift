@@ -364,7 +364,10 @@ extension Termmap {
       abstract: "Measure frame times and memory (build with -c release).",
       discussion: """
         With --tiles SOURCE --center LAT,LON --zoom Z, measures that tile source's first, \
-        cached and redrawn frames instead of the built-in scenarios.
+        cached and redrawn frames instead of the built-in scenarios. termmap bench serve \
+        starts termmap serve and loads it over SSH instead: sessions typing keys (key-to-frame \
+        times), memory per idle session, a session that never reads, connections opened and \
+        dropped.
         """)
 
     @Flag(help: "Print JSON instead of text.") var json = false

@@ -150,8 +150,11 @@ struct ServeCLITests {
     // animation wrote every step).
     #expect(
       after - before <= 37_500,
-      "the zoom key's frames: \(after - before) bytes, the last \(Int(took * 1000)) ms after the key")
-    print("slow link: a zoom key wrote \(after - before) bytes, the last \(Int(took * 1000)) ms after the key")
+      "the zoom key's frames: \(after - before) bytes, the last \(Int(took * 1000)) ms after the key"
+    )
+    print(
+      "slow link: a zoom key wrote \(after - before) bytes, the last \(Int(took * 1000)) ms after the key"
+    )
   }
 
   @Test("--metrics answers GET /metrics in Prometheus' format: sessions, frames, refusals")

@@ -10,7 +10,8 @@ public final class ThrottledProxy: Sendable {
   public let port: UInt16
   private let listener: Int32
   private let bytesPerSecond: Double
-  private let state = Mutex((forwarded: 0, last: Date.distantPast, open: Set<Int32>(), stopped: false))
+  private let state = Mutex(
+    (forwarded: 0, last: Date.distantPast, open: Set<Int32>(), stopped: false))
 
   /// Listens on 127.0.0.1 and forwards to 127.0.0.1:`target`.
   public init(to target: UInt16, bytesPerSecond: Int) throws {

@@ -315,8 +315,8 @@ _termmap_bench() {
     repeating_flags=()
     non_repeating_flags=(--json --quick --version -h --help)
     repeating_options=()
-    non_repeating_options=(--size --only --tiles --center --zoom)
-    __termmap_offer_flags_options 0
+    non_repeating_options=(--size --only --tiles --sessions --seconds --connections --center --zoom)
+    __termmap_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
@@ -328,6 +328,15 @@ _termmap_bench() {
         ;;
     '--tiles')
         __termmap_add_completions -f
+        return
+        ;;
+    '--sessions')
+        return
+        ;;
+    '--seconds')
+        return
+        ;;
+    '--connections')
         return
         ;;
     '--center')
@@ -390,7 +399,7 @@ _termmap_serve() {
     repeating_flags=()
     non_repeating_flags=(--anonymous --check --no-basemap --version -h --help)
     repeating_options=(--tiles)
-    non_repeating_options=(--listen --host-key --authorized-keys --max-sessions --idle-timeout --center --zoom --bbox --charset --style --raster)
+    non_repeating_options=(--listen --host-key --authorized-keys --max-sessions --idle-timeout --metrics --center --zoom --bbox --charset --style --raster)
     __termmap_offer_flags_options -1
 
     # Offer option value completions
@@ -410,6 +419,9 @@ _termmap_serve() {
         return
         ;;
     '--idle-timeout')
+        return
+        ;;
+    '--metrics')
         return
         ;;
     '--center')
