@@ -8,8 +8,9 @@ import Foundation
 /// Output is paced by the link: while more than `backlogLimit` bytes wait to be sent, no frame
 /// is written; when they drain, the newest state is written (frames coalesce, so a slow link
 /// sees fewer frames, never a growing queue). The link is measured: a frame of at least 4 KB
-/// written to an idle link is timed until it has left; when that takes longer than three
-/// animation steps (48 ms), or when an animation step finds more than the last frame still
+/// and half the largest written to an idle link is timed until it has left; when at that rate a full repaint (the
+/// largest frame sent) would take longer than three animation steps (48 ms), or when an
+/// animation step finds more than the last frame still
 /// waiting, an animation jumps to its end, so a zoom over a slow link costs one frame (one
 /// full repaint at most) instead of every step. Keys that arrive while frames are held change
 /// the view at once; the frame that follows shows them all.
@@ -56,13 +57,16 @@ public final class SessionFront {
   public private(set) var framesSent = 0
   /// Bytes written.
   public private(set) var bytesSent = 0
-  /// Whether the link was measured too slow to animate (the last frame timed took longer than
-  /// ``slowDrain`` to leave).
+  /// Whether the link was measured too slow to animate: at the rate the last timed frame
+  /// left, a full repaint (the largest frame sent so far, at least 5 bytes a cell) would take
+  /// longer than ``slowDrain``.
   public private(set) var linkIsSlow = false
-  /// A frame that takes longer than this to leave makes the link slow (three animation steps).
+  /// A full repaint that takes longer than this to leave makes the link slow (three animation
+  /// steps).
   public static let slowDrain = Duration.milliseconds(48)
   var timingFrame = false
   var lastFrameBytes = 0
+  var largestFrameBytes = 0
 
   /// Sets the terminal up for the map: the alternate screen, no cursor, the mouse's button
   /// and motion reports in SGR form.
@@ -168,11 +172,14 @@ public final class SessionFront {
       for event in decoder.flush() { deliver(event) }
     }
     guard viewer.isRunning else { return end(lastLine: nil) }
-    if link.backlog() > backlogLimit {
+    // On a slow link frames go one at a time: the next (the newest state) once the last has
+    // left, so what changes meanwhile (tiles arriving, keys) costs one frame, not several.
+    let limit = linkIsSlow ? 0 : backlogLimit
+    if link.backlog() > limit {
       // The client is behind: no frame, and no animation step, until it catches up.
       if !waitingForDrain {
         waitingForDrain = true
-        link.whenDrained(backlogLimit / 4) { [weak self] in
+        link.whenDrained(linkIsSlow ? 1 : backlogLimit / 4) { [weak self] in
           DispatchQueue.main.async {
             MainActor.assumeIsolated {
               self?.waitingForDrain = false
@@ -199,18 +206,25 @@ public final class SessionFront {
     framesSent += 1
     bytesSent += bytes.count
     lastFrameBytes = bytes.count
+    largestFrameBytes = max(largestFrameBytes, bytes.count)
     let idle = link.backlog() == 0
     link.send(bytes)
-    if idle && bytes.count >= 4096 && !timingFrame {
+    // Only a large frame is timed: a small one fits in what the line holds in flight (a few
+    // KB) and leaves at once however slow the line is.
+    if idle && bytes.count >= max(4096, largestFrameBytes / 2) && !timingFrame {
       timingFrame = true
       let start = ContinuousClock.now
+      // A full repaint: the largest frame so far, and at least 5 bytes a cell (a braille
+      // character and its share of colour codes), as the first view may be mostly empty.
+      let full = max(largestFrameBytes, viewer.columns * viewer.rows * 5)
+      let scale = Double(full) / Double(bytes.count)
       // Called on the connection's thread when the bytes have left: the time is taken there.
       link.whenDrained(1) { [weak self] in
         let took = ContinuousClock.now - start
         DispatchQueue.main.async {
           MainActor.assumeIsolated {
             self?.timingFrame = false
-            self?.linkIsSlow = took > Self.slowDrain
+            self?.linkIsSlow = took * scale > Self.slowDrain
           }
         }
       }

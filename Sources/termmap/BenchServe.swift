@@ -79,6 +79,8 @@ struct ServeLoad {
 
     // Every session types for `seconds`.
     let period = 1 / keysPerSecond
+    let cpuBefore = server.cpuSeconds()
+    let loadBefore = Self.loadAverage()
     for (i, p) in probes.enumerated() {
       p.startTyping(
         Self.keys, every: period, after: period * Double(i) / Double(max(1, sessions)),
@@ -86,6 +88,8 @@ struct ServeLoad {
     }
     Thread.sleep(forTimeInterval: seconds)
     for p in probes { p.stopTyping() }
+    let cpu = server.cpuSeconds() - cpuBefore
+    let load = (loadBefore + Self.loadAverage()) / 2
     Thread.sleep(forTimeInterval: 1)
     let busy = server.residentBytes()
     var latencies: [Double] = []
@@ -118,6 +122,12 @@ struct ServeLoad {
         format:
           "keys per session %d..%d; the least answered session got frames for %.1f %% of its keys; %d sessions under 95 %%",
         counts.first ?? 0, counts.last ?? 0, worst * 100, starved))
+    say(
+      "serve-cpu-typing",
+      String(
+        format:
+          "the server used %.1f s of CPU in %.0f s (%.0f %% of one core); load average %.1f on %d cores",
+        cpu, seconds, cpu / seconds * 100, load, ProcessInfo.processInfo.activeProcessorCount))
     say("serve-memory-typing", "\(mb(busy)) after typing")
 
     // A session that never reads, on a large terminal, zooming in and out 20 times a second:
@@ -194,6 +204,12 @@ struct ServeLoad {
     return Double(s) * 1000 + Double(a) / 1e15
   }
 
+  /// The one-minute load average (what else the machine was doing).
+  static func loadAverage() -> Double {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+    return Double(text.split(separator: " ").first ?? "") ?? 0
+  }
+
   /// A loopback address of its own for the `n`th client of a group (127.G.x.y).
   static func address(_ group: Int, _ n: Int) -> String {
     "127.\(group).\(n / 250).\(n % 250 + 1)"
@@ -252,6 +268,21 @@ final class ServerProcess {
     if p.isRunning { p.terminate() }
     let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
     throw BenchServeError("bench serve: the server did not start: \(text.prefix(500))")
+  }
+
+  /// User and system CPU time the server has used, in seconds (/proc/PID/stat).
+  func cpuSeconds() -> Double {
+    guard
+      let s = try? String(
+        contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+      let close = s.lastIndex(of: ")")
+    else { return 0 }
+    // After the command's name: state is field 3, utime 14, stime 15.
+    let fields = s[s.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else {
+      return 0
+    }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
   }
 
   /// VmRSS of the server, in bytes.

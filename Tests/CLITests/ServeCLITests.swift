@@ -123,8 +123,18 @@ struct ServeCLITests {
   @Test("over a 1 Mbit/s link a zoom key costs at most 300 ms of bytes, and lands")
   func slowLink() throws {
     let tmux = try LiveTmux(width: 100)
-    let (pid, port) = try Self.serve(tmux, ["--anonymous"])
+    let metricsPort = ChildProcess.freeLoopbackPort()
+    let (pid, port) = try Self.serve(
+      tmux, ["--anonymous", "--metrics", "127.0.0.1:\(metricsPort)"])
     defer { ChildProcess.stop(pid) }
+    let frames = { () throws -> Int in
+      let body = tmux.file("metrics.txt")
+      _ = try ChildProcess.run(
+        ["curl", "-s", "-o", body, "http://127.0.0.1:\(metricsPort)/metrics"])
+      let text = (try? String(contentsOfFile: body, encoding: .utf8)) ?? ""
+      let line = text.split(separator: "\n").first { $0.hasPrefix("termmap_frames_sent_total ") }
+      return line.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
+    }
     // 125,000 bytes a second each way: 1 Mbit/s.
     let proxy = try ThrottledProxy(to: port, bytesPerSecond: 125_000)
     defer { proxy.stop() }
@@ -140,20 +150,22 @@ struct ServeCLITests {
     #expect(streets.ok, "\(streets.screen.last ?? "")")
     // Everything the view needed has gone through.
     let before = proxy.waitForQuiet(1.5, timeout: 60)
+    let framesBefore = try frames()
     let pressed = Date()
     try tmux.type("+")
     let zoomed = try tmux.waitFor(timeout: 30) { $0.last?.contains("z14.0") == true }
     #expect(zoomed.ok, "\(zoomed.screen.last ?? "")")
     let after = proxy.waitForQuiet(1.5, timeout: 60)
     let took = proxy.forwarded.last.timeIntervalSince(pressed)
+    let sent = try frames() - framesBefore
     // 300 ms at 1 Mbit/s carries 37,500 bytes; the key's frames fit in it (before, its
     // animation wrote every step).
     #expect(
       after - before <= 37_500,
-      "the zoom key's frames: \(after - before) bytes, the last \(Int(took * 1000)) ms after the key"
+      "the zoom key's \(sent) frames: \(after - before) bytes, the last \(Int(took * 1000)) ms after the key"
     )
     print(
-      "slow link: a zoom key wrote \(after - before) bytes, the last \(Int(took * 1000)) ms after the key"
+      "slow link: a zoom key wrote \(sent) frames, \(after - before) bytes, the last \(Int(took * 1000)) ms after the key"
     )
   }
 
@@ -214,7 +226,8 @@ struct ServeCLITests {
     #expect(
       names == [
         "serve-memory-start", "serve-idle-sessions", "serve-key-to-frame",
-        "serve-sessions-answered", "serve-memory-typing", "serve-never-reading",
+        "serve-sessions-answered", "serve-cpu-typing", "serve-memory-typing",
+        "serve-never-reading",
         "serve-memory-closed", "serve-connections",
       ], "\(r.stderr)")
     // 4 sessions, 5 keys a second for 2 s: about 10 keys each, every one answered.
