@@ -236,7 +236,7 @@ public final class SessionFront {
 /// One clock for every session front: each front turns every 16 ms. One timer for all, not
 /// one each: with 100 sessions, 100 timers of 16 ms cost the dispatch machinery (its timer
 /// heap, a timerfd re-armed, a thread woken) more than the turns themselves (a profile of
-/// `termmap bench serve`: about 15 % of the server's time).
+/// `termmap bench serve`: about 10 % of the server's samples).
 @MainActor
 final class SessionClock {
   static let shared = SessionClock()
