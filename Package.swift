@@ -72,6 +72,8 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSH", package: "swift-nio-ssh"),
+        // --metrics: a small HTTP endpoint.
+        .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -94,6 +96,10 @@ let package = Package(
         "MapGeometry", "DotRaster", "TermMapKit", "MapData", "TileData", "MapTiles", "TerminalUI",
         "LiveLocation", "LiveLayers", "MapServer", "MapStyle",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        // `termmap bench serve`'s SSH client.
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOSSH", package: "swift-nio-ssh"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strict),

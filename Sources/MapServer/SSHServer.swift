@@ -44,6 +44,9 @@ public final class SSHServer: Sendable {
   let group: MultiThreadedEventLoopGroup
   let state = Mutex(ServerState())
   let channel: Mutex<(any Channel)?> = Mutex(nil)
+  let metricsChannel: Mutex<(any Channel)?> = Mutex(nil)
+  let framesSent = Atomic<Int>(0)
+  let bytesOut = Atomic<Int>(0)
 
   struct ServerState {
     var sessions = 0
@@ -61,8 +64,15 @@ public final class SSHServer: Sendable {
     public var sessions = 0
     /// Connections, channels and requests refused.
     public var refusals = 0
+    /// Refusals by reason (`command`, `subsystem`, `port forwarding`, `too many connections`,
+    /// `server full`, …): a fixed set, never a client's words.
+    public var refusalsByReason: [String: Int] = [:]
     /// Failed authentications.
     public var authFailures = 0
+    /// Frames (writes of the sessions' terminals) sent.
+    public var framesSent = 0
+    /// Bytes the sessions wrote for their terminals (before SSH's framing and encryption).
+    public var bytesOut = 0
   }
 
   /// A server with this host key, access and limits; `factory` makes each shell's session.
@@ -79,7 +89,19 @@ public final class SSHServer: Sendable {
   }
 
   /// The counters now.
-  public var counters: Counters { state.withLock { $0.counters } }
+  public var counters: Counters {
+    var c = state.withLock { $0.counters }
+    c.framesSent = framesSent.load(ordering: .relaxed)
+    c.bytesOut = bytesOut.load(ordering: .relaxed)
+    return c
+  }
+  /// Connections open now.
+  public var connectionCount: Int { state.withLock { $0.open.count } }
+
+  func countFrame(bytes: Int) {
+    framesSent.add(1, ordering: .relaxed)
+    bytesOut.add(bytes, ordering: .relaxed)
+  }
   /// Sessions open now.
   public var sessionCount: Int { state.withLock { $0.sessions } }
 
@@ -110,6 +132,11 @@ public final class SSHServer: Sendable {
       return c
     }
     try? listening?.close().wait()
+    let metrics = metricsChannel.withLock { c -> (any Channel)? in
+      defer { c = nil }
+      return c
+    }
+    try? metrics?.close().wait()
     let open = state.withLock { Array($0.open.values) }
     // What sessions wrote last goes out before the close (writes are in order).
     let closed = open.map { $0.close() }
@@ -123,8 +150,7 @@ public final class SSHServer: Sendable {
   private func setUp(_ channel: any Channel) throws {
     let source = Self.address(channel.remoteAddress)
     guard admit(source) else {
-      logger.info(
-        "refused", metadata: ["remote": .string(source), "why": "too many connections"])
+      refused("too many connections", source: source)
       channel.close(promise: nil)
       return
     }
@@ -153,7 +179,7 @@ public final class SSHServer: Sendable {
         self.child(child, type: type, source: source, auth: auth)
       })
     try channel.pipeline.syncOperations.addHandler(
-      ConnectionGuard(limits: limits, auth: auth, logger: logger, source: source))
+      ConnectionGuard(limits: limits, auth: auth, server: self, source: source))
     try channel.pipeline.syncOperations.addHandler(handler)
   }
 
@@ -171,7 +197,6 @@ public final class SSHServer: Sendable {
       guard bucket.tokens >= 1, s.connections[source, default: 0] < limits.maxConnectionsPerSource
       else {
         s.buckets[source] = bucket
-        s.counters.refusals += 1
         return false
       }
       bucket.tokens -= 1
@@ -185,8 +210,12 @@ public final class SSHServer: Sendable {
     }
   }
 
-  func refused(_ why: String, source: String, user: String? = nil) {
-    state.withLock { $0.counters.refusals += 1 }
+  /// Logs and counts a refusal; `reason` is its label in the metrics (default `why`).
+  func refused(_ why: String, source: String, user: String? = nil, reason: String? = nil) {
+    state.withLock {
+      $0.counters.refusals += 1
+      $0.counters.refusalsByReason[reason ?? why, default: 0] += 1
+    }
     var metadata: Logger.Metadata = ["remote": .string(source), "why": .string(why)]
     if let user { metadata["user"] = .string(Self.clean(user)) }
     logger.info("refused", metadata: metadata)
@@ -208,10 +237,7 @@ public final class SSHServer: Sendable {
   /// Counts a session in, or says why not.
   func beginSession() -> Bool {
     state.withLock {
-      guard $0.sessions < limits.maxSessions else {
-        $0.counters.refusals += 1
-        return false
-      }
+      guard $0.sessions < limits.maxSessions else { return false }
       $0.sessions += 1
       $0.counters.sessions += 1
       return true
@@ -244,15 +270,15 @@ final class ConnectionGuard: ChannelInboundHandler {
   typealias InboundOut = ByteBuffer
   let limits: SSHServer.Limits
   let auth: AuthDelegate
-  let logger: Logger
+  let server: SSHServer
   let source: String
   var lastRead = NIODeadline.now()
   var timer: RepeatedTask?
 
-  init(limits: SSHServer.Limits, auth: AuthDelegate, logger: Logger, source: String) {
+  init(limits: SSHServer.Limits, auth: AuthDelegate, server: SSHServer, source: String) {
     self.limits = limits
     self.auth = auth
-    self.logger = logger
+    self.server = server
     self.source = source
   }
 
@@ -268,12 +294,10 @@ final class ConnectionGuard: ChannelInboundHandler {
       let guardian = bound.value
       let now = NIODeadline.now()
       if guardian.auth.user == nil && now - started > grace {
-        guardian.logger.info(
-          "refused", metadata: ["remote": .string(guardian.source), "why": "login timeout"])
+        guardian.server.refused("login timeout", source: guardian.source)
         channel.close(promise: nil)
       } else if limits.idleTimeout > 0 && now - guardian.lastRead > idle {
-        guardian.logger.info(
-          "idle", metadata: ["remote": .string(guardian.source)])
+        guardian.server.logger.info("idle", metadata: ["remote": .string(guardian.source)])
         channel.close(promise: nil)
       }
     }

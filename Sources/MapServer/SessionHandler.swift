@@ -3,6 +3,10 @@ import NIOCore
 import NIOSSH
 import Synchronization
 
+#if os(Linux)
+  import Glibc
+#endif
+
 /// One session channel: takes a pty request, a few environment variables, window changes and
 /// one shell; refuses commands and subsystems. Runs on the connection's event loop.
 final class SessionHandler: ChannelDuplexHandler {
@@ -72,7 +76,8 @@ final class SessionHandler: ChannelDuplexHandler {
       refuse(context, "termmap serve runs no commands: connect without one (ssh -p PORT HOST)")
     case let subsystem as SSHChannelRequestEvent.SubsystemRequest:
       server.refused(
-        "subsystem \(SSHServer.clean(subsystem.subsystem))", source: source, user: user)
+        "subsystem \(SSHServer.clean(subsystem.subsystem))", source: source, user: user,
+        reason: "subsystem")
       reply(context, subsystem.wantReply, false)
       refuse(context, "termmap serve has no subsystems")
     case let change as SSHChannelRequestEvent.WindowChangeRequest:
@@ -113,7 +118,7 @@ final class SessionHandler: ChannelDuplexHandler {
       user: user, remoteAddress: source, term: SSHServer.clean(pty.term),
       columns: Self.clamp(pty.terminalCharacterWidth), rows: Self.clamp(pty.terminalRowHeight),
       environment: environment)
-    let output = ChannelOutput(channel: context.channel)
+    let output = ChannelOutput(channel: context.channel, server: server)
     switch server.factory(request, output) {
     case .success(let session):
       self.session = session
@@ -124,7 +129,7 @@ final class SessionHandler: ChannelDuplexHandler {
           "size": .string("\(request.columns)x\(request.rows)"), "term": .string(request.term),
         ])
     case .failure(let refusal):
-      server.refused(refusal.message, source: source, user: user)
+      server.refused(refusal.message, source: source, user: user, reason: "session refused")
       refuse(context, refusal.message)
     }
   }
@@ -144,30 +149,61 @@ final class SessionHandler: ChannelDuplexHandler {
   }
 }
 
-/// A session's output: bytes queued on its channel, counted until the connection takes them
-/// (one per shell, made when the shell starts).
+/// A session's output: bytes queued on its channel, counted until the client's side of the
+/// link has them (one per shell, made when the shell starts). The count is what waits in the
+/// connection (SwiftNIO's buffers and a full SSH window) plus, on Linux, what waits in the
+/// kernel's send buffer not yet sent (`TCP_INFO`'s `tcpi_notsent_bytes`). A socket's send
+/// buffer grows to megabytes, so without the kernel's part a slow link would look drained
+/// while seconds of frames wait in it. (Bytes sent and not yet acknowledged are not counted: a
+/// delayed acknowledgement would make a fast link look slow.)
 struct ChannelOutput: SessionOutput {
   let channel: any Channel
   let queue: Queue
+  let server: SSHServer?
 
   /// The shared count and the drain waiters of one channel.
   final class Queue: Sendable {
     struct State {
       var pending = 0
+      var kernel = 0
+      var polling = false
       var waiters: [(threshold: Int, body: @Sendable () -> Void)] = []
     }
     let state = Mutex(State())
+
+    /// Sets the kernel's part; the waiters now due, and whether to look again soon.
+    func update(kernel: Int? = nil, written: Int = 0, fromPoll: Bool = false) -> (
+      due: [@Sendable () -> Void], poll: Bool
+    ) {
+      state.withLock { s in
+        s.pending -= written
+        if let kernel { s.kernel = kernel }
+        let total = s.pending + s.kernel
+        let due = s.waiters.filter { total < $0.threshold }.map(\.body)
+        s.waiters.removeAll { total < $0.threshold }
+        var poll = false
+        if s.kernel > 0 && (!s.polling || fromPoll) {
+          s.polling = true
+          poll = true
+        } else if s.kernel == 0 {
+          s.polling = false
+        }
+        return (due, poll)
+      }
+    }
   }
 
-  init(channel: any Channel) {
+  init(channel: any Channel, server: SSHServer? = nil) {
     self.channel = channel
+    self.server = server
     queue = Queue()
   }
 
-  var pendingBytes: Int { queue.state.withLock { $0.pending } }
+  var pendingBytes: Int { queue.state.withLock { $0.pending + $0.kernel } }
 
   func send(_ bytes: [UInt8]) {
     guard !bytes.isEmpty else { return }
+    server?.countFrame(bytes: bytes.count)
     queue.state.withLock { $0.pending += bytes.count }
     let queue = queue
     let channel = channel
@@ -175,21 +211,37 @@ struct ChannelOutput: SessionOutput {
       var buffer = channel.allocator.buffer(capacity: bytes.count)
       buffer.writeBytes(bytes)
       channel.writeAndFlush(SSHChannelData(type: .channel, data: .byteBuffer(buffer)))
-        .whenComplete { _ in
-          let ready = queue.state.withLock { s -> [@Sendable () -> Void] in
-            s.pending -= bytes.count
-            let due = s.waiters.filter { s.pending < $0.threshold }.map(\.body)
-            s.waiters.removeAll { s.pending < $0.threshold }
-            return due
-          }
-          for body in ready { body() }
-        }
+        .whenComplete { _ in Self.sample(channel, queue, written: bytes.count, fromPoll: false) }
     }
+  }
+
+  /// Reads how much the kernel holds for the client (on the connection's event loop) and,
+  /// while it holds any, reads again every 2 ms, so a drain is noticed when it happens.
+  static func sample(_ channel: any Channel, _ queue: Queue, written: Int, fromPoll: Bool) {
+    #if os(Linux)
+      if channel.isActive, let socket = channel.parent as? any SocketOptionProvider {
+        let info: EventLoopFuture<KernelTCPInfo> = socket.unsafeGetSocketOption(
+          level: SocketOptionLevel(IPPROTO_TCP), name: SocketOptionName(TCP_INFO))
+        info.whenComplete { result in
+          let queued = (try? result.get())?.notSentBytes ?? 0
+          let (due, poll) = queue.update(kernel: queued, written: written, fromPoll: fromPoll)
+          for body in due { body() }
+          if poll {
+            channel.eventLoop.scheduleTask(in: .milliseconds(2)) {
+              sample(channel, queue, written: 0, fromPoll: true)
+            }
+          }
+        }
+        return
+      }
+    #endif
+    let (due, _) = queue.update(kernel: 0, written: written)
+    for body in due { body() }
   }
 
   func whenDrained(below threshold: Int, _ body: @escaping @Sendable () -> Void) {
     let now = queue.state.withLock { s -> Bool in
-      if s.pending < threshold { return true }
+      if s.pending + s.kernel < threshold { return true }
       s.waiters.append((threshold, body))
       return false
     }
@@ -210,3 +262,24 @@ struct ChannelOutput: SessionOutput {
     }
   }
 }
+
+#if os(Linux)
+  /// The start of Linux's `struct tcp_info` (linux/tcp.h; Glibc's copy stops before the
+  /// fields read here), as raw words: getsockopt fills what the kernel has, the rest stays 0.
+  struct KernelTCPInfo: Sendable {
+    var words:
+      (
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+      ) = (
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+      )
+
+    /// Bytes the kernel holds for the peer not yet sent (`tcpi_notsent_bytes`, at offset
+    /// 144; kernels before 4.6 leave it 0).
+    var notSentBytes: Int {
+      withUnsafeBytes(of: words) { Int($0.loadUnaligned(fromByteOffset: 144, as: UInt32.self)) }
+    }
+  }
+#endif

@@ -7,8 +7,13 @@ import Foundation
 ///
 /// Output is paced by the link: while more than `backlogLimit` bytes wait to be sent, no frame
 /// is written; when they drain, the newest state is written (frames coalesce, so a slow link
-/// sees fewer frames, never a growing queue). Animations step only while frames drain, so a
-/// zoom over a slow link lands on its target instead of queueing every step.
+/// sees fewer frames, never a growing queue). The link is measured: a frame of at least 4 KB
+/// and half the largest written to an idle link is timed until it has left; when at that rate a full repaint (the
+/// largest frame sent) would take longer than three animation steps (48 ms), or when an
+/// animation step finds more than the last frame still
+/// waiting, an animation jumps to its end, so a zoom over a slow link costs one frame (one
+/// full repaint at most) instead of every step. Keys that arrive while frames are held change
+/// the view at once; the frame that follows shows them all.
 @MainActor
 public final class SessionFront {
   /// The link to the client.
@@ -41,16 +46,27 @@ public final class SessionFront {
   let unicode: Bool
   var writer: TerminalWriter
   var decoder = InputDecoder()
-  var timer: DispatchSourceTimer?
+  var ticking = false
   var waitingForDrain = false
   var escapeDeadline: DispatchTime?
   var ended = false
   var asciiCache: [Unicode.Scalar: Unicode.Scalar] = [:]
   /// Bytes allowed to wait on the link before frames are held back (one large frame).
   public var backlogLimit = 32 * 1024
-  /// Frames and bytes written, for the server's counters.
+  /// Frames written.
   public private(set) var framesSent = 0
+  /// Bytes written.
   public private(set) var bytesSent = 0
+  /// Whether the link was measured too slow to animate: at the rate the last timed frame
+  /// left, a full repaint (the largest frame sent so far, at least 5 bytes a cell) would take
+  /// longer than ``slowDrain``.
+  public private(set) var linkIsSlow = false
+  /// A full repaint that takes longer than this to leave makes the link slow (three animation
+  /// steps).
+  public static let slowDrain = Duration.milliseconds(48)
+  var timingFrame = false
+  var lastFrameBytes = 0
+  var largestFrameBytes = 0
 
   /// Sets the terminal up for the map: the alternate screen, no cursor, the mouse's button
   /// and motion reports in SGR form.
@@ -94,13 +110,8 @@ public final class SessionFront {
   public func start() {
     link.send(Self.setUp)
     viewer.start()
-    let timer = DispatchSource.makeTimerSource(queue: .main)
-    timer.schedule(deadline: .now(), repeating: .milliseconds(16), leeway: .milliseconds(4))
-    timer.setEventHandler { [weak self] in
-      MainActor.assumeIsolated { self?.tick(afterInput: false) }
-    }
-    timer.resume()
-    self.timer = timer
+    SessionClock.shared.add(self)
+    ticking = true
   }
 
   /// The client typed.
@@ -124,8 +135,8 @@ public final class SessionFront {
   public func closed() {
     guard !ended else { return }
     ended = true
-    timer?.cancel()
-    timer = nil
+    if ticking { SessionClock.shared.remove(self) }
+    ticking = false
     viewer.finish()
   }
 
@@ -144,8 +155,8 @@ public final class SessionFront {
   func end(lastLine: String?) {
     guard !ended else { return }
     ended = true
-    timer?.cancel()
-    timer = nil
+    if ticking { SessionClock.shared.remove(self) }
+    ticking = false
     viewer.finish()
     var bytes = Self.tearDown
     if let lastLine { bytes += Array("\(lastLine)\r\n".utf8) }
@@ -161,11 +172,14 @@ public final class SessionFront {
       for event in decoder.flush() { deliver(event) }
     }
     guard viewer.isRunning else { return end(lastLine: nil) }
-    if link.backlog() > backlogLimit {
+    // On a slow link frames go one at a time: the next (the newest state) once the last has
+    // left, so what changes meanwhile (tiles arriving, keys) costs one frame, not several.
+    let limit = linkIsSlow ? 0 : backlogLimit
+    if link.backlog() > limit {
       // The client is behind: no frame, and no animation step, until it catches up.
       if !waitingForDrain {
         waitingForDrain = true
-        link.whenDrained(backlogLimit / 4) { [weak self] in
+        link.whenDrained(linkIsSlow ? 1 : backlogLimit / 4) { [weak self] in
           DispatchQueue.main.async {
             MainActor.assumeIsolated {
               self?.waitingForDrain = false
@@ -177,6 +191,10 @@ public final class SessionFront {
       }
       return
     }
+    if viewer.map.isAnimating && (linkIsSlow || link.backlog() > lastFrameBytes) {
+      // A slow link, or more than one frame waiting: the animation's end, in one frame.
+      viewer.map.finishChanges()
+    }
     guard var frame = viewer.turn(afterInput: input) else {
       if !viewer.isRunning { end(lastLine: nil) }
       return
@@ -187,7 +205,74 @@ public final class SessionFront {
     let bytes = writer.update(to: frame)
     framesSent += 1
     bytesSent += bytes.count
+    lastFrameBytes = bytes.count
+    largestFrameBytes = max(largestFrameBytes, bytes.count)
+    let idle = link.backlog() == 0
     link.send(bytes)
+    // Only a large frame is timed: a small one fits in what the line holds in flight (a few
+    // KB) and leaves at once however slow the line is.
+    if idle && bytes.count >= max(4096, largestFrameBytes / 2) && !timingFrame {
+      timingFrame = true
+      let start = ContinuousClock.now
+      // A full repaint: the largest frame so far, and at least 5 bytes a cell (a braille
+      // character and its share of colour codes), as the first view may be mostly empty.
+      let full = max(largestFrameBytes, viewer.columns * viewer.rows * 5)
+      let scale = Double(full) / Double(bytes.count)
+      // Called on the connection's thread when the bytes have left: the time is taken there.
+      link.whenDrained(1) { [weak self] in
+        let took = ContinuousClock.now - start
+        DispatchQueue.main.async {
+          MainActor.assumeIsolated {
+            self?.timingFrame = false
+            self?.linkIsSlow = took * scale > Self.slowDrain
+          }
+        }
+      }
+    }
     if !viewer.isRunning { end(lastLine: nil) }
+  }
+}
+
+/// One clock for every session front: each front turns every 16 ms. One timer for all, not
+/// one each: with 100 sessions, 100 timers of 16 ms cost the dispatch machinery (its timer
+/// heap, a timerfd re-armed, a thread woken) more than the turns themselves (a profile of
+/// `termmap bench serve`: about 10 % of the server's samples).
+@MainActor
+final class SessionClock {
+  static let shared = SessionClock()
+  final class Entry {
+    weak var front: SessionFront?
+    init(_ front: SessionFront) { self.front = front }
+  }
+  var fronts: [ObjectIdentifier: Entry] = [:]
+  var timer: DispatchSourceTimer?
+
+  func add(_ front: SessionFront) {
+    fronts[ObjectIdentifier(front)] = Entry(front)
+    guard timer == nil else { return }
+    let timer = DispatchSource.makeTimerSource(queue: .main)
+    timer.schedule(deadline: .now(), repeating: .milliseconds(16), leeway: .milliseconds(4))
+    timer.setEventHandler { [weak self] in
+      MainActor.assumeIsolated { self?.tick() }
+    }
+    timer.resume()
+    self.timer = timer
+  }
+
+  func remove(_ front: SessionFront) {
+    fronts[ObjectIdentifier(front)] = nil
+    if fronts.isEmpty {
+      timer?.cancel()
+      timer = nil
+    }
+  }
+
+  func tick() {
+    // A turn may end its session (and remove it): turn a copy.
+    var gone: [ObjectIdentifier] = []
+    for (id, entry) in Array(fronts) {
+      if let front = entry.front { front.tick(afterInput: false) } else { gone.append(id) }
+    }
+    for id in gone { fronts[id] = nil }
   }
 }

@@ -15,7 +15,7 @@ struct Termmap: ParsableCommand {
       termmap [view] [<options>] [<FILE> ...]
       termmap render [<options>] [<FILE> ...]
       termmap info [--json] <FILE> ...
-      termmap bench [<options>]
+      termmap bench [serve] [<options>]
       termmap get (PLACE | --bbox W,S,E,N | --around LAT,LON --radius KM) [<options>]
       termmap regions [remove NAME]
       termmap serve (--authorized-keys FILE | --anonymous) [<options>] [<FILE> ...]
@@ -379,6 +379,12 @@ extension Termmap {
         valueName: "SECONDS"))
     var idleTimeout: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "Serve the counters (sessions, frames, bytes out, refusals, connections) in Prometheus' text format at http://ADDR:PORT/metrics.",
+        valueName: "ADDR:PORT"))
+    var metrics: String?
+
     @OptionGroup(title: "Position") var position: PositionOptions
     @OptionGroup(title: "Map") var map: MapOptions
     @OptionGroup(title: "Tile layers") var tiles: TileOptions
@@ -490,7 +496,10 @@ extension Termmap {
       abstract: "Measure frame times and memory (build with -c release).",
       discussion: """
         With --tiles SOURCE --center LAT,LON --zoom Z, measures that tile source's first, \
-        cached and redrawn frames instead of the built-in scenarios.
+        cached and redrawn frames instead of the built-in scenarios. termmap bench serve \
+        starts termmap serve and loads it over SSH instead: sessions typing keys (key-to-frame \
+        times), memory per idle session, a session that never reads, connections opened and \
+        dropped.
         """)
 
     @Flag(help: "Print JSON instead of text.") var json = false
@@ -514,6 +523,32 @@ extension Termmap {
         "Measure this tile source (needs --center and --zoom).", valueName: "SOURCE"),
       completion: .file())
     var tiles: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "bench serve: sessions typing at once (default 100; --quick 10).", valueName: "N"))
+    var sessions: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "bench serve: how long they type, in seconds (default 30; --quick 5).",
+        valueName: "SECONDS"))
+    var seconds: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "bench serve: connections opened and dropped (default 1000; --quick 100).",
+        valueName: "N"))
+    var connections: String?
+
+    @Argument(
+      help: ArgumentHelp(
+        "serve: the load test of termmap serve (sessions over SSH typing keys, memory, connections) instead of the frame scenarios.",
+        valueName: "serve"))
+    var scenario: String?
 
     @OptionGroup(title: "Position") var position: PositionOptions
   }

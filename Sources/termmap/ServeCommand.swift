@@ -22,6 +22,7 @@ enum ServeCommand {
 
   static func run(_ c: Termmap.Serve) throws -> Int32 {
     let (host, port) = try listenAddress(c.listen)
+    let metricsAddress = try c.metrics.map { try listenAddress($0, option: "--metrics") }
     guard c.anonymous != (c.authorizedKeys != nil) else {
       throw UsageError("serve: give --authorized-keys FILE or --anonymous (one of the two)")
     }
@@ -119,6 +120,16 @@ enum ServeCommand {
     FileHandle.standardError.write(
       Data(
         "termmap serve: listening on \(host):\(bound), host key \(hostKey.fingerprint)\n".utf8))
+    if let (metricsHost, metricsPort) = metricsAddress {
+      do {
+        let port = try server.startMetrics(host: metricsHost, port: metricsPort)
+        FileHandle.standardError.write(
+          Data("termmap serve: metrics on http://\(metricsHost):\(port)/metrics\n".utf8))
+      } catch {
+        server.stop()
+        throw UsageError("--metrics: \(c.metrics ?? ""): \(error)")
+      }
+    }
 
     // SIGTERM and SIGINT: every session gets a last line and its terminal back; exit 0.
     // SIGHUP: the authorized keys are read again.
@@ -221,10 +232,10 @@ enum ServeCommand {
     }
   }
 
-  static func listenAddress(_ text: String) throws -> (String, Int) {
+  static func listenAddress(_ text: String, option: String = "--listen") throws -> (String, Int) {
     guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
       (0...65535).contains(port)
-    else { throw UsageError("--listen: \(text): expected ADDRESS:PORT, as 127.0.0.1:2222") }
+    else { throw UsageError("\(option): \(text): expected ADDRESS:PORT, as 127.0.0.1:2222") }
     var host = String(text[..<colon])
     if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
     return (host.isEmpty ? "0.0.0.0" : host, port)

@@ -39,7 +39,12 @@ extension Termmap {
       var render = try RenderCommand(c)
       return try render.run()
     case let c as Info: return try InfoCommand(c).run()
-    case let c as Bench: return try BenchCommand(c).run()
+    case let c as Bench:
+      if let scenario = c.scenario {
+        guard scenario == "serve" else { throw UsageError("bench: unknown argument \(scenario)") }
+        return try ServeLoad(c).run()
+      }
+      return try BenchCommand(c).run()
     case let c as Get: return try GetCommand(c).run()
     case let c as RegionsCommand: return try GetCommand.regions(c.words)
     case let c as Serve: return try ServeCommand.run(c)
@@ -70,6 +75,22 @@ extension BenchCommand {
     tiles = c.tiles
     center = try c.position.coordinate()
     zoom = try c.position.zoomLevel()
+  }
+}
+
+extension ServeLoad {
+  /// `termmap bench serve`'s options.
+  @MainActor
+  init(_ c: Termmap.Bench) throws {
+    self.init()
+    if c.quick { (sessions, seconds, connections) = (10, 5, 100) }
+    if let v = c.sessions { sessions = Int(try ServeCommand.number(v, "--sessions", 1...1000)) }
+    if let v = c.seconds { seconds = try ServeCommand.number(v, "--seconds", 1...3600) }
+    if let v = c.connections {
+      connections = Int(try ServeCommand.number(v, "--connections", 0...100_000))
+    }
+    if let v = c.size { (columns, rows) = try ArgumentValues.size(v) }
+    json = c.json
   }
 }
 

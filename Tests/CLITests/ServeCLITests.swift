@@ -143,4 +143,127 @@ struct ServeCLITests {
       none.stderr == "termmap: serve: give --authorized-keys FILE or --anonymous (one of the two)\n"
     )
   }
+
+  @Test("over a 1 Mbit/s link a zoom key costs at most 300 ms of bytes, and lands")
+  func slowLink() throws {
+    let tmux = try LiveTmux(width: 100)
+    let metricsPort = ChildProcess.freeLoopbackPort()
+    let (pid, port) = try Self.serve(
+      tmux, ["--anonymous", "--metrics", "127.0.0.1:\(metricsPort)"])
+    defer { ChildProcess.stop(pid) }
+    let frames = { () throws -> Int in
+      let body = tmux.file("metrics.txt")
+      _ = try ChildProcess.run(
+        ["curl", "-s", "-o", body, "http://127.0.0.1:\(metricsPort)/metrics"])
+      let text = (try? String(contentsOfFile: body, encoding: .utf8)) ?? ""
+      let line = text.split(separator: "\n").first { $0.hasPrefix("termmap_frames_sent_total ") }
+      return line.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
+    }
+    // 125,000 bytes a second each way: 1 Mbit/s.
+    let proxy = try ThrottledProxy(to: port, bytesPerSecond: 125_000)
+    defer { proxy.stop() }
+    // Monaco: the offline map's detailed streets, so a frame is full of ink.
+    try tmux.start(Self.ssh(proxy.port, "monaco@127.0.0.1"))
+    let monaco = try tmux.waitFor(timeout: 60) {
+      $0.last?.contains("z11.0") == true && $0.joined().contains("Monaco")
+    }
+    #expect(monaco.ok, "\(monaco.screen)")
+    // Into the streets (at zoom 13 to 14 an animated zoom wrote 64 KB over loopback).
+    try tmux.type("++")
+    let streets = try tmux.waitFor(timeout: 30) { $0.last?.contains("z13.0") == true }
+    #expect(streets.ok, "\(streets.screen.last ?? "")")
+    // Everything the view needed has gone through.
+    let before = proxy.waitForQuiet(1.5, timeout: 60)
+    let framesBefore = try frames()
+    let pressed = Date()
+    try tmux.type("+")
+    let zoomed = try tmux.waitFor(timeout: 30) { $0.last?.contains("z14.0") == true }
+    #expect(zoomed.ok, "\(zoomed.screen.last ?? "")")
+    let after = proxy.waitForQuiet(1.5, timeout: 60)
+    let took = proxy.forwarded.last.timeIntervalSince(pressed)
+    let sent = try frames() - framesBefore
+    // 300 ms at 1 Mbit/s carries 37,500 bytes; the key's frames fit in it (before, its
+    // animation wrote every step).
+    #expect(
+      after - before <= 37_500,
+      "the zoom key's \(sent) frames: \(after - before) bytes, the last \(Int(took * 1000)) ms after the key"
+    )
+    print(
+      "slow link: a zoom key wrote \(sent) frames, \(after - before) bytes, the last \(Int(took * 1000)) ms after the key"
+    )
+  }
+
+  @Test("--metrics answers GET /metrics in Prometheus' format: sessions, frames, refusals")
+  func metrics() throws {
+    let tmux = try LiveTmux(width: 100)
+    let metricsPort = ChildProcess.freeLoopbackPort()
+    let (pid, port) = try Self.serve(
+      tmux, ["--anonymous", "--metrics", "127.0.0.1:\(metricsPort)"])
+    defer { ChildProcess.stop(pid) }
+    let log = try String(contentsOfFile: tmux.file("serve.log"), encoding: .utf8)
+    #expect(log.contains("metrics on http://127.0.0.1:\(metricsPort)/metrics"), "\(log)")
+    try tmux.start(
+      Self.ssh(port, "anyone@127.0.0.1") + " -o BatchMode=yes true; echo status-$?; "
+        + Self.ssh(port, "anyone@127.0.0.1"))
+    let up = try tmux.waitFor(timeout: 30) { $0.last?.hasSuffix("? help") == true }
+    #expect(up.ok, "\(up.screen)")
+    let body = tmux.file("metrics.txt")
+    let status = try ChildProcess.run(
+      ["curl", "-s", "-f", "-o", body, "http://127.0.0.1:\(metricsPort)/metrics"])
+    #expect(status == 0)
+    let text = (try? String(contentsOfFile: body, encoding: .utf8)) ?? ""
+    let values = Dictionary(
+      text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
+        line -> (String, Int)? in
+        let parts = line.split(separator: " ")
+        guard parts.count == 2, let v = Int(parts[1]) else { return nil }
+        return (String(parts[0]), v)
+      }, uniquingKeysWith: { a, _ in a })
+    #expect(values["termmap_sessions"] == 1, "\(text)")
+    #expect(values["termmap_sessions_total"] == 1, "\(text)")
+    #expect(values["termmap_connections"] == 1, "\(text)")
+    #expect(values["termmap_connections_total"] == 2, "\(text)")
+    #expect(values["termmap_refusals_total{reason=\"command\"}"] == 1, "\(text)")
+    #expect((values["termmap_frames_sent_total"] ?? 0) >= 1, "\(text)")
+    #expect((values["termmap_bytes_out_total"] ?? 0) > 1000, "\(text)")
+    #expect(text.contains("# TYPE termmap_bytes_out_total counter\n"), "\(text)")
+    // Only GET /metrics: another path is 404; a request of more than 8 KiB is cut off.
+    let other = try ChildProcess.run(
+      ["curl", "-s", "-f", "-o", "/dev/null", "http://127.0.0.1:\(metricsPort)/"])
+    #expect(other == 22)  // curl -f: the server answered an error (404)
+    let huge = try ChildProcess.run(
+      [
+        "curl", "-s", "-o", "/dev/null", "-H", "X-Big: \(String(repeating: "a", count: 10_000))",
+        "http://127.0.0.1:\(metricsPort)/metrics",
+      ])
+    #expect(huge != 0)
+  }
+
+  @Test("termmap bench serve: sessions over SSH type keys; every session is answered")
+  func benchServe() throws {
+    let r = try termmap([
+      "bench", "serve", "--sessions", "4", "--seconds", "2", "--connections", "10",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let lines = r.stderr.split(separator: "\n").map(String.init)
+    let names = lines.compactMap { $0.split(separator: " ").first.map(String.init) }
+    #expect(
+      names == [
+        "serve-memory-start", "serve-idle-sessions", "serve-key-to-frame",
+        "serve-sessions-answered", "serve-cpu-typing", "serve-memory-typing",
+        "serve-never-reading",
+        "serve-memory-closed", "serve-connections",
+      ], "\(r.stderr)")
+    // 4 sessions, 5 keys a second for 2 s: about 10 keys each, every one answered.
+    let keys = lines.first { $0.hasPrefix("serve-key-to-frame") } ?? ""
+    #expect(keys.contains(" from 4 sessions in 2 s: p50 "), "\(keys)")
+    let answered = lines.first { $0.hasPrefix("serve-sessions-answered") } ?? ""
+    #expect(answered.hasSuffix("0 sessions under 95 %"), "\(answered)")
+    #expect(answered.contains("got frames for 100.0 % of its keys"), "\(answered)")
+    let never = lines.first { $0.hasPrefix("serve-never-reading") } ?? ""
+    #expect(never.contains("another session answered in"), "\(never)")
+    let churn = lines.first { $0.hasPrefix("serve-connections") } ?? ""
+    #expect(churn.contains("(5 TCP, 5 SSH handshakes, 0 failed)"), "\(churn)")
+    #expect(churn.hasSuffix("a new session is served"), "\(churn)")
+  }
 }

@@ -102,8 +102,12 @@ public enum ChildProcess {
   }
 
   /// A socket connected to 127.0.0.1:`port`, or -1 when nothing accepts there.
-  public static func connectLoopback(port: UInt16) -> Int32 {
+  /// `receiveBuffer`: SO_RCVBUF set before connecting (the window the peer may fill).
+  public static func connectLoopback(port: UInt16, receiveBuffer: Int32? = nil) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    if var size = receiveBuffer {
+      setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
     var a = sockaddr_in()
     a.sin_family = sa_family_t(AF_INET)
     a.sin_addr.s_addr = inet_addr("127.0.0.1")

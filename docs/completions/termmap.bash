@@ -353,8 +353,8 @@ _termmap_bench() {
     repeating_flags=()
     non_repeating_flags=(--json --quick --version -h --help)
     repeating_options=()
-    non_repeating_options=(--size --only --tiles --center --zoom)
-    __termmap_offer_flags_options 0
+    non_repeating_options=(--size --only --tiles --sessions --seconds --connections --center --zoom)
+    __termmap_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
@@ -366,6 +366,15 @@ _termmap_bench() {
         ;;
     '--tiles')
         __termmap_add_completions -f
+        return
+        ;;
+    '--sessions')
+        return
+        ;;
+    '--seconds')
+        return
+        ;;
+    '--connections')
         return
         ;;
     '--center')
@@ -448,6 +457,9 @@ _termmap_serve() {
         return
         ;;
     '--idle-timeout')
+        return
+        ;;
+    '--metrics')
         return
         ;;
     '--center')
