@@ -437,7 +437,7 @@ _termmap_serve() {
     repeating_flags=()
     non_repeating_flags=(--anonymous --check --no-basemap --version -h --help)
     repeating_options=(--tiles)
-    non_repeating_options=(--listen --host-key --authorized-keys --max-sessions --idle-timeout --center --zoom --bbox --charset --style --lang --raster)
+    non_repeating_options=(--listen --host-key --authorized-keys --max-sessions --idle-timeout --metrics --center --zoom --bbox --charset --style --lang --raster)
     __termmap_offer_flags_options -1
 
     # Offer option value completions

@@ -35,7 +35,7 @@ function __termmap_parse_tokens -S
         case 'regions'
             __termmap_parse_subcommand -r 1 'version' 'h/help'
         case 'serve'
-            __termmap_parse_subcommand -r 1 'listen=' 'host-key=' 'authorized-keys=' 'anonymous' 'check' 'max-sessions=' 'idle-timeout=' 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'lang=' 'no-basemap' 'tiles=+' 'raster=' 'version' 'h/help'
+            __termmap_parse_subcommand -r 1 'listen=' 'host-key=' 'authorized-keys=' 'anonymous' 'check' 'max-sessions=' 'idle-timeout=' 'metrics=' 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'lang=' 'no-basemap' 'tiles=+' 'raster=' 'version' 'h/help'
         case 'style'
             __termmap_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
