@@ -23,6 +23,8 @@ public final class LiveLayer {
   /// Whether the targets' markers join in clusters where they are dense (MapKit's
   /// clustering; true by default). Set before the first `synchronize()`.
   public var clustersTargets = true
+  private struct WeakMap { weak var map: MapView? }
+  private var maps: [WeakMap] = []
   private var trailsChanged = false
   private var lastTrails = -Double.infinity
   private var lastExpiry = -Double.infinity
@@ -32,10 +34,24 @@ public final class LiveLayer {
     self.feed = feed
   }
 
-  /// Puts the layer's targets on a map (from the next `synchronize()`).
+  /// Puts the layer's targets on a map. A layer may be on several maps (the sessions of
+  /// `termmap serve`): its sources are read once and every map shows the same targets; a map
+  /// attached later gets at once what the others show, and a map that is gone is forgotten.
   public func attach(to map: MapView) {
-    self.map = map
+    if self.map == nil { self.map = map }
+    maps.removeAll { $0.map == nil || $0.map === map }
+    maps.append(WeakMap(map: map))
+    if !targets.isEmpty { map.addAnnotations(Array(targets.values)) }
+    for o in shapes.values { map.addOverlay(o, level: .aboveLabels) }
+    if let t = trails { map.addOverlay(t, level: .aboveRoads) }
   }
+
+  /// The maps the layer is on.
+  public var attachedMaps: [MapView] { maps.compactMap(\.map) }
+
+  /// Counts the `synchronize()` calls that changed the maps: a viewer sharing the layer with
+  /// others (whose calls take the changes) compares it with the count it last saw.
+  public private(set) var revision = 0
 
   /// How many targets are drawn (points, lines and polygons).
   public var count: Int { targets.count + shapes.count }
@@ -45,7 +61,9 @@ public final class LiveLayer {
   /// map changed. `trailsNow` rebuilds the trails whatever the time since the last.
   @discardableResult
   public func synchronize(trailsNow: Bool = false) -> Bool {
-    guard let map else { return false }
+    maps.removeAll { $0.map == nil }
+    let maps = attachedMaps
+    guard !maps.isEmpty else { return false }
     let now = feed.clock()
     let expire = now - lastExpiry >= 0.25
     if expire { lastExpiry = now }
@@ -58,20 +76,19 @@ public final class LiveLayer {
       return false
     }
     var gone: [any Annotation] = []
+    var shapesGone: [any Overlay] = []
+    var shapesAdded: [any Overlay] = []
     for id in removed {
       if let t = targets.removeValue(forKey: id) { gone.append(t) }
-      if let o = shapes.removeValue(forKey: id) { map.removeOverlay(o) }
+      if let o = shapes.removeValue(forKey: id) { shapesGone.append(o) }
     }
-    if !gone.isEmpty {
-      map.removeAnnotations(gone)
-      trailsChanged = true
-    }
+    if !gone.isEmpty { trailsChanged = true }
     var added: [any Annotation] = []
     var moved: [any Annotation] = []
     for state in changed {
       switch state.geometry {
       case .point:
-        if let o = shapes.removeValue(forKey: state.id) { map.removeOverlay(o) }
+        if let o = shapes.removeValue(forKey: state.id) { shapesGone.append(o) }
         if let t = targets[state.id] {
           t.state = state
           moved.append(t)
@@ -83,30 +100,36 @@ public final class LiveLayer {
         }
         if trailLength > 0 { trailsChanged = true }
       case .lines, .polygons:
-        if let t = targets.removeValue(forKey: state.id) { map.removeAnnotation(t) }
-        if let o = shapes.removeValue(forKey: state.id) { map.removeOverlay(o) }
+        if let t = targets.removeValue(forKey: state.id) { gone.append(t) }
+        if let o = shapes.removeValue(forKey: state.id) { shapesGone.append(o) }
         let o = Self.overlay(for: state)
         shapes[state.id] = o
-        map.addOverlay(o, level: .aboveLabels)
+        shapesAdded.append(o)
       case .removed, .unchanged:
         break
       }
     }
-    if !added.isEmpty { map.addAnnotations(added) }
-    if !moved.isEmpty { map.annotationsDidMove(moved) }
+    for map in maps {
+      if !gone.isEmpty { map.removeAnnotations(gone) }
+      if !shapesGone.isEmpty { map.removeOverlays(shapesGone) }
+      if !shapesAdded.isEmpty { map.addOverlays(shapesAdded, level: .aboveLabels) }
+      if !added.isEmpty { map.addAnnotations(added) }
+      if !moved.isEmpty { map.annotationsDidMove(moved) }
+    }
     if trailLength > 0 && trailsChanged && (trailsNow || now - lastTrails >= 1) {
-      rebuildTrails(map)
+      rebuildTrails(maps)
       lastTrails = now
     }
+    revision += 1
     return true
   }
 
   /// Every point target, in no particular order.
   public var allTargets: [LiveTarget] { Array(targets.values) }
 
-  private func rebuildTrails(_ map: MapView) {
+  private func rebuildTrails(_ maps: [MapView]) {
     trailsChanged = false
-    if let old = trails { map.removeOverlay(old) }
+    if let old = trails { for map in maps { map.removeOverlay(old) } }
     trails = nil
     var lines: [Polyline] = []
     for t in targets.values {
@@ -116,7 +139,7 @@ public final class LiveLayer {
     guard !lines.isEmpty else { return }
     let m = MultiPolyline(lines, title: "trails")
     trails = m
-    map.addOverlay(m, level: .aboveRoads)
+    for map in maps { map.addOverlay(m, level: .aboveRoads) }
   }
 
   /// The overlay of a line or polygon target, titled with its title.

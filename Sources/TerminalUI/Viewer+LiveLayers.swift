@@ -13,10 +13,14 @@ final class LiveLayerState {
   var shown = ""
   /// When the layers were last synchronized with the map (the viewer's clock).
   var lastSync = Date.distantPast
+  /// Each layer's `LiveLayer.revision` when this viewer last drew it (a layer shared by the
+  /// sessions of `termmap serve` is synchronized by whichever session turns first).
+  var revisions: [ObjectIdentifier: Int] = [:]
 }
 
 extension Viewer {
-  /// Shows a live layer's targets (call before `run`; its readers may start at any time).
+  /// Shows a live layer's targets (call before `run`; its readers may start at any time). A
+  /// layer may be shown by several viewers at once (the sessions of `termmap serve`).
   public func addLiveLayer(_ layer: LiveLayer) {
     liveLayers.layers.append(layer)
     layer.attach(to: map)
@@ -29,7 +33,14 @@ extension Viewer {
     let state = liveLayers
     guard !state.layers.isEmpty else { return false }
     var changed = false
-    for l in state.layers where l.synchronize() { changed = true }
+    for l in state.layers {
+      if l.synchronize() { changed = true }
+      let id = ObjectIdentifier(l)
+      if state.revisions[id] != l.revision {
+        state.revisions[id] = l.revision
+        changed = true
+      }
+    }
     if changed && !state.fitted {
       let count = state.layers.reduce(0) { $0 + $1.count }
       // Nothing else placed the view: the first targets do.

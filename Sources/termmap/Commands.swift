@@ -388,6 +388,7 @@ extension Termmap {
     @OptionGroup(title: "Position") var position: PositionOptions
     @OptionGroup(title: "Map") var map: MapOptions
     @OptionGroup(title: "Tile layers") var tiles: TileOptions
+    @OptionGroup(title: "Live layers") var layers: LayerOptions
     @OptionGroup var input: FileArguments
   }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LiveLayers
 import Logging
 import MapData
 import MapGeometry
@@ -83,6 +84,8 @@ enum ServeCommand {
       tiles.sharedContent = SharedTileContent(byteLimit: 128 << 20)
     }
     let gazetteer = try? Gazetteer(directory: options.dataDirectory)
+    // Live layers every session sees: each source read once, its targets on every map.
+    let live = try c.layers.parse()
 
     if c.check {
       FileHandle.standardError.write(
@@ -92,6 +95,9 @@ enum ServeCommand {
       return 0
     }
     let sessionOptions = options
+    let liveRun = live.sources.isEmpty ? nil : LiveLayerRun(live, follows: true)
+    liveRun?.start()
+    let liveLayer = liveRun?.layer
     LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
     let logger = Logger(label: "termmap.serve")
     let server = SSHServer(hostKey: hostKey, access: access, limits: limits, logger: logger) {
@@ -103,7 +109,7 @@ enum ServeCommand {
           options.labelLanguage = language ?? LabelLanguage.fromLocale(request.environment)
           open(
             holder, request: request, output: output, options: options, layers: layers,
-            gazetteer: gazetteer)
+            live: liveLayer, gazetteer: gazetteer)
         }
       }
       return .success(ServeSession(holder: holder))
@@ -154,7 +160,8 @@ enum ServeCommand {
 
   static func open(
     _ holder: SessionHolder, request: SessionRequest, output: any SessionOutput,
-    options base: ViewerOptions, layers: [any Overlay], gazetteer: Gazetteer?
+    options base: ViewerOptions, layers: [any Overlay], live: LiveLayer?,
+    gazetteer: Gazetteer?
   ) {
     var options = base
     // The user name may name a place: `ssh lyon@host` opens at Lyon.
@@ -181,6 +188,7 @@ enum ServeCommand {
       environment: request.environment, gazetteer: gazetteer, link: link
     ) { viewer in
       viewer.map.addOverlays(layers, level: .aboveRoads)
+      if let live { viewer.addLiveLayer(live) }
     }
     holder.front = front
     holder.id = id

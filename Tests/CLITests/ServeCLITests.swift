@@ -99,6 +99,46 @@ struct ServeCLITests {
     }
   }
 
+  @Test("--layer: every session sees the same live targets, read once; they change in all")
+  func liveLayers() throws {
+    let first = try LiveTmux(width: 100)
+    let second = try LiveTmux(width: 100)
+    let feed = first.file("boats.ndjson")
+    func feature(_ id: String, _ title: String, _ lat: Double, _ lon: Double) -> String {
+      "{\"type\":\"Feature\",\"id\":\"\(id)\",\"properties\":{\"title\":\"\(title)\"},"
+        + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(lon),\(lat)]}}\n"
+    }
+    try feature("boat", "Seagull", 45.0, 5.0).write(toFile: feed, atomically: true, encoding: .utf8)
+    let (pid, port) = try Self.serve(
+      first,
+      [
+        "--anonymous", "--no-basemap", "--center", "45,5", "--zoom", "12", "--layer", feed,
+      ])
+    defer { ChildProcess.stop(pid) }
+    for tmux in [first, second] {
+      try tmux.start(Self.ssh(port, "qqqzzzq@127.0.0.1"))
+      let shown = try tmux.waitFor(timeout: 60) {
+        $0.joined().contains("Seagull") && $0.last?.contains("1 target") == true
+      }
+      #expect(shown.ok, "\(shown.screen)")
+    }
+    // The file grows: a second boat, and the first one gone; both sessions follow.
+    let more =
+      feature("tern", "Albatross", 45.01, 5.01)
+      + "{\"type\":\"Feature\",\"id\":\"boat\",\"geometry\":null,\"properties\":{}}\n"
+    let handle = try #require(FileHandle(forWritingAtPath: feed))
+    handle.seekToEndOfFile()
+    handle.write(Data(more.utf8))
+    try handle.close()
+    for tmux in [first, second] {
+      let changed = try tmux.waitFor(timeout: 60) {
+        $0.joined().contains("Albatross") && !$0.joined().contains("Seagull")
+      }
+      #expect(changed.ok, "\(changed.screen)")
+      try tmux.type("q")
+    }
+  }
+
   @Test("SIGTERM: every session gets a last line, the server exits 0 in under 2 s")
   func stop() throws {
     let tmux = try LiveTmux(width: 100)

@@ -436,8 +436,8 @@ _termmap_regions() {
 _termmap_serve() {
     repeating_flags=()
     non_repeating_flags=(--anonymous --check --no-basemap --version -h --help)
-    repeating_options=(--tiles)
-    non_repeating_options=(--listen --host-key --authorized-keys --max-sessions --idle-timeout --metrics --center --zoom --bbox --charset --style --lang --raster)
+    repeating_options=(--tiles --layer)
+    non_repeating_options=(--listen --host-key --authorized-keys --max-sessions --idle-timeout --metrics --center --zoom --bbox --charset --style --lang --raster --every --ttl --max-targets --trail)
     __termmap_offer_flags_options -1
 
     # Offer option value completions
@@ -488,6 +488,22 @@ _termmap_serve() {
         ;;
     '--raster')
         __termmap_add_completions -W 'dots'$'\n''blocks'
+        return
+        ;;
+    '--layer')
+        __termmap_add_completions -f
+        return
+        ;;
+    '--every')
+        return
+        ;;
+    '--ttl')
+        return
+        ;;
+    '--max-targets')
+        return
+        ;;
+    '--trail')
         return
         ;;
     esac

@@ -35,7 +35,7 @@ function __termmap_parse_tokens -S
         case 'regions'
             __termmap_parse_subcommand -r 1 'version' 'h/help'
         case 'serve'
-            __termmap_parse_subcommand -r 1 'listen=' 'host-key=' 'authorized-keys=' 'anonymous' 'check' 'max-sessions=' 'idle-timeout=' 'metrics=' 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'lang=' 'no-basemap' 'tiles=+' 'raster=' 'version' 'h/help'
+            __termmap_parse_subcommand -r 1 'listen=' 'host-key=' 'authorized-keys=' 'anonymous' 'check' 'max-sessions=' 'idle-timeout=' 'metrics=' 'center=' 'zoom=' 'bbox=' 'charset=' 'style=' 'lang=' 'no-basemap' 'tiles=+' 'raster=' 'layer=+' 'every=' 'ttl=' 'max-targets=' 'trail=' 'version' 'h/help'
         case 'style'
             __termmap_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -205,6 +205,11 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" no-basemap' -l 'no-basemap' -d 'Draw only your data and --tiles, not the offline map.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve"' -l 'tiles' -d 'Add a tile layer on top of the map (repeatable): a file, directory, URL or source name.' -rF
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" raster' -l 'raster' -d 'How raster tiles are drawn: braille dots (the default) or half blocks.' -rfka 'dots blocks'
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve"' -l 'layer' -d 'Draw moving targets from a source (repeatable): - (standard input), a file (followed as it grows), a FIFO, tcp://HOST:PORT, http(s)://URL (polled) or gpsd://HOST[:PORT] (AIS). GeoJSON lines, FeatureCollections or RFC 8142 sequences, CSV with id,lat,lon, dump1090\'s aircraft.json or gpsd\'s AIS reports.' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" every' -l 'every' -d 'Seconds between fetches of an http(s) --layer (default 1).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" ttl' -l 'ttl' -d 'A target silent this long is drawn stale, and removed after twice that (default: aircraft 60, vessels 600, other features never; a ttl property wins).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" max-targets' -l 'max-targets' -d 'Keep at most N targets; past that the least recently updated are dropped (default 100000).' -rfka ''
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" trail' -l 'trail' -d 'Draw each target\'s trail of its last N positions (default 0, at most 10000).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_positional "termmap serve" -ge 1' -F
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" version' -l 'version' -d 'Show the version.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap serve" h help' -s 'h' -l 'help' -d 'Show help information.'
