@@ -339,7 +339,8 @@ extension Termmap {
         and agent or X11 forwarding are refused. The user name may name a place (ssh -p 2222 \
         lyon@host opens at Lyon). The map options and FILEs are the same for every session. \
         Log lines (connect, auth, refusal, disconnect) go to stderr. SIGTERM or SIGINT ends \
-        every session with a last line and exits 0; SIGHUP reads --authorized-keys again.
+        every session with a last line and exits 0; SIGHUP reads --authorized-keys, the \
+        configuration file and the FILEs again (for sessions that start after it).
         """)
 
     @Option(

@@ -64,25 +64,8 @@ enum ServeCommand {
     }
 
     // What every session shows: the map layers, the files, the place names.
-    let parsed = try RenderCommand(
-      position: c.position, map: c.map, tiles: c.tiles, files: c.input.files)
-    var options = ViewerOptions()
-    options.center = parsed.center
-    options.zoom = parsed.zoom
-    options.bbox = parsed.bboxRect
-    if parsed.charsetGiven { options.charset = parsed.charset }
-    options.dataDirectory = DataDirectory.locate()
-    options.allowsDownloads = false
-    options.files = parsed.files
-    // The labels' language: --lang or the config's for every session, else each session's
-    // own locale (LANG, LC_* come through the SSH session's environment).
-    let language = parsed.languageGiven ? parsed.language : nil
-    let layers = try parsed.makeMapLayers(reportMissingMap: false)
-    // One decoded-tile cache per tile layer for every session: a tile one user loaded is drawn
-    // for the next without a second load or decode, and held once.
-    for tiles in layers {
-      tiles.sharedContent = SharedTileContent(byteLimit: 128 << 20)
-    }
+    let shown = try Shown(c)
+    let options = shown.options
     let gazetteer = try? Gazetteer(directory: options.dataDirectory)
     // Live layers every session sees: each source read once, its targets on every map.
     let live = try c.layers.parse()
@@ -94,7 +77,8 @@ enum ServeCommand {
             .utf8))
       return 0
     }
-    let sessionOptions = options
+    shown.shareTiles()
+    Self.shown = shown
     let liveRun = live.sources.isEmpty ? nil : LiveLayerRun(live, follows: true)
     liveRun?.start()
     let liveLayer = liveRun?.layer
@@ -105,10 +89,12 @@ enum ServeCommand {
       let holder = SessionHolder()
       DispatchQueue.main.async {
         MainActor.assumeIsolated {
-          var options = sessionOptions
-          options.labelLanguage = language ?? LabelLanguage.fromLocale(request.environment)
+          // What the server shows now (SIGHUP may have read the configuration again).
+          let now = Self.shown ?? shown
+          var options = now.options
+          options.labelLanguage = now.language ?? LabelLanguage.fromLocale(request.environment)
           open(
-            holder, request: request, output: output, options: options, layers: layers,
+            holder, request: request, output: output, options: options, layers: now.layers,
             live: liveLayer, gazetteer: gazetteer)
         }
       }
@@ -138,7 +124,8 @@ enum ServeCommand {
     }
 
     // SIGTERM and SIGINT: every session gets a last line and its terminal back; exit 0.
-    // SIGHUP: the authorized keys are read again.
+    // SIGHUP: the authorized keys and the configuration are read again (sessions that start
+    // after it show the new map; open ones keep theirs).
     var sources: [any DispatchSourceSignal] = []
     for sig in [SIGTERM, SIGINT, SIGHUP] {
       signal(sig, SIG_IGN)
@@ -147,6 +134,7 @@ enum ServeCommand {
         MainActor.assumeIsolated {
           if sig == SIGHUP {
             reload(keysPath, server: server, logger: logger)
+            reloadMap(c, logger: logger)
           } else {
             shutDown(server, logger: logger)
           }
@@ -214,6 +202,54 @@ enum ServeCommand {
     DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
       server.stop()
       exit(0)
+    }
+  }
+
+  /// What sessions show: the viewer's options, the labels' language (nil: each session's
+  /// locale) and the map layers, made from the command line and the configuration file.
+  struct Shown: Sendable {
+    var options = ViewerOptions()
+    var language: String?
+    var layers: [TileOverlay] = []
+
+    @MainActor init(_ c: Termmap.Serve) throws {
+      let parsed = try RenderCommand(
+        position: c.position, map: c.map, tiles: c.tiles, files: c.input.files)
+      options.center = parsed.center
+      options.zoom = parsed.zoom
+      options.bbox = parsed.bboxRect
+      if parsed.charsetGiven { options.charset = parsed.charset }
+      options.dataDirectory = DataDirectory.locate()
+      options.allowsDownloads = false
+      options.files = parsed.files
+      // The labels' language: --lang or the config's for every session, else each session's
+      // own locale (LANG, LC_* come through the SSH session's environment).
+      language = parsed.languageGiven ? parsed.language : nil
+      layers = try parsed.makeMapLayers(reportMissingMap: false)
+    }
+
+    /// One decoded-tile cache per tile layer for every session: a tile one user loaded is
+    /// drawn for the next without a second load or decode, and held once.
+    func shareTiles() {
+      for tiles in layers {
+        tiles.sharedContent = SharedTileContent(byteLimit: 128 << 20)
+      }
+    }
+  }
+
+  /// What sessions that start now show (set once listening; SIGHUP makes it again).
+  static var shown: Shown?
+
+  /// SIGHUP: the configuration file (tile sources, `[style]`) and the files read again; a
+  /// problem is logged and the map stays as it was.
+  static func reloadMap(_ c: Termmap.Serve, logger: Logger) {
+    do {
+      let made = try Shown(c)
+      made.shareTiles()
+      shown = made
+      logger.info("reloaded", metadata: ["map-layers": .stringConvertible(made.layers.count)])
+    } catch {
+      logger.error("reload failed", metadata: ["why": .string(SafeText.clean("\(error)"))])
     }
   }
 

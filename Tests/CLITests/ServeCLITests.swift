@@ -139,6 +139,45 @@ struct ServeCLITests {
     }
   }
 
+  @Test("SIGHUP reads the configuration again: a session started after it shows the new map")
+  func reloadsConfiguration() throws {
+    let tiles = repositoryRoot.appendingPathComponent(
+      "Tests/MapTilesTests/Fixtures/monaco-shortbread.mbtiles"
+    ).path
+    let tmux = try LiveTmux(width: 160)
+    let config = tmux.file("config")
+    try FileManager.default.createDirectory(
+      atPath: config + "/termmap", withIntermediateDirectories: true)
+    let port = ChildProcess.freeLoopbackPort()
+    let pid = try ChildProcess.spawn(
+      [
+        termmapBinary.path, "serve", "--listen", "127.0.0.1:\(port)", "--host-key",
+        tmux.file("host_key"), "--anonymous", "--no-basemap", "--tiles", tiles, "--center",
+        "43.7315,7.4206", "--zoom", "15",
+      ], stderr: tmux.file("serve.log"), environment: ["XDG_CONFIG_HOME": config])
+    defer { ChildProcess.stop(pid) }
+    func log() -> String {
+      (try? String(contentsOfFile: tmux.file("serve.log"), encoding: .utf8)) ?? ""
+    }
+    for _ in 0..<200 where !log().contains("listening on") { usleep(50_000) }
+    // No language configured: a session in the C locale reads the names as the tiles have them.
+    try tmux.start("LANG=C.UTF-8 " + Self.ssh(port, "-o SendEnv=LANG qqqzzzq@127.0.0.1"))
+    let before = try tmux.waitFor(timeout: 60) { $0.joined().contains("Monaco-Ville") }
+    #expect(before.ok, "\(before.screen)")
+    try tmux.type("q")
+    // The configuration now asks for English labels; SIGHUP, and the next session has them.
+    try "[style]\nlang = \"en\"\n".write(
+      toFile: config + "/termmap/config.toml", atomically: true, encoding: .utf8)
+    kill(pid, SIGHUP)
+    for _ in 0..<200 where !log().contains("[termmap] reloaded") { usleep(50_000) }
+    #expect(log().contains("map-layers=1 [termmap] reloaded"), "\(log())")
+    let next = try LiveTmux(width: 160)
+    try next.start("LANG=C.UTF-8 " + Self.ssh(port, "-o SendEnv=LANG qqqzzzq@127.0.0.1"))
+    let after = try next.waitFor(timeout: 60) { $0.joined().contains("Monaco City") }
+    #expect(after.ok, "\(after.screen)")
+    try next.type("q")
+  }
+
   @Test("SIGTERM: every session gets a last line, the server exits 0 in under 2 s")
   func stop() throws {
     let tmux = try LiveTmux(width: 100)
