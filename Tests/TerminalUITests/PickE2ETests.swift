@@ -100,6 +100,34 @@ struct PickE2ETests {
     #expect(before == after)
   }
 
+  @Test("pick --layer: a live target selected and picked: its feature, id and properties")
+  func picksLiveTarget() throws {
+    let tmux = try Tmux()
+    let feed = tmux.file("boats.ndjson")
+    try
+      ("{\"type\":\"Feature\",\"id\":\"boat-7\",\"properties\":{\"title\":\"Seagull\","
+      + "\"speed\":4.5},\"geometry\":{\"type\":\"Point\",\"coordinates\":[5.0,45.0]}}\n")
+      .write(toFile: feed, atomically: true, encoding: .utf8)
+    let out = tmux.file("out.json")
+    try tmux.start(
+      "\(Tmux.termmap) pick --no-basemap --center 45,5 --zoom 14 --layer \(feed) > \(out);"
+        + " echo \"EXITED $?\"; sleep 60")
+    let (shown, screen) = try tmux.waitFor(timeout: 60) { $0.joined().contains("Seagull") }
+    try #require(shown, "\(screen.joined(separator: "\n"))")
+    try tmux.sendKeys("Tab")
+    let (chosen, now) = try tmux.waitFor { selected($0)?.hasPrefix("Seagull") == true }
+    try #require(chosen, "\(now.joined(separator: "\n"))")
+    try tmux.sendKeys("Enter")
+    #expect(try exitStatus(tmux) == 0)
+    let text = try String(contentsOfFile: out, encoding: .utf8)
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+    #expect(json["id"] as? String == "boat-7", "\(text)")
+    let properties = json["properties"] as? [String: Any]
+    #expect(properties?["title"] as? String == "Seagull", "\(text)")
+    #expect(properties?["speed"] as? Double == 4.5, "\(text)")
+  }
+
   @Test("q prints nothing and exits 1")
   func qCancels() throws {
     let tmux = try Tmux()
