@@ -463,6 +463,18 @@ final class PolygonScratch {
       }
       return
     }
+    let firstRow = max(clip.minY, Int((bounds.minY - 0.5).rounded(.up)))
+    let lastRow = min(clip.maxY - 1, Int((bounds.maxY - 0.5).rounded(.down)))
+    guard firstRow <= lastRow else { return }
+    if lastRow - firstRow < 3 {
+      // A few rows (most small polygons): each row's crossings straight from the segments
+      // that `FillScratch.addRing` would make edges of, in the same order, with the same
+      // formulas (so the same crossings), without making the edges.
+      fillFewRows(
+        firstRow...lastRow, ink: ink, clip: clip, pattern: pattern, patternOrigin: patternOrigin,
+        dots: dots, width: w)
+      return
+    }
     // The edges of `FillScratch.addRing`, ring by ring.
     var count = 0
     let (xs, ys, edges) = (self.xs, self.ys, self.edges)
@@ -486,9 +498,6 @@ final class PolygonScratch {
       }
       start = end
     }
-    let firstRow = max(clip.minY, Int((bounds.minY - 0.5).rounded(.up)))
-    let lastRow = min(clip.maxY - 1, Int((bounds.maxY - 0.5).rounded(.down)))
-    guard firstRow <= lastRow else { return }
     let solid = pattern == .solid
     let (ox, oy) = patternOrigin
     let crossings = self.crossings
@@ -526,6 +535,71 @@ final class PolygonScratch {
     }
   }
 
+  /// `fill` for a few rows: for each row, the segments (point to next point, ring by ring, the
+  /// last back to the first) whose ends lie on either side of its centre line, as the edges
+  /// `fill` makes would (top inclusive, bottom exclusive; horizontal segments and those with an
+  /// end that is not finite left out), crossed there by the same formula.
+  private func fillFewRows(
+    _ rows: ClosedRange<Int>, ink: Ink, clip: DotRect, pattern: DotPattern,
+    patternOrigin: (x: Int, y: Int), dots: UnsafeMutableBufferPointer<Ink>, width w: Int
+  ) {
+    let (xs, ys, crossings) = (self.xs, self.ys, self.crossings)
+    let solid = pattern == .solid
+    let (ox, oy) = patternOrigin
+    for row in rows {
+      let yc = Double(row) + 0.5
+      var n = 0
+      var start = 0
+      for r in 0..<ringCount {
+        let end = rings[r].end
+        var i = start
+        while i < end {
+          let j = i + 1 < end ? i + 1 : start
+          let (ay, by) = (ys[i], ys[j])
+          let k0 = i
+          i += 1
+          let c: Double
+          if ay < by {
+            guard ay <= yc && by > yc && ay.isFinite && by.isFinite else { continue }
+            let (ax, bx) = (xs[k0], xs[j])
+            c = ax + (yc - ay) * ((bx - ax) / (by - ay))
+          } else if by < ay {
+            guard by <= yc && ay > yc && ay.isFinite && by.isFinite else { continue }
+            let (ax, bx) = (xs[k0], xs[j])
+            c = bx + (yc - by) * ((ax - bx) / (ay - by))
+          } else {
+            continue
+          }
+          var k = n
+          while k > 0 && crossings[k - 1] > c {
+            crossings[k] = crossings[k - 1]
+            k -= 1
+          }
+          crossings[k] = c
+          n += 1
+        }
+        start = end
+      }
+      guard n >= 2 else { continue }
+      var k = 0
+      let base = row * w
+      while k + 1 < n {
+        let a = max(Int((crossings[k] - 0.5).rounded(.up)), clip.minX)
+        let b = min(Int((crossings[k + 1] - 0.5).rounded(.up)) - 1, clip.maxX - 1)
+        if a <= b {
+          if solid {
+            for x in a...b { dots[base + x] = ink }
+          } else {
+            for x in a...b where pattern.covers(x: x + ox, y: row + oy) {
+              dots[base + x] = ink
+            }
+          }
+        }
+        k += 2
+      }
+    }
+  }
+
   /// Strokes the rings as they ask (`Ring.stroked`, `Ring.closes`) into `dots`: the dots of
   /// `Stroker.segment` for each segment (dashed strokes start the dash pattern afresh at each).
   ///
@@ -534,7 +608,8 @@ final class PolygonScratch {
   /// the ends' dots ⌊x0⌋ and ⌊x0 + (x1 − x0)⌋ — x1's own dot whenever x0 + (x1 − x0) is x1, so
   /// each point's dot is found once —, each step's dot kept if it lies in the clip (not
   /// tested when every point of the polygon lies in the clip). Other segments go through
-  /// `Stroker.segment`. A polygon whose points all lie in one dot is that dot.
+  /// `Stroker.segment`. A polygon whose points all lie in one block of 2 × 2 dots, away from
+  /// the lines between dots, is its points' dots (`strokeInBlock`); one in one dot is that dot.
   func stroke(with stroker: inout Stroker, dots: UnsafeMutableBufferPointer<Ink>) {
     guard stroker.plain && finiteCheck == 0 && stroker.clip.minX >= 0 && stroker.clip.minY >= 0
     else {
@@ -549,6 +624,8 @@ final class PolygonScratch {
     let inside =
       b.minX >= stroker.innerMinX && b.maxX < stroker.innerMaxX && b.minY >= stroker.innerMinY
       && b.maxY < stroker.innerMaxY
+    // Most small polygons: every point in a block of 2 × 2 dots.
+    if inside && strokeInBlock(b, stroker: stroker, dots: dots) { return }
     if inside {
       // Every end of every segment in one dot (with room for x0 + (x1 − x0) to round off x1
       // by a few units in the last place): the stroke is that dot.
@@ -618,6 +695,91 @@ final class PolygonScratch {
       }
       start = end
     }
+  }
+
+  /// `stroke` when every point and closing segment's end (bounds `b`, inside the clip) lies in
+  /// one block of 2 × 2 dots, more than `margin` from the block's edges and from the line
+  /// between its dots: every segment is then at most one step, and its far end
+  /// x0 + (x1 − x0), within a few units in the last place of x1, lies in x1's own dot, so the
+  /// stroke (`insideRing`, `insideSegment`) is the dots of the stroked rings' points and of
+  /// the closing segments' ends, collected as four bits and written once. False (nothing
+  /// drawn) when the points are not so placed.
+  @inline(__always)
+  private func strokeInBlock(
+    _ b: FillScratch.Bounds, stroker: Stroker, dots: UnsafeMutableBufferPointer<Ink>
+  ) -> Bool {
+    // x0 + (x1 − x0) is within 2⁻²⁷ of x1 below 2²⁴ (each of the two roundings at most half a
+    // unit in the last place of a value below 2²⁵).
+    let margin = 1e-7
+    let limit = 16_777_216.0
+    guard b.maxX < limit && b.maxY < limit else { return false }
+    let bx = floorSmall(b.minX)
+    let by = floorSmall(b.minY)
+    let (x0, y0) = (Double(bx), Double(by))
+    guard
+      b.minX - x0 > margin && b.minY - y0 > margin && b.maxX < x0 + (2 - margin)
+        && b.maxY < y0 + (2 - margin)
+    else { return false }
+    // A point's dot in the block is bit (x ≥ x0 + 1) + 2 (y ≥ y0 + 1); it is near the line
+    // between dots when the same test with the line moved by the margin either way differs.
+    let (loX, hiX) = (x0 + (1 - margin), x0 + (1 + margin))
+    let (loY, hiY) = (y0 + (1 - margin), y0 + (1 + margin))
+    let (w, ink) = (stroker.width, stroker.ink)
+    let base = by &* w &+ bx
+    let (xs, ys) = (self.xs, self.ys)
+    let (left, right) = (b.maxX < loX, b.minX >= hiX)
+    let (top, bottom) = (b.maxY < loY, b.minY >= hiY)
+    if (left || right) && (top || bottom) {
+      // Every point in one dot, none near its edges: the stroke is that dot, if any segment.
+      var start = 0
+      for r in 0..<ringCount {
+        let ring = rings[r]
+        if ring.closes || (ring.stroked && ring.end > start) {
+          dots[base &+ (right ? 1 : 0) &+ (bottom ? w : 0)] = ink
+          return true
+        }
+        start = ring.end
+      }
+      return true
+    }
+    // The dots of the points not near a line between dots; once they are all four, the
+    // points near one (whose segments' ends are dots of the block) add none.
+    var mask = 0
+    var near = 0
+    @inline(__always) func add(_ x: Double, _ y: Double) {
+      let (lx, hx) = (x >= loX ? 1 : 0, x >= hiX ? 1 : 0)
+      let (ly, hy) = (y >= loY ? 2 : 0, y >= hiY ? 2 : 0)
+      let n = (lx ^ hx) | (ly ^ hy)
+      mask |= (n == 0 ? 1 : 0) &<< (hx | hy)
+      near |= n
+    }
+    var start = 0
+    var r = 0
+    scan: while r < ringCount {
+      let ring = rings[r]
+      let end = ring.end
+      if ring.stroked {
+        var i = start
+        while i < end {
+          add(xs[i], ys[i])
+          if mask == 15 { break scan }
+          i &+= 1
+        }
+      }
+      if ring.closes {
+        add(ring.closing.x0, ring.closing.y0)
+        add(ring.closing.x1, ring.closing.y1)
+        if mask == 15 { break scan }
+      }
+      start = end
+      r &+= 1
+    }
+    guard mask == 15 || near == 0 else { return false }
+    if mask & 1 != 0 { dots[base] = ink }
+    if mask & 2 != 0 { dots[base &+ 1] = ink }
+    if mask & 4 != 0 { dots[base &+ w] = ink }
+    if mask & 8 != 0 { dots[base &+ w &+ 1] = ink }
+    return true
   }
 
   /// `stroke` for any stroker: every segment through `Stroker.segment`.
