@@ -742,8 +742,11 @@ final class PolygonScratch {
       }
       return true
     }
-    // The dots of the points not near a line between dots; once they are all four, the
-    // points near one (whose segments' ends are dots of the block) add none.
+    // The dots of the points not near a line between dots; once they are all the dots the
+    // bounds reach (`full`), the points near a line (whose segments' ends are dots of the
+    // block within the bounds) add none.
+    let columns = left ? 0b01 : right ? 0b10 : 0b11
+    let full = (top || !bottom ? columns : 0) | (bottom || !top ? columns &<< 2 : 0)
     var mask = 0
     var near = 0
     @inline(__always) func add(_ x: Double, _ y: Double) {
@@ -762,19 +765,19 @@ final class PolygonScratch {
         var i = start
         while i < end {
           add(xs[i], ys[i])
-          if mask == 15 { break scan }
+          if mask == full { break scan }
           i &+= 1
         }
       }
       if ring.closes {
         add(ring.closing.x0, ring.closing.y0)
         add(ring.closing.x1, ring.closing.y1)
-        if mask == 15 { break scan }
+        if mask == full { break scan }
       }
       start = end
       r &+= 1
     }
-    guard mask == 15 || near == 0 else { return false }
+    guard mask == full || near == 0 else { return false }
     if mask & 1 != 0 { dots[base] = ink }
     if mask & 2 != 0 { dots[base &+ 1] = ink }
     if mask & 4 != 0 { dots[base &+ w] = ink }
