@@ -163,12 +163,19 @@ public struct SmallShapeBatch {
       // empty meanwhile) are distinct stored properties, and nothing else reaches either.
       batch.pointee.lent.withDots { dots in
         s._withUnsafeGuaranteedRef { s in
-          if let ink = fillInk {
+          // Most small polygons: a stroke within a block of 2 × 2 dots, which covers the
+          // fill (whose dots lie within the bounds) when it inks every dot they reach.
+          let block = strokes ? s.blockStroke(batch.pointee.stroker) : nil
+          if let ink = fillInk, block.map({ $0.mask != $0.full }) ?? true {
             s.fill(
               ink: ink, clip: clip, pattern: pattern, patternOrigin: patternOrigin, dots: dots,
               width: width)
           }
-          if strokes { s.stroke(with: &batch.pointee.stroker, dots: dots) }
+          if let block {
+            block.write(into: dots, ink: batch.pointee.stroker.ink)
+          } else if strokes {
+            s.stroke(with: &batch.pointee.stroker, dots: dots)
+          }
         }
       }
     }
@@ -624,8 +631,6 @@ final class PolygonScratch {
     let inside =
       b.minX >= stroker.innerMinX && b.maxX < stroker.innerMaxX && b.minY >= stroker.innerMinY
       && b.maxY < stroker.innerMaxY
-    // Most small polygons: every point in a block of 2 × 2 dots.
-    if inside && strokeInBlock(b, stroker: stroker, dots: dots) { return }
     if inside {
       // Every end of every segment in one dot (with room for x0 + (x1 − x0) to round off x1
       // by a few units in the last place): the stroke is that dot.
@@ -704,43 +709,51 @@ final class PolygonScratch {
   /// stroke (`insideRing`, `insideSegment`) is the dots of the stroked rings' points and of
   /// the closing segments' ends, collected as four bits and written once. False (nothing
   /// drawn) when the points are not so placed.
-  @inline(__always)
-  private func strokeInBlock(
-    _ b: FillScratch.Bounds, stroker: Stroker, dots: UnsafeMutableBufferPointer<Ink>
-  ) -> Bool {
+  func blockStroke(_ stroker: Stroker) -> BlockStroke? {
+    guard stroker.plain && finiteCheck == 0 && stroker.clip.minX >= 0 && stroker.clip.minY >= 0
+    else { return nil }
+    var b = bounds
+    b.minX = min(b.minX, closingBounds.minX)
+    b.maxX = max(b.maxX, closingBounds.maxX)
+    b.minY = min(b.minY, closingBounds.minY)
+    b.maxY = max(b.maxY, closingBounds.maxY)
+    guard
+      b.minX >= stroker.innerMinX && b.maxX < stroker.innerMaxX && b.minY >= stroker.innerMinY
+        && b.maxY < stroker.innerMaxY
+    else { return nil }
     // x0 + (x1 − x0) is within 2⁻²⁷ of x1 below 2²⁴ (each of the two roundings at most half a
     // unit in the last place of a value below 2²⁵).
     let margin = 1e-7
     let limit = 16_777_216.0
-    guard b.maxX < limit && b.maxY < limit else { return false }
+    guard b.maxX < limit && b.maxY < limit else { return nil }
     let bx = floorSmall(b.minX)
     let by = floorSmall(b.minY)
     let (x0, y0) = (Double(bx), Double(by))
     guard
       b.minX - x0 > margin && b.minY - y0 > margin && b.maxX < x0 + (2 - margin)
         && b.maxY < y0 + (2 - margin)
-    else { return false }
+    else { return nil }
     // A point's dot in the block is bit (x ≥ x0 + 1) + 2 (y ≥ y0 + 1); it is near the line
     // between dots when the same test with the line moved by the margin either way differs.
     let (loX, hiX) = (x0 + (1 - margin), x0 + (1 + margin))
     let (loY, hiY) = (y0 + (1 - margin), y0 + (1 + margin))
-    let (w, ink) = (stroker.width, stroker.ink)
+    let w = stroker.width
     let base = by &* w &+ bx
     let (xs, ys) = (self.xs, self.ys)
     let (left, right) = (b.maxX < loX, b.minX >= hiX)
     let (top, bottom) = (b.maxY < loY, b.minY >= hiY)
     if (left || right) && (top || bottom) {
       // Every point in one dot, none near its edges: the stroke is that dot, if any segment.
+      let bit = 1 &<< ((right ? 1 : 0) | (bottom ? 2 : 0))
       var start = 0
       for r in 0..<ringCount {
         let ring = rings[r]
         if ring.closes || (ring.stroked && ring.end > start) {
-          dots[base &+ (right ? 1 : 0) &+ (bottom ? w : 0)] = ink
-          return true
+          return BlockStroke(base: base, width: w, mask: bit, full: bit)
         }
         start = ring.end
       }
-      return true
+      return BlockStroke(base: base, width: w, mask: 0, full: bit)
     }
     // The dots of the points not near a line between dots; once they are all the dots the
     // bounds reach (`full`), the points near a line (whose segments' ends are dots of the
@@ -777,12 +790,27 @@ final class PolygonScratch {
       start = end
       r &+= 1
     }
-    guard mask == full || near == 0 else { return false }
-    if mask & 1 != 0 { dots[base] = ink }
-    if mask & 2 != 0 { dots[base &+ 1] = ink }
-    if mask & 4 != 0 { dots[base &+ w] = ink }
-    if mask & 8 != 0 { dots[base &+ w &+ 1] = ink }
-    return true
+    guard mask == full || near == 0 else { return nil }
+    return BlockStroke(base: base, width: w, mask: mask, full: full)
+  }
+
+  /// The stroke of a polygon within a block of 2 × 2 dots (`blockStroke`).
+  struct BlockStroke {
+    /// The index of the block's top left dot.
+    let base: Int
+    let width: Int
+    /// The dots inked: bit x + 2 y for the block's dot (x, y).
+    let mask: Int
+    /// The dots of the block that the polygon's bounds reach (every dot its fill can ink).
+    let full: Int
+
+    /// Inks the dots of `mask`.
+    @inline(__always) func write(into dots: UnsafeMutableBufferPointer<Ink>, ink: Ink) {
+      if mask & 1 != 0 { dots[base] = ink }
+      if mask & 2 != 0 { dots[base &+ 1] = ink }
+      if mask & 4 != 0 { dots[base &+ width] = ink }
+      if mask & 8 != 0 { dots[base &+ width &+ 1] = ink }
+    }
   }
 
   /// `stroke` for any stroker: every segment through `Stroker.segment`.
