@@ -615,8 +615,8 @@ final class PolygonScratch {
   /// the ends' dots ⌊x0⌋ and ⌊x0 + (x1 − x0)⌋ — x1's own dot whenever x0 + (x1 − x0) is x1, so
   /// each point's dot is found once —, each step's dot kept if it lies in the clip (not
   /// tested when every point of the polygon lies in the clip). Other segments go through
-  /// `Stroker.segment`. A polygon whose points all lie in one block of 2 × 2 dots, away from
-  /// the lines between dots, is its points' dots (`strokeInBlock`); one in one dot is that dot.
+  /// `Stroker.segment`. A polygon whose points all lie in one dot is that dot. (`drawPolygon`
+  /// first tries `blockStroke`, for polygons within a block of 2 × 2 dots.)
   func stroke(with stroker: inout Stroker, dots: UnsafeMutableBufferPointer<Ink>) {
     guard stroker.plain && finiteCheck == 0 && stroker.clip.minX >= 0 && stroker.clip.minY >= 0
     else {
@@ -702,13 +702,14 @@ final class PolygonScratch {
     }
   }
 
-  /// `stroke` when every point and closing segment's end (bounds `b`, inside the clip) lies in
-  /// one block of 2 × 2 dots, more than `margin` from the block's edges and from the line
-  /// between its dots: every segment is then at most one step, and its far end
+  /// The stroke of `stroke` (solid, one dot) when every point and closing segment's end lies
+  /// in the clip and in one block of 2 × 2 dots, more than `margin` from the block's edges and
+  /// from the lines between its dots: every segment is then at most one step, and its far end
   /// x0 + (x1 − x0), within a few units in the last place of x1, lies in x1's own dot, so the
   /// stroke (`insideRing`, `insideSegment`) is the dots of the stroked rings' points and of
-  /// the closing segments' ends, collected as four bits and written once. False (nothing
-  /// drawn) when the points are not so placed.
+  /// the closing segments' ends, collected as four bits. Nil when the points are not so
+  /// placed (points near a line between dots are allowed once the others ink every dot the
+  /// bounds reach: theirs are among them).
   func blockStroke(_ stroker: Stroker) -> BlockStroke? {
     guard stroker.plain && finiteCheck == 0 && stroker.clip.minX >= 0 && stroker.clip.minY >= 0
     else { return nil }
@@ -783,9 +784,21 @@ final class PolygonScratch {
         }
       }
       if ring.closes {
-        add(ring.closing.x0, ring.closing.y0)
-        add(ring.closing.x1, ring.closing.y1)
-        if mask == full { break scan }
+        // The closing segment's ends, unless each lies within half the margin of the ring's
+        // last and first point (as they mostly do, computed apart): those points are counted,
+        // and an end so close to a point more than the margin from the lines between dots
+        // (or the block's edges) lies in its dot, as does x0 + (x1 − x0) for it; a point
+        // nearer sets `near` itself.
+        let c = ring.closing
+        let half = margin / 2
+        if !(ring.stroked && end > start && abs(c.x0 - xs[end &- 1]) < half
+          && abs(c.y0 - ys[end &- 1]) < half && abs(c.x1 - xs[start]) < half
+          && abs(c.y1 - ys[start]) < half)
+        {
+          add(c.x0, c.y0)
+          add(c.x1, c.y1)
+          if mask == full { break scan }
+        }
       }
       start = end
       r &+= 1
