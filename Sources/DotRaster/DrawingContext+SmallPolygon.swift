@@ -473,8 +473,8 @@ final class PolygonScratch {
     let firstRow = max(clip.minY, Int((bounds.minY - 0.5).rounded(.up)))
     let lastRow = min(clip.maxY - 1, Int((bounds.maxY - 0.5).rounded(.down)))
     guard firstRow <= lastRow else { return }
-    if lastRow - firstRow < 3 {
-      // A few rows (most small polygons): each row's crossings straight from the segments
+    if lastRow - firstRow < 2 {
+      // One or two rows (most small polygons): each row's crossings straight from the segments
       // that `FillScratch.addRing` would make edges of, in the same order, with the same
       // formulas (so the same crossings), without making the edges.
       fillFewRows(
