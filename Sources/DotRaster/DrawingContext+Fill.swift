@@ -120,7 +120,7 @@ struct FillScratch {
     }
 
     /// The one dot a shape smaller than a dot shows as (nil: the shape is larger).
-    var speck: (x: Int, y: Int)? {
+    @inline(__always) var speck: (x: Int, y: Int)? {
       guard maxX - minX < 1 && maxY - minY < 1 else { return nil }
       return (Int(((minX + maxX) / 2).rounded(.down)), Int(((minY + maxY) / 2).rounded(.down)))
     }

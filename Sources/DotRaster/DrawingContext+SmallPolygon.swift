@@ -163,12 +163,19 @@ public struct SmallShapeBatch {
       // empty meanwhile) are distinct stored properties, and nothing else reaches either.
       batch.pointee.lent.withDots { dots in
         s._withUnsafeGuaranteedRef { s in
-          if let ink = fillInk {
+          // Most small polygons: a stroke within a block of 2 × 2 dots, which covers the
+          // fill (whose dots lie within the bounds) when it inks every dot they reach.
+          let block = strokes ? s.blockStroke(batch.pointee.stroker) : nil
+          if let ink = fillInk, block.map({ $0.mask != $0.full }) ?? true {
             s.fill(
               ink: ink, clip: clip, pattern: pattern, patternOrigin: patternOrigin, dots: dots,
               width: width)
           }
-          if strokes { s.stroke(with: &batch.pointee.stroker, dots: dots) }
+          if let block {
+            block.write(into: dots, ink: batch.pointee.stroker.ink)
+          } else if strokes {
+            s.stroke(with: &batch.pointee.stroker, dots: dots)
+          }
         }
       }
     }
@@ -463,6 +470,18 @@ final class PolygonScratch {
       }
       return
     }
+    let firstRow = max(clip.minY, Int((bounds.minY - 0.5).rounded(.up)))
+    let lastRow = min(clip.maxY - 1, Int((bounds.maxY - 0.5).rounded(.down)))
+    guard firstRow <= lastRow else { return }
+    if lastRow - firstRow < 2 {
+      // One or two rows (most small polygons): each row's crossings straight from the segments
+      // that `FillScratch.addRing` would make edges of, in the same order, with the same
+      // formulas (so the same crossings), without making the edges.
+      fillFewRows(
+        firstRow...lastRow, ink: ink, clip: clip, pattern: pattern, patternOrigin: patternOrigin,
+        dots: dots, width: w)
+      return
+    }
     // The edges of `FillScratch.addRing`, ring by ring.
     var count = 0
     let (xs, ys, edges) = (self.xs, self.ys, self.edges)
@@ -486,9 +505,6 @@ final class PolygonScratch {
       }
       start = end
     }
-    let firstRow = max(clip.minY, Int((bounds.minY - 0.5).rounded(.up)))
-    let lastRow = min(clip.maxY - 1, Int((bounds.maxY - 0.5).rounded(.down)))
-    guard firstRow <= lastRow else { return }
     let solid = pattern == .solid
     let (ox, oy) = patternOrigin
     let crossings = self.crossings
@@ -526,6 +542,71 @@ final class PolygonScratch {
     }
   }
 
+  /// `fill` for a few rows: for each row, the segments (point to next point, ring by ring, the
+  /// last back to the first) whose ends lie on either side of its centre line, as the edges
+  /// `fill` makes would (top inclusive, bottom exclusive; horizontal segments and those with an
+  /// end that is not finite left out), crossed there by the same formula.
+  private func fillFewRows(
+    _ rows: ClosedRange<Int>, ink: Ink, clip: DotRect, pattern: DotPattern,
+    patternOrigin: (x: Int, y: Int), dots: UnsafeMutableBufferPointer<Ink>, width w: Int
+  ) {
+    let (xs, ys, crossings) = (self.xs, self.ys, self.crossings)
+    let solid = pattern == .solid
+    let (ox, oy) = patternOrigin
+    for row in rows {
+      let yc = Double(row) + 0.5
+      var n = 0
+      var start = 0
+      for r in 0..<ringCount {
+        let end = rings[r].end
+        var i = start
+        while i < end {
+          let j = i + 1 < end ? i + 1 : start
+          let (ay, by) = (ys[i], ys[j])
+          let k0 = i
+          i += 1
+          let c: Double
+          if ay < by {
+            guard ay <= yc && by > yc && ay.isFinite && by.isFinite else { continue }
+            let (ax, bx) = (xs[k0], xs[j])
+            c = ax + (yc - ay) * ((bx - ax) / (by - ay))
+          } else if by < ay {
+            guard by <= yc && ay > yc && ay.isFinite && by.isFinite else { continue }
+            let (ax, bx) = (xs[k0], xs[j])
+            c = bx + (yc - by) * ((ax - bx) / (ay - by))
+          } else {
+            continue
+          }
+          var k = n
+          while k > 0 && crossings[k - 1] > c {
+            crossings[k] = crossings[k - 1]
+            k -= 1
+          }
+          crossings[k] = c
+          n += 1
+        }
+        start = end
+      }
+      guard n >= 2 else { continue }
+      var k = 0
+      let base = row * w
+      while k + 1 < n {
+        let a = max(Int((crossings[k] - 0.5).rounded(.up)), clip.minX)
+        let b = min(Int((crossings[k + 1] - 0.5).rounded(.up)) - 1, clip.maxX - 1)
+        if a <= b {
+          if solid {
+            for x in a...b { dots[base + x] = ink }
+          } else {
+            for x in a...b where pattern.covers(x: x + ox, y: row + oy) {
+              dots[base + x] = ink
+            }
+          }
+        }
+        k += 2
+      }
+    }
+  }
+
   /// Strokes the rings as they ask (`Ring.stroked`, `Ring.closes`) into `dots`: the dots of
   /// `Stroker.segment` for each segment (dashed strokes start the dash pattern afresh at each).
   ///
@@ -534,7 +615,8 @@ final class PolygonScratch {
   /// the ends' dots ⌊x0⌋ and ⌊x0 + (x1 − x0)⌋ — x1's own dot whenever x0 + (x1 − x0) is x1, so
   /// each point's dot is found once —, each step's dot kept if it lies in the clip (not
   /// tested when every point of the polygon lies in the clip). Other segments go through
-  /// `Stroker.segment`. A polygon whose points all lie in one dot is that dot.
+  /// `Stroker.segment`. A polygon whose points all lie in one dot is that dot. (`drawPolygon`
+  /// first tries `blockStroke`, for polygons within a block of 2 × 2 dots.)
   func stroke(with stroker: inout Stroker, dots: UnsafeMutableBufferPointer<Ink>) {
     guard stroker.plain && finiteCheck == 0 && stroker.clip.minX >= 0 && stroker.clip.minY >= 0
     else {
@@ -617,6 +699,130 @@ final class PolygonScratch {
         }
       }
       start = end
+    }
+  }
+
+  /// The stroke of `stroke` (solid, one dot) when every point and closing segment's end lies
+  /// in the clip and in one block of 2 × 2 dots, more than `margin` from the block's edges and
+  /// from the lines between its dots: every segment is then at most one step, and its far end
+  /// x0 + (x1 − x0), within a few units in the last place of x1, lies in x1's own dot, so the
+  /// stroke (`insideRing`, `insideSegment`) is the dots of the stroked rings' points and of
+  /// the closing segments' ends, collected as four bits. Nil when the points are not so
+  /// placed (points near a line between dots are allowed once the others ink every dot the
+  /// bounds reach: theirs are among them).
+  func blockStroke(_ stroker: Stroker) -> BlockStroke? {
+    guard stroker.plain && finiteCheck == 0 && stroker.clip.minX >= 0 && stroker.clip.minY >= 0
+    else { return nil }
+    var b = bounds
+    b.minX = min(b.minX, closingBounds.minX)
+    b.maxX = max(b.maxX, closingBounds.maxX)
+    b.minY = min(b.minY, closingBounds.minY)
+    b.maxY = max(b.maxY, closingBounds.maxY)
+    guard
+      b.minX >= stroker.innerMinX && b.maxX < stroker.innerMaxX && b.minY >= stroker.innerMinY
+        && b.maxY < stroker.innerMaxY
+    else { return nil }
+    // x0 + (x1 − x0) is within 2⁻²⁷ of x1 below 2²⁴ (each of the two roundings at most half a
+    // unit in the last place of a value below 2²⁵).
+    let margin = 1e-7
+    let limit = 16_777_216.0
+    guard b.maxX < limit && b.maxY < limit else { return nil }
+    let bx = floorSmall(b.minX)
+    let by = floorSmall(b.minY)
+    let (x0, y0) = (Double(bx), Double(by))
+    guard
+      b.minX - x0 > margin && b.minY - y0 > margin && b.maxX < x0 + (2 - margin)
+        && b.maxY < y0 + (2 - margin)
+    else { return nil }
+    // A point's dot in the block is bit (x ≥ x0 + 1) + 2 (y ≥ y0 + 1); it is near the line
+    // between dots when the same test with the line moved by the margin either way differs.
+    let (loX, hiX) = (x0 + (1 - margin), x0 + (1 + margin))
+    let (loY, hiY) = (y0 + (1 - margin), y0 + (1 + margin))
+    let w = stroker.width
+    let base = by &* w &+ bx
+    let (xs, ys) = (self.xs, self.ys)
+    let (left, right) = (b.maxX < loX, b.minX >= hiX)
+    let (top, bottom) = (b.maxY < loY, b.minY >= hiY)
+    if (left || right) && (top || bottom) {
+      // Every point in one dot, none near its edges: the stroke is that dot, if any segment.
+      let bit = 1 &<< ((right ? 1 : 0) | (bottom ? 2 : 0))
+      var start = 0
+      for r in 0..<ringCount {
+        let ring = rings[r]
+        if ring.closes || (ring.stroked && ring.end > start) {
+          return BlockStroke(base: base, width: w, mask: bit, full: bit)
+        }
+        start = ring.end
+      }
+      return BlockStroke(base: base, width: w, mask: 0, full: bit)
+    }
+    // The dots of the points not near a line between dots; once they are all the dots the
+    // bounds reach (`full`), the points near a line (whose segments' ends are dots of the
+    // block within the bounds) add none.
+    let columns = left ? 0b01 : right ? 0b10 : 0b11
+    let full = (top || !bottom ? columns : 0) | (bottom || !top ? columns &<< 2 : 0)
+    var mask = 0
+    var near = 0
+    @inline(__always) func add(_ x: Double, _ y: Double) {
+      let (lx, hx) = (x >= loX ? 1 : 0, x >= hiX ? 1 : 0)
+      let (ly, hy) = (y >= loY ? 2 : 0, y >= hiY ? 2 : 0)
+      let n = (lx ^ hx) | (ly ^ hy)
+      mask |= (n == 0 ? 1 : 0) &<< (hx | hy)
+      near |= n
+    }
+    var start = 0
+    var r = 0
+    scan: while r < ringCount {
+      let ring = rings[r]
+      let end = ring.end
+      if ring.stroked {
+        var i = start
+        while i < end {
+          add(xs[i], ys[i])
+          if mask == full { break scan }
+          i &+= 1
+        }
+      }
+      if ring.closes {
+        // The closing segment's ends, unless each lies within half the margin of the ring's
+        // last and first point (as they mostly do, computed apart): those points are counted,
+        // and an end so close to a point more than the margin from the lines between dots
+        // (or the block's edges) lies in its dot, as does x0 + (x1 − x0) for it; a point
+        // nearer sets `near` itself.
+        let c = ring.closing
+        let half = margin / 2
+        if !(ring.stroked && end > start && abs(c.x0 - xs[end &- 1]) < half
+          && abs(c.y0 - ys[end &- 1]) < half && abs(c.x1 - xs[start]) < half
+          && abs(c.y1 - ys[start]) < half)
+        {
+          add(c.x0, c.y0)
+          add(c.x1, c.y1)
+          if mask == full { break scan }
+        }
+      }
+      start = end
+      r &+= 1
+    }
+    guard mask == full || near == 0 else { return nil }
+    return BlockStroke(base: base, width: w, mask: mask, full: full)
+  }
+
+  /// The stroke of a polygon within a block of 2 × 2 dots (`blockStroke`).
+  struct BlockStroke {
+    /// The index of the block's top left dot.
+    let base: Int
+    let width: Int
+    /// The dots inked: bit x + 2 y for the block's dot (x, y).
+    let mask: Int
+    /// The dots of the block that the polygon's bounds reach (every dot its fill can ink).
+    let full: Int
+
+    /// Inks the dots of `mask`.
+    @inline(__always) func write(into dots: UnsafeMutableBufferPointer<Ink>, ink: Ink) {
+      if mask & 1 != 0 { dots[base] = ink }
+      if mask & 2 != 0 { dots[base &+ 1] = ink }
+      if mask & 4 != 0 { dots[base &+ width] = ink }
+      if mask & 8 != 0 { dots[base &+ width &+ 1] = ink }
     }
   }
 
