@@ -13,29 +13,7 @@ public final class CuttingProxy: Sendable {
   /// Listens on 127.0.0.1 and forwards to 127.0.0.1:`target`.
   public init(to target: UInt16, cutAfter: Int?) throws {
     state = Mutex((cutAfter, 0, [], false))
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw SpawnError.message("socket: \(errno)") }
-    var one: Int32 = 1
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-    var a = sockaddr_in()
-    a.sin_family = sa_family_t(AF_INET)
-    a.sin_addr.s_addr = inet_addr("127.0.0.1")
-    a.sin_port = 0
-    let bound = withUnsafePointer(to: &a) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard bound == 0, listen(fd, 64) == 0 else {
-      close(fd)
-      throw SpawnError.message("bind/listen: \(errno)")
-    }
-    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &a) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-    }
-    port = UInt16(bigEndian: a.sin_port)
-    listener = fd
+    (listener, port) = try LoopbackListener.open(backlog: 64)
     let accepting = Thread { [self] in self.acceptLoop(target: target) }
     accepting.start()
   }
