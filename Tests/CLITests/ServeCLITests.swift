@@ -287,17 +287,26 @@ struct ServeCLITests {
     let up = try tmux.waitFor(timeout: 30) { $0.last?.hasSuffix("? help") == true }
     #expect(up.ok, "\(up.screen)")
     let body = tmux.file("metrics.txt")
-    let status = try ChildProcess.run(
-      ["curl", "-s", "-f", "-o", body, "http://127.0.0.1:\(metricsPort)/metrics"])
+    var status: Int32 = -1
+    var text = ""
+    var values: [String: Int] = [:]
+    // The session's first frames may still be on their way when its status line shows (on a
+    // loaded machine the map's follow): read the counters until its bytes are counted.
+    for _ in 0..<100 {
+      status = try ChildProcess.run(
+        ["curl", "-s", "-f", "-o", body, "http://127.0.0.1:\(metricsPort)/metrics"])
+      text = (try? String(contentsOfFile: body, encoding: .utf8)) ?? ""
+      values = Dictionary(
+        text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
+          line -> (String, Int)? in
+          let parts = line.split(separator: " ")
+          guard parts.count == 2, let v = Int(parts[1]) else { return nil }
+          return (String(parts[0]), v)
+        }, uniquingKeysWith: { a, _ in a })
+      if status == 0 && (values["termmap_bytes_out_total"] ?? 0) > 1000 { break }
+      usleep(100_000)
+    }
     #expect(status == 0)
-    let text = (try? String(contentsOfFile: body, encoding: .utf8)) ?? ""
-    let values = Dictionary(
-      text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
-        line -> (String, Int)? in
-        let parts = line.split(separator: " ")
-        guard parts.count == 2, let v = Int(parts[1]) else { return nil }
-        return (String(parts[0]), v)
-      }, uniquingKeysWith: { a, _ in a })
     #expect(values["termmap_sessions"] == 1, "\(text)")
     #expect(values["termmap_sessions_total"] == 1, "\(text)")
     #expect(values["termmap_connections"] == 1, "\(text)")
