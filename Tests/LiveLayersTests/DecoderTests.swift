@@ -170,33 +170,34 @@ struct DecoderTests {
     }
   }
 
-  @Test("gpsd AIS (gpsd's own JSON of a real AIVDM log): name and position merged by MMSI")
+  @Test("gpsd AIS (gpsd's own JSON of an AIVDM log): name and position merged by MMSI")
   func gpsdAIS() throws {
-    // Lines from gpsd's regression output for ait250.log (unscaled, as gpsd writes by default).
+    // gpsd's JSON (gpsdecode, unscaled as gpsd writes by default, and one scaled line) of the
+    // project's own AIVDM log, Fixtures/ais-harbour.log (Data/tools/make-ais-fixture.py).
     let text = """
       {"class":"VERSION","release":"3.25","rev":"3.25","proto_major":3,"proto_minor":15}
-      {"class":"AIS","type":24,"repeat":0,"mmsi":244050308,"scaled":false,"shipname":"TYPHOON","shiptype":37,"shiptype_text":"Pleasure Craft","vendorid":"TRUEHDG","model":1,"serial":295175,"callsign":"PI6700","to_bow":10,"to_stern":3,"to_port":2,"to_starboard":2}
-      {"class":"AIS","type":1,"repeat":0,"mmsi":258774000,"scaled":false,"status":0,"status_text":"Under way using engine","turn":12,"speed":124,"accuracy":false,"lon":2656698,"lat":31492809,"course":3030,"heading":310,"second":3,"maneuver":0,"raim":false,"radio":213112}
-      {"class":"AIS","type":18,"repeat":0,"mmsi":244050308,"scaled":false,"reserved":0,"speed":52,"accuracy":false,"lon":3175652,"lat":31619981,"course":1200,"heading":511,"second":7,"regional":0,"cs":true,"display":false,"dsc":true,"band":true,"msg22":true,"raim":true,"radio":917510}
-      {"class":"AIS","type":18,"repeat":0,"mmsi":244050308,"scaled":true,"speed":5.2,"lon":5.293,"lat":52.71,"course":120.0,"heading":511}
+      {"class":"AIS","device":"stdin","type":24,"repeat":0,"mmsi":211000002,"scaled":false,"shipname":"TERN","shiptype":37,"shiptype_text":"Pleasure Craft","vendorid":"TMPD","model":1,"serial":1234,"callsign":"DB5678","to_bow":10,"to_stern":3,"to_port":2,"to_starboard":2}
+      {"class":"AIS","device":"stdin","type":1,"repeat":0,"mmsi":211000001,"scaled":false,"status":0,"status_text":"Under way using engine","turn":-128,"speed":52,"accuracy":false,"lon":6090000,"lat":32592600,"course":900,"heading":90,"second":0,"maneuver":0,"raim":false,"radio":0}
+      {"class":"AIS","device":"stdin","type":18,"repeat":0,"mmsi":211000002,"scaled":false,"reserved":0,"speed":51,"accuracy":false,"lon":6096000,"lat":32598060,"course":1200,"heading":511,"second":1,"regional":0,"cs":true,"display":false,"dsc":true,"band":true,"msg22":true,"raim":false,"radio":0}
+      {"class":"AIS","device":"stdin","type":18,"repeat":0,"mmsi":211000002,"scaled":true,"reserved":0,"speed":5.1,"accuracy":false,"lon":10.160000,"lat":54.330700,"course":120.0,"heading":511,"second":7,"regional":0,"cs":true,"display":false,"dsc":true,"band":true,"msg22":true,"raim":false,"radio":0}
 
       """
     let (s, d) = store(text)
     #expect(d.format == .gpsd)
     #expect(d.statistics.malformed == 0)
-    let ship = try #require(s["258774000"])
+    let ship = try #require(s["211000001"])
     #expect(ship.kind == .vessel)
     let c = try #require(ship.coordinate)
-    #expect(abs(c.latitude - 31_492_809 / 600_000) < 1e-9)
-    #expect(abs(c.longitude - 2_656_698 / 600_000) < 1e-9)
-    #expect(ship.properties.contains(LiveProperty("speed", .number(12.4))))
-    #expect(ship.properties.contains(LiveProperty("heading", .number(310))))
-    let typhoon = try #require(s["244050308"])
-    #expect(typhoon.coordinate == Coordinate(latitude: 52.71, longitude: 5.293))
-    #expect(typhoon.properties.contains(LiveProperty("shipname", .string("TYPHOON"))))
-    #expect(typhoon.properties.contains(LiveProperty("callsign", .string("PI6700"))))
+    #expect(abs(c.latitude - 32_592_600 / 600_000) < 1e-9)
+    #expect(abs(c.longitude - 6_090_000 / 600_000) < 1e-9)
+    #expect(ship.properties.contains(LiveProperty("speed", .number(5.2))))
+    #expect(ship.properties.contains(LiveProperty("heading", .number(90))))
+    let tern = try #require(s["211000002"])
+    #expect(tern.coordinate == Coordinate(latitude: 54.3307, longitude: 10.16))
+    #expect(tern.properties.contains(LiveProperty("shipname", .string("TERN"))))
+    #expect(tern.properties.contains(LiveProperty("callsign", .string("DB5678"))))
     // Heading 511 means "not available": left out.
-    #expect(!typhoon.properties.contains { $0.key == "heading" })
+    #expect(!tern.properties.contains { $0.key == "heading" })
   }
 
   @Test(

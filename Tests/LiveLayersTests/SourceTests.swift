@@ -41,12 +41,12 @@ final class GPSFake {
 @Suite("Live layers: real sources (gpsd, nginx, files, TCP)", .serialized)
 struct SourceTests {
   @Test(
-    "gpsd: a real gpsd replays an AIVDM log (Digital Yacht AIT250, from gpsd's tests): vessels appear named, move, and age out",
+    "gpsd: a real gpsd replays an AIVDM log (the project's own, Fixtures/ais-harbour.log): vessels appear named, move, and age out",
     .enabled(if: GPSFake.available, "needs gpsd-clients (gpsfake)"))
   func gpsdAIS() throws {
     let port = ChildProcess.freeLoopbackPort()
     let fake = try GPSFake(
-      log: fixtures.appendingPathComponent("ait250.log"), port: port, cycle: 0.05)
+      log: fixtures.appendingPathComponent("ais-harbour.log"), port: port, cycle: 0.05)
     defer { fake.stop() }
     let feed = LiveFeed(store: TargetStore(timeToLive: TimeToLive(fixed: 2)))
     let reader = LiveSourceReader(
@@ -54,33 +54,33 @@ struct SourceTests {
       follows: true)
     reader.start()
     defer { reader.stop() }
-    // A position (type 1) then the name (type 5), minutes apart in the log: one target.
+    // A position (type 1) then, 40 s later in the log, the name (type 5): one target.
     let named = wait(timeout: 90) {
       feed.withStore { s in
-        s["305235000"]?.properties.contains(LiveProperty("shipname", .string("MEDUM"))) == true
-          && s["305235000"]?.coordinate != nil
+        s["211000001"]?.properties.contains(LiveProperty("shipname", .string("GULL"))) == true
+          && s["211000001"]?.coordinate != nil
       }
     }
     #expect(named, "\(feed.problems) \(feed.statistics)")
-    let medum = try #require(feed.withStore { $0["305235000"] })
-    #expect(medum.kind == .vessel)
-    let c = try #require(medum.coordinate)
-    #expect(abs(c.latitude - 52.431) < 0.001 && abs(c.longitude - 4.7425) < 0.001, "\(c)")
-    #expect(medum.properties.contains(LiveProperty("callsign", .string("V2DJ7"))))
+    let gull = try #require(feed.withStore { $0["211000001"] })
+    #expect(gull.kind == .vessel)
+    let c = try #require(gull.coordinate)
+    #expect(abs(c.latitude - 54.321) < 0.001 && abs(c.longitude - 10.15) < 0.001, "\(c)")
+    #expect(gull.properties.contains(LiveProperty("callsign", .string("DA1234"))))
     // Part A of a type 24 names a class B vessel whose positions come in type 18.
     #expect(
       wait(timeout: 60) {
         feed.withStore { s in
-          s["244050308"]?.coordinate != nil
-            && s["244050308"]?.properties.contains(LiveProperty("shipname", .string("TYPHOON")))
+          s["211000002"]?.coordinate != nil
+            && s["211000002"]?.properties.contains(LiveProperty("shipname", .string("TERN")))
               == true
         }
       })
-    // 244630386 reports its position 50 times, a few metres apart: it moves.
+    // 211000003 reports its position 50 times, a few metres apart: it moves.
     var seen = Set<Coordinate>()
     #expect(
       wait(timeout: 60) {
-        if let c = feed.withStore({ $0["244630386"]?.coordinate }) { seen.insert(c) }
+        if let c = feed.withStore({ $0["211000003"]?.coordinate }) { seen.insert(c) }
         return seen.count >= 3
       })
     #expect(feed.statistics.malformed == 0, "\(feed.statistics)")
