@@ -142,24 +142,10 @@ public final class LiveLayer {
     for map in maps { map.addOverlay(m, level: .aboveRoads) }
   }
 
-  /// The overlay of a line or polygon target, titled with its title.
+  /// The overlay of a line or polygon target, titled with its title: a `LiveShape` drawn
+  /// with its simplestyle properties.
   static func overlay(for state: TargetState) -> any Overlay {
-    let title = LiveTarget(state).title
-    switch state.geometry {
-    case .lines(let lines) where lines.count == 1:
-      return Polyline(coordinates: lines[0], title: title, subtitle: state.id)
-    case .lines(let lines):
-      return MultiPolyline(lines.map { Polyline(coordinates: $0) }, title: title)
-    case .polygons(let polygons):
-      let made = polygons.map { rings in
-        Polygon(
-          coordinates: rings[0],
-          interiorPolygons: rings.dropFirst().map { Polygon(coordinates: $0) }, title: title,
-          subtitle: state.id)
-      }
-      return made.count == 1 ? made[0] : MultiPolygon(made, title: title)
-    default:
-      return MultiPolyline([], title: title)
-    }
+    let title = LiveTarget(state).title ?? state.id
+    return LiveShape(state, title: title) ?? MultiPolyline([], title: title)
   }
 }

@@ -23,7 +23,7 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
   struct Display {
     var title: String
     var heading: Double?
-    var symbol: Character?
+    var symbol: (glyph: Character, ascii: Character?)?
     var color: TermColor?
     var kind: TargetKind
     var isStale: Bool
@@ -74,15 +74,13 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
         break
       }
     }
-    var symbol: Character?
-    if let t = s.properties.first(where: { $0.key == "marker-symbol" })?.value.textValue,
-      t.count == 1, let c = t.first, c.isLetter || c.isNumber || c.isSymbol || c.isPunctuation
-    {
-      symbol = c
+    var symbol: (glyph: Character, ascii: Character?)?
+    if let t = s.properties.first(where: { $0.key == "marker-symbol" })?.value.textValue {
+      symbol = MarkerSymbol.glyphs(for: t)
     }
     var color: TermColor?
     if case .string(let c)? = s.properties.first(where: { $0.key == "marker-color" })?.value {
-      color = FeatureStyle.color(css: c)
+      color = FeatureStyle.trueColor(css: c)
     }
     return Display(
       title: title, heading: heading, symbol: symbol, color: color, kind: s.kind,
@@ -136,11 +134,14 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
     }
   }
 
-  /// `marker-color` (simplestyle: `#rgb`, `#rrggbb` or a CSS colour name) as a terminal colour.
+  /// `marker-color` (simplestyle: `#rgb`, `#rrggbb` or a CSS colour name) as a 24-bit
+  /// terminal colour (sent as its nearest xterm-256 or basic colour where the terminal has
+  /// no more).
   public var markerColor: TermColor? { display.color }
 
-  /// `marker-symbol` when it is one character (simplestyle's Maki icon names are not drawn).
-  public var markerSymbol: Character? { display.symbol }
+  /// The glyph `marker-symbol` asks for: a Maki icon name's (`MarkerSymbol.maki`), or its one
+  /// character; nil when it names nothing drawn (the kind's glyph is).
+  public var markerSymbol: Character? { display.symbol?.glyph }
 
   /// The target as one line of GeoJSON: a Feature with its id, its geometry and every
   /// property (what `termmap pick` prints).
@@ -181,8 +182,8 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
 
 /// A live target's marker: a glyph by kind pointing in one of eight directions by its
 /// heading (aircraft `↑↗→↘↓↙←↖`, vessels `▲◥▶◢▼◣◀◤`, other features `●` or, with a heading,
-/// the arrows), or its one-character `marker-symbol`; its `marker-color`; its title as the
-/// label; grey while stale.
+/// the arrows), or its `marker-symbol` (a Maki icon name's glyph, `MarkerSymbol`, or one
+/// character); its `marker-color`; its title as the label; grey while stale.
 @MainActor
 public final class LiveTargetView: MarkerAnnotationView {
   /// The clustering identifier live targets share by default.
@@ -222,8 +223,8 @@ public final class LiveTargetView: MarkerAnnotationView {
     let d = t.display
     let (g, a) = Self.glyphs(kind: d.kind, heading: d.heading)
     if let symbol = d.symbol {
-      glyph = symbol
-      asciiGlyph = symbol.isASCII ? symbol : a
+      glyph = symbol.glyph
+      asciiGlyph = symbol.ascii ?? a
     } else {
       glyph = g
       asciiGlyph = a
@@ -232,7 +233,7 @@ public final class LiveTargetView: MarkerAnnotationView {
   }
 
   /// The colour of a kind's markers without `marker-color`.
-  public static func color(for kind: TargetKind) -> TermColor {
+  nonisolated public static func color(for kind: TargetKind) -> TermColor {
     switch kind {
     case .aircraft: return .brightCyan
     case .vessel: return .brightGreen

@@ -69,20 +69,22 @@ enum ColorText {
   /// A CSS colour: `#rgb`, `#rrggbb` (the `#` may be left out, as simplestyle allows) or one
   /// of the basic CSS colour names; nil for anything else.
   static func css(_ text: String) -> TermColor? {
+    rgb(css: text).map { TermColor(nearestTo: $0.r, g: $0.g, b: $0.b) }
+  }
+
+  /// The components (0–255) of a CSS colour as `css(_:)` reads it.
+  static func rgb(css text: String) -> (r: Int, g: Int, b: Int)? {
     let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-    if let (r, g, b) = named[t] { return TermColor(nearestTo: r, g: g, b: b) }
+    if let (r, g, b) = named[t] { return (r, g, b) }
     var hex = Substring(t)
     if hex.hasPrefix("#") { hex = hex.dropFirst() }
     guard hex.count == 3 || hex.count == 6, let v = Int(hex, radix: 16), !hex.hasPrefix("+"),
       !hex.hasPrefix("-")
     else { return nil }
     if hex.count == 3 {
-      let r = (v >> 8) & 0xF
-      let g = (v >> 4) & 0xF
-      let b = v & 0xF
-      return TermColor(nearestTo: r * 17, g: g * 17, b: b * 17)
+      return (((v >> 8) & 0xF) * 17, ((v >> 4) & 0xF) * 17, (v & 0xF) * 17)
     }
-    return TermColor(nearestTo: (v >> 16) & 0xFF, g: (v >> 8) & 0xFF, b: v & 0xFF)
+    return ((v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF)
   }
 
   /// A KML colour `aabbggrr` (hex): the colour and its opacity 0…1.
@@ -104,4 +106,12 @@ extension FeatureStyle {
   /// A colour as simplestyle writes it (`#rgb`, `#rrggbb`, the `#` optional, or a basic CSS
   /// colour name) as the nearest xterm-256 colour; nil for anything else.
   public static func color(css text: String) -> TermColor? { ColorText.css(text) }
+
+  /// The same colour as a 24-bit `TermColor`: sent as itself to a terminal that announces
+  /// truecolor, as its nearest xterm-256 colour (the one `color(css:)` gives) to one with 256
+  /// colours, and as that colour's nearest basic colour to one with 16. Nil for anything
+  /// `color(css:)` does not read.
+  public static func trueColor(css text: String) -> TermColor? {
+    ColorText.rgb(css: text).map { TermColor(red: $0.r, green: $0.g, blue: $0.b) }
+  }
 }

@@ -1,5 +1,6 @@
 import DotRaster
 import Foundation
+import LiveLayers
 import MapData
 import MapGeometry
 import MapTiles
@@ -531,6 +532,9 @@ public final class Viewer: MapViewDelegate {
   }
 
   public func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer {
+    // Live layers' lines and areas: in their own simplestyle colours, shown whatever the
+    // routes toggle says.
+    if overlay is LiveShape { return MapView.defaultRenderer(for: overlay) }
     if let r = measureRenderer(for: overlay) ?? colouredRenderer(for: overlay) { return r }
     let r = styler.renderer(for: overlay)
     r.alpha = routesShown ? 1 : 0
