@@ -55,7 +55,7 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
 
   static func display(of s: TargetState) -> Display {
     var title = SafeText.clean(s.id)
-    for key in ["title", "name", "flight", "callsign", "shipname"] {
+    for key in ["title", "name", "flight", "shipname", "callsign"] {
       if let t = s.properties.first(where: { $0.key == key })?.value.textValue {
         let clean = SafeText.clean(t)
         if !clean.isEmpty {
@@ -117,7 +117,8 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
   /// `course`, else `track` (nil when none is a number).
   public var heading: Double? { display.heading }
 
-  /// The label: `title`, `name`, `flight` (a callsign), `callsign`, `shipname`, else the id.
+  /// The label: `title`, `name`, `flight` (an aircraft's call sign), `shipname` (a vessel's
+  /// name, before its call sign), `callsign`, else the id.
   public var title: String? { display.title }
 
   /// The kind and how long since it was heard of is not known here; the callout's second

@@ -231,6 +231,19 @@ struct DrawingTests {
     #expect(ascii.contains("~ T1") && ascii.contains("A T2") && ascii.contains("7 T3"), "\(ascii)")
   }
 
+  @Test("A vessel is labelled with its name, not its call sign (gpsd gives both in a type 5)")
+  func vesselLabel() throws {
+    let (feed, map, layer) = setUp()
+    feed.apply([
+      point(
+        "211000001", 0, 0, kind: .vessel,
+        [LiveProperty("callsign", .string("DA1234")), LiveProperty("shipname", .string("GULL"))])
+    ])
+    layer.synchronize()
+    #expect(layer.targets["211000001"]?.title == "GULL")
+    #expect(map.renderFrame().lines.joined().contains("◆ GULL"))
+  }
+
   @Test("Every glyph of the Maki table takes one cell and is no emoji; each stand-in is ASCII")
   func makiTableGlyphsAreNarrow() {
     #expect(MarkerSymbol.maki.count >= 40)
