@@ -1,7 +1,8 @@
 import TermMap
 
 // Live targets: NDJSON lines decoded as a reader would, a target moved in place and another
-// removed, drawn on a map as text. Everything through the public API.
+// removed, a marker with a Maki symbol and an area in its simplestyle, drawn on a map as text.
+// Everything through the public API.
 //
 // (No base map: the frame shows the targets alone.)
 
@@ -11,6 +12,8 @@ let lines = """
   {"type":"Feature","id":"buoy","geometry":{"type":"Point","coordinates":[7.43,43.71]},"properties":{"title":"Buoy"}}
   {"type":"Feature","id":"ferry","geometry":{"type":"Point","coordinates":[7.42,43.715]},"properties":{"course":45}}
   {"type":"Feature","id":"buoy","geometry":null,"properties":{}}
+  {"type":"Feature","id":"port","geometry":{"type":"Point","coordinates":[7.405,43.73]},"properties":{"title":"Port","marker-symbol":"harbor"}}
+  {"type":"Feature","id":"zone","geometry":{"type":"Polygon","coordinates":[[[7.44,43.70],[7.47,43.70],[7.47,43.72],[7.44,43.72],[7.44,43.70]]]},"properties":{"title":"Zone","stroke":"#ff0000","fill":"#ff0000","fill-opacity":0.25}}
   not a feature
 
   """
@@ -37,3 +40,12 @@ print(map.renderFrame().lines.joined(separator: "\n"))
 if let ferry = layer.targets["ferry"] {
   print(ferry.geoJSONFeature)
 }
+// The area's simplestyle as the map draws it: its colours, and a quarter opacity as two dots
+// of each cell's eight.
+if let zone = layer.shapes["zone"] as? LiveShape {
+  let dots = zone.style.fillPattern.bits.nonzeroBitCount
+  print(
+    "zone: stroke \(zone.style.strokeColor.map { "\($0)" } ?? "none"), fill \(dots) dots of 8"
+  )
+}
+print("marker-symbol harbor: \(MarkerSymbol.glyphs(for: "harbor").map { String($0.glyph) } ?? "?")")
