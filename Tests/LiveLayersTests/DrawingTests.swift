@@ -231,6 +231,40 @@ struct DrawingTests {
     #expect(ascii.contains("~ T1") && ascii.contains("A T2") && ascii.contains("7 T3"), "\(ascii)")
   }
 
+  @Test("A MultiLineString and a MultiPolygon take their simplestyle as one: every part in it")
+  func multiPartShapes() throws {
+    let (feed, map, layer) = setUp()
+    guard case .lines(let a) = line(lat: 2, from: -4, to: -1),
+      case .lines(let b) = line(lat: -2, from: 1, to: 4),
+      case .polygons(let p) = square(lat: 2, lon: 3, half: 1),
+      case .polygons(let q) = square(lat: -2, lon: -3, half: 1)
+    else { return }
+    feed.apply([
+      shape("lines", .lines(a + b), [LiveProperty("stroke", .string("#00ffff"))]),
+      shape(
+        "areas", .polygons(p + q),
+        [LiveProperty("stroke", .string("#ff00ff")), LiveProperty("fill-opacity", .number(1))]),
+    ])
+    layer.synchronize()
+    #expect(layer.count == 2)
+    let frame = map.renderFrame()
+    let cells = inked(frame)
+    let cyan = TermColor(nearestTo: 0, g: 255, b: 255)
+    let magenta = TermColor(nearestTo: 255, g: 0, b: 255)
+    #expect(Set(cells.compactMap(\.cell.foreground)) == [cyan, magenta])
+    // Each part in each quarter of the screen: lines north-west and south-east, areas
+    // north-east and south-west.
+    func colours(west: Bool, north: Bool) -> Set<TermColor> {
+      Set(
+        cells.filter { (($0.column < 20) == west) && (($0.row < 6) == north) }.compactMap(
+          \.cell.foreground))
+    }
+    #expect(colours(west: true, north: true) == [cyan])
+    #expect(colours(west: false, north: false) == [cyan])
+    #expect(colours(west: false, north: true) == [magenta])
+    #expect(colours(west: true, north: false) == [magenta])
+  }
+
   @Test("A vessel is labelled with its name, not its call sign (gpsd gives both in a type 5)")
   func vesselLabel() throws {
     let (feed, map, layer) = setUp()
