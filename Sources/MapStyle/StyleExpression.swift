@@ -43,6 +43,16 @@ public struct StyleExpression: Sendable {
   public init(
     _ json: StyleValue, type: ExpressionType? = nil, keys: inout PropertyKeys
   ) throws(ExpressionCompileError) {
+    try self.init(json, type: type, zoomCurves: true, keys: &keys)
+  }
+
+  /// Compiles an expression; with `zoomCurves`, MapLibre's rules for property expressions
+  /// apply (`zoom` only as the input of one top-level `step` or `interpolate`), without them
+  /// `zoom` may appear anywhere, as in a filter (MapLibre compiles filters with
+  /// `createExpression`, not `createPropertyExpression`).
+  init(
+    _ json: StyleValue, type: ExpressionType?, zoomCurves: Bool, keys: inout PropertyKeys
+  ) throws(ExpressionCompileError) {
     let sink = ParsingContext.ErrorSink()
     let keySink = ParsingContext.KeySink(keys)
     let context = ParsingContext(path: [], expected: type, scope: [], errors: sink, keys: keySink)
@@ -52,9 +62,9 @@ public struct StyleExpression: Sendable {
     // MapLibre's zoom rules (createPropertyExpression).
     let zoomConstant = parsed.isGlobalConstant(zoomOnly: true)
     var stops: [Double]? = nil
-    switch findZoomCurve(parsed) {
+    switch zoomCurves ? findZoomCurve(parsed) : .none {
     case .none:
-      if !zoomConstant {
+      if !zoomConstant && zoomCurves {
         throw ExpressionCompileError(errors: [
           ExpressionParseError(
             key: "",
@@ -78,7 +88,7 @@ public struct StyleExpression: Sendable {
   /// `["in", "class", …]`, `["has", "name"]`, `$type`, `$id`) converted as MapLibre converts it.
   public init(filter json: StyleValue, keys: inout PropertyKeys) throws(ExpressionCompileError) {
     let converted = isExpressionFilter(json) ? json : convertLegacyFilter(json)
-    try self.init(converted, type: .boolean, keys: &keys)
+    try self.init(converted, type: .boolean, zoomCurves: false, keys: &keys)
   }
 
   /// Compiles a paint or layout property value: a constant, an expression, or a legacy function

@@ -59,6 +59,23 @@ struct CompileTests {
     #expect(feature.slotReads == 2 && feature.keyReads == 0)
   }
 
+  @Test(
+    "a filter may use zoom anywhere (Protomaps' POIs: zoom against a feature's min_zoom); a paint property may not"
+  )
+  func zoomInFilters() throws {
+    var keys = PropertyKeys()
+    let filter = try StyleExpression(
+      filter: [">=", ["zoom"], ["+", ["get", "min_zoom"], 0]], keys: &keys)
+    let feature = CountingFeature(["min_zoom": 14], keys: keys)
+    #expect(try filter.evaluate(zoom: 15, feature: feature) == .boolean(true))
+    #expect(try filter.evaluate(zoom: 13, feature: feature) == .boolean(false))
+    #expect(!filter.isZoomConstant)
+    #expect(throws: ExpressionCompileError.self) {
+      try StyleExpression(
+        ["+", ["zoom"], ["get", "min_zoom"]], type: .number, keys: &keys)
+    }
+  }
+
   @Test("legacy filters read by slot too, as the expressions MapLibre converts them to")
   func legacyFilters() throws {
     var keys = PropertyKeys()
