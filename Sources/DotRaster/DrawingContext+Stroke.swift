@@ -308,9 +308,19 @@ struct Stroker {
     _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int, width w: Int, ink: Ink,
     _ dots: UnsafeMutableBufferPointer<Ink>
   ) {
+    stepDots(ix0, iy0, ix1, iy1, steps: steps, width: w, ink: ink, dots) { _ in true }
+  }
+
+  /// `plainSteps` inking only the steps k for which `on(k)` is true (`on` is asked in order,
+  /// once per step).
+  @inline(__always)
+  static func stepDots(
+    _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int, width w: Int, ink: Ink,
+    _ dots: UnsafeMutableBufferPointer<Ink>, on: (Int) -> Bool
+  ) {
     var i = iy0 &* w &+ ix0
     if steps == 0 {
-      dots[i] = ink
+      if on(0) { dots[i] = ink }
       return
     }
     let twice = steps &* 2
@@ -334,7 +344,9 @@ struct Stroker {
     var r = steps
     var k = 0
     while true {
-      if r != 0 {
+      if !on(k) {
+        // Not inked.
+      } else if r != 0 {
         dots[i] = ink
       } else {
         // A whole number: the dot the doubles give.
@@ -372,25 +384,13 @@ struct Stroker {
     let length = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
     let start = dashDistance
     dashDistance += length
-    let (w, inkValue) = (width, ink)
-    if steps == 0 {
-      if dashOn(start) {
-        dots[iy0 * w + ix0] = inkValue
-      }
-      return
-    }
-    let stepLength = length / Double(steps)
-    let xMajor = abs(ix1 - ix0) >= abs(iy1 - iy0)
-    let (sx, sy) = (ix1 >= ix0 ? 1 : -1, iy1 >= iy0 ? 1 : -1)
-    let fx = Double(ix1 - ix0) / Double(steps)
-    let fy = Double(iy1 - iy0) / Double(steps)
-    let px0 = Double(ix0) + 0.5
-    let py0 = Double(iy0) + 0.5
-    for k in 0...steps where dashOn(start + Double(k) * stepLength) {
-      let (x, y) =
-        xMajor
-        ? (ix0 + sx * k, Int(py0 + fy * Double(k))) : (Int(px0 + fx * Double(k)), iy0 + sy * k)
-      dots[y * w + x] = inkValue
+    // (The dots are `plainSteps`' (the general path's), those the dash test passes.)
+    let stepLength = steps == 0 ? 0 : length / Double(steps)
+    let (dashes, dashTotal, dashPhase) = (self.dashes, self.dashTotal, self.dashPhase)
+    Self.stepDots(ix0, iy0, ix1, iy1, steps: steps, width: width, ink: ink, dots) { k in
+      Stroker.dashIsOn(
+        at: start + Double(k) * stepLength, dashes: dashes, dashTotal: dashTotal,
+        dashPhase: dashPhase)
     }
   }
 

@@ -80,9 +80,10 @@ final class TileCanvasPool: Sendable {
 
   /// A blank canvas of `TileGrid.size` × `TileGrid.size` dots.
   func take() -> DotCanvas {
-    guard var (canvas, inked) = canvases.withLock({ $0.popLast() }) else {
+    guard let (pooled, inked) = canvases.withLock({ $0.popLast() }) else {
       return DotCanvas(width: TileGrid.size, height: TileGrid.size)
     }
+    var canvas = pooled
     canvas.clearInkedCells(of: inked)
     return canvas
   }
