@@ -98,6 +98,38 @@ public struct DotCanvas: Sendable, Equatable {
     trueColors.removeAll()
   }
 
+  /// Clears the dots of the cells that `cells` shows inked: on a canvas whose dots all lie in
+  /// those cells (`cells` summed it up, as `CellCanvas(_:within:)` does), this clears every
+  /// dot, writing only where ink was (a canvas used again, not cleared whole). Each row of
+  /// cells is cleared from its first inked cell to its last.
+  public mutating func clearInkedCells(of cells: CellCanvas) {
+    let (dw, dh) = (CellGeometry.dotsWide, CellGeometry.dotsHigh)
+    let columns = min(cells.columns, width / dw)
+    let rows = min(cells.rows, height / dh)
+    guard columns > 0 && rows > 0 else { return }
+    if !trueColors.isEmpty { trueColors.removeAll() }
+    let w = width
+    let stride = cells.columns
+    cells.bits.withUnsafeBufferPointer { bits in
+      dots.withUnsafeMutableBufferPointer { d in
+        for row in 0..<rows {
+          let base = row * stride
+          var first = 0
+          while first < columns && bits[base + first] == 0 { first += 1 }
+          guard first < columns else { continue }
+          var last = columns - 1
+          while bits[base + last] == 0 { last -= 1 }
+          let x0 = first * dw
+          let x1 = (last + 1) * dw
+          for y in (row * dh)..<((row + 1) * dh) {
+            UnsafeMutableBufferPointer(rebasing: d[(y * w + x0)..<(y * w + x1)])
+              .update(repeating: .none)
+          }
+        }
+      }
+    }
+  }
+
   /// True when no dot is inked.
   public var isBlank: Bool { !dots.contains { !$0.isEmpty } }
 

@@ -270,7 +270,8 @@ struct Stroker {
       if ix1 < clip.maxX && iy1 < clip.maxY && ix1 >= clip.minX && iy1 >= clip.minY {
         let w = width
         let inkValue = ink
-        let steps = max(abs(ix1 - ix0), abs(iy1 - iy0))
+        // (Dots of the canvas: no overflow.)
+        let steps = max(abs(ix1 &- ix0), abs(iy1 &- iy0))
         if !plain {
           dashedInside(x0, y0, x1, y1, ix0, iy0, ix1, iy1, steps, dots)
           return
@@ -292,39 +293,82 @@ struct Stroker {
   }
 
   /// The dots of a thin solid segment from dot (`ix0`, `iy0`) to (`ix1`, `iy1`), both in the
-  /// clip, `steps` apart (the larger of the two distances): the general path's dots (the same
-  /// expressions), without its clipping, dash bookkeeping or tests per dot.
+  /// clip, `steps` apart (the larger of the two distances): the general path's dots, without
+  /// its clipping, dash bookkeeping or tests per dot.
+  ///
+  /// The general path puts step k's dot, across the major axis, at ⌊p0 + f·k⌋ in doubles
+  /// (p0 = i0 + ½, f = Δ / steps). Exactly, that is i0 + ⌊(steps + 2Δk) / 2·steps⌋, which
+  /// is stepped here in integers (Bresenham's error term): where the exact value is not a
+  /// whole number it is at least 1 / 2·steps from one, far more than the doubles' rounding
+  /// (a few units in the last place of numbers below the canvas's size), so both give the same
+  /// dot; where it is a whole number (the error term is 0) the doubles may round either way,
+  /// and that dot is worked out as the general path does.
   @inline(__always)
   static func plainSteps(
     _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int, width w: Int, ink: Ink,
     _ dots: UnsafeMutableBufferPointer<Ink>
   ) {
+    stepDots(ix0, iy0, ix1, iy1, steps: steps, width: w, ink: ink, dots) { _ in true }
+  }
+
+  /// `plainSteps` inking only the steps k for which `on(k)` is true (`on` is asked in order,
+  /// once per step).
+  @inline(__always)
+  static func stepDots(
+    _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int, width w: Int, ink: Ink,
+    _ dots: UnsafeMutableBufferPointer<Ink>, on: (Int) -> Bool
+  ) {
+    var i = iy0 &* w &+ ix0
     if steps == 0 {
-      dots[iy0 * w + ix0] = ink
+      if on(0) { dots[i] = ink }
       return
     }
-    // Along the major axis the step is exactly ±1, so its dot is ⌊i0 + ½ ± k⌋ = i0 ± k
-    // with no conversion; the other axis is ⌊p0 + f·k⌋ as the general path has it.
-    var kd = 0.0
-    if abs(ix1 - ix0) >= abs(iy1 - iy0) {
-      let sx = ix1 >= ix0 ? 1 : -1
-      let fy = Double(iy1 - iy0) / Double(steps)
-      let py0 = Double(iy0) + 0.5
-      var x = ix0
-      for _ in 0...steps {
-        dots[Int(py0 + fy * kd) * w + x] = ink
-        x += sx
-        kd += 1
-      }
+    let twice = steps &* 2
+    // Along the major axis the index moves by `major`; across it by `minor` when the error
+    // term wraps.
+    let major: Int
+    let minor: Int
+    let delta: Int
+    let xMajor = abs(ix1 &- ix0) >= abs(iy1 &- iy0)
+    if xMajor {
+      major = ix1 >= ix0 ? 1 : -1
+      minor = w
+      delta = iy1 &- iy0
     } else {
-      let sy = iy1 >= iy0 ? w : -w
-      let fx = Double(ix1 - ix0) / Double(steps)
-      let px0 = Double(ix0) + 0.5
-      var row = iy0 * w
-      for _ in 0...steps {
-        dots[row + Int(px0 + fx * kd)] = ink
-        row += sy
-        kd += 1
+      major = iy1 >= iy0 ? w : -w
+      minor = 1
+      delta = ix1 &- ix0
+    }
+    let step = delta &* 2
+    // (steps + 2Δk) = q · 2steps + r, 0 ≤ r < 2steps; k = 0: q = 0, r = steps.
+    var r = steps
+    var k = 0
+    while true {
+      if !on(k) {
+        // Not inked.
+      } else if r != 0 {
+        dots[i] = ink
+      } else {
+        // A whole number: the dot the doubles give.
+        let kd = Double(k)
+        if xMajor {
+          let y = Int(Double(iy0) + 0.5 + Double(delta) / Double(steps) * kd)
+          dots[y &* w &+ ix0 &+ (ix1 >= ix0 ? k : 0 &- k)] = ink
+        } else {
+          let x = Int(Double(ix0) + 0.5 + Double(delta) / Double(steps) * kd)
+          dots[(iy0 &+ (iy1 >= iy0 ? k : 0 &- k)) &* w &+ x] = ink
+        }
+      }
+      if k == steps { return }
+      k &+= 1
+      i &+= major
+      r &+= step
+      if r >= twice {
+        r &-= twice
+        i &+= minor
+      } else if r < 0 {
+        r &+= twice
+        i &-= minor
       }
     }
   }
@@ -340,25 +384,13 @@ struct Stroker {
     let length = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
     let start = dashDistance
     dashDistance += length
-    let (w, inkValue) = (width, ink)
-    if steps == 0 {
-      if dashOn(start) {
-        dots[iy0 * w + ix0] = inkValue
-      }
-      return
-    }
-    let stepLength = length / Double(steps)
-    let xMajor = abs(ix1 - ix0) >= abs(iy1 - iy0)
-    let (sx, sy) = (ix1 >= ix0 ? 1 : -1, iy1 >= iy0 ? 1 : -1)
-    let fx = Double(ix1 - ix0) / Double(steps)
-    let fy = Double(iy1 - iy0) / Double(steps)
-    let px0 = Double(ix0) + 0.5
-    let py0 = Double(iy0) + 0.5
-    for k in 0...steps where dashOn(start + Double(k) * stepLength) {
-      let (x, y) =
-        xMajor
-        ? (ix0 + sx * k, Int(py0 + fy * Double(k))) : (Int(px0 + fx * Double(k)), iy0 + sy * k)
-      dots[y * w + x] = inkValue
+    // (The dots are `plainSteps`' (the general path's), those the dash test passes.)
+    let stepLength = steps == 0 ? 0 : length / Double(steps)
+    let (dashes, dashTotal, dashPhase) = (self.dashes, self.dashTotal, self.dashPhase)
+    Self.stepDots(ix0, iy0, ix1, iy1, steps: steps, width: width, ink: ink, dots) { k in
+      Stroker.dashIsOn(
+        at: start + Double(k) * stepLength, dashes: dashes, dashTotal: dashTotal,
+        dashPhase: dashPhase)
     }
   }
 

@@ -536,7 +536,7 @@ struct TileJob: Sendable {
   func draw() -> DrawnTile? {
     let size = TileGrid.size
     let context = DrawingContext(
-      canvas: DotCanvas(width: size, height: size), patternOrigin: (i * size, j * size))
+      canvas: TileCanvasPool.shared.take(), patternOrigin: (i * size, j * size))
     let origin = renderer.overlay.boundingMapRect.origin
     let tileOrigin = MapPoint(x: Double(i * size) / zoomScale, y: Double(j * size) / zoomScale)
     let base = Transform2D(

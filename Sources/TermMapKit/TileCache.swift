@@ -1,5 +1,6 @@
 import DotRaster
 import MapGeometry
+import Synchronization
 
 /// A map-rect tile of one overlay at one zoom scale: column i and row j of the dot grid cut
 /// into `TileGrid.size`-dot squares.
@@ -24,19 +25,79 @@ enum TileGrid {
 }
 
 /// A drawn overlay tile: its dots, and the same summed up per cell (what the compositor
-/// stacks when the tile sits on whole cells and nothing above cuts into it).
+/// stacks when the tile sits on whole cells and nothing above cuts into it). When the last
+/// copy of a drawn tile goes, its dot canvas goes back to `TileCanvasPool` for the next tile.
 struct DrawnTile: Equatable {
-  let dots: DotCanvas
+  /// The dots, held by an object that hands them to the pool when it goes.
+  private let storage: PooledDots
   let cells: CellCanvas
+  /// The tile's dots.
+  var dots: DotCanvas { storage.canvas }
 
   /// A tile drawn in `area` of its dots (nil: all) with the text drawn on it (carried by its
-  /// cells), or nil when it has neither a dot nor text there.
+  /// cells), or nil when it has neither a dot nor text there (the canvas then goes back to
+  /// the pool at once). The dots must all lie in `area` (the clip the tile was drawn with).
   init?(_ dots: DotCanvas, text: [TextRun] = [], drawnIn area: DotRect?) {
     var cells = CellCanvas(dots, within: area)
     if !text.isEmpty { cells.addText(text, atX: 0, y: 0, layerBase: 0) }
-    guard !cells.isBlank || !cells.textRuns.isEmpty else { return nil }
-    self.dots = dots
+    guard !cells.isBlank || !cells.textRuns.isEmpty else {
+      TileCanvasPool.shared.give(dots, inked: cells)
+      return nil
+    }
+    storage = PooledDots(dots, inked: cells)
     self.cells = cells
+  }
+
+  static func == (a: DrawnTile, b: DrawnTile) -> Bool {
+    a.cells == b.cells && a.dots == b.dots
+  }
+}
+
+/// A drawn tile's dot canvas, given back to `TileCanvasPool` when the last drawn tile holding
+/// it goes.
+///
+/// `Sendable`: both properties are immutable values.
+private final class PooledDots: Sendable {
+  let canvas: DotCanvas
+  /// The canvas summed up per cell (which cells the pool clears when it is used again).
+  let inked: CellCanvas
+  init(_ canvas: DotCanvas, inked: CellCanvas) {
+    self.canvas = canvas
+    self.inked = inked
+  }
+  deinit { TileCanvasPool.shared.give(canvas, inked: inked) }
+}
+
+/// Tile canvases used again: a tile drawn takes a canvas that a dropped tile gave back, and
+/// clears only the cells that held ink (a new canvas of `TileGrid.size` dots square is cleared
+/// whole: 16 KB per tile, a tenth of a redrawn frame's instructions). At most `capacity`
+/// canvases wait here. A canvas someone else still holds a copy of is copied on its first
+/// write, as any array is, so the pool never changes a copy in use.
+final class TileCanvasPool: Sendable {
+  static let shared = TileCanvasPool()
+  static let capacity = 64
+  private let canvases = Mutex<[(canvas: DotCanvas, inked: CellCanvas)]>([])
+
+  /// A blank canvas of `TileGrid.size` × `TileGrid.size` dots.
+  func take() -> DotCanvas {
+    guard let (pooled, inked) = canvases.withLock({ $0.popLast() }) else {
+      return DotCanvas(width: TileGrid.size, height: TileGrid.size)
+    }
+    var canvas = pooled
+    canvas.clearInkedCells(of: inked)
+    return canvas
+  }
+
+  /// Takes back a tile's canvas, `inked` being its cells (all its dots lie in them); canvases
+  /// of another size, or with 24-bit colours, are not kept.
+  func give(_ canvas: DotCanvas, inked: CellCanvas) {
+    guard canvas.width == TileGrid.size && canvas.height == TileGrid.size,
+      !canvas.hasTrueColor, inked.columns * CellGeometry.dotsWide == canvas.width,
+      inked.rows * CellGeometry.dotsHigh == canvas.height
+    else { return }
+    canvases.withLock {
+      if $0.count < Self.capacity { $0.append((canvas, inked)) }
+    }
   }
 }
 
