@@ -105,6 +105,48 @@ struct MovingAnnotationTests {
     }
   }
 
+  @Test("Each cell's marker is the annotation added first there, after a bulk add and after moves")
+  func firstAddedStandsForTheCell() throws {
+    let d = ClusterDelegate()
+    let (map, at) = clusterScene(d)
+    // At cell centres (a node narrower than a cell then holds one cell's annotations): the
+    // index's bulk insertion goes in Z-order, not the order of addition.
+    let places = scatter(at, count: 4_000, seed: 11)
+    map.addAnnotations(places)
+    func check(_ label: String) throws {
+      map.layoutIfNeeded()
+      let vp = map.viewport
+      var first: [Int: Int] = [:]
+      for (n, a) in places.enumerated() {
+        guard let c = vp.cell(for: MapPoint(a.coordinate)) else { continue }
+        let key = c.row * vp.columns + c.column
+        if first[key] == nil { first[key] = n }
+      }
+      var checked = 0
+      for v in map.annotationViewsOnScreen where !(v.annotation is ClusterAnnotation) {
+        let a = try #require(v.annotation)
+        let c = try #require(vp.cell(for: v.layoutPoint))
+        let n = try #require(first[c.row * vp.columns + c.column])
+        #expect(places[n] === a, "\(label): cell \(c)")
+        checked += 1
+      }
+      #expect(checked == first.count, "\(label)")
+    }
+    try check("added")
+    // Moves of a whole cell keep every annotation at a cell centre.
+    let vp = map.viewport
+    for round in 0..<3 {
+      var moved: [PointAnnotation] = []
+      for (n, a) in places.enumerated() where (n + round) % 4 == 0 {
+        guard let c = vp.cell(for: MapPoint(a.coordinate)) else { continue }
+        a.coordinate = at(c.column + (n % 3) - 1, c.row + (n / 3 % 3) - 1)
+        moved.append(a)
+      }
+      map.annotationsDidMove(moved)
+      try check("round \(round)")
+    }
+  }
+
   @Test("Moving many at once draws what moving them one at a time draws, clusters and all")
   func bulkMoveSameAsSingle() throws {
     let maps = [ClusterDelegate(), ClusterDelegate()].map { d -> (MapView, ClusterDelegate) in
