@@ -25,6 +25,10 @@ public final class LiveLayer {
   public var clustersTargets = true
   private struct WeakMap { weak var map: MapView? }
   private var maps: [WeakMap] = []
+  /// The point targets by their slot in the feed's store (`TargetStore.takeChangedSlots()`),
+  /// so a target that moves is found without hashing its id, and each one's slot by id.
+  private var targetBySlot: [LiveTarget?] = []
+  private var slotOfTarget: [String: Int] = [:]
   private var trailsChanged = false
   private var lastTrails = -Double.infinity
   private var lastExpiry = -Double.infinity
@@ -69,7 +73,7 @@ public final class LiveLayer {
     if expire { lastExpiry = now }
     let (changed, removed, trailLength) = feed.withStore { store in
       if expire { store.expire(now: now) }
-      let c = store.takeChanges()
+      let c = store.takeChangedSlots()
       return (c.changed, c.removed, store.trailLength)
     }
     guard !changed.isEmpty || !removed.isEmpty || (trailsChanged && trailLength > 0) else {
@@ -79,28 +83,35 @@ public final class LiveLayer {
     var shapesGone: [any Overlay] = []
     var shapesAdded: [any Overlay] = []
     for id in removed {
-      if let t = targets.removeValue(forKey: id) { gone.append(t) }
+      if let t = removeTarget(id) { gone.append(t) }
       if let o = shapes.removeValue(forKey: id) { shapesGone.append(o) }
     }
     if !gone.isEmpty { trailsChanged = true }
     var added: [any Annotation] = []
     var moved: [any Annotation] = []
-    for state in changed {
+    for (slot, state) in changed {
       switch state.geometry {
       case .point:
-        if let o = shapes.removeValue(forKey: state.id) { shapesGone.append(o) }
-        if let t = targets[state.id] {
+        if slot < targetBySlot.count, let t = targetBySlot[slot] {
+          // A point target already (so no line or polygon has its id): it moves.
           t.state = state
           moved.append(t)
         } else {
+          if let o = shapes.removeValue(forKey: state.id) { shapesGone.append(o) }
           let t = LiveTarget(
             state, clusteringIdentifier: clustersTargets ? LiveTargetView.clusters : nil)
           targets[state.id] = t
+          if targetBySlot.count <= slot {
+            targetBySlot.append(
+              contentsOf: repeatElement(nil, count: slot + 1 - targetBySlot.count))
+          }
+          targetBySlot[slot] = t
+          slotOfTarget[state.id] = slot
           added.append(t)
         }
         if trailLength > 0 { trailsChanged = true }
       case .lines, .polygons:
-        if let t = targets.removeValue(forKey: state.id) { gone.append(t) }
+        if let t = removeTarget(state.id) { gone.append(t) }
         if let o = shapes.removeValue(forKey: state.id) { shapesGone.append(o) }
         let o = Self.overlay(for: state)
         shapes[state.id] = o
@@ -122,6 +133,13 @@ public final class LiveLayer {
     }
     revision += 1
     return true
+  }
+
+  /// Takes a point target out of the layer's tables.
+  private func removeTarget(_ id: String) -> LiveTarget? {
+    guard let t = targets.removeValue(forKey: id) else { return nil }
+    if let slot = slotOfTarget.removeValue(forKey: id) { targetBySlot[slot] = nil }
+    return t
   }
 
   /// Every point target, in no particular order.

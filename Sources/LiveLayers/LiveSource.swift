@@ -170,6 +170,7 @@ public final class LiveSourceReader: Sendable {
   }
 
   private func run() {
+    Self.yieldToTheScreen()
     var decoder = LiveDecoder(sourceName: spec.name)
     switch spec {
     case .standardInput: readStream(descriptor ?? 0, &decoder, reopen: nil)
@@ -181,6 +182,17 @@ public final class LiveSourceReader: Sendable {
         host, port, watch: "?WATCH={\"enable\":true,\"json\":true,\"scaled\":true}\n", &decoder)
     case .http(let url): fetchRepeatedly(url, &decoder)
     }
+  }
+
+  /// Lowers this reader thread's priority (nice 10) below the viewer's: on a busy machine a
+  /// flooding source then takes the CPU the screen leaves, not the time a key's frame needs
+  /// (the store keeps only each target's latest state, so a reader that falls behind costs
+  /// updates in between, not memory; a pipe's writer waits). Linux applies
+  /// `setpriority(PRIO_PROCESS, 0, …)` to the calling thread alone.
+  static func yieldToTheScreen() {
+    #if os(Linux)
+      _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+    #endif
   }
 
   /// Hands what the decoder made to the feed; a source that cannot be read is said.

@@ -45,9 +45,19 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
   public var state: TargetState {
     get { fields.withLock { $0 } }
     set {
-      let d = Self.display(of: newValue)
-      fields.withLock { $0 = newValue }
-      shown.withLock { $0 = d }
+      // What the marker shows depends on the properties, the kind and staleness, not the
+      // position: a target that only moved (most updates) keeps it.
+      let same = fields.withLock { s in
+        let same =
+          s.kind == newValue.kind && s.isStale == newValue.isStale
+          && s.properties == newValue.properties
+        s = newValue
+        return same
+      }
+      if !same {
+        let d = Self.display(of: newValue)
+        shown.withLock { $0 = d }
+      }
     }
   }
 

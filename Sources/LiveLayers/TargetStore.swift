@@ -199,11 +199,21 @@ public struct TargetStore: Sendable {
   /// The targets changed since the last call (their state now) and the ids removed since,
   /// which the map applies: removals first.
   public mutating func takeChanges() -> (changed: [TargetState], removed: [String]) {
-    var out: [TargetState] = []
+    let (changed, gone) = takeChangedSlots()
+    return (changed.map(\.state), gone)
+  }
+
+  /// `takeChanges()` with each changed target's slot in the store: a slot holds one id until
+  /// that id is removed (its removal is in `removed` of the same or an earlier take), so a
+  /// reader may keep what it made for a target by slot and find it without hashing the id.
+  mutating func takeChangedSlots() -> (
+    changed: [(slot: Int, state: TargetState)], removed: [String]
+  ) {
+    var out: [(slot: Int, state: TargetState)] = []
     out.reserveCapacity(changed.count)
     for s in changed {
       changedFlag[s] = false
-      if let t = slots[s] { out.append(t) }
+      if let t = slots[s] { out.append((s, t)) }
     }
     changed.removeAll(keepingCapacity: changed.count < 65_536)
     let gone = removed

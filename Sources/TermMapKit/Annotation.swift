@@ -196,6 +196,9 @@ open class AnnotationView {
   @exclusivity(unchecked) var isBeingDragged = false
   /// For a cluster's view, how many annotations the cluster holds (0 for other views).
   @exclusivity(unchecked) var clusterMemberCount = 0
+  /// The marks of the annotations `representedCount` counts, combined
+  /// (`AnnotationIndex.Representative.marks`): a cluster is kept while its views' are the same.
+  @exclusivity(unchecked) var representedMarks: UInt64 = 0
 
   /// Whether the view is selected (its marker reversed, its callout shown).
   @exclusivity(unchecked) public internal(set) var isSelected = false
@@ -252,7 +255,12 @@ open class AnnotationView {
     didSet { clusterKey = ClusteringKeys.key(for: clusteringIdentifier) }
   }
   /// The view of the cluster this view is part of while it is (the view itself is hidden then).
-  public internal(set) weak var cluster: AnnotationView?
+  public internal(set) weak var cluster: AnnotationView? {
+    didSet { isClusterMember = cluster != nil }
+  }
+  /// Whether `cluster` was last set to a view (read without loading the weak reference: a
+  /// clustering pass that keeps a cluster with the same member views leaves them as they are).
+  @exclusivity(unchecked) var isClusterMember = false
 
   // MARK: Dragging
 

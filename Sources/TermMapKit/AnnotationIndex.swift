@@ -9,37 +9,62 @@ final class AnnotationIndex {
   struct Entry {
     let point: MapPoint
     let slot: Int32
-    /// The slot's place in the order annotations were added (`serialOf`), kept here so a
+    /// The slot's place in the order annotations were added (`SlotRecord.serial`), kept here so a
     /// layout reads it with the point, not from an array indexed by slot.
     let serial: Int
   }
 
   final class Node {
     let rect: MapRect
+    /// The node this one is a quarter of (nil for the root). A node is taken out of the tree
+    /// only with its parent's whole subtree (`collapse(_:)`), so the parent outlives it.
+    unowned let parent: Node?
     var entries: [Entry] = []
     var children: [Node]? = nil
     var count = 0
+    /// The members' `AnnotationIndex.mark(_:)`s combined (exclusive or): the same for the same
+    /// members, whatever their points inside the node.
+    var marks: UInt64 = 0
     /// The member added first, standing for the node (nil when unknown; found again on
     /// demand).
     var rep: Entry?
-    init(rect: MapRect) { self.rect = rect }
+    init(rect: MapRect, parent: Node?) {
+      self.rect = rect
+      self.parent = parent
+    }
+  }
+
+  /// A member's mark in `Node.marks`: its order of addition, mixed (SplitMix64's finalizer),
+  /// so the marks of a set of annotations combined tell that set from another with
+  /// overwhelming likelihood. (The order of addition, not the slot: a slot freed and taken by
+  /// another annotation is another member.)
+  @inline(__always)
+  static func mark(_ serial: Int) -> UInt64 {
+    var z = UInt64(bitPattern: Int64(serial)) &+ 0x9E37_79B9_7F4A_7C15
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
   }
 
   static let capacity = 8
-  private(set) var root = Node(rect: .world)
+  private(set) var root = Node(rect: .world, parent: nil)
   /// Annotations by slot (nil for a freed slot).
   private var store: [(any Annotation)?] = []
   private var freeSlots: [Int32] = []
   private var slotOf: [ObjectIdentifier: Int32] = [:]
-  /// Each slot's map point (read by slot in layout, without hashing the annotation).
-  private(set) var pointOf: [MapPoint] = []
-  /// Each slot's place in the order annotations were added (ties in marker collisions go to the
-  /// annotation added first); kept when an annotation moves.
-  private(set) var serialOf: [Int] = []
+  /// What the index keeps per slot, together (a move reads them all: one cache line, not
+  /// three).
+  struct SlotRecord {
+    /// The annotation's map point.
+    var point: MapPoint
+    /// Its place in the order annotations were added (ties in marker collisions go to the
+    /// annotation added first); kept when an annotation moves.
+    var serial: Int
+    /// Its leaf (what a move within the leaf changes, without walking from the root).
+    var leaf: Node?
+  }
+  private var slotRecords: [SlotRecord] = []
   private var nextSerial = 0
-  /// Changes with every insertion, removal and move (a cluster whose member views and counts
-  /// are unchanged keeps its members while it stays the same).
-  private(set) var generation = 0
 
   /// Slots in use or free: slot numbers are below this.
   var slotCapacity: Int { store.count }
@@ -47,7 +72,7 @@ final class AnnotationIndex {
   var count: Int { root.count }
 
   /// Every annotation's map point.
-  var allPoints: [MapPoint] { slotOf.values.map { pointOf[Int($0)] } }
+  var allPoints: [MapPoint] { slotOf.values.map { slotRecords[Int($0)].point } }
 
   func insert(_ a: any Annotation) {
     let id = ObjectIdentifier(a)
@@ -94,19 +119,16 @@ final class AnnotationIndex {
   }
 
   private func insert(_ a: any Annotation, at p: MapPoint, serial: Int) {
-    generation &+= 1
     let id = ObjectIdentifier(a)
     let slot: Int32
     if let s = freeSlots.popLast() {
       slot = s
       store[Int(s)] = a
-      pointOf[Int(s)] = p
-      serialOf[Int(s)] = serial
+      slotRecords[Int(s)] = SlotRecord(point: p, serial: serial, leaf: nil)
     } else {
       slot = Int32(store.count)
       store.append(a)
-      pointOf.append(p)
-      serialOf.append(serial)
+      slotRecords.append(SlotRecord(point: p, serial: serial, leaf: nil))
     }
     slotOf[id] = slot
     insert(Entry(point: p, slot: slot, serial: serial), into: root)
@@ -115,24 +137,88 @@ final class AnnotationIndex {
   @discardableResult
   func remove(_ a: any Annotation) -> Bool {
     guard let slot = slotOf.removeValue(forKey: ObjectIdentifier(a)) else { return false }
-    generation &+= 1
-    let p = pointOf[Int(slot)]
+    let p = slotRecords[Int(slot)].point
     store[Int(slot)] = nil
+    slotRecords[Int(slot)].leaf = nil
     freeSlots.append(slot)
     return remove(slot, at: p, from: root)
   }
 
   /// Re-indexes an annotation whose coordinate changed, in the same slot and keeping its place
   /// in the order of addition; false when it is not in the index.
+  ///
+  /// One walk from the root: the nodes that hold both the old and the new point keep their
+  /// count and marks (a representative that is this annotation takes the new point), and only
+  /// below the node where the two points part is the entry removed from one child and inserted
+  /// in another. A move within its leaf — most moves of a live target between two frames —
+  /// changes the entry's point in place.
   @discardableResult
   func move(_ a: any Annotation) -> Bool {
     guard let slot = slotOf[ObjectIdentifier(a)] else { return false }
-    generation &+= 1
-    guard remove(slot, at: pointOf[Int(slot)], from: root) else { return false }
-    let p = Self.clamped(MapPoint(a.coordinate))
-    pointOf[Int(slot)] = p
-    insert(Entry(point: p, slot: slot, serial: serialOf[Int(slot)]), into: root)
-    return true
+    return move(slot: slot, to: Self.clamped(MapPoint(a.coordinate)))
+  }
+
+  /// `move(_:)` for a slot and its new (clamped) point.
+  @discardableResult
+  func move(slot: Int32, to p: MapPoint) -> Bool {
+    let record = slotRecords[Int(slot)]
+    let e = Entry(point: p, slot: slot, serial: record.serial)
+    if let leaf = record.leaf, leaf.children == nil, Self.holds(leaf.rect, p) {
+      // Still in its leaf: the entry takes the new point, and so do the representatives that
+      // are this annotation — the leaf's and its parents' up to the first that is another
+      // member (a node's representative is its first member, so that node's parents' are
+      // not this one either; an unknown one is passed).
+      guard let i = leaf.entries.firstIndex(where: { $0.slot == slot }) else { return false }
+      leaf.entries[i] = e
+      slotRecords[Int(slot)].point = p
+      var up: Node? = leaf
+      while let m = up {
+        if let r = m.rep {
+          guard r.slot == slot else { break }
+          m.rep = e
+        }
+        up = m.parent
+      }
+      return true
+    }
+    let old = record.point
+    var n = root
+    while true {
+      if let r = n.rep, r.slot == slot { n.rep = e }
+      guard let children = n.children else {
+        guard let i = n.entries.firstIndex(where: { $0.slot == slot }) else { return false }
+        n.entries[i] = e
+        slotRecords[Int(slot)].point = p
+        return true
+      }
+      let from = childIndex(n, old)
+      let to = childIndex(n, p)
+      if from == to {
+        n = children[to]
+        continue
+      }
+      guard remove(slot, at: old, from: children[from]) else { return false }
+      slotRecords[Int(slot)].point = p
+      insert(e, into: children[to])
+      return true
+    }
+  }
+
+  /// A move of `move(contentsOf:)`: a slot and its new (clamped) point.
+  struct Move: Comparable {
+    let slot: Int32
+    let point: MapPoint
+    static func < (a: Move, b: Move) -> Bool { a.slot < b.slot }
+    static func == (a: Move, b: Move) -> Bool { a.slot == b.slot }
+  }
+
+  /// Moves many annotations at once, in the order of their slots rather than the order given:
+  /// slots follow the annotations' places on the map (`insert(contentsOf:)`), so the moves
+  /// read the slots' records, the leaves and their entries in memory order, near each other,
+  /// not one cache miss each. `moves` is sorted.
+  func move(contentsOf moves: inout [Move]) {
+    moves.sort()
+    for m in moves { move(slot: m.slot, to: m.point) }
   }
 
   func contains(_ a: any Annotation) -> Bool { slotOf[ObjectIdentifier(a)] != nil }
@@ -140,7 +226,7 @@ final class AnnotationIndex {
   func slot(of a: any Annotation) -> Int32? { slotOf[ObjectIdentifier(a)] }
 
   func point(of a: any Annotation) -> MapPoint? {
-    slotOf[ObjectIdentifier(a)].map { pointOf[Int($0)] }
+    slotOf[ObjectIdentifier(a)].map { slotRecords[Int($0)].point }
   }
 
   func annotation(inSlot slot: Int32) -> any Annotation { store[Int(slot)]! }
@@ -153,18 +239,35 @@ final class AnnotationIndex {
   }
 
   private func insert(_ e: Entry, into node: Node) {
+    let mark = Self.mark(e.serial)
     var n = node
     while true {
       n.count += 1
-      if let r = n.rep, r.serial < e.serial {} else { n.rep = e }
+      n.marks ^= mark
+      // The first member stands for the node. An unknown representative (nil, after its
+      // removal) stays unknown: the entry is not known to come before the others.
+      if n.count == 1 {
+        n.rep = e
+      } else if let r = n.rep, e.serial < r.serial {
+        n.rep = e
+      }
       if let children = n.children {
         n = children[childIndex(n, e.point)]
         continue
       }
       n.entries.append(e)
+      slotRecords[Int(e.slot)].leaf = n
       if n.entries.count > Self.capacity && n.rect.width > 1 { split(n) }
       return
     }
+  }
+
+  /// Whether a point falls in a node's rect as `childIndex(_:_:)` sends points down: the
+  /// rects' edges are exact (halves of the world's power-of-two width), the low edges inside,
+  /// the high ones outside.
+  @inline(__always)
+  static func holds(_ r: MapRect, _ p: MapPoint) -> Bool {
+    p.x >= r.minX && p.x < r.maxX && p.y >= r.minY && p.y < r.maxY
   }
 
   private func childIndex(_ n: Node, _ p: MapPoint) -> Int {
@@ -176,37 +279,61 @@ final class AnnotationIndex {
     let hw = r.width / 2
     let hh = r.height / 2
     n.children = [
-      Node(rect: MapRect(x: r.minX, y: r.minY, width: hw, height: hh)),
-      Node(rect: MapRect(x: r.minX + hw, y: r.minY, width: hw, height: hh)),
-      Node(rect: MapRect(x: r.minX, y: r.minY + hh, width: hw, height: hh)),
-      Node(rect: MapRect(x: r.minX + hw, y: r.minY + hh, width: hw, height: hh)),
+      Node(rect: MapRect(x: r.minX, y: r.minY, width: hw, height: hh), parent: n),
+      Node(rect: MapRect(x: r.minX + hw, y: r.minY, width: hw, height: hh), parent: n),
+      Node(rect: MapRect(x: r.minX, y: r.minY + hh, width: hw, height: hh), parent: n),
+      Node(rect: MapRect(x: r.minX + hw, y: r.minY + hh, width: hw, height: hh), parent: n),
     ]
     let moving = n.entries
     n.entries = []
     for e in moving {
       let c = n.children![childIndex(n, e.point)]
       c.count += 1
+      c.marks ^= Self.mark(e.serial)
       c.entries.append(e)
+      slotRecords[Int(e.slot)].leaf = c
     }
     for c in n.children! where c.entries.count > Self.capacity && c.rect.width > 1 { split(c) }
   }
 
+  /// Takes a slot's entry out of the subtree under `node` where its point `p` leads: one walk
+  /// down to find it, one more to count it out (no list of the nodes passed is kept). The
+  /// first node on the way left with no more than `capacity` members takes its subtree's
+  /// entries back as a leaf (`collapse(_:)`), so the tree's shape depends only on the points
+  /// in it, not on the order they came, moved and went.
   private func remove(_ slot: Int32, at p: MapPoint, from node: Node) -> Bool {
-    var path: [Node] = []
     var n = node
-    while let children = n.children {
-      path.append(n)
+    while let children = n.children { n = children[childIndex(n, p)] }
+    guard let i = n.entries.firstIndex(where: { $0.slot == slot }) else { return false }
+    let mark = Self.mark(n.entries[i].serial)
+    n.entries.remove(at: i)
+    n = node
+    while true {
+      n.count -= 1
+      n.marks ^= mark
+      if let r = n.rep, r.slot == slot { n.rep = nil }
+      guard let children = n.children else { return true }
+      if n.count <= Self.capacity {
+        collapse(n)
+        return true
+      }
       n = children[childIndex(n, p)]
     }
-    guard let i = n.entries.firstIndex(where: { $0.slot == slot }) else { return false }
-    n.entries.remove(at: i)
-    n.count -= 1
-    if n.rep?.slot == slot { n.rep = nil }
-    for a in path {
-      a.count -= 1
-      if a.rep?.slot == slot { a.rep = nil }
+  }
+
+  /// Makes a node that was split a leaf again, holding its subtree's entries (the way `split`
+  /// would have left them: a node is split exactly when it holds more than `capacity`).
+  private func collapse(_ n: Node) {
+    var entries: [Entry] = []
+    entries.reserveCapacity(n.count)
+    func gather(_ m: Node) {
+      entries.append(contentsOf: m.entries)
+      for c in m.children ?? [] where c.count > 0 { gather(c) }
     }
-    return true
+    gather(n)
+    n.children = nil
+    for e in entries { slotRecords[Int(e.slot)].leaf = n }
+    n.entries = entries
   }
 
   /// Every annotation inside `rect`.
@@ -234,6 +361,8 @@ final class AnnotationIndex {
     let column: Int
     let row: Int
     var count: Int
+    /// The members' marks combined (`Node.marks`): the same for the same members.
+    var marks: UInt64
   }
 
   /// One annotation per screen cell of `viewport` inside `rect` (shifted by `shift` map points
@@ -244,7 +373,7 @@ final class AnnotationIndex {
   ) {
     let resolution = vp.cellSizeInMapPoints.width
     let columns = vp.columns
-    func take(_ e: Entry, _ n: Int) {
+    func take(_ e: Entry, _ n: Int, _ marks: UInt64) {
       guard let c = Self.cell(of: e.point, shift: shift, viewport: vp) else { return }
       let index = c.row * columns + c.column
       let s = Int(slots[index])
@@ -255,27 +384,28 @@ final class AnnotationIndex {
           e.serial < r.serial
           ? Representative(
             slot: e.slot, point: e.point, serial: e.serial, column: r.column, row: r.row,
-            count: r.count + n)
+            count: r.count + n, marks: r.marks ^ marks)
           : Representative(
             slot: r.slot, point: r.point, serial: r.serial, column: r.column, row: r.row,
-            count: r.count + n)
+            count: r.count + n, marks: r.marks ^ marks)
       } else {
         slots[index] = Int32(found.count)
         found.append(
           Representative(
-            slot: e.slot, point: e.point, serial: e.serial, column: c.column, row: c.row, count: n))
+            slot: e.slot, point: e.point, serial: e.serial, column: c.column, row: c.row, count: n,
+            marks: marks))
       }
     }
     func walk(_ n: Node) {
       guard n.count > 0, n.rect.intersects(rect) else { return }
       if n.rect.width <= resolution && rect.contains(n.rect) {
-        if let e = firstEntry(n) { take(e, n.count) }
+        if let e = firstEntry(n) { take(e, n.count, n.marks) }
         return
       }
       if let children = n.children {
         for c in children { walk(c) }
       } else {
-        for e in n.entries where rect.contains(e.point) { take(e, 1) }
+        for e in n.entries where rect.contains(e.point) { take(e, 1, Self.mark(e.serial)) }
       }
     }
     walk(root)

@@ -14,8 +14,11 @@ public final class ClusterAnnotation: Annotation {
   /// annotation whose marker held the place (the cluster stands there); the others follow in
   /// the map's own order (the same for the same content).
   public let memberAnnotations: [any Annotation]
-  /// The first member's coordinate.
-  public let coordinate: Coordinate
+  /// The first member's coordinate (where it is now: a cluster kept while its members move
+  /// within their cells stands where its first member stands).
+  public var coordinate: Coordinate {
+    memberAnnotations.first?.coordinate ?? Coordinate(latitude: 0, longitude: 0)
+  }
   /// The first member's title, or the count of members when it has none.
   public var title: String?
   /// How many members there are besides the first (when the title is the first's).
@@ -30,7 +33,6 @@ public final class ClusterAnnotation: Annotation {
   public init(memberAnnotations: [any Annotation]) {
     self.memberAnnotations = memberAnnotations
     let first = memberAnnotations.first
-    coordinate = first?.coordinate ?? Coordinate(latitude: 0, longitude: 0)
     let count = memberAnnotations.count
     if let name = first?.title, !name.isEmpty {
       title = name
@@ -96,14 +98,15 @@ struct ClusterRecord {
   let memberViews: [AnnotationView]
   let signature: Signature
 
-  /// The member views' annotations (their slots in the index) with the counts they stood for,
-  /// at a zoom scale and a state of the index: the same signature means the same members (the
-  /// viewport's cells keep their place in the world while it pans).
+  /// The member views' annotations (their slots in the index) with the counts and the marks
+  /// (`AnnotationIndex.mark(_:)`) of the annotations they stood for, at a zoom scale: the same
+  /// signature means the same members, though they moved within their cells (live targets
+  /// between two frames) or the map panned.
   struct Signature: Equatable {
     let slots: [Int32]
     let counts: [Int]
+    let marks: [UInt64]
     let zoomScale: Double
-    let generation: Int
   }
 }
 
@@ -161,11 +164,17 @@ extension MapView {
         ClusterClaim(order: v.layoutOrder, index: Int32(n), cell: Int32(row * columns + col)))
     }
     claims.sort()
-    // Which view claimed each cell (-1: none), and each member's first member.
+    // Which view claimed each cell (-1: none), and each member's first member. Each group's
+    // members after its first, in the order they joined, are a list: `firstMember` of the
+    // first, then `nextMember` of each.
+    let listed = claims.isEmpty ? 0 : views.count
     var owner = [Int32](repeating: -1, count: claims.isEmpty ? 0 : columns * vp.rows)
-    var headOf = [Int32](repeating: -1, count: claims.isEmpty ? 0 : views.count)
+    var headOf = [Int32](repeating: -1, count: listed)
+    var firstMember = [Int32](repeating: -1, count: listed)
+    var lastMember = [Int32](repeating: -1, count: listed)
+    var nextMember = [Int32](repeating: -1, count: listed)
+    var memberCount = [Int32](repeating: 0, count: listed)
     var heads: [Int32] = []
-    var membersOf: [Int32: [Int32]] = [:]
     for claim in claims {
       let v = views[Int(claim.index)]
       let first = Int(claim.cell)
@@ -176,70 +185,110 @@ extension MapView {
         break
       }
       if head >= 0 {
+        let h = Int(head)
         headOf[Int(claim.index)] = head
-        if membersOf[head] == nil { heads.append(head) }
-        membersOf[head, default: []].append(claim.index)
+        if firstMember[h] < 0 {
+          heads.append(head)
+          firstMember[h] = claim.index
+        } else {
+          nextMember[Int(lastMember[h])] = claim.index
+        }
+        lastMember[h] = claim.index
+        memberCount[h] += 1
       } else {
         for k in first..<end where owner[k] < 0 { owner[k] = claim.index }
       }
     }
-    // The groups, with what they are made from.
-    var groups: [(members: [AnnotationView], signature: ClusterRecord.Signature)] = []
-    groups.reserveCapacity(heads.count)
-    for h in heads {
-      // (Loops, not closures: a closure here would be checked to be on the main actor at
-      // every call.)
-      var members = [views[Int(h)]]
-      for m in membersOf[h]! { members.append(views[Int(m)]) }
-      var slots: [Int32] = []
-      var counts: [Int] = []
-      slots.reserveCapacity(members.count)
-      counts.reserveCapacity(members.count)
-      for m in members {
-        slots.append(m.layoutSlot)
-        counts.append(m.representedCount)
+    // The clusters kept: those whose first member's annotation held a cluster made from the
+    // same signature. (Compared with the views as they are, without building a signature
+    // for every group; loops, not closures: a closure here would be checked to be on the
+    // main actor at every call.)
+    var old: [ObjectIdentifier: ClusterRecord] = [:]
+    swap(&old, &annotationViews.clusters)
+    var kept: [ObjectIdentifier: ClusterRecord] = [:]
+    kept.reserveCapacity(heads.count)
+    // Per group: whether its cluster is kept with the very same member views (nothing to
+    // change in them).
+    var sameViews = [Bool](repeating: false, count: heads.count)
+    for (n, h) in heads.enumerated() {
+      guard let a = views[Int(h)].annotation, let record = old[ObjectIdentifier(a)] else {
+        continue
       }
-      groups.append(
-        (
-          members,
-          ClusterRecord.Signature(
-            slots: slots, counts: counts, zoomScale: vp.zoomScale,
-            generation: annotationIndex.generation)
-        ))
+      let sig = record.signature
+      let count = Int(memberCount[Int(h)]) + 1
+      guard sig.zoomScale == vp.zoomScale, sig.slots.count == count else { continue }
+      var matches = true
+      var same = record.memberViews.count == count
+      var m = h
+      var k = 0
+      while m >= 0 {
+        let v = views[Int(m)]
+        if sig.slots[k] != v.layoutSlot || sig.counts[k] != v.representedCount
+          || sig.marks[k] != v.representedMarks
+        {
+          matches = false
+          break
+        }
+        if same && (record.memberViews[k] !== v || !v.isClusterMember) { same = false }
+        k += 1
+        m = m == h ? firstMember[Int(h)] : nextMember[Int(m)]
+      }
+      guard matches else { continue }
+      kept[ObjectIdentifier(a)] = record
+      old[ObjectIdentifier(a)] = nil
+      sameViews[n] = same
     }
-    // The clusters kept, and those gone.
-    var old = annotationViews.clusters
+    // Member views leave the clusters that are gone or changed their views (those kept with
+    // the same views keep them).
     for record in old.values {
       for m in record.memberViews { m.cluster = nil }
     }
-    var kept: [ObjectIdentifier: ClusterRecord] = [:]
-    for g in groups {
-      guard let a = g.members[0].annotation else { continue }
-      let key = ObjectIdentifier(a)
-      if let record = old[key], record.signature == g.signature {
-        kept[key] = record
-        old[key] = nil
+    for (n, h) in heads.enumerated() where !sameViews[n] {
+      guard let a = views[Int(h)].annotation, let record = kept[ObjectIdentifier(a)] else {
+        continue
       }
+      for m in record.memberViews { m.cluster = nil }
     }
     for record in Self.inOrder(old.values) { dismissCluster(record) }
     // The clusters made and kept, in the order they formed.
     var clusters: [ObjectIdentifier: ClusterRecord] = [:]
+    clusters.reserveCapacity(heads.count)
     var clusterViews: [AnnotationView] = []
+    clusterViews.reserveCapacity(heads.count)
     var viewOfHead: [Int32: AnnotationView] = [:]
+    viewOfHead.reserveCapacity(heads.count)
     var added: [AnnotationView] = []
+    // The member views of the groups not kept with the same views.
     var memberViews: [[AnnotationView]] = []
-    memberViews.reserveCapacity(groups.count)
-    for g in groups { memberViews.append(g.members) }
+    memberViews.reserveCapacity(heads.count)
+    for (n, h) in heads.enumerated() {
+      guard !sameViews[n] else {
+        memberViews.append([])
+        continue
+      }
+      var members: [AnnotationView] = []
+      members.reserveCapacity(Int(memberCount[Int(h)]) + 1)
+      var m = h
+      while m >= 0 {
+        members.append(views[Int(m)])
+        m = m == h ? firstMember[Int(h)] : nextMember[Int(m)]
+      }
+      memberViews.append(members)
+    }
     let members = memberAnnotations(of: memberViews, except: kept, vp)
-    for (n, (g, h)) in zip(groups, heads).enumerated() {
-      let head = g.members[0]
+    for (n, h) in heads.enumerated() {
+      let head = views[Int(h)]
       guard let headAnnotation = head.annotation else { continue }
       let key = ObjectIdentifier(headAnnotation)
       let record: ClusterRecord
       if let k = kept[key] {
         // The same annotations; their views may be others (one left the screen and came back).
-        record = ClusterRecord(
-          annotation: k.annotation, view: k.view, memberViews: g.members, signature: k.signature)
+        record =
+          sameViews[n]
+          ? k
+          : ClusterRecord(
+            annotation: k.annotation, view: k.view, memberViews: memberViews[n],
+            signature: k.signature)
       } else {
         let memberAnnotations = members[n]
         let cluster =
@@ -248,8 +297,21 @@ extension MapView {
         let view = makeView(for: cluster)
         view.prepareForDisplay()
         annotationViews.visible[ObjectIdentifier(cluster)] = view
+        var slots: [Int32] = []
+        var counts: [Int] = []
+        var marks: [UInt64] = []
+        slots.reserveCapacity(memberViews[n].count)
+        counts.reserveCapacity(memberViews[n].count)
+        marks.reserveCapacity(memberViews[n].count)
+        for m in memberViews[n] {
+          slots.append(m.layoutSlot)
+          counts.append(m.representedCount)
+          marks.append(m.representedMarks)
+        }
         record = ClusterRecord(
-          annotation: cluster, view: view, memberViews: g.members, signature: g.signature)
+          annotation: cluster, view: view, memberViews: memberViews[n],
+          signature: ClusterRecord.Signature(
+            slots: slots, counts: counts, marks: marks, zoomScale: vp.zoomScale))
         added.append(view)
       }
       let view = record.view
@@ -258,9 +320,13 @@ extension MapView {
       view.layoutOrder = head.layoutOrder
       view.representedCount = 1
       view.clusterMemberCount = max(record.annotation.memberAnnotations.count, 1)
-      for m in record.memberViews {
-        m.isHidden = true
-        m.cluster = view
+      if sameViews[n] {
+        for m in record.memberViews { m.isHidden = true }
+      } else {
+        for m in record.memberViews {
+          m.isHidden = true
+          m.cluster = view
+        }
       }
       clusters[key] = record
       clusterViews.append(view)
@@ -293,7 +359,8 @@ extension MapView {
     var wanted: [Int] = []
     var cells = 0
     for (n, g) in groups.enumerated() {
-      guard let a = g[0].annotation, kept[ObjectIdentifier(a)] == nil else { continue }
+      // (A group kept with the same views comes empty.)
+      guard let a = g.first?.annotation, kept[ObjectIdentifier(a)] == nil else { continue }
       wanted.append(n)
       cells += g.count
     }
