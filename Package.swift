@@ -55,7 +55,7 @@ let package = Package(
     .target(
       name: "MapTiles",
       dependencies: [
-        "MapGeometry", "DotRaster", "TermMapKit", "TileData", "RasterTiles",
+        "MapGeometry", "DotRaster", "TermMapKit", "TileData", "RasterTiles", "MapStyle",
       ],
       swiftSettings: strict),
     .systemLibrary(name: "CZlib"),
@@ -134,7 +134,7 @@ let package = Package(
     .testTarget(
       name: "MapTilesTests",
       dependencies: [
-        "MapTiles", "TermMapKit", "TileData", "LoopbackHTTPServer", "TextSnapshots",
+        "MapTiles", "TermMapKit", "TileData", "LoopbackHTTPServer", "TextSnapshots", "MapStyle",
         "RegionFixtures",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
