@@ -11,6 +11,8 @@ public struct VectorTileContent: TileContent {
   public let tile: DecodedTile
   /// The tile sorted out for the style it is drawn with (made on first draw).
   let prepared = PreparedTileCache()
+  /// The tile sorted out for the style document it is drawn with (`StyledVectorTileRenderer`).
+  let styled = StyledTileCache()
   /// A decoded tile.
   public init(_ tile: DecodedTile) { self.tile = tile }
   public var byteCount: Int { tile.approximateByteCount * 5 / 4 }
@@ -346,7 +348,7 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
 
   /// Adds a feature's rings to the path for a fill, keeping only what can show in the
   /// context's clip (see `addRun`).
-  private func addParts(_ f: FlatParts, _ m: DotPlacement, _ path: inout DotPathBuilder) {
+  func addParts(_ f: FlatParts, _ m: DotPlacement, _ path: inout DotPathBuilder) {
     for p in f.parts {
       let a = Int(f.offsets[Int(p)])
       let b = Int(f.offsets[Int(p) + 1])
@@ -359,7 +361,7 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
 
   /// Adds one piece of a line or outline to the path (see `addRun`), skipping segments along
   /// cut edges (outlines). Its last vertex is kept (the next piece starts there).
-  private func addChunk<Sink: DotLineSink>(
+  func addChunk<Sink: DotLineSink>(
     _ chunk: PreparedVectorTile.Chunk, _ points: UnsafeBufferPointer<TilePoint>,
     _ m: DotPlacement, cut: CutEdges, dashed: Bool, _ path: inout Sink
   ) {
@@ -383,7 +385,7 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
   /// With `dashed`, a subpath starts at its distance along the kept line (from
   /// `lengthBefore`), and after a run made a chord the line resumes as a new subpath at its
   /// own distance, so dashes keep their place.
-  @inline(never) private func addRun<Sink: DotLineSink>(
+  @inline(never) func addRun<Sink: DotLineSink>(
     _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
     cut: CutEdges?, dashed: Bool, lengthBefore: Double, keepsLast: Bool,
     _ path: inout Sink

@@ -1,0 +1,394 @@
+import DotRaster
+import MapStyle
+import Synchronization
+import TileData
+
+extension TermColor {
+  /// A style colour as a 24-bit terminal colour (its alpha left out: renderers turn opacity
+  /// into dot density). It carries its nearest xterm-256 colour, and that its nearest of the
+  /// 16 basic ones, for terminals without truecolor.
+  public init(_ color: StyleColor) {
+    let c = color.rgba8
+    self.init(red: Int(c.r), green: Int(c.g), blue: Int(c.b))
+  }
+}
+
+/// The drawable layers of a style document for one vector source, compiled for
+/// `StyledVectorTileRenderer`: each `fill`, `line`, `circle` and `fill-extrusion` layer of the
+/// source with its filter and the paint properties the renderer reads. Immutable; its identity
+/// keys the prepared tiles.
+final class StyledDrawPlan: Sendable {
+  /// How a layer's features are drawn.
+  enum Shape: Sendable { case fill, line, circle }
+
+  /// The paint properties the renderer reads, by role.
+  enum Role: Int, CaseIterable {
+    case color, opacity, outlineColor, pattern, width, dash, radius
+  }
+
+  /// One drawable layer.
+  struct Layer: Sendable {
+    let id: String
+    let shape: Shape
+    /// A fill-extrusion drawn as a fill (outlined in its own colour: walls).
+    let extrusion: Bool
+    let sourceLayer: String
+    let minzoom: Double
+    let maxzoom: Double
+    let filter: StyleExpression?
+    /// The property in each role (`Role.rawValue`), nil when the layer type has none.
+    let properties: [StyleExpression?]
+    /// The roles whose value depends on the feature.
+    let featureRoles: [Int]
+    /// The zooms each feature-dependent role is evaluated at when grouping features: the
+    /// stops of its zoom curve (two features equal at every stop are equal at every zoom).
+    let groupingZooms: [[Double]]
+  }
+
+  let document: StyleDocument
+  let sourceID: String
+  let layers: [Layer]
+  /// What is not drawn, and why.
+  let notes: [String]
+
+  init(document: StyleDocument, sourceID: String) {
+    self.document = document
+    self.sourceID = sourceID
+    var layers: [Layer] = []
+    var notes: [String] = []
+    for layer in document.layers {
+      let names: [String?]
+      let shape: Shape
+      switch layer.kind {
+      case .fill:
+        shape = .fill
+        names = ["fill-color", "fill-opacity", "fill-outline-color", "fill-pattern", nil, nil, nil]
+      case .fillExtrusion:
+        shape = .fill
+        names = [
+          "fill-extrusion-color", "fill-extrusion-opacity", nil, "fill-extrusion-pattern", nil,
+          nil, nil,
+        ]
+      case .line:
+        shape = .line
+        names = ["line-color", "line-opacity", nil, nil, "line-width", "line-dasharray", nil]
+      case .circle:
+        shape = .circle
+        names = ["circle-color", "circle-opacity", nil, nil, nil, nil, "circle-radius"]
+      case .symbol:
+        continue  // labels: StyledVectorTileRenderer.symbolLayers
+      case .background, .raster, .heatmap, .hillshade:
+        if layer.source == nil || layer.source == sourceID {
+          notes.append("\(layer.id): \(layer.kind.rawValue) layers are not drawn by termmap")
+        }
+        continue
+      }
+      guard layer.source == sourceID, let sourceLayer = layer.sourceLayer,
+        layer.visibility == .visible
+      else { continue }
+      let properties = names.map { $0.flatMap { layer.property($0) } }
+      let featureRoles = properties.indices.filter {
+        properties[$0].map { !$0.isFeatureConstant } ?? false
+      }
+      layers.append(
+        Layer(
+          id: layer.id, shape: shape, extrusion: layer.kind == .fillExtrusion,
+          sourceLayer: sourceLayer, minzoom: layer.minzoom, maxzoom: layer.maxzoom,
+          filter: layer.filter, properties: properties, featureRoles: featureRoles,
+          groupingZooms: featureRoles.map { properties[$0]?.zoomStops ?? [0] }))
+    }
+    self.layers = layers
+    self.notes = notes
+  }
+
+  // MARK: Paint
+
+  /// A group's paint resolved for a zoom: the drawing state for all its features.
+  struct Paint: Sendable {
+    var fill: TermColor?
+    var pattern: DotPattern = .solid
+    var stroke: TermColor?
+    /// Line width (or a circle's diameter) in dots.
+    var width: Double = 1
+    /// Dash lengths in dots (empty: solid).
+    var dash: [Double] = []
+  }
+
+  /// A fill's dot pattern for its opacity (nil: too faint to show). Never solid: whole
+  /// braille blocks would bury the lines and names drawn over them.
+  static func fillPattern(opacity: Double) -> DotPattern? {
+    if opacity < 0.1 { return nil }
+    if opacity < 0.5 { return .sparse }
+    return quarter
+  }
+
+  /// Two dots in eight, apart: the texture of an opaque fill.
+  static let quarter = DotPattern(
+    bits: CellGeometry.brailleBit(dx: 0, dy: 1) | CellGeometry.brailleBit(dx: 1, dy: 3))
+
+  /// MapLibre pixels to dots for line widths and circle radii: a dot spans two MapLibre
+  /// pixels of ground at the same zoom, and lines are drawn at half their ground width (a
+  /// quarter of their pixels), rounded, at least one dot.
+  static func dots(pixels: Double) -> Double { max(1, (pixels / 4).rounded()) }
+
+  /// The paint of `layer` at `zoom` for `feature` (nil: feature-constant properties only).
+  static func paint(_ layer: Layer, zoom: Double, feature: (any StyleFeature)?) -> Paint? {
+    func value(_ role: Role) -> StyleValue? {
+      guard let e = layer.properties[role.rawValue] else { return nil }
+      // An evaluation error gives the property's default, as in MapLibre.
+      return (try? e.evaluate(zoom: zoom, feature: feature))
+    }
+    func color(_ role: Role) -> StyleColor? {
+      if case .color(let c)? = value(role) { return c }
+      return nil
+    }
+    let opacity = value(.opacity)?.numberValue ?? 1
+    var p = Paint()
+    guard let c = color(.color) else { return nil }
+    let alpha = opacity * c.a
+    let termColor = TermColor(c)
+    switch layer.shape {
+    case .fill:
+      if case .string(let name)? = value(.pattern), !name.isEmpty {
+        // An image pattern: a hatch, in the fill colour.
+        guard opacity >= 0.1 else { return nil }
+        p.pattern = .hatch
+      } else {
+        guard let pattern = fillPattern(opacity: alpha) else { return nil }
+        p.pattern = pattern
+      }
+      p.fill = termColor
+      if let outline = color(.outlineColor), outline.a * opacity >= 0.1 {
+        p.stroke = TermColor(outline)
+      } else if layer.extrusion {
+        p.stroke = termColor
+      }
+    case .line:
+      guard alpha >= 0.1 else { return nil }
+      let px = value(.width)?.numberValue ?? 1
+      guard px > 0 else { return nil }
+      p.stroke = termColor
+      p.width = dots(pixels: px)
+      if case .array(let a)? = value(.dash) {
+        // In line widths, as MapLibre; at least one dot each.
+        let lengths = a.compactMap(\.numberValue).map { max(1, ($0 * p.width).rounded()) }
+        if lengths.count >= 2 && lengths.count % 2 == 0 { p.dash = lengths }
+      }
+      if p.dash.isEmpty && alpha < 0.5 {
+        // A faint line: every other dot.
+        p.dash = [1, 1]
+      }
+    case .circle:
+      guard alpha >= 0.1 else { return nil }
+      let r = value(.radius)?.numberValue ?? 5
+      guard r > 0 else { return nil }
+      p.stroke = termColor
+      p.width = max(1, (r / 2).rounded())
+    }
+    return p
+  }
+}
+
+/// A vector tile feature as a style expression reads it: property slots of the document's
+/// `PropertyKeys` mapped once per tile layer to the layer's key indexes (an array read, no
+/// hashing of key strings per feature). One adapter is reused for every feature.
+final class StyledTileFeature: StyleFeature {
+  var layer: VectorLayer
+  /// For each slot, the layer's key index (-1: the layer has no such key).
+  var slots: [Int32]
+  var index = 0
+
+  init(layer: VectorLayer, keys: PropertyKeys) {
+    self.layer = layer
+    slots = Self.slots(layer, keys)
+  }
+
+  static func slots(_ layer: VectorLayer, _ keys: PropertyKeys) -> [Int32] {
+    keys.names.map { layer.keyIndex(of: $0).map(Int32.init) ?? -1 }
+  }
+
+  static func styleValue(_ v: PropertyValue) -> StyleValue {
+    switch v {
+    case .string(let s): return .string(s)
+    case .int(let i): return .number(Double(i))
+    case .uint(let u): return .number(Double(u))
+    case .double(let d): return .number(d)
+    case .bool(let b): return .boolean(b)
+    }
+  }
+
+  func value(slot: Int) -> StyleValue? {
+    let k = slots[slot]
+    guard k >= 0, let v = layer[index].value(forKeyIndex: Int(k)) else { return nil }
+    return Self.styleValue(v)
+  }
+
+  func value(forKey key: String) -> StyleValue? {
+    layer[index].value(for: key).map(Self.styleValue)
+  }
+
+  var properties: StyleObject {
+    var entries: [(String, StyleValue)] = []
+    layer[index].forEachProperty { entries.append(($0, Self.styleValue($1))) }
+    return StyleObject(entries)
+  }
+
+  var geometryType: String? {
+    switch layer[index].type {
+    case .point: return "Point"
+    case .lineString: return "LineString"
+    case .polygon: return "Polygon"
+    }
+  }
+
+  var id: StyleValue { layer[index].id.map { .number(Double($0)) } ?? .null }
+}
+
+/// A decoded vector tile sorted out for a `StyledDrawPlan`, once: for each drawable layer, its
+/// features that pass the filter, grouped by the values of their feature-dependent paint
+/// properties (so a group is drawn with one drawing state). Immutable but for the paint of
+/// its groups, resolved once per zoom.
+final class PreparedStyledTile: Sendable {
+  /// One group: a layer's features that paint alike.
+  struct Group: Sendable {
+    /// Index of the layer in `StyledDrawPlan.layers`; `items.rule` is the same.
+    let layer: Int
+    let items: PreparedVectorTile.RuleItems
+    /// A feature of the group, to evaluate feature-dependent properties with at a zoom.
+    let representative: Int
+    let slots: [Int32]
+  }
+
+  let plan: StyledDrawPlan
+  let groups: [Group]
+  private let paintMemo = Mutex<(zoomBits: UInt64, paints: [StyledDrawPlan.Paint?])?>(nil)
+
+  /// Sorts out `tile`; filters are evaluated at `zoom`.
+  init(tile: DecodedTile, plan: StyledDrawPlan, zoom: Double) {
+    self.plan = plan
+    var groups: [Group] = []
+    let keys = plan.document.keys
+    for (li, layer) in plan.layers.enumerated() {
+      guard let source = tile.layer(named: layer.sourceLayer) else { continue }
+      let feature = StyledTileFeature(layer: source, keys: keys)
+      let filter = layer.filter?.specialized(zoom: zoom)
+      // Per group: its key (the feature-dependent values at their grouping zooms), first
+      // feature, items and chunks.
+      var keysOfGroups: [[StyleValue]] = []
+      var firsts: [Int] = []
+      var builders: [GroupBuilder] = []
+      let strokes = layer.shape == .line || layer.properties[2] != nil || layer.extrusion
+      for i in source.indices {
+        let f = source[i]
+        let polygon: Bool
+        switch (f.type, layer.shape) {
+        case (.polygon, .fill), (.polygon, .line): polygon = true
+        case (.lineString, .line), (.point, .circle): polygon = false
+        default: continue
+        }
+        feature.index = i
+        if let filter {
+          guard case .boolean(true)? = try? filter.evaluate(zoom: zoom, feature: feature) else {
+            continue
+          }
+        }
+        var key: [StyleValue] = []
+        for (n, role) in layer.featureRoles.enumerated() {
+          let e = layer.properties[role]!
+          for z in layer.groupingZooms[n] {
+            key.append((try? e.evaluate(zoom: z, feature: feature)) ?? .null)
+          }
+        }
+        let g: Int
+        if let found = keysOfGroups.firstIndex(of: key) {
+          g = found
+        } else {
+          g = keysOfGroups.count
+          keysOfGroups.append(key)
+          firsts.append(i)
+          builders.append(GroupBuilder())
+        }
+        builders[g].add(
+          f, polygon: polygon, strokes: strokes, minZoom: layer.minzoom, layer: source)
+      }
+      for (g, b) in builders.enumerated() where !b.items.isEmpty {
+        groups.append(
+          Group(
+            layer: li,
+            items: PreparedVectorTile.RuleItems(
+              rule: li, layer: source, items: b.items, box: b.box, chunks: b.chunks,
+              points: b.points, grid: PreparedVectorTile.ChunkGrid(b.chunks)),
+            representative: firsts[g], slots: feature.slots))
+      }
+    }
+    self.groups = groups
+  }
+
+  /// Collects a group's items and the chunks of their lines, as `PreparedVectorTile` does.
+  struct GroupBuilder {
+    var items: [PreparedVectorTile.Item] = []
+    var box = TileBox.empty
+    var chunks: [PreparedVectorTile.Chunk] = []
+    var points: [TilePoint] = []
+
+    mutating func add(
+      _ f: VectorFeature, polygon: Bool, strokes: Bool, minZoom: Double, layer: VectorLayer
+    ) {
+      let b = f.boundingBox
+      guard !b.isEmpty else { return }
+      let parts = f.partIndices
+      let firstChunk = Int32(chunks.count)
+      if strokes {
+        layer.withFlatGeometry { flat, offsets in
+          for p in parts {
+            PreparedVectorTile.cut(
+              flat[Int(offsets[p])..<Int(offsets[p + 1])], ring: polygon, minZoom: minZoom,
+              into: &chunks, points: &points)
+          }
+        }
+      }
+      items.append(
+        PreparedVectorTile.Item(
+          box: b, parts: Int32(parts.lowerBound)..<Int32(parts.upperBound), minZoom: minZoom,
+          polygon: polygon, chunks: firstChunk..<Int32(chunks.count)))
+      box.formUnion(b)
+    }
+  }
+
+  /// The paint of each group at `zoom` (nil: not drawn), worked out once per zoom.
+  func paints(zoom: Double) -> [StyledDrawPlan.Paint?] {
+    if let memo = paintMemo.withLock({ $0 }), memo.zoomBits == zoom.bitPattern {
+      return memo.paints
+    }
+    var out: [StyledDrawPlan.Paint?] = []
+    out.reserveCapacity(groups.count)
+    var feature: StyledTileFeature?
+    for g in groups {
+      let layer = plan.layers[g.layer]
+      var f: StyledTileFeature? = nil
+      if !layer.featureRoles.isEmpty {
+        let a = feature ?? StyledTileFeature(layer: g.items.layer, keys: PropertyKeys())
+        a.layer = g.items.layer
+        a.slots = g.slots
+        a.index = g.representative
+        feature = a
+        f = a
+      }
+      out.append(StyledDrawPlan.paint(layer, zoom: zoom, feature: f))
+    }
+    paintMemo.withLock { $0 = (zoom.bitPattern, out) }
+    return out
+  }
+}
+
+/// The styled form of a decoded tile, made on first use for the plan it is drawn with.
+final class StyledTileCache: Sendable {
+  private let slot = Mutex<PreparedStyledTile?>(nil)
+
+  func prepared(_ tile: DecodedTile, for plan: StyledDrawPlan, zoom: Double) -> PreparedStyledTile {
+    if let p = slot.withLock({ $0 }), p.plan === plan { return p }
+    let made = PreparedStyledTile(tile: tile, plan: plan, zoom: zoom)
+    slot.withLock { $0 = made }
+    return made
+  }
+}

@@ -1,0 +1,152 @@
+import DotRaster
+import Foundation
+import MapGeometry
+import MapStyle
+import TermMapKit
+import TileData
+
+/// Draws a tile overlay of Mapbox Vector Tiles as a MapLibre style document says, for one of
+/// its vector sources: the source's `fill`, `line`, `circle` and `fill-extrusion` layers in the
+/// style's order, each from its `minzoom` to below its `maxzoom`, when visible, with its
+/// `filter` and paint.
+///
+/// A tile is sorted out once (on first draw): for each layer, the features its filter passes
+/// (evaluated at the map zoom the tile is drawn around: one above the tile's), grouped by the
+/// values of their feature-dependent paint properties. Paint is resolved per group once per
+/// map zoom, so drawing sets one state per group. How paint becomes dots and colours
+/// (opacity as dot density, widths in dots, colours in truecolor or the nearest of 256 or 16)
+/// is in docs/styles.md, "Drawing a style".
+///
+/// `symbol` layers are not drawn here: they are kept in `symbolLayers` for the label code,
+/// and `labels(for:)` gives none yet. `background`, `raster`, `heatmap` and `hillshade`
+/// layers are skipped, each with a line in `notes`.
+///
+/// `@unchecked Sendable`: the plan is immutable (a `Sendable` class); the rest is the
+/// superclass's.
+public final class StyledVectorTileRenderer: VectorTileRenderer, @unchecked Sendable {
+  let plan: StyledDrawPlan
+
+  /// The style document drawn.
+  public var document: StyleDocument { plan.document }
+  /// The id of the style's source this overlay's tiles are.
+  public var sourceID: String { plan.sourceID }
+  /// The ids of the layers drawn, in the style's order.
+  public var drawnLayerIDs: [String] { plan.layers.map(\.id) }
+  /// The style's `symbol` layers of this source, in order, for the label code.
+  public let symbolLayers: [StyleLayer]
+  /// Layers not drawn, one line each (`background: background layers are not drawn by
+  /// termmap`).
+  public var notes: [String] { plan.notes }
+
+  /// A renderer drawing `overlay`'s vector tiles with `document`'s layers of source
+  /// `sourceID` (layers of other sources are left out).
+  public init(
+    overlay: TileOverlay, document: StyleDocument, sourceID: String,
+    retryInterval: TimeInterval = 30, inflateLimit: Int = Inflate.defaultLimit
+  ) {
+    plan = StyledDrawPlan(document: document, sourceID: sourceID)
+    symbolLayers = document.layers.filter { $0.kind == .symbol && $0.source == sourceID }
+    super.init(
+      overlay: overlay, style: .forSchema(.openMapTiles, variant: .dark),
+      retryInterval: retryInterval, inflateLimit: inflateLimit)
+  }
+
+  /// No labels yet: the style's `symbol` layers (`symbolLayers`) are for the label code.
+  public override func labels(for viewport: Viewport) -> [MapLabel] { [] }
+
+  public override func drawTile(
+    _ content: any TileContent, at path: TileOverlayPath, in mapRect: MapRect, zoomScale: Double,
+    context: DrawingContext
+  ) {
+    guard let v = content as? VectorTileContent else { return }
+    let zoom = ZoomMath.zoomLevel(forZoomScale: zoomScale)
+    let id = TileID(z: path.z, x: path.x, y: path.y)
+    let bounds = tileOverlay.boundingMapRect
+    let prepared = v.styled.prepared(v.tile, for: plan, zoom: Double(path.z) + 1)
+    let paints = prepared.paints(zoom: zoom)
+    prepared.groups.withUnsafeBufferPointer { groups in
+      plan.layers.withUnsafeBufferPointer { layers in
+        withUnsafeTemporaryAllocation(of: TileBoxMemo.Entry.self, capacity: TileBoxMemo.capacity) {
+          var memo = TileBoxMemo(
+            entries: $0, id: id, mapRect: mapRect, zoomScale: zoomScale, bounds: bounds)
+          for g in groups.indices {
+            let layer = layers.baseAddress! + groups[g].layer
+            guard zoom >= layer.pointee.minzoom && zoom < layer.pointee.maxzoom,
+              let paint = paints[g]
+            else { continue }
+            draw(
+              groups.baseAddress! + g, layer.pointee.shape, paint, mapRect: mapRect, zoom: zoom,
+              zoomScale: zoomScale, bounds: bounds, context: context, memo: &memo)
+          }
+        }
+      }
+    }
+  }
+
+  /// Draws one group's features into a map tile.
+  private func draw(
+    _ group: UnsafePointer<PreparedStyledTile.Group>, _ shape: StyledDrawPlan.Shape,
+    _ paint: StyledDrawPlan.Paint, mapRect: MapRect, zoom: Double, zoomScale: Double,
+    bounds: MapRect, context: DrawingContext, memo: inout TileBoxMemo
+  ) {
+    let layer = group.pointee.items.layer
+    let box = memo.box(extent: layer.extent, lineWidth: paint.width)
+    guard box.intersects(group.pointee.items.box) else { return }
+    let (transform, cut) = memo.transform(extent: layer.extent)
+    context.fillColor = paint.fill
+    context.fillPattern = paint.pattern
+    context.strokeColor = paint.stroke
+    context.lineWidth = paint.width / zoomScale
+    let dashed = !paint.dash.isEmpty
+    context.setLineDash(phase: 0, lengths: dashed ? paint.dash.map { $0 / zoomScale } : [])
+    let placement = DotPlacement(transform, context, origin: bounds.origin)
+    let z = Float(zoom)
+    group.pointee.items.chunks.withUnsafeBufferPointer { chunks in
+      group.pointee.items.points.withUnsafeBufferPointer { chunkPoints in
+        switch shape {
+        case .fill:
+          layer.withFlatGeometry { points, offsets in
+            group.pointee.items.items.withUnsafeBufferPointer { items in
+              for item in items where item.box.intersects(box) {
+                let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)
+                context.withDotPath { addParts(geometry, placement, &$0) }
+                context.fillPath()
+                guard paint.stroke != nil else { continue }
+                context.strokeDotLines { sink in
+                  for c in item.chunks where chunks[Int(c)].box.intersects(box) {
+                    addChunk(
+                      chunks[Int(c)], chunkPoints, placement, cut: cut, dashed: dashed, &sink)
+                  }
+                }
+              }
+            }
+          }
+        case .line:
+          context.strokeDotLines { sink in
+            group.pointee.items.grid.forEachChunk(near: box) { n in
+              let c = chunks[n]
+              guard c.minZoom <= z && c.box.intersects(box) else { return }
+              addChunk(c, chunkPoints, placement, cut: cut, dashed: dashed, &sink)
+            }
+          }
+        case .circle:
+          layer.withFlatGeometry { points, offsets in
+            context.strokeDotLines { sink in
+              for item in group.pointee.items.items where item.box.intersects(box) {
+                for p in item.parts {
+                  for k in Int(offsets[Int(p)])..<Int(offsets[Int(p) + 1]) {
+                    let x = placement.ox + Double(points[k].x) * placement.sx
+                    let y = placement.oy + Double(points[k].y) * placement.sy
+                    guard placement.code(x, y) == 0 else { continue }
+                    sink.move(x: x, y: y, dashOffset: 0)
+                    sink.line(x: x + 0.01, y: y)
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}

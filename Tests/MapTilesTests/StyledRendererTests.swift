@@ -1,0 +1,169 @@
+import DotRaster
+import Foundation
+import MapGeometry
+import MapStyle
+import Testing
+import TextSnapshots
+
+@testable import MapTiles
+@testable import TermMapKit
+@testable import TileData
+
+/// Gives tile overlays a `StyledVectorTileRenderer` for a style document.
+@MainActor
+final class StyledRenderers: MapViewDelegate {
+  let document: StyleDocument
+  let sourceID: String
+  init(_ document: StyleDocument, sourceID: String) {
+    self.document = document
+    self.sourceID = sourceID
+  }
+  func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer {
+    guard let tiles = overlay as? TileOverlay else { return MapView.defaultRenderer(for: overlay) }
+    return StyledVectorTileRenderer(overlay: tiles, document: document, sourceID: sourceID)
+  }
+}
+
+/// Monaco's three fixtures drawn with the project's own small style documents
+/// (Fixtures/styles/): water in the style's colour, roads by class with `match`, a zoom
+/// `interpolate` width, legacy filters, a hidden layer, circles.
+@MainActor
+@Suite("Styled vector tiles: style documents drawn")
+struct StyledRendererTests {
+  static let styles = fixtures.appendingPathComponent("styles")
+
+  static func document(_ name: String) throws -> StyleDocument {
+    try StyleDocument(data: Data(contentsOf: styles.appendingPathComponent(name + ".json")))
+  }
+
+  func frame(
+    _ path: String, style: String, source: String, zoom: Double, columns: Int = 160,
+    rows: Int = 48, edit: (String) -> String = { $0 }
+  ) throws -> (CellBuffer, StyledVectorTileRenderer) {
+    let text = try String(
+      contentsOf: Self.styles.appendingPathComponent(style + ".json"), encoding: .utf8)
+    let document = try StyleDocument(data: Data(edit(text).utf8))
+    let delegate = StyledRenderers(document, sourceID: source)
+    let map = MapView(columns: columns, rows: rows)
+    map.delegate = delegate
+    let overlay = SourceTileOverlay(source: try MBTilesSource(path: path))
+    map.addOverlay(overlay, level: .aboveRoads)
+    map.setCenter(Coordinate(latitude: 43.7384, longitude: 7.4246), animated: false)
+    map.setZoomLevel(zoom, animated: false)
+    let result = map.renderCompleteFrame(timeout: 10)
+    #expect(result.complete)
+    let renderer = try #require(map.renderer(for: overlay) as? StyledVectorTileRenderer)
+    return (result.frame, renderer)
+  }
+
+  static func color(_ css: String) -> TermColor { TermColor(StyleColor(css: css)!) }
+
+  /// Cells inked in `color` (a 24-bit colour or, where the frame keeps palette colours, its
+  /// nearest palette colour).
+  func cells(_ frame: CellBuffer, in colors: [TermColor]) -> Int {
+    var n = 0
+    for row in 0..<frame.rows {
+      for column in 0..<frame.columns {
+        if let c = frame[column, row].foreground, frame[column, row].glyph != " ",
+          colors.contains(where: { $0 == c || (!c.isTrueColor && $0.index == c.index) })
+        {
+          n += 1
+        }
+      }
+    }
+    return n
+  }
+
+  @Test("the layers drawn, in the style's order; symbol layers kept for labels; notes")
+  func plan() throws {
+    let doc = try Self.document("omt")
+    let overlay = SourceTileOverlay(source: try MBTilesSource(path: monacoPath))
+    let r = StyledVectorTileRenderer(overlay: overlay, document: doc, sourceID: "openmaptiles")
+    #expect(
+      r.drawnLayerIDs == ["water", "park", "building", "minor", "major", "rail"],
+      "hidden-paths has visibility none")
+    #expect(r.symbolLayers.map(\.id) == ["street-names"])
+    #expect(r.notes == ["background: background layers are not drawn by termmap"])
+    let other = StyledVectorTileRenderer(overlay: overlay, document: doc, sourceID: "elsewhere")
+    #expect(other.drawnLayerIDs.isEmpty && other.symbolLayers.isEmpty)
+  }
+
+  @Test("paint: opacity as dot density, pixels to dots, dashes in line widths")
+  func paint() throws {
+    let plan = StyledDrawPlan(document: try Self.document("omt"), sourceID: "openmaptiles")
+    func layer(_ id: String) throws -> StyledDrawPlan.Layer {
+      try #require(plan.layers.first { $0.id == id })
+    }
+    let water = try #require(StyledDrawPlan.paint(try layer("water"), zoom: 15, feature: nil))
+    #expect(water.fill == TermColor(red: 30, green: 90, blue: 200) && water.stroke == nil)
+    #expect(water.pattern == StyledDrawPlan.quarter)
+    let park = try #require(StyledDrawPlan.paint(try layer("park"), zoom: 15, feature: nil))
+    #expect(park.pattern == .sparse)
+    let building = try #require(
+      StyledDrawPlan.paint(try layer("building"), zoom: 15, feature: nil))
+    #expect(building.stroke == Self.color("#8a8a8a") && building.width == 1)
+    let rail = try #require(StyledDrawPlan.paint(try layer("rail"), zoom: 15, feature: nil))
+    #expect(rail.width == 1 && rail.dash == [2, 2])
+    // The major roads' width: 2 px at z12 to 14 px at z16, a quarter in dots.
+    let major = try layer("major")
+    #expect(major.featureRoles == [StyledDrawPlan.Role.color.rawValue])
+    for (zoom, dots) in [(12.0, 1.0), (14, 2), (16, 4)] {
+      let p = try #require(StyledDrawPlan.paint(major, zoom: zoom, feature: nil))
+      #expect(p.width == dots, "z\(zoom)")
+    }
+  }
+
+  @Test("OpenMapTiles at zoom 15: water, roads by class, buildings, rail, nothing hidden")
+  func openMapTiles() throws {
+    let (f, _) = try frame(monacoPath, style: "omt", source: "openmaptiles", zoom: 15)
+    #expect(cells(f, in: [Self.color("rgb(30, 90, 200)")]) > 300, "the sea")
+    #expect(cells(f, in: [Self.color("#f0d040")]) > 100, "primary roads")
+    #expect(cells(f, in: [Self.color("#ffffff")]) > 100, "secondary and tertiary roads")
+    #expect(cells(f, in: [Self.color("#c8c8c8")]) > 500, "minor streets")
+    #expect(cells(f, in: [Self.color("#8a8a8a")]) > 500, "building outlines")
+    #expect(cells(f, in: [Self.color("#b040b0")]) > 0, "the railway")
+    #expect(cells(f, in: [Self.color("#00ffff")]) == 0, "paths are hidden")
+    #expect(cells(f, in: [Self.color("#e8462a")]) == 0, "no motorway in view")
+    #expect(!f.lines.joined().contains("Boulevard"), "no labels from this renderer")
+    // Known cells: the open sea in the south-east corner, in the style's water colour.
+    #expect(f[159, 47].foreground?.index == Self.color("rgb(30, 90, 200)").index)
+    #expect(f[159, 47].glyph == "⢂", "two dots in eight: an opaque fill's texture")
+    #expect(f[120, 20].foreground?.index == Self.color("#8a8a8a").index, "a building outline")
+    checkSnapshot(f, named: "styled-omt-zoom15")
+  }
+
+  @Test("a zoom interpolate widens the major roads as one zooms in")
+  func widthByZoom() throws {
+    let yellow = Self.color("#f0d040")
+    let (z13, _) = try frame(monacoPath, style: "omt", source: "openmaptiles", zoom: 13)
+    let (z16, _) = try frame(monacoPath, style: "omt", source: "openmaptiles", zoom: 16)
+    let (thin, _) = try frame(monacoPath, style: "omt", source: "openmaptiles", zoom: 16) {
+      $0.replacingOccurrences(
+        of: #"["interpolate", ["linear"], ["zoom"], 12, 2, 16, 14]"#, with: "1")
+    }
+    // At z16 the primary roads are four dots wide: they cover more cells than one-dot lines.
+    #expect(cells(z16, in: [yellow]) * 2 > cells(thin, in: [yellow]) * 3)
+    #expect(cells(thin, in: [yellow]) > 50)
+    checkSnapshot(z13, named: "styled-omt-zoom13")
+  }
+
+  @Test("Shortbread: legacy filters, stops functions, fill-extrusion as outlined fill")
+  func shortbread() throws {
+    let (f, _) = try frame(
+      shortbreadPath, style: "shortbread", source: "versatiles-shortbread", zoom: 15)
+    #expect(cells(f, in: [Self.color("#1e5ac8")]) > 300, "the sea")
+    #expect(cells(f, in: [Self.color("#f0d040")]) > 100, "primary and secondary streets")
+    #expect(cells(f, in: [Self.color("#c8c8c8")]) > 500, "other streets")
+    #expect(cells(f, in: [Self.color("#707070")]) > 500, "buildings")
+    checkSnapshot(f, named: "styled-shortbread-zoom15")
+  }
+
+  @Test("Protomaps: geometry-type and case filters, faint lines dotted, circles at points")
+  func protomaps() throws {
+    let (f, _) = try frame(protomapsPath, style: "protomaps", source: "protomaps", zoom: 16)
+    #expect(cells(f, in: [Self.color("#1e5ac8")]) > 200, "the sea")
+    #expect(cells(f, in: [Self.color("#f0d040")]) > 100, "major roads")
+    #expect(cells(f, in: [Self.color("#e8462a")]) > 10, "points of interest")
+    checkSnapshot(f, named: "styled-protomaps-zoom16")
+  }
+}
