@@ -252,8 +252,16 @@ public struct StyleMapLayers: @unchecked Sendable {
   /// in the document).
   public var mainVectorSourceID: String? { Self.mainVectorSource(of: style.document) }
 
-  /// The default renderer of vector sources: today's `VectorTileRenderer` with the style of
-  /// the tiles' schema in `variant` (the styled renderer replaces it when it lands).
+  /// The default renderer of vector sources: a `StyledVectorTileRenderer` drawing the
+  /// source's layers of the document.
+  public static let styledRenderer: StyleRendererFactory = { overlay, document, sourceID in
+    let r = StyledVectorTileRenderer(overlay: overlay, document: document, sourceID: sourceID)
+    r.language = overlay.language
+    return r
+  }
+
+  /// A renderer of vector sources that ignores the style: `VectorTileRenderer` with the
+  /// built-in style of the tiles' schema in `variant`.
   public static func schemaRenderer(variant: BasemapStyle.Variant) -> StyleRendererFactory {
     { overlay, _, _ in
       let r = VectorTileRenderer(overlay: overlay, detectingSchema: variant)
@@ -273,7 +281,7 @@ public struct StyleMapLayers: @unchecked Sendable {
   ///   when others could).
   public init(
     style: LoadedStyle, timeout: TimeInterval = 10, cacheHome: URL? = nil,
-    renderer: @escaping StyleRendererFactory = StyleMapLayers.schemaRenderer(variant: .dark),
+    renderer: @escaping StyleRendererFactory = StyleMapLayers.styledRenderer,
     rasterTrueColor: Bool = false
   ) throws(StyleLoadError) {
     self.style = style
@@ -339,7 +347,7 @@ public struct StyleMapLayers: @unchecked Sendable {
   /// - Throws: `StyleLoadError` when the style has no vector source.
   public init(
     style: LoadedStyle, data source: any TileSource,
-    renderer: @escaping StyleRendererFactory = StyleMapLayers.schemaRenderer(variant: .dark)
+    renderer: @escaping StyleRendererFactory = StyleMapLayers.styledRenderer
   ) throws(StyleLoadError) {
     self.style = style
     let doc = style.document

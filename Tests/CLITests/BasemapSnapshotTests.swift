@@ -271,7 +271,7 @@ struct ThemeOptionCLITests {
   func bad() throws {
     let style = try termmap(["render", "--style", "sepia"])
     #expect(style.status == 2)
-    #expect(style.stderr == "termmap: --style: expected dark, light or mono, found \"sepia\"\n")
+    #expect(style.stderr == "termmap: --style: expected dark, light, mono, a style file or an http(s) URL, found \"sepia\"\n")
     let lang = try termmap(["render", "--lang", "english"])
     #expect(lang.status == 2)
     #expect(
