@@ -281,4 +281,31 @@ struct StyleSourceCLITests {
     let dark = try termmap(args + ["--style", "dark"], environment: ["XDG_CONFIG_HOME": home.path])
     #expect(!Self.hasWaterAndRoads(dark.stdout).roads)
   }
+
+  @Test("a raster source drawn by its raster layer; raster-opacity 0 draws nothing")
+  func rasterOpacity() throws {
+    let dir = try Self.temporaryFolder("style-raster")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let raster = repositoryRoot.appendingPathComponent(
+      "Tests/MapTilesTests/Fixtures/monaco-raster.mbtiles")
+    var inked: [Int] = []
+    for opacity in ["1", "0"] {
+      let file = dir.appendingPathComponent("raster\(opacity).json")
+      try """
+      {"version": 8, "sources": {"osm": {"type": "raster", "url": "\(raster.path)",
+                                        "attribution": "raster test"}},
+       "layers": [{"id": "r", "type": "raster", "source": "osm",
+                   "paint": {"raster-opacity": \(opacity)}}]}
+      """.write(to: file, atomically: true, encoding: .utf8)
+      let r = try termmap(
+        [
+          "render", "--no-basemap", "--color", "never", "--style", file.path, "--center",
+          "43.7375,7.4209", "--zoom", "15", "--size", "60x16",
+        ])
+      #expect(r.status == 0, "\(r.stderr)")
+      inked.append(inkedCells(r.stdout))
+    }
+    #expect(inked[0] > 100, "\(inked)")
+    #expect(inked[1] == 0, "\(inked)")
+  }
 }
