@@ -277,6 +277,7 @@ public struct StyleMapLayers: @unchecked Sendable {
   ///   - timeout: seconds per HTTP request (TileJSON, PMTiles directories, tiles).
   ///   - cacheHome: the disk cache home for HTTP tiles (nil: `$XDG_CACHE_HOME`, `~/.cache`).
   ///   - renderer: makes the renderer of each vector overlay.
+  ///   - rasterTrueColor: raster sources' dots in 24-bit colour (else the nearest of 256).
   /// - Throws: `StyleLoadError` when no source could be opened (each failure is in `notes`
   ///   when others could).
   public init(

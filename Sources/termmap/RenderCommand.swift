@@ -367,9 +367,9 @@ extension RenderCommand {
       }
     }
     // The config file names sources and bounds the tile cache; read it when tiles are asked
-    // for. TERMMAP_TILE_CACHE_MB, when set, wins over its [cache] size_mb.
+    // for (--tiles, or a style document's sources). TERMMAP_TILE_CACHE_MB, when set, wins over its [cache] size_mb.
     var catalog: TileSourceCatalog?
-    if !tiles.isEmpty {
+    if !tiles.isEmpty || styleDocument != nil {
       do {
         catalog = try TileSourceCatalog.load(configPath: TileSourceCatalog.defaultConfigPath())
       } catch {
