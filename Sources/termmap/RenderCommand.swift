@@ -419,6 +419,11 @@ extension RenderCommand {
             throw UsageError("--tiles: \(error)")
           }
           styleNotes.add(made.notes)
+          if let other = styleDocument {
+            styleNotes.add([
+              "\(SafeText.clean(other.location)) not applied to \(SafeText.clean(t)): a style of its own"
+            ])
+          }
           for l in made.layers {
             l.overlay.language = language
             if let a = definition?.attribution { l.overlay.attribution = a }

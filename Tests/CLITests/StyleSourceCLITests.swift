@@ -139,6 +139,15 @@ struct StyleSourceCLITests {
       environment: env)
     #expect(asTiles.status == 0, "\(asTiles.stderr)")
     #expect(asTiles.stdout == plain.stdout)
+    // A --style document is not applied to a --tiles style: a warning says so.
+    let noRoadsURL = "\(nginx.baseURL)/styles/noroads.json"
+    let both = try termmap(
+      ["render", "--no-basemap", "--color", "never", "--tiles", url, "--style", noRoadsURL]
+        + Self.view, environment: env)
+    #expect(both.stdout == plain.stdout)
+    #expect(
+      both.stderr
+        == "termmap: style: \(noRoadsURL) not applied to \(url): a style of its own\n")
   }
 
   @Test("a local style with a pmtiles:// source (a path relative to the style), no network")
