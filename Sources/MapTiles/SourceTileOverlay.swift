@@ -44,6 +44,9 @@ public final class SourceTileOverlay: TileOverlay, @unchecked Sendable {
     set { labelLanguage.withLock { $0 = newValue } }
   }
   private let labelLanguage = Mutex<String?>(nil)
+  /// Makes the renderer instead of the source's format and `style` (a style document's
+  /// source: see `StyleMapLayers`).
+  private let rendererMaker: (@Sendable (SourceTileOverlay) -> OverlayRenderer)?
 
   /// - Parameters:
   ///   - source: where the tiles come from.
@@ -55,7 +58,19 @@ public final class SourceTileOverlay: TileOverlay, @unchecked Sendable {
   ) {
     self.init(
       source: source, style: style, schema: nil, variant: nil,
-      replacesMapContent: replacesMapContent)
+      replacesMapContent: replacesMapContent, renderer: nil)
+  }
+
+  /// An overlay whose renderer `makeRenderer` makes (each time the map asks for one), for
+  /// tiles drawn another way than the schemas' built-in styles: a MapLibre style document's
+  /// layers (`StyleMapLayers`).
+  public convenience init(
+    source: any TileSource, replacesMapContent: Bool = true,
+    renderer makeRenderer: @escaping @Sendable (SourceTileOverlay) -> OverlayRenderer
+  ) {
+    self.init(
+      source: source, style: .dark, schema: nil, variant: nil,
+      replacesMapContent: replacesMapContent, renderer: makeRenderer)
   }
 
   /// An overlay drawn with the style of its tiles' schema (OpenMapTiles, Shortbread or
@@ -72,14 +87,16 @@ public final class SourceTileOverlay: TileOverlay, @unchecked Sendable {
     let schema = VectorSchema.detect(layerNames: source.vectorLayers)
     self.init(
       source: source, style: BasemapStyle.forSchema(schema ?? .openMapTiles, variant: variant),
-      schema: schema, variant: variant, replacesMapContent: replacesMapContent)
+      schema: schema, variant: variant, replacesMapContent: replacesMapContent, renderer: nil)
   }
 
   private init(
     source: any TileSource, style: BasemapStyle, schema: VectorSchema?,
-    variant: BasemapStyle.Variant?, replacesMapContent: Bool
+    variant: BasemapStyle.Variant?, replacesMapContent: Bool,
+    renderer: (@Sendable (SourceTileOverlay) -> OverlayRenderer)?
   ) {
     self.source = source
+    rendererMaker = renderer
     self.style = style
     self.schema = schema
     self.variant = variant
@@ -125,6 +142,7 @@ public final class SourceTileOverlay: TileOverlay, @unchecked Sendable {
   }
 
   public override func makeDefaultRenderer() -> OverlayRenderer {
+    if let rendererMaker { return rendererMaker(self) }
     if !source.format.isVector {
       return RasterTileRenderer(overlay: self, mode: rasterMode, trueColor: rasterTrueColor)
     }

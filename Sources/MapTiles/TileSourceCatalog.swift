@@ -145,8 +145,8 @@ public struct TileSourceCatalog: Sendable {
     return try styleSettings(text, path: path)
   }
 
-  /// The `[style]` table of a config file's text: `name` (dark, light or mono, as `--style`)
-  /// and `lang` (a language code, as `--lang`).
+  /// The `[style]` table of a config file's text: `name` (dark, light, mono, or a style
+  /// document's file or URL, as `--style`) and `lang` (a language code, as `--lang`).
   public static func styleSettings(_ text: String, path: String) throws(ConfigError)
     -> StyleSettings
   {
@@ -165,11 +165,20 @@ public struct TileSourceCatalog: Sendable {
     }
     var out = StyleSettings()
     if let v = style.values["name"] {
-      guard case .string(let s) = v, let theme = BasemapStyle.Variant(rawValue: s) else {
+      guard case .string(let s) = v else {
         throw ConfigError(
-          path: path, line: style.lines["name"], message: "style.name must be dark, light or mono")
+          path: path, line: style.lines["name"],
+          message: "style.name must be dark, light, mono, a style file or an http(s) URL")
       }
-      out.theme = theme
+      if let theme = BasemapStyle.Variant(rawValue: s) {
+        out.theme = theme
+      } else if let location = StyleSettings.location(s, configPath: path) {
+        out.document = location
+      } else {
+        throw ConfigError(
+          path: path, line: style.lines["name"],
+          message: "style.name must be dark, light, mono, a style file or an http(s) URL")
+      }
     }
     if let v = style.values["lang"] {
       guard case .string(let s) = v, LabelLanguage.isValid(s) else {
@@ -319,15 +328,38 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
   }
 }
 
-/// A config file's `[style]`: the map's theme and the labels' language, each nil when not set.
+/// A config file's `[style]`: the map's theme or style document and the labels' language,
+/// each nil when not set.
 public struct StyleSettings: Sendable, Equatable {
   /// `name`: dark, light or mono.
   public var theme: BasemapStyle.Variant?
+  /// `name` when it is a style document: an http(s) URL, or a file path (`~/` expanded, a
+  /// relative path taken from the config file's folder), as `--style` takes it.
+  public var document: String?
   /// `lang`: a language code.
   public var language: String?
   /// Nothing set.
-  public init(theme: BasemapStyle.Variant? = nil, language: String? = nil) {
+  public init(
+    theme: BasemapStyle.Variant? = nil, document: String? = nil, language: String? = nil
+  ) {
     self.theme = theme
+    self.document = document
     self.language = language
+  }
+
+  /// A `name` that is not a theme, as a style location: an http(s) or file URL, or a path
+  /// (it has a `/` or a `.`); nil for a bare word (a misspelt theme).
+  static func location(_ s: String, configPath: String) -> String? {
+    let lower = s.lowercased()
+    if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://") {
+      return s
+    }
+    guard !s.isEmpty, s.contains("/") || s.contains(".") else { return nil }
+    if s.hasPrefix("~/") {
+      return (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + s.dropFirst()
+    }
+    if s.hasPrefix("/") { return s }
+    return ((configPath as NSString).deletingLastPathComponent as NSString)
+      .appendingPathComponent(s)
   }
 }

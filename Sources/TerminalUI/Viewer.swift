@@ -491,6 +491,12 @@ public final class Viewer: MapViewDelegate {
     message = StatusMessage(text: text, until: clock().addingTimeInterval(seconds), ends: ends)
   }
 
+  /// Shows a note on the status line for `seconds` (control characters replaced): what the
+  /// program that made the map has to say, such as the style's layers that are not drawn.
+  public func showNote(_ text: String, seconds: Double = 8) {
+    show(SafeText.clean(text), seconds: seconds)
+  }
+
   /// Shows a message about the current view: it goes when the region next changes.
   func showAboutView(_ text: String, seconds: Double = 4) {
     let at = regionChanges

@@ -478,7 +478,7 @@ struct ProxySettings: Sendable, Equatable {
 
 extension BoundedHTTPClient.Failure {
   /// The failure in one line, for an error naming the URL.
-  func message(timeout: TimeInterval) -> String {
+  package func message(timeout: TimeInterval) -> String {
     switch self {
     case .tooLarge(let status, let limit):
       return "HTTP \(status): the answer is larger than the limit of \(limit) bytes"

@@ -88,8 +88,8 @@ struct MapOptions: ParsableArguments {
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
-      "The map's colours: dark, light (for light terminals) or mono (no colour); default: from the terminal's background, mono under NO_COLOR.",
-      valueName: "dark|light|mono"),
+      "The map's colours: dark, light (for light terminals) or mono (no colour), default from the terminal's background, mono under NO_COLOR; or a MapLibre style: a style JSON file or an http(s) URL, whose sources are drawn (with --tiles: whose layers draw those tiles).",
+      valueName: "STYLE"),
     completion: .list(["dark", "light", "mono"]))
   var style: String?
 

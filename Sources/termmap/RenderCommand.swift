@@ -36,6 +36,10 @@ struct RenderCommand {
     BasemapStyle.forSchema(.openMapTiles, variant: theme).localized(to: language)
       .reachingBelowZoomZero(to: Viewer.zoomRange.lowerBound)
   }
+  /// `--style FILE|URL` (or the config's `[style] name`): a MapLibre style document.
+  var styleDocument: LoadedStyle?
+  /// What the style document's overlays said when made (sources not used, layers skipped).
+  let styleNotes = StyleNotes()
   var rasterMode = RasterMode.dots
   var status = false
   /// Seconds to wait for tiles (render's --wait).
@@ -60,12 +64,15 @@ struct RenderCommand {
       charset = try ArgumentValues.choice(v, "--charset", ["braille", "block", "ascii"])
       charsetGiven = true
     }
+    var styleGiven = false
     if let v = map.style {
-      guard let t = BasemapStyle.Variant(rawValue: v) else {
-        throw UsageError("--style: expected dark, light or mono, found \"\(SafeText.clean(v))\"")
+      if let t = BasemapStyle.Variant(rawValue: v) {
+        theme = t
+        themeGiven = true
+      } else {
+        styleDocument = try Self.loadStyle(v)
       }
-      theme = t
-      themeGiven = true
+      styleGiven = true
     }
     if let v = map.lang {
       guard LabelLanguage.isValid(v) else {
@@ -77,7 +84,7 @@ struct RenderCommand {
       languageGiven = true
     }
     // The config file's [style]: what --style and --lang did not say.
-    if !themeGiven || !languageGiven {
+    if !styleGiven || !languageGiven {
       let settings: StyleSettings
       do {
         settings = try TileSourceCatalog.styleSettings(
@@ -85,9 +92,16 @@ struct RenderCommand {
       } catch {
         throw UsageError("config: \(error)")
       }
-      if !themeGiven, let t = settings.theme {
+      if !styleGiven, let t = settings.theme {
         theme = t
         themeGiven = true
+      }
+      if !styleGiven, let d = settings.document {
+        do {
+          styleDocument = try LoadedStyle.load(d)
+        } catch {
+          throw UsageError("config: [style] name: \(error)")
+        }
       }
       if !languageGiven, let l = settings.language {
         language = l
@@ -136,6 +150,21 @@ struct RenderCommand {
         throw UsageError("--settle: expected 0...5000 milliseconds")
       }
       settleMilliseconds = Int(v)
+    }
+  }
+
+  /// `--style STYLE` that is not a theme: a style document's file or http(s) URL, read and
+  /// compiled now (each problem one line); a bare word that names no file is a misspelt theme.
+  static func loadStyle(_ v: String) throws -> LoadedStyle {
+    if TileSourceCatalog.isName(v) && !FileManager.default.fileExists(atPath: v) {
+      throw UsageError(
+        "--style: expected dark, light, mono, a style file or an http(s) URL, found \"\(SafeText.clean(v))\""
+      )
+    }
+    do {
+      return try LoadedStyle.load(v)
+    } catch {
+      throw UsageError("--style: \(error)")
     }
   }
 
@@ -196,6 +225,9 @@ struct RenderCommand {
     // 24-bit colour when the terminal says so (COLORTERM); raster tiles then keep theirs.
     let trueColor = ColorDepth.announcesTrueColor(ProcessInfo.processInfo.environment)
     map.addOverlays(try makeMapLayers(rasterTrueColor: trueColor), level: .aboveRoads)
+    for note in styleNotes.lines {
+      FileHandle.standardError.write(Data("termmap: style: \(note)\n".utf8))
+    }
     let style = ContentStyle()
     map.delegate = style
     for c in contents {
@@ -335,9 +367,9 @@ extension RenderCommand {
       }
     }
     // The config file names sources and bounds the tile cache; read it when tiles are asked
-    // for. TERMMAP_TILE_CACHE_MB, when set, wins over its [cache] size_mb.
+    // for (--tiles, or a style document's sources). TERMMAP_TILE_CACHE_MB, when set, wins over its [cache] size_mb.
     var catalog: TileSourceCatalog?
-    if !tiles.isEmpty {
+    if !tiles.isEmpty || styleDocument != nil {
       do {
         catalog = try TileSourceCatalog.load(configPath: TileSourceCatalog.defaultConfigPath())
       } catch {
@@ -345,6 +377,20 @@ extension RenderCommand {
       }
       if let mb = catalog?.cacheMegabytes {
         setenv("TERMMAP_TILE_CACHE_MB", String(mb), 0)
+      }
+    }
+    // --style FILE|URL without --tiles: the style's own sources, in its order.
+    if let styleDocument, tiles.isEmpty {
+      let made: StyleMapLayers
+      do {
+        made = try StyleMapLayers(style: styleDocument, rasterTrueColor: rasterTrueColor)
+      } catch {
+        throw UsageError("--style: \(error)")
+      }
+      styleNotes.add(made.notes)
+      for l in made.layers {
+        l.overlay.language = language
+        layers.append(l.overlay)
       }
     }
     for t in tiles {
@@ -360,13 +406,61 @@ extension RenderCommand {
         definition = d
         location = d.location
       }
-      let source = try openTileSource(location, definition: definition)
+      // A TileJSON or a whole style (`--tiles https://…/styles/liberty`), told by content.
+      var tileJSON: TileJSON?
+      if let document = try tileDocument(location) {
+        switch document {
+        case .tileJSON(let t): tileJSON = t
+        case .style(let style):
+          let made: StyleMapLayers
+          do {
+            made = try StyleMapLayers(style: style, rasterTrueColor: rasterTrueColor)
+          } catch {
+            throw UsageError("--tiles: \(error)")
+          }
+          styleNotes.add(made.notes)
+          if let other = styleDocument {
+            styleNotes.add([
+              "\(SafeText.clean(other.location)) not applied to \(SafeText.clean(t)): a style of its own"
+            ])
+          }
+          for l in made.layers {
+            l.overlay.language = language
+            if let a = definition?.attribution { l.overlay.attribution = a }
+            layers.append(l.overlay)
+          }
+          continue
+        }
+      }
+      let source: any TileSource
+      if let tileJSON {
+        do {
+          source = try tileJSON.makeSource(maxConcurrentRequests: definition?.maxConnections ?? 6)
+        } catch {
+          throw UsageError("--tiles: \(error)")
+        }
+      } else {
+        source = try openTileSource(location, definition: definition)
+      }
       guard source.format != .webp else {
         throw UsageError("--tiles: \(source.name): WebP tiles are not supported")
       }
       // The style of the source's schema (OpenMapTiles, Shortbread, Protomaps: from its
-      // metadata or first tile) in the --style variant.
-      let overlay = SourceTileOverlay(source: source, variant: theme)
+      // metadata or first tile) in the --style variant; or the --style document's layers of
+      // its main vector source, matched by source-layer.
+      let overlay: SourceTileOverlay
+      if let styleDocument, source.format.isVector {
+        let made: StyleMapLayers
+        do {
+          made = try StyleMapLayers(style: styleDocument, data: source)
+        } catch {
+          throw UsageError("--style: \(error)")
+        }
+        styleNotes.add(made.notes)
+        overlay = made.layers[0].overlay
+      } else {
+        overlay = SourceTileOverlay(source: source, variant: theme)
+      }
       overlay.language = language
       overlay.rasterMode = rasterMode
       overlay.rasterTrueColor = rasterTrueColor
@@ -383,6 +477,20 @@ extension RenderCommand {
 }
 
 extension RenderCommand {
+  /// The document a --tiles TileJSON location holds (a TileJSON or a style), nil for
+  /// locations of other kinds (templates, archives, folders).
+  func tileDocument(_ t: String) throws -> TileDocument? {
+    do {
+      switch try TileSourceSpec.classify(t) {
+      case .tileJSONURL(let url): return try TileDocument.load(url.absoluteString)
+      case .tileJSONFile(let path): return try TileDocument.load(path)
+      default: return nil
+      }
+    } catch {
+      throw UsageError("--tiles: \(error)")
+    }
+  }
+
   /// Opens one --tiles source (`TileSourceSpec`). A named source's location may be any kind
   /// `--tiles` takes (a URL template, a TileJSON or PMTiles URL, a file); over the network it
   /// gets the definition's connection limit, and a template its zooms and attribution.
@@ -434,4 +542,20 @@ final class ContentStyle: MapViewDelegate {
   }
 
   static var reported = Set<String>()
+}
+
+/// Notes the style document's overlays left when made (sources not used, layers skipped),
+/// for `render`'s standard error and the viewer's status line.
+@MainActor
+final class StyleNotes {
+  private(set) var lines: [String] = []
+  func add(_ more: [String]) {
+    for l in more where !lines.contains(l) { lines.append(l) }
+  }
+  /// One line for a status line: the first note, and how many more (nil without notes).
+  var summary: String? {
+    guard let first = lines.first else { return nil }
+    let more = lines.count - 1
+    return "style: " + first + (more > 0 ? " (and \(more) more: termmap style validate)" : "")
+  }
 }

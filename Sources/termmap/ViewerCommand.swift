@@ -114,6 +114,7 @@ enum ViewerCommand {
     }
     let viewer = front.viewer
     viewer.map.addOverlays(try parsed.makeMapLayers(reportMissingMap: false), level: .aboveRoads)
+    if let note = parsed.styleNotes.summary { viewer.showNote(note) }
     if let p = provider { viewer.followLocation(p, recorder: recorder) }
     if let layers {
       viewer.addLiveLayer(layers.layer)

@@ -271,7 +271,10 @@ struct ThemeOptionCLITests {
   func bad() throws {
     let style = try termmap(["render", "--style", "sepia"])
     #expect(style.status == 2)
-    #expect(style.stderr == "termmap: --style: expected dark, light or mono, found \"sepia\"\n")
+    #expect(
+      style.stderr
+        == "termmap: --style: expected dark, light, mono, a style file or an http(s) URL, found \"sepia\"\n"
+    )
     let lang = try termmap(["render", "--lang", "english"])
     #expect(lang.status == 2)
     #expect(
@@ -305,6 +308,8 @@ struct ThemeOptionCLITests {
       to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
     let bad = try termmap(view, environment: env)
     #expect(bad.status == 2)
-    #expect(bad.stderr.hasSuffix("config.toml:2: style.name must be dark, light or mono\n"))
+    #expect(
+      bad.stderr.hasSuffix(
+        "config.toml:2: style.name must be dark, light, mono, a style file or an http(s) URL\n"))
   }
 }

@@ -28,7 +28,7 @@ struct CommandLineTests {
       for option in [
         "--center <LAT,LON>", "--zoom <Z>", "--bbox <W,S,E,N>", "--size <COLSxROWS>",
         "--color <auto|always|never>", "--charset <braille|block|ascii>",
-        "--style <dark|light|mono>", "--lang <CODE>",
+        "--style <STYLE>", "--lang <CODE>",
         "--tiles <SOURCE>", "--raster <dots|blocks>", "--no-basemap", "--status",
       ] {
         #expect(r.stdout.contains(option), "\(option) missing:\n\(r.stdout)")
@@ -76,7 +76,7 @@ struct CommandLineTests {
       ),
       (
         ["render", "--style", "sepia"],
-        "termmap: --style: expected dark, light or mono, found \"sepia\"\n"
+        "termmap: --style: expected dark, light, mono, a style file or an http(s) URL, found \"sepia\"\n"
       ),
       (["view", "--settle", "9000"], "termmap: --settle: expected 0...5000 milliseconds\n"),
       (

@@ -160,13 +160,19 @@ struct StyleConfigTests {
   @Test(
     "a bad [style] is one line naming the file and the line",
     arguments: [
-      ("[style]\nname = \"sepia\"\n", "c.toml:2: style.name must be dark, light or mono"),
+      (
+        "[style]\nname = \"sepia\"\n",
+        "c.toml:2: style.name must be dark, light, mono, a style file or an http(s) URL"
+      ),
       (
         "[style]\nlang = \"english\"\n",
         "c.toml:2: style.lang must be a language code such as en, fi or zh-Hant"
       ),
       ("[style]\ncolour = \"red\"\n", "c.toml:2: style: unknown key \"colour\""),
-      ("[style]\nname = 3\n", "c.toml:2: style.name must be dark, light or mono"),
+      (
+        "[style]\nname = 3\n",
+        "c.toml:2: style.name must be dark, light, mono, a style file or an http(s) URL"
+      ),
     ])
   func bad(_ text: String, _ message: String) {
     #expect {
