@@ -225,6 +225,18 @@ public final class StyleLabels: Sendable {
       let transform = source.transform(for: id)
       let categoryIndexes =
         layer.pointsOfInterest ? Self.categoryKeys.compactMap { source.keyIndex(of: $0) } : []
+      // What does not depend on the feature, worked out once per layer.
+      let constantBold =
+        at.perFeature[Role.font.rawValue] == nil
+        ? Self.isBold(at.constants[Role.font.rawValue]) : nil
+      let constantPriority =
+        at.perFeature[Role.sortKey.rawValue] == nil && at.perFeature[Role.size.rawValue] == nil
+        ? Self.priority(
+          rank: layer.rank, sortKey: at.constants[Role.sortKey.rawValue]?.numberValue,
+          size: at.constants[Role.size.rawValue]?.numberValue ?? 16) : nil
+      // The last colour converted (a layer's labels mostly share one).
+      var lastColor: StyleColor?
+      var lastTermColor = TermColor.white
       for i in source.indices {
         feature.index = i
         if let filter = at.filter {
@@ -239,21 +251,25 @@ public final class StyleLabels: Sendable {
           return at.constants[role.rawValue]
         }
         let f = source[i]
-        let placement = value(.placement)?.stringValue ?? "point"
-        let alongLines = placement == "line" || placement == "line-center"
-        if alongLines && f.type == .point { continue }
+        if f.type == .point, case .string(let placement)? = value(.placement),
+          placement == "line" || placement == "line-center"
+        {
+          continue
+        }
         guard let evaluated = try? at.textField.evaluate(zoom: zoom, feature: feature),
           var text = Self.text(of: evaluated), !text.isEmpty
         else { continue }
-        switch value(.transform)?.stringValue {
-        case "uppercase"?: text = text.uppercased()
-        case "lowercase"?: text = text.lowercased()
-        default: break
+        if case .string(let t)? = value(.transform) {
+          if t == "uppercase" {
+            text = text.uppercased()
+          } else if t == "lowercase" {
+            text = text.lowercased()
+          }
         }
         let opacity = value(.opacity)?.numberValue ?? 1
         var color = StyleColor(red: 0, green: 0, blue: 0)
         if case .color(let c)? = value(.color) { color = c }
-        var bold = Self.isBold(value(.font))
+        var bold = constantBold ?? Self.isBold(value(.font))
         if case .formatted(let ft) = evaluated,
           let first = ft.sections.first(where: { !$0.text.isEmpty })
         {
@@ -264,13 +280,19 @@ public final class StyleLabels: Sendable {
         guard let p = Self.anchor(f, transform), bounds.contains(p) else { continue }
         let category = categoryIndexes.lazy.compactMap { f.value(forKeyIndex: $0)?.stringValue }
           .first { !$0.isEmpty }
-        let priority = Self.priority(
-          rank: layer.rank, sortKey: value(.sortKey)?.numberValue,
-          size: value(.size)?.numberValue ?? 16)
+        let priority =
+          constantPriority
+          ?? Self.priority(
+            rank: layer.rank, sortKey: value(.sortKey)?.numberValue,
+            size: value(.size)?.numberValue ?? 16)
+        if color != lastColor {
+          lastColor = color
+          lastTermColor = TermColor(color)
+        }
         out.names.append(VectorTileRenderer.LabelName(layer.id + "/" + text))
         out.labels.append(
           MapLabel(
-            text: text, point: p, priority: priority, color: TermColor(color), bold: bold,
+            text: text, point: p, priority: priority, color: lastTermColor, bold: bold,
             category: category.map(PointOfInterestCategory.init(rawValue:))))
       }
     }
@@ -283,18 +305,33 @@ public final class StyleLabels: Sendable {
     let raw: String
     switch value {
     case .string(let s): raw = s
-    case .formatted(let f): raw = f.plainText
+    case .formatted(let f): raw = f.sections.count == 1 ? f.sections[0].text : f.plainText
     case .null: return nil
     case .number, .boolean: raw = value.jsonText
     default: return nil
     }
-    guard raw.contains(where: { $0.isNewline }) else {
-      return raw.trimmingCharacters(in: .whitespaces)
+    // Most texts are one line with nothing to trim.
+    let utf8 = raw.utf8
+    guard let first = utf8.first, let last = utf8.last else { return raw }
+    if !isSpace(first) && !isSpace(last) && !utf8.contains(where: { $0 == 10 || $0 == 13 }) {
+      return raw
     }
-    return raw.split(whereSeparator: \.isNewline).map {
-      $0.trimmingCharacters(in: .whitespaces)
-    }.filter { !$0.isEmpty }.joined(separator: " ")
+    return raw.split(whereSeparator: \.isNewline).map(trimmed).filter { !$0.isEmpty }
+      .joined(separator: " ")
   }
+
+  /// A line without the spaces and tabs at its ends.
+  static func trimmed(_ s: Substring) -> Substring {
+    var a = s.startIndex
+    var b = s.endIndex
+    while a < b, s[a] == " " || s[a] == "\t" { a = s.index(after: a) }
+    while b > a, s[s.index(before: b)] == " " || s[s.index(before: b)] == "\t" {
+      b = s.index(before: b)
+    }
+    return s[a..<b]
+  }
+
+  static func isSpace(_ u: UInt8) -> Bool { u == 32 || u == 9 || u == 10 || u == 13 }
 
   /// Whether a `text-font` stack names a bold font.
   static func isBold(_ fonts: StyleValue?) -> Bool {
