@@ -32,6 +32,8 @@ let package = Package(
     // Style expressions: a filter, a colour by class and a zoom ramp compiled once, specialized
     // for a zoom and evaluated per feature by key slot.
     .executableTarget(name: "StyleExpressions", dependencies: termMap, swiftSettings: strict),
+    // A style document drawn: StyleDocument compiled, StyledVectorTileRenderer for its source.
+    .executableTarget(name: "StyledMap", dependencies: termMap, swiftSettings: strict),
     // Live layers: NDJSON decoded into targets that move in place on a map.
     .executableTarget(name: "LiveTargets", dependencies: termMap, swiftSettings: strict),
   ]

@@ -15,7 +15,8 @@ extension TermColor {
 
 /// The drawable layers of a style document for one vector source, compiled for
 /// `StyledVectorTileRenderer`: each `fill`, `line`, `circle` and `fill-extrusion` layer of the
-/// source with its filter and the paint properties the renderer reads. Immutable; its identity
+/// source with its filter and the paint properties the renderer reads. Immutable but for the
+/// memo of its layers' paint at the last zoom; its identity
 /// keys the prepared tiles.
 final class StyledDrawPlan: Sendable {
   /// How a layer's features are drawn.
@@ -32,6 +33,8 @@ final class StyledDrawPlan: Sendable {
     let shape: Shape
     /// A fill-extrusion drawn as a fill (outlined in its own colour: walls).
     let extrusion: Bool
+    /// Whether the layer sets its colour (a pattern fill without one is drawn grey).
+    let setsColor: Bool
     let sourceLayer: String
     let minzoom: Double
     let maxzoom: Double
@@ -48,6 +51,8 @@ final class StyledDrawPlan: Sendable {
   let document: StyleDocument
   let sourceID: String
   let layers: [Layer]
+  /// The style's first visible `background` layer's colour, nil when it has none.
+  let background: StyleExpression?
   /// What is not drawn, and why.
   let notes: [String]
 
@@ -93,12 +98,40 @@ final class StyledDrawPlan: Sendable {
       layers.append(
         Layer(
           id: layer.id, shape: shape, extrusion: layer.kind == .fillExtrusion,
+          setsColor: names[0].map { layer.paint[$0] != nil } ?? false,
           sourceLayer: sourceLayer, minzoom: layer.minzoom, maxzoom: layer.maxzoom,
           filter: layer.filter, properties: properties, featureRoles: featureRoles,
           groupingZooms: featureRoles.map { properties[$0]?.zoomStops ?? [0] }))
     }
     self.layers = layers
     self.notes = notes
+    background = document.layers.first { $0.kind == .background && $0.visibility == .visible }?
+      .property("background-color")
+  }
+
+  /// The paint of each layer whose paint does not depend on the feature, at the zoom last
+  /// asked for (shared by every tile: worked out once per zoom, not once per tile).
+  private let layerPaints = Mutex<(zoomBits: UInt64, paints: [Paint?])?>(nil)
+
+  /// The paint of every feature-constant layer at `zoom` (nil for the others and for layers
+  /// not drawn at this zoom's paint).
+  func layerPaints(zoom: Double) -> [Paint?] {
+    if let memo = layerPaints.withLock({ $0 }), memo.zoomBits == zoom.bitPattern {
+      return memo.paints
+    }
+    let background = backgroundColor(zoom: zoom)
+    let paints = layers.map {
+      $0.featureRoles.isEmpty
+        ? Self.paint($0, zoom: zoom, feature: nil, background: background) : nil
+    }
+    layerPaints.withLock { $0 = (zoom.bitPattern, paints) }
+    return paints
+  }
+
+  /// The background colour at `zoom`, nil when the style has none.
+  func backgroundColor(zoom: Double) -> StyleColor? {
+    if case .color(let c)? = try? background?.evaluate(zoom: zoom) { return c }
+    return nil
   }
 
   // MARK: Paint
@@ -114,12 +147,24 @@ final class StyledDrawPlan: Sendable {
     var dash: [Double] = []
   }
 
-  /// A fill's dot pattern for its opacity (nil: too faint to show). Never solid: whole
-  /// braille blocks would bury the lines and names drawn over them.
-  static func fillPattern(opacity: Double) -> DotPattern? {
-    if opacity < 0.1 { return nil }
-    if opacity < 0.5 { return .sparse }
+  /// A fill's dot pattern for how much it stands out from the style's background (nil: too
+  /// little to show): `contrast` is the fill's opacity times the largest difference of a
+  /// colour component from the background's (0 to 1). A dot in a terminal is full contrast
+  /// against the terminal's background whatever its colour, so the style's subtle tints (land
+  /// use a shade off the page colour) are left out, faint fills get one dot in eight and
+  /// strong ones (water) two. Never solid: whole braille blocks would bury the lines and
+  /// names drawn over them.
+  static func fillPattern(contrast: Double) -> DotPattern? {
+    if contrast < 0.08 { return nil }
+    if contrast < 0.2 { return .sparse }
     return quarter
+  }
+
+  /// The largest difference of a colour component (straight, 0 to 1) between two colours.
+  static func difference(_ a: StyleColor, _ b: StyleColor) -> Double {
+    let x = a.straight
+    let y = b.straight
+    return max(abs(x.r - y.r), abs(x.g - y.g), abs(x.b - y.b))
   }
 
   /// Two dots in eight, apart: the texture of an opaque fill.
@@ -132,7 +177,12 @@ final class StyledDrawPlan: Sendable {
   static func dots(pixels: Double) -> Double { max(1, (pixels / 4).rounded()) }
 
   /// The paint of `layer` at `zoom` for `feature` (nil: feature-constant properties only).
-  static func paint(_ layer: Layer, zoom: Double, feature: (any StyleFeature)?) -> Paint? {
+  ///
+  /// - Parameter background: the style's background colour at `zoom` (nil: the style has no
+  ///   background layer; fills then stand out by their opacity alone).
+  static func paint(
+    _ layer: Layer, zoom: Double, feature: (any StyleFeature)?, background: StyleColor? = nil
+  ) -> Paint? {
     func value(_ role: Role) -> StyleValue? {
       guard let e = layer.properties[role.rawValue] else { return nil }
       // An evaluation error gives the property's default, as in MapLibre.
@@ -153,8 +203,18 @@ final class StyledDrawPlan: Sendable {
         // An image pattern: a hatch, in the fill colour.
         guard opacity >= 0.1 else { return nil }
         p.pattern = .hatch
+        p.fill = layer.setsColor ? termColor : TermColor(red: 128, green: 128, blue: 128)
+        return p
       } else {
-        guard let pattern = fillPattern(opacity: alpha) else { return nil }
+        let contrast = alpha * (background.map { difference(c, $0) } ?? 1)
+        guard let pattern = fillPattern(contrast: contrast) else {
+          // A tint: outlined polygons (buildings) keep their outline.
+          guard let outline = color(.outlineColor) ?? (layer.extrusion ? c : nil),
+            outline.a * opacity >= 0.1
+          else { return nil }
+          p.stroke = TermColor(outline)
+          return p
+        }
         p.pattern = pattern
       }
       p.fill = termColor
@@ -363,18 +423,20 @@ final class PreparedStyledTile: Sendable {
     var out: [StyledDrawPlan.Paint?] = []
     out.reserveCapacity(groups.count)
     var feature: StyledTileFeature?
+    let background = plan.backgroundColor(zoom: zoom)
+    let layerPaints = plan.layerPaints(zoom: zoom)
     for g in groups {
       let layer = plan.layers[g.layer]
-      var f: StyledTileFeature? = nil
-      if !layer.featureRoles.isEmpty {
-        let a = feature ?? StyledTileFeature(layer: g.items.layer, keys: PropertyKeys())
-        a.layer = g.items.layer
-        a.slots = g.slots
-        a.index = g.representative
-        feature = a
-        f = a
+      guard !layer.featureRoles.isEmpty else {
+        out.append(layerPaints[g.layer])
+        continue
       }
-      out.append(StyledDrawPlan.paint(layer, zoom: zoom, feature: f))
+      let f = feature ?? StyledTileFeature(layer: g.items.layer, keys: PropertyKeys())
+      f.layer = g.items.layer
+      f.slots = g.slots
+      f.index = g.representative
+      feature = f
+      out.append(StyledDrawPlan.paint(layer, zoom: zoom, feature: f, background: background))
     }
     paintMemo.withLock { $0 = (zoom.bitPattern, out) }
     return out

@@ -113,9 +113,11 @@ public final class StyledVectorTileRenderer: VectorTileRenderer, @unchecked Send
           layer.withFlatGeometry { points, offsets in
             group.pointee.items.items.withUnsafeBufferPointer { items in
               for item in items where item.box.intersects(box) {
-                let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)
-                context.withDotPath { addParts(geometry, placement, &$0) }
-                context.fillPath()
+                if paint.fill != nil {
+                  let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)
+                  context.withDotPath { addParts(geometry, placement, &$0) }
+                  context.fillPath()
+                }
                 guard paint.stroke != nil else { continue }
                 context.strokeDotLines { sink in
                   for c in item.chunks where chunks[Int(c)].box.intersects(box) {

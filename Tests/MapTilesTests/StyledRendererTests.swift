@@ -91,17 +91,26 @@ struct StyledRendererTests {
   @Test("paint: opacity as dot density, pixels to dots, dashes in line widths")
   func paint() throws {
     let plan = StyledDrawPlan(document: try Self.document("omt"), sourceID: "openmaptiles")
+    let background = plan.backgroundColor(zoom: 15)
+    #expect(background == StyleColor(css: "#101010"))
     func layer(_ id: String) throws -> StyledDrawPlan.Layer {
       try #require(plan.layers.first { $0.id == id })
     }
-    let water = try #require(StyledDrawPlan.paint(try layer("water"), zoom: 15, feature: nil))
+    let water = try #require(
+      StyledDrawPlan.paint(
+        try layer("water"), zoom: 15, feature: nil, background: background))
     #expect(water.fill == TermColor(red: 30, green: 90, blue: 200) && water.stroke == nil)
     #expect(water.pattern == StyledDrawPlan.quarter)
-    let park = try #require(StyledDrawPlan.paint(try layer("park"), zoom: 15, feature: nil))
+    let park = try #require(
+      StyledDrawPlan.paint(
+        try layer("park"), zoom: 15, feature: nil, background: background))
+    // #2a8a2a at 0.4 against #101010: 0.4 × 0.47 → one dot in eight.
     #expect(park.pattern == .sparse)
     let building = try #require(
-      StyledDrawPlan.paint(try layer("building"), zoom: 15, feature: nil))
+      StyledDrawPlan.paint(
+        try layer("building"), zoom: 15, feature: nil, background: background))
     #expect(building.stroke == Self.color("#8a8a8a") && building.width == 1)
+    #expect(building.pattern == .sparse && building.fill == Self.color("#404040"))
     let rail = try #require(StyledDrawPlan.paint(try layer("rail"), zoom: 15, feature: nil))
     #expect(rail.width == 1 && rail.dash == [2, 2])
     // The major roads' width: 2 px at z12 to 14 px at z16, a quarter in dots.
@@ -111,6 +120,44 @@ struct StyledRendererTests {
       let p = try #require(StyledDrawPlan.paint(major, zoom: zoom, feature: nil))
       #expect(p.width == dots, "z\(zoom)")
     }
+  }
+
+  @Test("fills stand out from the style's background by dot density; tints keep only outlines")
+  func contrast() throws {
+    let doc = try StyleDocument(
+      json: StyleValue(
+        json: """
+          {"version": 8, "sources": {"s": {"type": "vector", "tiles": []}}, "layers": [
+            {"id": "bg", "type": "background", "paint": {"background-color": "#f0f0f0"}},
+            {"id": "water", "type": "fill", "source": "s", "source-layer": "water",
+             "paint": {"fill-color": "#80a0ff"}},
+            {"id": "wood", "type": "fill", "source": "s", "source-layer": "landcover",
+             "paint": {"fill-color": "#a0e080", "fill-opacity": 0.4}},
+            {"id": "residential", "type": "fill", "source": "s", "source-layer": "landuse",
+             "paint": {"fill-color": "#e8e8e0"}},
+            {"id": "building", "type": "fill", "source": "s", "source-layer": "building",
+             "paint": {"fill-color": "#e8e8e4", "fill-outline-color": "#c0c0c0"}},
+            {"id": "wetland", "type": "fill", "source": "s", "source-layer": "landcover",
+             "paint": {"fill-pattern": "wetland"}}
+          ]}
+          """))
+    let plan = StyledDrawPlan(document: doc, sourceID: "s")
+    let background = try #require(plan.backgroundColor(zoom: 15))
+    func paint(_ id: String) throws -> StyledDrawPlan.Paint? {
+      StyledDrawPlan.paint(
+        try #require(plan.layers.first { $0.id == id }), zoom: 15, feature: nil,
+        background: background)
+    }
+    // #80a0ff against #f0f0f0: 0.44 → two dots in eight.
+    #expect(try paint("water")?.pattern == StyledDrawPlan.quarter)
+    // 0.4 × 0.31 = 0.13 → one dot in eight.
+    #expect(try paint("wood")?.pattern == .sparse)
+    // A shade off the page: not drawn.
+    #expect(try paint("residential") == nil)
+    let building = try #require(try paint("building"))
+    #expect(building.fill == nil && building.stroke == Self.color("#c0c0c0"))
+    let wetland = try #require(try paint("wetland"))
+    #expect(wetland.pattern == .hatch && wetland.fill == TermColor(red: 128, green: 128, blue: 128))
   }
 
   @Test("OpenMapTiles at zoom 15: water, roads by class, buildings, rail, nothing hidden")
