@@ -116,7 +116,8 @@ public final class StyleLabels: Sendable {
         notes.append("\(layer.id): text-field: \(error.description)")
         continue
       }
-      if case .string("")? = textField.constantValue { continue }
+      // A constant empty text names nothing.
+      if let c = textField.constantValue, Self.text(of: c)?.isEmpty ?? true { continue }
       layers.append(
         Layer(
           id: layer.id, sourceLayer: sourceLayer, minzoom: layer.minzoom, maxzoom: layer.maxzoom,
