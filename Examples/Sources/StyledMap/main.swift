@@ -54,8 +54,8 @@ map.delegate = styled
 let overlay = SourceTileOverlay(
   source: try MBTilesSource(path: data.appendingPathComponent("monaco.mbtiles").path))
 map.addOverlay(overlay, level: .aboveRoads)
-map.setCenter(Coordinate(latitude: 43.7384, longitude: 7.4246), animated: false)
-map.setZoomLevel(15, animated: false)
+map.setCenter(Coordinate(latitude: 43.7340, longitude: 7.4290), animated: false)
+map.setZoomLevel(14.5, animated: false)
 let (frame, _, complete) = map.renderCompleteFrame()
 print(frame.lines.joined(separator: "\n"))
 
