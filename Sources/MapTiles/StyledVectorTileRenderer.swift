@@ -2,6 +2,7 @@ import DotRaster
 import Foundation
 import MapGeometry
 import MapStyle
+import Synchronization
 import TermMapKit
 import TileData
 
@@ -17,8 +18,8 @@ import TileData
 /// (opacity as dot density, widths in dots, colours in truecolor or the nearest of 256 or 16)
 /// is in docs/styles.md, "Drawing a style".
 ///
-/// `symbol` layers are not drawn here: they are kept in `symbolLayers` for the label code,
-/// and `labels(for:)` gives none yet. `background`, `raster`, `heatmap` and `hillshade`
+/// `symbol` layers are not drawn here: they are the map's labels (`labels(for:)`, made by
+/// `StyleLabels`). `background`, `raster`, `heatmap` and `hillshade`
 /// layers are skipped, each with a line in `notes`.
 ///
 /// `@unchecked Sendable`: the plan is immutable (a `Sendable` class); the rest is the
@@ -34,6 +35,8 @@ public final class StyledVectorTileRenderer: VectorTileRenderer, @unchecked Send
   public var drawnLayerIDs: [String] { plan.layers.map(\.id) }
   /// The style's `symbol` layers of this source, in order, for the label code.
   public let symbolLayers: [StyleLayer]
+  /// The labels of `symbolLayers` for the last language asked (made on first use).
+  let labelSet = Mutex<StyleLabels?>(nil)
   /// Layers not drawn, one line each (`background: background layers are not drawn by
   /// termmap`).
   public var notes: [String] { plan.notes }
@@ -51,8 +54,10 @@ public final class StyledVectorTileRenderer: VectorTileRenderer, @unchecked Send
       retryInterval: retryInterval, inflateLimit: inflateLimit)
   }
 
-  /// No labels yet: the style's `symbol` layers (`symbolLayers`) are for the label code.
-  public override func labels(for viewport: Viewport) -> [MapLabel] { [] }
+  /// The labels of the style's `symbol` layers (`StyleLabels`), in the renderer's `language`.
+  public override func labels(for viewport: Viewport) -> [MapLabel] {
+    labels(for: viewport, from: styleLabels)
+  }
 
   public override func drawTile(
     _ content: any TileContent, at path: TileOverlayPath, in mapRect: MapRect, zoomScale: Double,

@@ -487,6 +487,18 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
 
   /// Names from the cached tiles that cover the viewport, as the style's label rules say.
   public func labels(for viewport: Viewport) -> [MapLabel] {
+    mergedLabels(for: viewport, styleKey: Self.labelKey(style)) { tile, path, zoom in
+      tileLabels(tile, at: path, zoom: zoom)
+    }
+  }
+
+  /// The labels of the cached tiles that cover the viewport, each tile's from `tileLabels`,
+  /// merged: each name once per layer, most important first. `styleKey` tells what made the
+  /// labels apart in the memo (a style and its language).
+  func mergedLabels(
+    for viewport: Viewport, styleKey: String,
+    tileLabels: (DecodedTile, TileOverlayPath, Double) -> TileLabels
+  ) -> [MapLabel] {
     let zoom = ZoomMath.zoomLevel(forZoomScale: viewport.zoomScale)
     let tz = Self.tileZoom(forLevel: zoom)
     let visible = viewport.mapRect
@@ -504,7 +516,7 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     }
     // A pan within the same tiles asks for the same names: the last answer is kept.
     let memoKey = LabelMemoKey(
-      zoomBits: zoom.bitPattern, generation: contentGeneration, style: Self.labelKey(style),
+      zoomBits: zoom.bitPattern, generation: contentGeneration, style: styleKey,
       tiles: sources.map {
         .init(path: $0.path, shiftBits: $0.shift.bitPattern, tile: $0.tile.prepared)
       })
@@ -513,7 +525,7 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     // not depend on which tiles, exact or stand-ins, held it first). Keys are compared by
     // their hash, worked out once per tile, and the labels themselves (strings inside) are
     // copied once, into the answer.
-    let perTile = sources.map { tileLabels($0.tile.tile, at: $0.path, zoom: zoom) }
+    let perTile = sources.map { tileLabels($0.tile.tile, $0.path, zoom) }
     let total = perTile.reduce(0) { $0 + $1.names.count }
     var names = [LabelName: Int](minimumCapacity: total)
     // The winner of each name, as (tile, index in tile), and its priority.
@@ -612,14 +624,24 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
   /// A tile's labels (with their layer/name keys), made once per tile and zoom.
   func tileLabels(_ tile: DecodedTile, at path: TileOverlayPath, zoom: Double) -> TileLabels {
     let style = self.style
+    return cachedTileLabels(at: path, zoom: zoom, styleKey: Self.labelKey(style)) {
+      var out = TileLabels()
+      collect(
+        from: tile, id: TileID(z: path.z, x: path.x, y: path.y), zoom: zoom, style: style,
+        into: &out)
+      return out
+    }
+  }
+
+  /// A tile's labels from the cache, else from `make` (then cached), by tile, zoom, content
+  /// generation and `styleKey`.
+  func cachedTileLabels(
+    at path: TileOverlayPath, zoom: Double, styleKey: String, make: () -> TileLabels
+  ) -> TileLabels {
     let key = LabelKey(
-      path: path, zoomBits: zoom.bitPattern, generation: contentGeneration,
-      style: Self.labelKey(style))
+      path: path, zoomBits: zoom.bitPattern, generation: contentGeneration, style: styleKey)
     if let cached = labelCache.withLock({ $0[key] }) { return cached }
-    var out = TileLabels()
-    collect(
-      from: tile, id: TileID(z: path.z, x: path.x, y: path.y), zoom: zoom, style: style,
-      into: &out)
+    let out = make()
     labelCache.withLock { cache in
       if cache.count > 256 || cache.keys.contains(where: { $0.zoomBits != key.zoomBits }) {
         cache.removeAll()

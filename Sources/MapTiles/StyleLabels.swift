@@ -1,0 +1,430 @@
+import DotRaster
+import Foundation
+import MapGeometry
+import MapStyle
+import Synchronization
+import TermMapKit
+import TileData
+
+/// The map labels of a style document's `symbol` layers for one vector source: what MapLibre
+/// would print, as termmap's `MapLabel`s.
+///
+/// Made once for a document, a source and a label language; then `labels(in:id:zoom:)` gives
+/// a decoded tile's labels at a map zoom. For each symbol layer of the source that has a
+/// `text-field` (icon-only layers are left out), shown at the zoom (`minzoom`, `maxzoom`,
+/// `visibility`), each feature its `filter` passes becomes a label:
+///
+/// - the text: `text-field` evaluated (legacy `{token}` strings converted as MapLibre converts
+///   them, `format` sections joined, numbers as JavaScript prints them, lines joined by a
+///   space), with `text-transform` applied; an empty text gives no label;
+/// - the colour: `text-color` as a 24-bit terminal colour (a label whose `text-color` alpha
+///   times `text-opacity` is below 0.1 is not shown); bold when a font of `text-font` (or of
+///   the first `format` section) has "Bold" in its name;
+/// - the priority: the layer's place in the style (MapLibre places symbol layers from the top
+///   of the style down, so a layer above wins), then `symbol-sort-key` ascending, then the
+///   larger `text-size` (see `priority(rank:sortKey:size:)`);
+/// - the point: a point feature's first point, a line's middle vertex (the longest part's, as
+///   street names always were), a polygon's representative point; `symbol-placement: line`
+///   or `line-center` labels lines and polygons only;
+/// - the category (for `MapView.pointOfInterestFilter`): for layers of the `poi`/`pois`
+///   source layers, the first of `class`, `subclass`, `kind` (and Shortbread's `amenity`,
+///   `shop`, `tourism`, `leisure`, `historic`) the feature has.
+///
+/// With a `language`, every `text-field` reads names in it first (`StyleTextField.localized`).
+/// Expressions are specialized once per zoom; feature properties are read through the
+/// document's property slots mapped to each tile layer's key indexes.
+public final class StyleLabels: Sendable {
+  /// The properties a label reads besides its text, by role.
+  enum Role: Int, CaseIterable {
+    case color, opacity, font, size, sortKey, transform, placement
+    var name: String {
+      switch self {
+      case .color: return "text-color"
+      case .opacity: return "text-opacity"
+      case .font: return "text-font"
+      case .size: return "text-size"
+      case .sortKey: return "symbol-sort-key"
+      case .transform: return "text-transform"
+      case .placement: return "symbol-placement"
+      }
+    }
+  }
+
+  /// One symbol layer with text.
+  struct Layer: Sendable {
+    let id: String
+    let sourceLayer: String
+    let minzoom: Double
+    let maxzoom: Double
+    let filter: StyleExpression?
+    let textField: StyleExpression
+    /// By `Role.rawValue`; nil: the layer has no value and the property no default.
+    let properties: [StyleExpression?]
+    /// The layer's place among the document's symbol layers (0: the lowest).
+    let rank: Int
+    /// Whether the layer names points of interest (its labels get a category).
+    let pointsOfInterest: Bool
+
+    func isShown(atZoom zoom: Double) -> Bool { zoom >= minzoom && zoom < maxzoom }
+  }
+
+  /// The id of the document's source whose tiles are labelled.
+  public let sourceID: String
+  /// The label language (a code such as `fi` or `zh-Hant`), nil for the style's own names.
+  public let language: String?
+  /// Symbol layers left out, one line each (`poi-icons: no text-field`, a `text-field` that
+  /// does not compile).
+  public let notes: [String]
+  let layers: [Layer]
+  /// The document's keys, and those the rewritten text fields read.
+  let keys: PropertyKeys
+  /// Tells label sets apart in the renderer's label caches.
+  let serial: Int
+  private static let serials = Atomic<Int>(0)
+
+  /// The ids of the symbol layers labelled, in the style's order.
+  public var layerIDs: [String] { layers.map(\.id) }
+
+  /// The labels of `document`'s symbol layers that read source `sourceID`, names in
+  /// `language` first where the tiles have them (nil or empty: the style's own names).
+  public init(document: StyleDocument, sourceID: String, language: String? = nil) {
+    self.sourceID = sourceID
+    let language = language.flatMap { $0.isEmpty ? nil : $0 }
+    self.language = language
+    var keys = document.keys
+    var layers: [Layer] = []
+    var notes: [String] = []
+    var rank = 0
+    let spec = StyleProperties.spec(of: "text-field")
+    for layer in document.layers where layer.kind == .symbol {
+      defer { rank += 1 }
+      guard layer.source == sourceID, let sourceLayer = layer.sourceLayer,
+        layer.visibility == .visible
+      else { continue }
+      guard case .object(let layout)? = layer.json["layout"], var field = layout["text-field"]
+      else {
+        notes.append("\(layer.id): no text-field")
+        continue
+      }
+      field = StyleTextField.convertingTokens(field)
+      if let language { field = StyleTextField.localized(field, to: language) }
+      let textField: StyleExpression
+      do {
+        textField = try StyleExpression(
+          propertyValue: field, type: spec?.type ?? .formatted, interpolated: false, keys: &keys)
+      } catch {
+        notes.append("\(layer.id): text-field: \(error.description)")
+        continue
+      }
+      // A constant empty text names nothing.
+      if let c = textField.constantValue, Self.text(of: c)?.isEmpty ?? true { continue }
+      layers.append(
+        Layer(
+          id: layer.id, sourceLayer: sourceLayer, minzoom: layer.minzoom, maxzoom: layer.maxzoom,
+          filter: layer.filter, textField: textField,
+          properties: Role.allCases.map { layer.property($0.name) }, rank: rank,
+          pointsOfInterest: sourceLayer == "poi" || sourceLayer == "pois"))
+    }
+    self.layers = layers
+    self.notes = notes
+    self.keys = keys
+    serial = Self.serials.add(1, ordering: .relaxed).newValue
+  }
+
+  // MARK: Priority
+
+  /// A label's priority (higher is placed first): MapLibre places the symbol layers from the
+  /// top of the style down, and within a layer the features by `symbol-sort-key` ascending; a
+  /// terminal prints every text at one size, so among equal sort keys the larger `text-size`
+  /// goes first. As one number: `rank` × 2³¹ + (−sort key, within ±2²⁰) × 1024 + text size
+  /// (0…1023) — exact in a double for up to a million layers.
+  static func priority(rank: Int, sortKey: Double?, size: Double) -> Double {
+    let key = min(max(-(sortKey ?? 0), -1_048_576), 1_048_576)
+    let s = min(max(size.isFinite ? size : 0, 0), 1023)
+    return Double(rank) * 2_147_483_648 + key * 1024 + s
+  }
+
+  // MARK: Collecting
+
+  /// A layer's properties at one zoom: constant ones evaluated, the others specialized.
+  struct AtZoom {
+    let layer: Int
+    let filter: StyleExpression?
+    let textField: StyleExpression
+    /// By role: the value (nil when the property has none), or the expression per feature.
+    let constants: [StyleValue?]
+    let perFeature: [StyleExpression?]
+  }
+
+  /// The layers shown at `zoom`, specialized for it (kept for the last zoom asked).
+  private let zoomMemo = Mutex<(zoomBits: UInt64, layers: [AtZoom])?>(nil)
+
+  func layers(atZoom zoom: Double) -> [AtZoom] {
+    if let m = zoomMemo.withLock({ $0 }), m.zoomBits == zoom.bitPattern { return m.layers }
+    var out: [AtZoom] = []
+    for (i, layer) in layers.enumerated() where layer.isShown(atZoom: zoom) {
+      var constants: [StyleValue?] = []
+      var perFeature: [StyleExpression?] = []
+      for e in layer.properties {
+        guard let e else {
+          constants.append(nil)
+          perFeature.append(nil)
+          continue
+        }
+        let s = e.specialized(zoom: zoom)
+        if s.isFeatureConstant {
+          // An evaluation error gives the property's default, as in MapLibre (nil here).
+          constants.append(try? s.evaluate(zoom: zoom))
+          perFeature.append(nil)
+        } else {
+          constants.append(nil)
+          perFeature.append(s)
+        }
+      }
+      out.append(
+        AtZoom(
+          layer: i, filter: layer.filter?.specialized(zoom: zoom),
+          textField: layer.textField.specialized(zoom: zoom), constants: constants,
+          perFeature: perFeature))
+    }
+    zoomMemo.withLock { $0 = (zoom.bitPattern, out) }
+    return out
+  }
+
+  /// The properties that hold a point of interest's class, in order of preference.
+  static let categoryKeys = [
+    "class", "subclass", "kind", "amenity", "shop", "tourism", "leisure", "historic",
+  ]
+
+  /// A decoded tile's labels at map zoom `zoom`, in the style's order of layers and the tile's
+  /// order of features (`bounds`: labels outside are left out, as the overlay's bounds).
+  public func labels(
+    in tile: DecodedTile, id: TileID, zoom: Double, bounds: MapRect = .world
+  ) -> [MapLabel] {
+    tileLabels(tile, id: id, zoom: zoom, bounds: bounds).labels
+  }
+
+  /// A tile's labels with the keys a frame merges them by: the layer's id and the text (each
+  /// name once per layer across tiles, the most important).
+  func tileLabels(_ tile: DecodedTile, id: TileID, zoom: Double, bounds: MapRect)
+    -> VectorTileRenderer.TileLabels
+  {
+    var out = VectorTileRenderer.TileLabels()
+    var adapter: StyledTileFeature?
+    for at in layers(atZoom: zoom) {
+      let layer = layers[at.layer]
+      guard let source = tile.layer(named: layer.sourceLayer), !source.isEmpty else { continue }
+      let feature: StyledTileFeature
+      if let a = adapter {
+        a.layer = source
+        a.slots = StyledTileFeature.slots(source, keys)
+        feature = a
+      } else {
+        feature = StyledTileFeature(layer: source, keys: keys)
+        adapter = feature
+      }
+      let transform = source.transform(for: id)
+      let categoryIndexes =
+        layer.pointsOfInterest ? Self.categoryKeys.compactMap { source.keyIndex(of: $0) } : []
+      // What does not depend on the feature, worked out once per layer.
+      let constantBold =
+        at.perFeature[Role.font.rawValue] == nil
+        ? Self.isBold(at.constants[Role.font.rawValue]) : nil
+      let constantPriority =
+        at.perFeature[Role.sortKey.rawValue] == nil && at.perFeature[Role.size.rawValue] == nil
+        ? Self.priority(
+          rank: layer.rank, sortKey: at.constants[Role.sortKey.rawValue]?.numberValue,
+          size: at.constants[Role.size.rawValue]?.numberValue ?? 16) : nil
+      // The last colour converted (a layer's labels mostly share one).
+      var lastColor: StyleColor?
+      var lastTermColor = TermColor.white
+      for i in source.indices {
+        feature.index = i
+        if let filter = at.filter {
+          guard case .boolean(true)? = try? filter.evaluate(zoom: zoom, feature: feature) else {
+            continue
+          }
+        }
+        func value(_ role: Role) -> StyleValue? {
+          if let e = at.perFeature[role.rawValue] {
+            return try? e.evaluate(zoom: zoom, feature: feature)
+          }
+          return at.constants[role.rawValue]
+        }
+        let f = source[i]
+        if f.type == .point, case .string(let placement)? = value(.placement),
+          placement == "line" || placement == "line-center"
+        {
+          continue
+        }
+        guard let evaluated = try? at.textField.evaluate(zoom: zoom, feature: feature),
+          var text = Self.text(of: evaluated), !text.isEmpty
+        else { continue }
+        if case .string(let t)? = value(.transform) {
+          if t == "uppercase" {
+            text = text.uppercased()
+          } else if t == "lowercase" {
+            text = text.lowercased()
+          }
+        }
+        let opacity = value(.opacity)?.numberValue ?? 1
+        var color = StyleColor(red: 0, green: 0, blue: 0)
+        if case .color(let c)? = value(.color) { color = c }
+        var bold = constantBold ?? Self.isBold(value(.font))
+        if case .formatted(let ft) = evaluated,
+          let first = ft.sections.first(where: { !$0.text.isEmpty })
+        {
+          if let c = first.textColor { color = c }
+          if let stack = first.fontStack, stack.contains("Bold") { bold = true }
+        }
+        guard color.a * opacity >= 0.1 else { continue }
+        guard let p = Self.anchor(f, transform), bounds.contains(p) else { continue }
+        let category = categoryIndexes.lazy.compactMap { f.value(forKeyIndex: $0)?.stringValue }
+          .first { !$0.isEmpty }
+        let priority =
+          constantPriority
+          ?? Self.priority(
+            rank: layer.rank, sortKey: value(.sortKey)?.numberValue,
+            size: value(.size)?.numberValue ?? 16)
+        if color != lastColor {
+          lastColor = color
+          lastTermColor = TermColor(color)
+        }
+        out.names.append(VectorTileRenderer.LabelName(layer.id + "/" + text))
+        out.labels.append(
+          MapLabel(
+            text: text, point: p, priority: priority, color: lastTermColor, bold: bold,
+            category: category.map(PointOfInterestCategory.init(rawValue:))))
+      }
+    }
+    return out
+  }
+
+  /// A label's text from `text-field`'s value: a string, formatted sections joined, a number
+  /// as JavaScript prints it; lines joined by a space, ends trimmed. nil for null.
+  static func text(of value: StyleValue) -> String? {
+    let raw: String
+    switch value {
+    case .string(let s): raw = s
+    case .formatted(let f): raw = f.sections.count == 1 ? f.sections[0].text : f.plainText
+    case .null: return nil
+    case .number, .boolean: raw = value.jsonText
+    default: return nil
+    }
+    // Most texts are one line with nothing to trim.
+    let utf8 = raw.utf8
+    guard let first = utf8.first, let last = utf8.last else { return raw }
+    if !isSpace(first) && !isSpace(last) && !utf8.contains(where: { $0 == 10 || $0 == 13 }) {
+      return raw
+    }
+    return raw.split(whereSeparator: \.isNewline).map(trimmed).filter { !$0.isEmpty }
+      .joined(separator: " ")
+  }
+
+  /// A line without the spaces and tabs at its ends.
+  static func trimmed(_ s: Substring) -> Substring {
+    var a = s.startIndex
+    var b = s.endIndex
+    while a < b, s[a] == " " || s[a] == "\t" { a = s.index(after: a) }
+    while b > a, s[s.index(before: b)] == " " || s[s.index(before: b)] == "\t" {
+      b = s.index(before: b)
+    }
+    return s[a..<b]
+  }
+
+  static func isSpace(_ u: UInt8) -> Bool { u == 32 || u == 9 || u == 10 || u == 13 }
+
+  /// Whether a `text-font` stack names a bold font.
+  static func isBold(_ fonts: StyleValue?) -> Bool {
+    guard case .array(let a)? = fonts else { return false }
+    return a.contains { $0.stringValue?.contains("Bold") ?? false }
+  }
+
+  /// Where a feature's label goes: a point's first point, a line's middle vertex, a
+  /// polygon's representative point.
+  static func anchor(_ f: VectorFeature, _ t: TileTransform) -> MapPoint? {
+    switch f.type {
+    case .point, .lineString: return VectorTileRenderer.anchor(f, t)
+    case .polygon: return representativePoint(f).map { t.mapPoint(x: $0.x, y: $0.y) }
+    }
+  }
+
+  /// A point inside a polygon feature, in tile units: on the horizontal line through the
+  /// middle of its largest exterior ring's bounds, the middle of the widest stretch inside the
+  /// polygon (its holes left out). Cheaper than MapLibre's pole of inaccessibility and inside
+  /// all the same.
+  static func representativePoint(_ f: VectorFeature) -> (x: Double, y: Double)? {
+    let parts = f.parts
+    var best: Range<Int>?
+    var bestArea: Int64 = 0
+    for polygon in f.polygons {
+      let area = abs(parts[polygon.lowerBound].doubleSignedArea)
+      if best == nil || area > bestArea {
+        best = polygon
+        bestArea = area
+      }
+    }
+    guard let polygon = best, let outer = parts[polygon.lowerBound].points.first else {
+      return nil
+    }
+    var minY = Double(outer.y)
+    var maxY = minY
+    for q in parts[polygon.lowerBound].points {
+      minY = min(minY, Double(q.y))
+      maxY = max(maxY, Double(q.y))
+    }
+    // Half a unit off the grid, so no vertex lies on the line.
+    let y = ((minY + maxY) / 2).rounded(.down) + 0.5
+    var xs: [Double] = []
+    for r in polygon {
+      let pts = parts[r].points
+      guard var a = pts.last else { continue }
+      for b in pts {
+        let (ay, by) = (Double(a.y), Double(b.y))
+        if (ay < y) != (by < y) {
+          xs.append(Double(a.x) + (y - ay) / (by - ay) * Double(b.x - a.x))
+        }
+        a = b
+      }
+    }
+    xs.sort()
+    var widest: (Double, Double)?
+    var k = 0
+    while k + 1 < xs.count {
+      if widest == nil || xs[k + 1] - xs[k] > widest!.1 - widest!.0 { widest = (xs[k], xs[k + 1]) }
+      k += 2
+    }
+    guard let w = widest else { return (Double(outer.x), Double(outer.y)) }
+    return ((w.0 + w.1) / 2, y)
+  }
+}
+
+extension VectorTileRenderer {
+  /// The labels of the viewport from a style document's symbol layers, merged across tiles
+  /// and cached as `labels(for:)` does with a `BasemapStyle`: each tile's labels once per
+  /// tile and zoom, the last answer kept for a pan within the same tiles.
+  public func labels(for viewport: Viewport, from styleLabels: StyleLabels) -> [MapLabel] {
+    let key = "style#\(styleLabels.serial)"
+    let bounds = tileOverlay.boundingMapRect
+    return mergedLabels(for: viewport, styleKey: key) { tile, path, zoom in
+      cachedTileLabels(at: path, zoom: zoom, styleKey: key) {
+        styleLabels.tileLabels(
+          tile, id: TileID(z: path.z, x: path.x, y: path.y), zoom: zoom, bounds: bounds)
+      }
+    }
+  }
+}
+
+extension StyledVectorTileRenderer {
+  /// The labels of the style's symbol layers in the renderer's `language`, compiled again
+  /// when the language changes.
+  var styleLabels: StyleLabels {
+    let language = self.language
+    return labelSet.withLock { set in
+      if let s = set, s.language == language.flatMap({ $0.isEmpty ? nil : $0 }) { return s }
+      let made = StyleLabels(document: document, sourceID: sourceID, language: language)
+      set = made
+      return made
+    }
+  }
+}
