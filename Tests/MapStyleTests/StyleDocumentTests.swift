@@ -41,7 +41,7 @@ struct StyleDocumentTests {
     #expect(
       doc.diagnostics.map(\.description) == [
         "sources.broken.type: expected one of [vector, raster, raster-dem, geojson, image, video], \"teapot\" found",
-        "layers[3].filter: \"zoom\" expression may only be used as input to a top-level \"step\" or \"interpolate\" expression.",
+        "layers[3].filter: Expected two or three arguments.",
         "layers[4].paint.line-color: color expected, \"not-a-colour\" found",
         "layers[5]: source \"nowhere\" not found",
         "layers[6].type: expected one of [fill, line, symbol, circle, heatmap, fill-extrusion, raster, hillshade, background], \"teapot\" found",
