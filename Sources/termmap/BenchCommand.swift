@@ -206,6 +206,11 @@ struct BenchCommand {
       try combinedScenarios(frames: frames, report: report)
     }
 
+    // Loading and compiling a 300-layer style document (issue 22, BenchStyle.swift).
+    if wants("style") {
+      for r in try styleScenarios(quick: quick) { report(r) }
+    }
+
     // Loading a 1,000,000-point GPX track (with elevation and time per point), streaming.
     if wants("gpx-load") {
       let r = try benchLoadGPX(points: quick ? 100_000 : 1_000_000)

@@ -120,6 +120,16 @@ struct StyleDocumentTests {
         == .color(StyleColor(css: "#f9b29c")!))
   }
 
+  @Test("a colour may have spaces and tabs around it, not line breaks")
+  func colourSpaces() {
+    let red = StyleColor(red: 1, green: 0, blue: 0)
+    #expect(StyleColor(css: " \t#FF0000\u{3000} ") == red)
+    #expect(StyleColor(css: "  Red") == red)
+    #expect(StyleColor(css: "rgb(255, 0, 0)\t") == red)
+    #expect(StyleColor(css: "\n#ff0000") == nil)
+    #expect(StyleColor(css: " \t ") == nil)
+  }
+
   @Test("a document that is not a version 8 style throws with the path")
   func fatalErrors() {
     func failure(_ text: String) -> String {
