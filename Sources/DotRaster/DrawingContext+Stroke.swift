@@ -97,14 +97,24 @@ extension DrawingContext {
   /// colour nothing is drawn and `body` is not called.
   public func strokeDotLines(_ body: (inout DotStrokeSink) -> Void) {
     guard let color = state.strokeColor else { return }
-    if keepsColor(color) {
+    var stroker = makeStroker(ink: Ink(layer: Self.strokeLayer, color: color))
+    // (The stroker's canvas is asked, not the context's: no access check of its own on the
+    // path every palette-coloured map takes.)
+    if color.isTrueColor || stroker.canvas.hasTrueColor {
+      canvas = stroker.canvas
       // (Where the lines go is not known beforehand: the clip is settled.)
       drawKeepingColor(color, layer: Self.strokeLayer, in: state.clip) {
         strokeDotLines(ink: $0, body)
       }
-    } else {
-      strokeDotLines(ink: Ink(layer: Self.strokeLayer, color: color), body)
+      return
     }
+    stroker.withDots { stroker, dots in
+      var sink = DotStrokeSink(stroker: stroker, dots: dots)
+      body(&sink)
+      sink.finishSubpath()
+      stroker = sink.stroker
+    }
+    canvas = stroker.canvas
   }
 
   private func strokeDotLines(ink: Ink, _ body: (inout DotStrokeSink) -> Void) {
