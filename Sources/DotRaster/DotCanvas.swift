@@ -53,6 +53,39 @@ public struct DotCanvas: Sendable, Equatable {
     }
   }
 
+  /// Turns the dots of `area` (clipped to the canvas) that hold `pending` into `ink`, and gives
+  /// them `color` in the colour plane when it is 24-bit, or takes their entries away when it
+  /// is not: how `DrawingContext` keeps a fill's or stroke's 24-bit colour. Its rasterisers
+  /// ink only `Ink`s, so a fill or stroke in a 24-bit colour (or any, once the canvas has a
+  /// colour plane) is drawn with a `pending` ink no other dot holds and settled here. The
+  /// entries are made only then: canvases drawn in palette colours alone pay nothing.
+  mutating func settle(_ pending: Ink, as ink: Ink, color: TermColor, in area: DotRect) {
+    let r = area.intersection(DotRect(minX: 0, minY: 0, maxX: width, maxY: height))
+    guard !r.isEmpty else { return }
+    let keeps = color.isTrueColor
+    if keeps && trueColors.isEmpty { trueColors = Array(repeating: 0, count: dots.count) }
+    let entry = keeps ? UInt64(ink.raw) << 32 | UInt64(color.raw) : 0
+    let (w, p) = (width, pending.raw)
+    if trueColors.isEmpty {
+      dots.withUnsafeMutableBufferPointer { d in
+        for y in r.minY..<r.maxY {
+          for i in (y * w + r.minX)..<(y * w + r.maxX) where d[i].raw == p { d[i] = ink }
+        }
+      }
+      return
+    }
+    dots.withUnsafeMutableBufferPointer { d in
+      trueColors.withUnsafeMutableBufferPointer { t in
+        for y in r.minY..<r.maxY {
+          for i in (y * w + r.minX)..<(y * w + r.maxX) where d[i].raw == p {
+            d[i] = ink
+            t[i] = entry
+          }
+        }
+      }
+    }
+  }
+
   /// True when some dot has (or had) a 24-bit colour.
   public var hasTrueColor: Bool { !trueColors.isEmpty }
 

@@ -10,7 +10,10 @@ extension DrawingContext {
   public func withSmallShapes<R>(_ body: (inout SmallShapeBatch) throws -> R) rethrows -> R {
     var batch = SmallShapeBatch(context: self)
     // The stroker holds the canvas; the context has an empty one until the batch ends.
-    defer { canvas = batch.stroker.canvas }
+    defer {
+      canvas = batch.stroker.canvas
+      if batch.keepsColors { batch.settle() }
+    }
     return try body(&batch)
   }
 }
@@ -39,13 +42,51 @@ public struct SmallShapeBatch {
   init(context: DrawingContext) {
     self.context = context
     let state = context.state
-    fillInk = state.fillColor.map { Ink(layer: DrawingContext.fillLayer, color: $0) }
-    strokeInk = state.strokeColor.map { Ink(layer: DrawingContext.strokeLayer, color: $0) }
+    fillColor = state.fillColor
+    strokeColor = state.strokeColor
+    // 24-bit colours (or any, on a canvas that has some) are drawn with inks of their own and
+    // settled when the batch ends (`DrawingContext.drawKeepingColor`).
+    keepsColors =
+      state.fillColor.map(context.keepsColor) ?? false
+      || state.strokeColor.map(context.keepsColor) ?? false
+    let keeps = keepsColors
+    fillInk = state.fillColor.map {
+      keeps ? Self.pendingFill : Ink(layer: DrawingContext.fillLayer, color: $0)
+    }
+    strokeInk = state.strokeColor.map {
+      keeps ? Self.pendingStroke : Ink(layer: DrawingContext.strokeLayer, color: $0)
+    }
     pattern = state.fillPattern
     patternOrigin = context.patternOrigin
     clip = state.clip
     stroker = context.makeStroker(ink: strokeInk ?? .none)
     thin = stroker.brush.reach == 0 && stroker.dashTotal <= 0
+  }
+
+  /// The colours the batch draws in.
+  let fillColor: TermColor?
+  let strokeColor: TermColor?
+  /// Whether the batch draws with `pendingFill` and `pendingStroke`, settled when it ends.
+  let keepsColors: Bool
+  /// Inks no other dot holds (layer 0xFFFFFF, as `DrawingContext.pendingInk`).
+  static let pendingFill = Ink(raw: 0xFFFF_FFFE)
+  static let pendingStroke = Ink(raw: 0xFFFF_FFFD)
+
+  /// Gives the dots drawn with the pending inks their colours (the context holds the canvas
+  /// again).
+  func settle() {
+    let area = clip
+    context.withCanvas { canvas in
+      if let c = fillColor {
+        canvas.settle(
+          Self.pendingFill, as: Ink(layer: DrawingContext.fillLayer, color: c), color: c, in: area)
+      }
+      if let c = strokeColor {
+        canvas.settle(
+          Self.pendingStroke, as: Ink(layer: DrawingContext.strokeLayer, color: c), color: c,
+          in: area)
+      }
+    }
   }
 
   /// Whether fills draw (the context had a fill colour when the batch began).
@@ -295,6 +336,10 @@ public struct SmallShapeBatch {
     let y = Int(dy.rounded(.down))
     let clip = clip
     if x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
+      if color.isTrueColor || stroker.canvas.hasTrueColor {
+        stroker.canvas.plot(x: x, y: y, layer: DrawingContext.markLayer, color: color)
+        return
+      }
       let w = stroker.canvas.width
       let ink = Ink(layer: DrawingContext.markLayer, color: color)
       stroker.canvas.withDots { $0[y * w + x] = ink }

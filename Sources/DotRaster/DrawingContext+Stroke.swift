@@ -46,6 +46,16 @@ extension DrawingContext {
     guard let color = state.strokeColor else { return }
     let p = state.transform.apply(a)
     let q = state.transform.apply(b)
+    if keepsColor(color) {
+      let area = dotArea(
+        min(p.x, q.x), min(p.y, q.y), max(p.x, q.x), max(p.y, q.y), margin: strokeMargin)
+      drawKeepingColor(color, layer: Self.strokeLayer, in: area) { ink in
+        var stroker = makeStroker(ink: ink)
+        stroker.segment(p.x, p.y, q.x, q.y)
+        canvas = stroker.canvas
+      }
+      return
+    }
     var stroker = makeStroker(ink: Ink(layer: Self.strokeLayer, color: color))
     stroker.segment(p.x, p.y, q.x, q.y)
     canvas = stroker.canvas
@@ -54,7 +64,17 @@ extension DrawingContext {
   /// Strokes a run of user-space points as one open polyline.
   public func strokePolyline(_ points: UnsafeBufferPointer<Point2D>) {
     guard let color = state.strokeColor, !points.isEmpty else { return }
-    var stroker = makeStroker(ink: Ink(layer: Self.strokeLayer, color: color))
+    if keepsColor(color) {
+      drawKeepingColor(color, layer: Self.strokeLayer, in: state.clip) {
+        strokePolyline(points, ink: $0)
+      }
+    } else {
+      strokePolyline(points, ink: Ink(layer: Self.strokeLayer, color: color))
+    }
+  }
+
+  private func strokePolyline(_ points: UnsafeBufferPointer<Point2D>, ink: Ink) {
+    var stroker = makeStroker(ink: ink)
     let t = state.transform
     stroker.withDots { stroker, dots in
       var prev = t.apply(points[0])
@@ -78,6 +98,27 @@ extension DrawingContext {
   public func strokeDotLines(_ body: (inout DotStrokeSink) -> Void) {
     guard let color = state.strokeColor else { return }
     var stroker = makeStroker(ink: Ink(layer: Self.strokeLayer, color: color))
+    // (The stroker's canvas is asked, not the context's: no access check of its own on the
+    // path every palette-coloured map takes.)
+    if color.isTrueColor || stroker.canvas.hasTrueColor {
+      canvas = stroker.canvas
+      // (Where the lines go is not known beforehand: the clip is settled.)
+      drawKeepingColor(color, layer: Self.strokeLayer, in: state.clip) {
+        strokeDotLines(ink: $0, body)
+      }
+      return
+    }
+    stroker.withDots { stroker, dots in
+      var sink = DotStrokeSink(stroker: stroker, dots: dots)
+      body(&sink)
+      sink.finishSubpath()
+      stroker = sink.stroker
+    }
+    canvas = stroker.canvas
+  }
+
+  private func strokeDotLines(ink: Ink, _ body: (inout DotStrokeSink) -> Void) {
+    var stroker = makeStroker(ink: ink)
     stroker.withDots { stroker, dots in
       var sink = DotStrokeSink(stroker: stroker, dots: dots)
       body(&sink)

@@ -229,26 +229,20 @@ public final class DrawingContext {
 
   /// Fills the current path (even-odd) and clears it.
   public func fillPath() {
-    if let color = state.fillColor {
-      fillEvenOdd(ink: Ink(layer: Self.fillLayer, color: color))
-    }
+    if let color = state.fillColor { fillCurrentPath(color) }
     beginPath()
   }
 
   /// Strokes the current path and clears it.
   public func strokePath() {
-    if let color = state.strokeColor {
-      strokeCurrentPath(ink: Ink(layer: Self.strokeLayer, color: color))
-    }
+    if let color = state.strokeColor { strokeCurrentPath(color) }
     beginPath()
   }
 
   /// Fills, then strokes, the current path (as a polygon renderer draws), and clears it.
   public func fillAndStrokePath() {
-    if let color = state.fillColor { fillEvenOdd(ink: Ink(layer: Self.fillLayer, color: color)) }
-    if let color = state.strokeColor {
-      strokeCurrentPath(ink: Ink(layer: Self.strokeLayer, color: color))
-    }
+    if let color = state.fillColor { fillCurrentPath(color) }
+    if let color = state.strokeColor { strokeCurrentPath(color) }
     beginPath()
   }
 
@@ -260,7 +254,94 @@ public final class DrawingContext {
     let y = Int(d.y.rounded(.down))
     let clip = state.clip
     if x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
-      canvas[x, y] = Ink(layer: Self.markLayer, color: c)
+      if keepsColor(c) {
+        canvas.plot(x: x, y: y, layer: Self.markLayer, color: c)
+      } else {
+        canvas[x, y] = Ink(layer: Self.markLayer, color: c)
+      }
+    }
+  }
+
+  // MARK: 24-bit colours
+
+  /// The ink a fill or stroke that keeps its colour draws before its dots are settled
+  /// (`DotCanvas.settle`): layer 0xFFFFFF, which no drawing uses.
+  static let pendingInk = Ink(raw: 0xFFFF_FFFF)
+
+  /// Whether drawing in `color` goes through the canvas's colour plane: a 24-bit colour is kept
+  /// there, and once the canvas has one, a palette colour drawn over a dot takes the dot's
+  /// entry away (the upper drawing's colour wins). Palette colours on a canvas without 24-bit
+  /// colours are drawn as they always were, at no cost.
+  @inline(__always) func keepsColor(_ color: TermColor) -> Bool {
+    color.isTrueColor || canvas.hasTrueColor
+  }
+
+  /// Draws `draw`'s dots with `pendingInk`, then gives those within `area` (and the clip) the
+  /// ink of `color` on `layer`, and the colour plane `color` (see `DotCanvas.settle`).
+  func drawKeepingColor(
+    _ color: TermColor, layer: UInt32, in area: DotRect, _ draw: (Ink) -> Void
+  ) {
+    draw(Self.pendingInk)
+    canvas.settle(
+      Self.pendingInk, as: Ink(layer: layer, color: color), color: color,
+      in: area.intersection(state.clip))
+  }
+
+  /// The dots of the clip that the current path's points, grown by `margin` dots, reach (the
+  /// whole clip when a point is not finite).
+  func pathArea(margin: Double) -> DotRect {
+    var (x0, y0) = (Double.infinity, Double.infinity)
+    var (x1, y1) = (-Double.infinity, -Double.infinity)
+    for i in xs.indices {
+      x0 = min(x0, xs[i])
+      x1 = max(x1, xs[i])
+      y0 = min(y0, ys[i])
+      y1 = max(y1, ys[i])
+    }
+    return dotArea(x0, y0, x1, y1, margin: margin)
+  }
+
+  /// The dots of the clip within `margin` dots of the box from (x0, y0) to (x1, y1), in dot
+  /// space (the whole clip when an edge is not finite).
+  func dotArea(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, margin: Double) -> DotRect {
+    let clip = state.clip
+    guard x0.isFinite && y0.isFinite && x1.isFinite && y1.isFinite && margin.isFinite else {
+      return clip
+    }
+    // (Limited to just beyond the clip before the conversion: no overflow.)
+    func dot(_ v: Double, _ lo: Int, _ hi: Int) -> Int {
+      Int(min(max(v, Double(lo) - 1), Double(hi) + 1).rounded(.down))
+    }
+    return DotRect(
+      minX: dot(x0 - margin, clip.minX, clip.maxX), minY: dot(y0 - margin, clip.minY, clip.maxY),
+      maxX: dot(x1 + margin, clip.minX, clip.maxX) + 1,
+      maxY: dot(y1 + margin, clip.minY, clip.maxY) + 1
+    ).intersection(clip)
+  }
+
+  /// How far beyond its centre line a stroke of the current width inks, in dots, with one more
+  /// for rounding.
+  var strokeMargin: Double { lineWidthInDots / 2 + 2 }
+
+  /// Fills the current path in `color` on the fill layer.
+  func fillCurrentPath(_ color: TermColor) {
+    if keepsColor(color) {
+      drawKeepingColor(color, layer: Self.fillLayer, in: pathArea(margin: 2)) {
+        fillEvenOdd(ink: $0)
+      }
+    } else {
+      fillEvenOdd(ink: Ink(layer: Self.fillLayer, color: color))
+    }
+  }
+
+  /// Strokes the current path in `color` on the stroke layer.
+  func strokeCurrentPath(_ color: TermColor) {
+    if keepsColor(color) {
+      drawKeepingColor(color, layer: Self.strokeLayer, in: pathArea(margin: strokeMargin)) {
+        strokeCurrentPath(ink: $0)
+      }
+    } else {
+      strokeCurrentPath(ink: Ink(layer: Self.strokeLayer, color: color))
     }
   }
 

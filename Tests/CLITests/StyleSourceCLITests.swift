@@ -204,6 +204,33 @@ struct StyleSourceCLITests {
     #expect(!Self.hasWaterAndRoads(builtIn.stdout).roads)
   }
 
+  @Test("COLORTERM=truecolor: the style's water in its own colour (38;2); 256 colours: the nearest")
+  func styleInTruecolor() throws {
+    let dir = try Self.temporaryFolder("style-truecolor")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("style.json")
+    try Self.style(url: "https://tiles.invalid/planet").write(
+      to: file, atomically: true, encoding: .utf8)
+    let arguments =
+      [
+        "render", "--no-basemap", "--color", "always", "--tiles", "Data/monaco.mbtiles",
+        "--style", file.path,
+      ] + Self.view
+    let deep = try termmap(arguments, environment: ["COLORTERM": "truecolor"])
+    #expect(deep.status == 0, "\(deep.stderr)")
+    let deepColours = Self.colours(deep.stdout)
+    // Water rgb(10,20,250) and roads rgb(250,10,20), exactly.
+    #expect(deepColours.contains("2;10;20;250"), "\(deepColours)")
+    #expect(deepColours.contains("2;250;10;20"), "\(deepColours)")
+    #expect(!deepColours.contains("5;21"), "\(deepColours)")
+    let palette = try termmap(arguments, environment: ["COLORTERM": ""])
+    #expect(palette.status == 0, "\(palette.stderr)")
+    let paletteColours = Self.colours(palette.stdout)
+    #expect(
+      paletteColours.contains("5;21") && paletteColours.contains("5;196"), "\(paletteColours)")
+    #expect(!paletteColours.contains { $0.hasPrefix("2;") }, "\(paletteColours)")
+  }
+
   @Test("layers the style cannot use are warnings on stderr; the frame is still drawn")
   func diagnostics() throws {
     let dir = try Self.temporaryFolder("style-warn")

@@ -1,0 +1,101 @@
+import Testing
+
+@testable import DotRaster
+
+@Suite("Fills and strokes in 24-bit colours")
+struct TrueColorInkTests {
+  static let sea = TermColor(red: 10, green: 20, blue: 250)
+  static let road = TermColor(red: 250, green: 10, blue: 20)
+
+  /// The foreground of every inked cell of a canvas, row by row ("." for an empty cell).
+  static func colours(_ canvas: DotCanvas) -> [[String]] {
+    let cells = canvas.cells(charset: .braille)
+    return (0..<cells.rows).map { row in
+      (0..<cells.columns).map { column in
+        guard let c = cells[column, row].foreground else { return "." }
+        let (r, g, b) = c.rgb
+        return c.isTrueColor ? "\(r),\(g),\(b)" : "\(c.index)"
+      }
+    }
+  }
+
+  @Test(
+    "A 24-bit fill and stroke give their cells that exact colour; a palette stroke over them wins")
+  func trueColorFillAndStroke() {
+    // 8 × 2 cells.
+    let c = DrawingContext(canvas: DotCanvas(columns: 8, rows: 2))
+    c.fillColor = Self.sea
+    c.beginPath()
+    c.addRect(Rect2D(x: 0, y: 0, width: 8, height: 8))
+    c.fillPath()
+    c.strokeColor = Self.road
+    c.strokeSegment(from: Point2D(x: 8.5, y: 0.5), to: Point2D(x: 11.5, y: 7.5))
+    // A palette stroke over part of the fill: its cells show the palette colour.
+    c.strokeColor = .yellow
+    c.strokeSegment(from: Point2D(x: 0.5, y: 4.5), to: Point2D(x: 3.5, y: 4.5))
+    let canvas = c.takeCanvas()
+    #expect(canvas.hasTrueColor)
+    #expect(
+      Self.colours(canvas) == [
+        ["10,20,250", "10,20,250", "10,20,250", "10,20,250", "250,10,20", ".", ".", "."],
+        ["3", "3", "10,20,250", "10,20,250", ".", "250,10,20", ".", "."],
+      ])
+    // The dots keep the nearest palette colour in their ink, for everything reading inks.
+    #expect(canvas[0, 0] == Ink(layer: DrawingContext.fillLayer, color: TermColor(Self.sea.index)))
+  }
+
+  @Test("A palette fill over a 24-bit fill on the same layer takes the colour away")
+  func paletteOverTrueColorSameLayer() {
+    let c = DrawingContext(canvas: DotCanvas(columns: 2, rows: 1))
+    c.fillColor = Self.sea
+    c.beginPath()
+    c.addRect(Rect2D(x: 0, y: 0, width: 4, height: 4))
+    c.fillPath()
+    // The nearest palette colour of the sea, the same ink: only the colour plane tells them apart.
+    c.fillColor = TermColor(Self.sea.index)
+    c.beginPath()
+    c.addRect(Rect2D(x: 0, y: 0, width: 2, height: 4))
+    c.fillPath()
+    #expect(Self.colours(c.takeCanvas()) == [["\(Self.sea.index)", "10,20,250"]])
+  }
+
+  @Test("Dot lines, paths, polylines and small-shape batches keep a 24-bit colour too")
+  func everyStrokePath() {
+    let c = DrawingContext(canvas: DotCanvas(columns: 4, rows: 1))
+    c.strokeColor = Self.road
+    c.strokeDotLines { sink in
+      sink.move(x: 0.5, y: 0.5, dashOffset: 0)
+      sink.line(x: 1.5, y: 3.5)
+    }
+    c.strokeColor = Self.sea
+    c.beginPath()
+    c.addLines(between: [Point2D(x: 2.5, y: 0.5), Point2D(x: 2.5, y: 3.5)])
+    c.strokePath()
+    let green = TermColor(red: 0, green: 200, blue: 0)
+    c.strokeColor = green
+    [Point2D(x: 4.5, y: 0.5), Point2D(x: 5.5, y: 3.5)].withUnsafeBufferPointer {
+      c.strokePolyline($0)
+    }
+    c.fillColor = TermColor(red: 200, green: 200, blue: 0)
+    c.strokeColor = nil
+    c.withSmallShapes { batch in
+      for (x, y) in [(6.0, 0.0), (8.0, 0.0), (8.0, 4.0), (6.0, 4.0)] { batch.addPoint(x: x, y: y) }
+      batch.fillRings()
+    }
+    #expect(
+      Self.colours(c.takeCanvas()) == [["250,10,20", "10,20,250", "0,200,0", "200,200,0"]])
+  }
+
+  @Test("Palette colours alone make no colour plane (and cost what they did)")
+  func paletteOnly() {
+    let c = DrawingContext(canvas: DotCanvas(columns: 2, rows: 1))
+    c.fillColor = .blue
+    c.strokeColor = .red
+    c.beginPath()
+    c.addRect(Rect2D(x: 0.5, y: 0.5, width: 2, height: 2))
+    c.fillAndStrokePath()
+    let canvas = c.takeCanvas()
+    #expect(!canvas.hasTrueColor)
+    #expect(Self.colours(canvas) == [["1", "1"]])
+  }
+}
