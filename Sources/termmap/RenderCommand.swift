@@ -379,19 +379,21 @@ extension RenderCommand {
         setenv("TERMMAP_TILE_CACHE_MB", String(mb), 0)
       }
     }
-    // --style FILE|URL without --tiles: the style's own sources, in its order.
-    if let styleDocument, tiles.isEmpty {
+    // A style's own sources as overlays, in its order, its notes kept.
+    func styleLayers(_ style: LoadedStyle, option: String) throws -> [StyleMapLayer] {
       let made: StyleMapLayers
       do {
-        made = try StyleMapLayers(style: styleDocument, rasterTrueColor: rasterTrueColor)
+        made = try StyleMapLayers(style: style, rasterTrueColor: rasterTrueColor)
       } catch {
-        throw UsageError("--style: \(error)")
+        throw UsageError("\(option): \(error)")
       }
       styleNotes.add(made.notes)
-      for l in made.layers {
-        l.overlay.language = language
-        layers.append(l.overlay)
-      }
+      for l in made.layers { l.overlay.language = language }
+      return made.layers
+    }
+    // --style FILE|URL without --tiles: the style's own sources, in its order.
+    if let styleDocument, tiles.isEmpty {
+      layers += try styleLayers(styleDocument, option: "--style").map(\.overlay)
     }
     for t in tiles {
       var location = t
@@ -412,20 +414,13 @@ extension RenderCommand {
         switch document {
         case .tileJSON(let t): tileJSON = t
         case .style(let style):
-          let made: StyleMapLayers
-          do {
-            made = try StyleMapLayers(style: style, rasterTrueColor: rasterTrueColor)
-          } catch {
-            throw UsageError("--tiles: \(error)")
-          }
-          styleNotes.add(made.notes)
+          let made = try styleLayers(style, option: "--tiles")
           if let other = styleDocument {
             styleNotes.add([
               "\(SafeText.clean(other.location)) not applied to \(SafeText.clean(t)): a style of its own"
             ])
           }
-          for l in made.layers {
-            l.overlay.language = language
+          for l in made {
             if let a = definition?.attribution { l.overlay.attribution = a }
             layers.append(l.overlay)
           }
