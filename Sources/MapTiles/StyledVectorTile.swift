@@ -11,6 +11,46 @@ extension TermColor {
     let c = color.rgba8
     self.init(red: Int(c.r), green: Int(c.g), blue: Int(c.b))
   }
+
+  /// A style colour as a terminal colour, in a document whose colours may be xterm palette
+  /// entries (`StyleDocument.usesXtermColors`: the root `metadata` has `"termmap:colors":
+  /// "xterm"`, as termmap's built-in styles do): there a colour whose RGB is exactly an xterm
+  /// palette entry's is that palette colour (sent as its index, so the 16 basic ones follow
+  /// the terminal's theme; a basic colour wins over a cube or grey entry of the same RGB), and
+  /// any other colour is 24-bit as `init(_:)` makes it.
+  public init(_ color: StyleColor, xterm: Bool) {
+    guard xterm else {
+      self.init(color)
+      return
+    }
+    let c = color.rgba8
+    if let index = Self.xtermIndex[Int(c.r) << 16 | Int(c.g) << 8 | Int(c.b)] {
+      self.init(index)
+    } else {
+      self.init(color)
+    }
+  }
+
+  /// The palette index of each xterm palette RGB (the lowest index where two share one).
+  static let xtermIndex: [Int: UInt8] = {
+    var out: [Int: UInt8] = [:]
+    for i in (0...255).reversed() {
+      let (r, g, b) = TermColor(UInt8(i)).rgb
+      out[r << 16 | g << 8 | b] = UInt8(i)
+    }
+    return out
+  }()
+}
+
+extension StyleDocument {
+  /// Whether the document's colours are xterm palette entries where they match one exactly
+  /// (root `metadata` `"termmap:colors": "xterm"`; see `TermColor.init(_:xterm:)`).
+  public var usesXtermColors: Bool {
+    guard case .object(let root) = json, case .object(let meta)? = root["metadata"],
+      case .string("xterm")? = meta["termmap:colors"]
+    else { return false }
+    return true
+  }
 }
 
 /// The drawable layers of a style document for one vector source, compiled for

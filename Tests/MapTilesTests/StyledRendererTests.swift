@@ -88,6 +88,25 @@ struct StyledRendererTests {
     #expect(other.drawnLayerIDs.isEmpty && other.symbolLayers.isEmpty)
   }
 
+  @Test("a document marked termmap:colors xterm draws exact xterm entries as palette colours")
+  func xtermColors() throws {
+    func doc(_ meta: String) throws -> StyleDocument {
+      try StyleDocument(
+        data: Data(#"{"version":8,"metadata":\#(meta),"sources":{},"layers":[]}"#.utf8))
+    }
+    #expect(try doc(#"{"termmap:colors":"xterm"}"#).usesXtermColors)
+    #expect(try !doc("{}").usesXtermColors)
+    func color(_ css: String, _ xterm: Bool) -> TermColor {
+      TermColor(StyleColor(css: css)!, xterm: xterm)
+    }
+    #expect(color("#005faf", true) == .cube(0, 1, 3), "a cube entry")
+    #expect(color("rgb(205,0,0)", true) == .red, "a basic colour, the terminal's own red")
+    #expect(color("#ffffff", true) == .brightWhite, "basic 15 before cube 231")
+    #expect(color("#444444", true) == TermColor(238), "a grey of the ramp")
+    #expect(color("#005fae", true).isTrueColor, "off the palette by one: 24-bit")
+    #expect(color("#005faf", false).isTrueColor, "without the mark: 24-bit")
+  }
+
   @Test("paint: opacity as dot density, pixels to dots, dashes in line widths")
   func paint() throws {
     let plan = StyledDrawPlan(document: try Self.document("omt"), sourceID: "openmaptiles")
