@@ -57,6 +57,8 @@ let package = Package(
       dependencies: [
         "MapGeometry", "DotRaster", "TermMapKit", "TileData", "RasterTiles", "MapStyle",
       ],
+      // The built-in styles' JSON, compiled in as BuiltinStyleDocuments.swift (generated).
+      exclude: ["Styles"],
       swiftSettings: strict),
     .systemLibrary(name: "CZlib"),
     .systemLibrary(name: "CSQLite"),
