@@ -172,7 +172,7 @@ let package = Package(
       name: "TerminalUITests",
       dependencies: [
         "TerminalUI", "CNcursesw", "TermMapKit", "MapGeometry", "MapData", "DotRaster",
-        "TestProcesses", "MapTiles", "RegionFixtures",
+        "TestProcesses", "MapTiles", "RegionFixtures", "LiveLayers",
       ],
       swiftSettings: strict),
   ]

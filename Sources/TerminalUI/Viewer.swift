@@ -538,9 +538,12 @@ public final class Viewer: MapViewDelegate {
   }
 
   public func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer {
-    // Live layers' lines and areas: in their own simplestyle colours, shown whatever the
-    // routes toggle says.
-    if overlay is LiveShape { return MapView.defaultRenderer(for: overlay) }
+    // Live layers' lines and areas, and their targets' trails: in their own colours (the
+    // simplestyle ones, the markers'), shown whatever the routes toggle says (the layer
+    // list's row for the live layer shows and hides them).
+    if overlay is LiveShape || overlay is LiveTrails {
+      return MapView.defaultRenderer(for: overlay)
+    }
     if let r = measureRenderer(for: overlay) ?? colouredRenderer(for: overlay) { return r }
     let r = styler.renderer(for: overlay)
     r.alpha = routesShown ? 1 : 0
