@@ -523,6 +523,11 @@ public final class Viewer: MapViewDelegate {
     showAboutView("tiles: \(error)", seconds: 8)
   }
 
+  public func mapViewDidFinishRenderingMap(_ mapView: MapView, fullyRendered: Bool) {
+    // For the event log's readers (end-to-end tests): whether the map on screen is complete.
+    if logsEvents { log("rendered fully=\(fullyRendered)") }
+  }
+
   public func mapViewDidChangeVisibleRegion(_ mapView: MapView) {
     log("visible")
   }
