@@ -174,7 +174,7 @@ let package = Package(
       name: "TerminalUITests",
       dependencies: [
         "TerminalUI", "CNcursesw", "TermMapKit", "MapGeometry", "MapData", "DotRaster",
-        "TestProcesses", "MapTiles", "RegionFixtures",
+        "TestProcesses", "MapTiles", "RegionFixtures", "LiveLayers",
       ],
       swiftSettings: strict),
   ]

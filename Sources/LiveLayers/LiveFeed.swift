@@ -90,6 +90,11 @@ public final class LiveFeed: Sendable {
     }
   }
 
+  /// The sources' names (as registered: a path, a URL, `-`), in their order.
+  public var sourceNames: [String] {
+    state.withLock { s in s.sources.keys.sorted().map { s.sources[$0]!.name } }
+  }
+
   /// The problems of the sources that have one, each as one line.
   public var problems: [String] {
     state.withLock { s in s.sources.keys.sorted().compactMap { s.sources[$0]!.problem } }

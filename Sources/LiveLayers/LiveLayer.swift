@@ -6,8 +6,9 @@ import TermMapKit
 /// A feed's targets on a map view: point targets are `LiveTarget` annotations that move in
 /// place (`MapView.annotationsDidMove(_:)`, one layout for all that moved), lines and
 /// polygons are overlays replaced when their target changes, and the trails of the last
-/// positions are one overlay, rebuilt at most once a second. Call `synchronize()` once per
-/// frame: it takes only what changed since the last call.
+/// positions are one overlay (`LiveTrails`, each in its target's colour), rebuilt at most
+/// once a second. Call `synchronize()` once per frame: it takes only what changed since the
+/// last call.
 @MainActor
 public final class LiveLayer {
   /// The targets' feed.
@@ -19,7 +20,7 @@ public final class LiveLayer {
   /// The overlays of line and polygon targets, by id.
   public private(set) var shapes: [String: any Overlay] = [:]
   /// The trails overlay while there is one.
-  public private(set) var trails: MultiPolyline?
+  public private(set) var trails: LiveTrails?
   /// Whether the targets' markers join in clusters where they are dense (MapKit's
   /// clustering; true by default). Set before the first `synchronize()`.
   public var clustersTargets = true
@@ -50,6 +51,17 @@ public final class LiveLayer {
     if let t = trails { map.addOverlay(t, level: .aboveRoads) }
   }
 
+  /// Takes the layer's targets, shapes and trails off a map (a viewer hiding the layer);
+  /// `attach(to:)` puts them back as they are then. The layer goes on for its other maps.
+  public func detach(from map: MapView) {
+    guard maps.contains(where: { $0.map === map }) else { return }
+    maps.removeAll { $0.map == nil || $0.map === map }
+    if self.map === map { self.map = maps.first?.map }
+    if !targets.isEmpty { map.removeAnnotations(Array(targets.values)) }
+    if !shapes.isEmpty { map.removeOverlays(Array(shapes.values)) }
+    if let t = trails { map.removeOverlay(t) }
+  }
+
   /// The maps the layer is on.
   public var attachedMaps: [MapView] { maps.compactMap(\.map) }
 
@@ -62,12 +74,13 @@ public final class LiveLayer {
 
   /// Applies what changed in the feed since the last call: targets added, moved, changed,
   /// turned stale or removed (time-to-live is checked four times a second). True when the
-  /// map changed. `trailsNow` rebuilds the trails whatever the time since the last.
+  /// targets changed. `trailsNow` rebuilds the trails whatever the time since the last. A
+  /// layer on no map (hidden by its viewer) keeps its tables up to date all the same, so a
+  /// map it is attached to again gets the targets as they are.
   @discardableResult
   public func synchronize(trailsNow: Bool = false) -> Bool {
     maps.removeAll { $0.map == nil }
     let maps = attachedMaps
-    guard !maps.isEmpty else { return false }
     let now = feed.clock()
     let expire = now - lastExpiry >= 0.25
     if expire { lastExpiry = now }
@@ -149,13 +162,13 @@ public final class LiveLayer {
     trailsChanged = false
     if let old = trails { for map in maps { map.removeOverlay(old) } }
     trails = nil
-    var lines: [Polyline] = []
+    var lines: [(coordinates: [Coordinate], color: TermColor)] = []
     for t in targets.values {
       let trail = t.state.trail
-      if trail.count >= 2 { lines.append(Polyline(coordinates: trail)) }
+      if trail.count >= 2 { lines.append((trail, t.drawnColor)) }
     }
     guard !lines.isEmpty else { return }
-    let m = MultiPolyline(lines, title: "trails")
+    let m = LiveTrails(lines)
     trails = m
     for map in maps { map.addOverlay(m, level: .aboveRoads) }
   }

@@ -27,6 +27,11 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
     var color: TermColor?
     var kind: TargetKind
     var isStale: Bool
+
+    /// Grey while stale, else `marker-color`, else the kind's colour.
+    var drawnColor: TermColor {
+      isStale ? .brightBlack : color ?? LiveTargetView.color(for: kind)
+    }
   }
 
   /// The clustering identifier its view takes (nil: its marker never joins a cluster).
@@ -150,6 +155,10 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
   /// no more).
   public var markerColor: TermColor? { display.color }
 
+  /// The colour its marker and its trail are drawn in: grey while stale, else `marker-color`,
+  /// else its kind's (`LiveTargetView.color(for:)`).
+  var drawnColor: TermColor { display.drawnColor }
+
   /// The glyph `marker-symbol` asks for: a Maki icon name's (`MarkerSymbol.maki`), or its one
   /// character; nil when it names nothing drawn (the kind's glyph is).
   public var markerSymbol: Character? { display.symbol?.glyph }
@@ -240,7 +249,7 @@ public final class LiveTargetView: MarkerAnnotationView {
       glyph = g
       asciiGlyph = a
     }
-    color = d.isStale ? .brightBlack : d.color ?? Self.color(for: d.kind)
+    color = d.drawnColor
   }
 
   /// The colour of a kind's markers without `marker-color`.

@@ -352,6 +352,12 @@ open class TileOverlayRenderer: OverlayRenderer, @unchecked Sendable {
       return
     }
     let generation = store.withLock { s -> Int? in
+      // The caller found the tile neither cached nor failed, but a load of it may have ended
+      // since (on another thread: its end caches the tile, or books the failure, before it
+      // leaves the in-flight set). Looked at again with the booking, under the lock that end
+      // takes, such a tile is not loaded a second time.
+      if s.entries[path] != nil { return nil }
+      if let at = s.failedAt[path], Date().timeIntervalSince(at) < retryInterval { return nil }
       guard s.inFlight.insert(path).inserted else { return nil }
       s.started += 1
       return s.generation

@@ -125,7 +125,11 @@ public enum KeyBindings {
       details:
         "search: a place name (offline gazetteer of 34,000 places, best matches listed; ↑ ↓ choose, Enter goes) or a coordinate (`48.85, 2.35`, `48°51′N 2°21′E`); see below",
       [c("/", .search)]),
-    KeyBinding("r", "show / hide routes", [c("r", .toggleRoutes)]),
+    KeyBinding(
+      "r", "show / hide routes",
+      details:
+        "show / hide the files' routes and tracks (live layers stay: the layer list, `L`, hides them)",
+      [c("r", .toggleRoutes)]),
     KeyBinding("c", "braille / ASCII", [c("c", .toggleCharset)]),
     KeyBinding(
       "p", "profile of the selected track",
@@ -133,9 +137,9 @@ public enum KeyBindings {
         "the profile panel: elevation (v: speed, heart rate, cadence) against distance with the track's statistics; ← → move its cursor and the marker on the map (see below)",
       [c("p", .profile)]),
     KeyBinding(
-      "L", "layers: files, tracks, on / off",
+      "L", "layers: files, live; on / off",
       details:
-        "the layer list: files and their tracks, routes and markers with colours, points and lengths; Space shows / hides, Enter profiles, f fits (see below)",
+        "the layer list: files and their tracks, routes and markers with colours, points and lengths, then the live layers (`--layer`); Space shows / hides (a live layer: its markers, lines and trails), Enter profiles, f fits (see below)",
       [c("L", .layers)]),
     KeyBinding(
       "m", "measure a path",

@@ -5,9 +5,10 @@ import MapGeometry
 import TermMapKit
 
 /// The layer list (`L`): the loaded files and their tracks, routes, lines and markers, with
-/// their colours, points and lengths, in a box over the map. ↑ ↓ (j k) choose, Space shows or
-/// hides, Enter profiles, `f` fits, Esc or `L` closes. The viewer keeps this panel while it is
-/// closed: opened again, the same row is chosen.
+/// their colours, points and lengths, then the live layers (`--layer`) with their targets,
+/// in a box over the map. ↑ ↓ (j k) choose, Space shows or hides (a live layer's row: its
+/// markers, lines and trails), Enter profiles, `f` fits, Esc or `L` closes. The viewer keeps
+/// this panel while it is closed: opened again, the same row is chosen.
 @MainActor
 final class LayerListPanel: Panel {
   /// The chosen row.
@@ -16,13 +17,20 @@ final class LayerListPanel: Panel {
   var level: PanelLevel { .layers }
   func placement(totalRows: Int) -> PanelPlacement { .overMap }
 
-  /// The rows of the list: a file, or one of its items.
-  func listRows(_ viewer: Viewer) -> [(file: Int, item: Int?)] {
-    var rows: [(file: Int, item: Int?)] = []
+  /// A row of the list: a file (`item` nil) or one of its items, or a live layer.
+  enum Row: Equatable {
+    case file(Int, item: Int?)
+    case live(Int)
+  }
+
+  /// The rows of the list: each file and its items, then each live layer.
+  func listRows(_ viewer: Viewer) -> [Row] {
+    var rows: [Row] = []
     for (f, file) in viewer.track.files.enumerated() {
-      rows.append((f, nil))
-      for i in file.items.indices { rows.append((f, i)) }
+      rows.append(.file(f, item: nil))
+      for i in file.items.indices { rows.append(.file(f, item: i)) }
     }
+    for l in viewer.liveLayers.layers.indices { rows.append(.live(l)) }
     return rows
   }
 
@@ -61,12 +69,18 @@ final class LayerListPanel: Panel {
   func toggle(_ viewer: Viewer) {
     let rows = listRows(viewer)
     guard rows.indices.contains(row) else { return }
-    let r = rows[row]
-    let file = viewer.track.files[r.file]
+    let (f, item): (Int, Int?)
+    switch rows[row] {
+    case .live(let l):
+      viewer.setLiveLayer(l, shown: !viewer.isLiveLayerShown(l))
+      return
+    case .file(let a, let b): (f, item) = (a, b)
+    }
+    let file = viewer.track.files[f]
     let map = viewer.map
-    let indices = r.item.map { [$0] } ?? Array(file.items.indices)
+    let indices = item.map { [$0] } ?? Array(file.items.indices)
     // A file row: all on unless all are on already.
-    let show = r.item.map { !file.items[$0].visible } ?? !file.items.allSatisfy(\.visible)
+    let show = item.map { !file.items[$0].visible } ?? !file.items.allSatisfy(\.visible)
     for i in indices where file.items[i].visible != show {
       file.items[i].visible = show
       let item = file.items[i]
@@ -85,13 +99,16 @@ final class LayerListPanel: Panel {
   func profile(_ viewer: Viewer) {
     let rows = listRows(viewer)
     guard rows.indices.contains(row) else { return }
-    let r = rows[row]
-    let items = viewer.track.files[r.file].items
-    guard let i = r.item ?? items.firstIndex(where: \.canProfile), items[i].canProfile else {
+    guard case .file(let f, let item) = rows[row] else {
       viewer.show("no track or line to profile there")
       return
     }
-    viewer.selectForProfile(file: r.file, item: i)
+    let items = viewer.track.files[f].items
+    guard let i = item ?? items.firstIndex(where: \.canProfile), items[i].canProfile else {
+      viewer.show("no track or line to profile there")
+      return
+    }
+    viewer.selectForProfile(file: f, item: i)
     viewer.close(self)
     viewer.open(viewer.profilePanel)
     viewer.fitProfiledTrack()
@@ -101,15 +118,19 @@ final class LayerListPanel: Panel {
   func fit(_ viewer: Viewer) {
     let rows = listRows(viewer)
     guard rows.indices.contains(row) else { return }
-    let r = rows[row]
-    let file = viewer.track.files[r.file]
-    let items = r.item.map { [file.items[$0]] } ?? file.items
     var rect = MapRect.null
-    for item in items {
-      for o in item.overlays { rect = rect.union(o.boundingMapRect) }
-      for a in item.annotations {
-        rect = rect.union(
-          MapRect(origin: MapPoint(a.coordinate), size: MapSize(width: 0, height: 0)))
+    switch rows[row] {
+    case .live(let l):
+      rect = viewer.liveLayerMapRect(l)
+    case .file(let f, let item):
+      let file = viewer.track.files[f]
+      let items = item.map { [file.items[$0]] } ?? file.items
+      for item in items {
+        for o in item.overlays { rect = rect.union(o.boundingMapRect) }
+        for a in item.annotations {
+          rect = rect.union(
+            MapRect(origin: MapPoint(a.coordinate), size: MapSize(width: 0, height: 0)))
+        }
       }
     }
     guard !rect.isNull else { return }
@@ -130,10 +151,14 @@ final class LayerListPanel: Panel {
     let rows = listRows(viewer)
     var lines: [(text: String, color: TermColor?, marked: Bool)] = []
     for r in rows {
-      let file = track.files[r.file]
-      if let i = r.item {
+      guard case .file(let f, let item) = r else {
+        if case .live(let l) = r { lines.append(viewer.liveLayerListLine(l)) }
+        continue
+      }
+      let file = track.files[f]
+      if let i = item {
         let it = file.items[i]
-        let profiled = track.selection.map { $0.file == r.file && $0.item == i } ?? false
+        let profiled = track.selection.map { $0.file == f && $0.item == i } ?? false
         var text = "  [\(it.visible ? "x" : " ")] \(it.kind.rawValue)  \(it.title)"
         if it.kind != .waypoints && it.kind != .shapes {
           text += "  \(it.points) pts  \(Viewer.distanceText(it.length ?? 0))"

@@ -1,5 +1,7 @@
+import DotRaster
 import Foundation
 import LiveLayers
+import MapGeometry
 import TermMapKit
 
 /// The viewer's live layers (`--layer`): each one's targets synchronized with the map once a
@@ -16,6 +18,9 @@ final class LiveLayerState {
   /// Each layer's `LiveLayer.revision` when this viewer last drew it (a layer shared by the
   /// sessions of `termmap serve` is synchronized by whichever session turns first).
   var revisions: [ObjectIdentifier: Int] = [:]
+  /// The layers this viewer hides (the layer list's Space): off its map, markers, lines and
+  /// trails; other viewers of a shared layer still show it.
+  var hidden: Set<ObjectIdentifier> = []
 }
 
 extension Viewer {
@@ -59,14 +64,57 @@ extension Viewer {
     return changed
   }
 
-  /// The status-line fields of the live layers: the targets, the bad messages skipped, a
-  /// source's problem.
+  /// Whether this viewer shows live layer `index` (the default).
+  func isLiveLayerShown(_ index: Int) -> Bool {
+    !liveLayers.hidden.contains(ObjectIdentifier(liveLayers.layers[index]))
+  }
+
+  /// Shows or hides live layer `index` on this viewer's map: its markers, lines and trails
+  /// (the layer list's Space; the routes toggle leaves them).
+  func setLiveLayer(_ index: Int, shown: Bool) {
+    let layer = liveLayers.layers[index]
+    guard isLiveLayerShown(index) != shown else { return }
+    if shown {
+      liveLayers.hidden.remove(ObjectIdentifier(layer))
+      layer.attach(to: map)
+    } else {
+      liveLayers.hidden.insert(ObjectIdentifier(layer))
+      layer.detach(from: map)
+    }
+    setNeedsFrame()
+  }
+
+  /// The map rect of a live layer's targets and shapes (null when it has none).
+  func liveLayerMapRect(_ index: Int) -> MapRect {
+    let layer = liveLayers.layers[index]
+    var rect = MapRect.null
+    for t in layer.allTargets {
+      rect = rect.union(MapRect(origin: MapPoint(t.coordinate), size: MapSize(width: 0, height: 0)))
+    }
+    for o in layer.shapes.values { rect = rect.union(o.boundingMapRect) }
+    return rect
+  }
+
+  /// A live layer's line in the layer list: shown or not, its sources, its targets.
+  func liveLayerListLine(_ index: Int) -> (text: String, color: TermColor?, marked: Bool) {
+    let layer = liveLayers.layers[index]
+    let names = layer.feed.sourceNames.map { SafeText.clean($0) }.joined(separator: ", ")
+    let count = layer.count
+    return (
+      "■ [\(isLiveLayerShown(index) ? "x" : " ")] live \(names.isEmpty ? "targets" : names)  \(count) target\(count == 1 ? "" : "s")",
+      LiveTargetView.color(for: .feature), false
+    )
+  }
+
+  /// The status-line fields of the live layers: the targets (and whether they are hidden),
+  /// the bad messages skipped, a source's problem.
   func liveLayerStatusParts() -> [String] {
     let layers = liveLayers.layers
     guard !layers.isEmpty else { return [] }
     var parts: [String] = []
     let count = layers.reduce(0) { $0 + $1.count }
-    parts.append("\(count) target\(count == 1 ? "" : "s")")
+    let hidden = layers.indices.allSatisfy { !isLiveLayerShown($0) }
+    parts.append("\(count) target\(count == 1 ? "" : "s")\(hidden ? " hidden" : "")")
     var bad = 0
     var dropped = 0
     var problems: [String] = []

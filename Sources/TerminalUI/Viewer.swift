@@ -523,6 +523,11 @@ public final class Viewer: MapViewDelegate {
     showAboutView("tiles: \(error)", seconds: 8)
   }
 
+  public func mapViewDidFinishRenderingMap(_ mapView: MapView, fullyRendered: Bool) {
+    // For the event log's readers (end-to-end tests): whether the map on screen is complete.
+    if logsEvents { log("rendered fully=\(fullyRendered)") }
+  }
+
   public func mapViewDidChangeVisibleRegion(_ mapView: MapView) {
     log("visible")
   }
@@ -538,9 +543,12 @@ public final class Viewer: MapViewDelegate {
   }
 
   public func mapView(_ mapView: MapView, rendererFor overlay: any Overlay) -> OverlayRenderer {
-    // Live layers' lines and areas: in their own simplestyle colours, shown whatever the
-    // routes toggle says.
-    if overlay is LiveShape { return MapView.defaultRenderer(for: overlay) }
+    // Live layers' lines and areas, and their targets' trails: in their own colours (the
+    // simplestyle ones, the markers'), shown whatever the routes toggle says (the layer
+    // list's row for the live layer shows and hides them).
+    if overlay is LiveShape || overlay is LiveTrails {
+      return MapView.defaultRenderer(for: overlay)
+    }
     if let r = measureRenderer(for: overlay) ?? colouredRenderer(for: overlay) { return r }
     let r = styler.renderer(for: overlay)
     r.alpha = routesShown ? 1 : 0

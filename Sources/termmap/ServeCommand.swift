@@ -106,22 +106,26 @@ enum ServeCommand {
     } catch {
       throw UsageError("--listen: \(c.listen): \(error)")
     }
-    if hostKey.generated {
-      FileHandle.standardError.write(Data("termmap serve: made a host key: \(hostKeyPath)\n".utf8))
-    }
-    FileHandle.standardError.write(
-      Data(
-        "termmap serve: listening on \(host):\(bound), host key \(hostKey.fingerprint)\n".utf8))
+    // The metrics listener first: "listening on" says the server is ready, metrics included
+    // (a supervisor or a test that waits for that line can scrape at once). Both lines go in
+    // one write, so a reader sees neither or both.
+    var metricsLine = ""
     if let (metricsHost, metricsPort) = metricsAddress {
       do {
         let port = try server.startMetrics(host: metricsHost, port: metricsPort)
-        FileHandle.standardError.write(
-          Data("termmap serve: metrics on http://\(metricsHost):\(port)/metrics\n".utf8))
+        metricsLine = "termmap serve: metrics on http://\(metricsHost):\(port)/metrics\n"
       } catch {
         server.stop()
         throw UsageError("--metrics: \(c.metrics ?? ""): \(error)")
       }
     }
+    if hostKey.generated {
+      FileHandle.standardError.write(Data("termmap serve: made a host key: \(hostKeyPath)\n".utf8))
+    }
+    FileHandle.standardError.write(
+      Data(
+        ("termmap serve: listening on \(host):\(bound), host key \(hostKey.fingerprint)\n"
+          + metricsLine).utf8))
 
     // SIGTERM and SIGINT: every session gets a last line and its terminal back; exit 0.
     // SIGHUP: the authorized keys and the configuration are read again (sessions that start

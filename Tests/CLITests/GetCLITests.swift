@@ -48,7 +48,7 @@ struct GetCLITests {
     let r = try termmap(args)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains("wrote \(out): 21 tiles"), "\(r.stdout)")
-    let log = nginx.accessLog.dropFirst(before)
+    let log = nginx.waitForAccessLog { $0.count >= before + planned }.dropFirst(before)
     #expect(log.count == planned, "\(log)")
     #expect(log.allSatisfy { $0.contains(" 206 ") }, "\(log)")
     let source = try PMTilesSource(path: Self.world.path)
@@ -488,11 +488,7 @@ struct GetCityCLITests {
     let start = nginx.accessLog.count
     let r = try termmap(get, environment: env)
     #expect(r.status == 0, "\(r.stderr)")
-    var log = Array(nginx.accessLog.dropFirst(start))
-    for _ in 0..<100 where log.count < requests {
-      usleep(20_000)
-      log = Array(nginx.accessLog.dropFirst(start))
-    }
+    let log = Array(nginx.waitForAccessLog { $0.count >= start + requests }.dropFirst(start))
     #expect(log.count == requests, "\(log)")
     #expect(log.allSatisfy { $0.split(separator: " ")[2] == "206" }, "\(log)")
     let file = dir.appendingPathComponent("termmap/regions/helsinki.pmtiles").path

@@ -216,7 +216,9 @@ final class LiveTmux {
       if condition(screen) { return (true, screen) }
       usleep(100_000)
     }
-    return (false, screen)
+    // One last look: a loaded machine may have kept this thread past the deadline.
+    screen = try capture()
+    return (condition(screen), screen)
   }
 
   /// Polls an event log until `condition` holds for its lines.

@@ -13,16 +13,24 @@ struct ServeCLITests {
         termmapBinary.path, "serve", "--listen", "127.0.0.1:\(port)", "--host-key",
         tmux.file("host_key"),
       ] + extra, stderr: tmux.file("serve.log"))
-    // Listening once it said so.
-    for _ in 0..<200 {
-      if let log = try? String(contentsOfFile: tmux.file("serve.log"), encoding: .utf8),
-        log.contains("listening on")
-      {
-        break
-      }
-      usleep(50_000)
-    }
+    // Listening once it said so (with --metrics, its metrics too: the line comes after both).
+    let log = waitForLog(tmux.file("serve.log"), containing: "listening on")
+    if !log.contains("listening on") { ChildProcess.stop(pid) }
+    try #require(log.contains("listening on"), "termmap serve did not say it was listening: \(log)")
     return (pid, port)
+  }
+
+  /// The server's log once it contains `text`, or as it is after `timeout` seconds (a failure
+  /// bound: on a loaded machine the server may wait long for a core).
+  static func waitForLog(_ path: String, containing text: String, timeout: Double = 60) -> String {
+    let end = Date().addingTimeInterval(timeout)
+    var log = ""
+    repeat {
+      log = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+      if log.contains(text) { return log }
+      usleep(50_000)
+    } while Date() < end
+    return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
   }
 
   static func ssh(_ port: UInt16, _ target: String, key: String? = nil) -> String {
@@ -66,12 +74,7 @@ struct ServeCLITests {
     // The client's terminal is back: no map left on the primary screen.
     #expect(!done.screen.contains { inkedCells($0) > 0 }, "\(done.screen)")
     // The server logs the disconnect when it sees the connection close, just after the client.
-    var after = ""
-    for _ in 0..<200 {
-      after = (try? String(contentsOfFile: tmux.file("serve.log"), encoding: .utf8)) ?? ""
-      if after.contains("disconnect") { break }
-      usleep(50_000)
-    }
+    let after = Self.waitForLog(tmux.file("serve.log"), containing: "disconnect")
     #expect(after.contains("user=lyon") && after.contains("disconnect"), "\(after)")
   }
 
@@ -159,7 +162,7 @@ struct ServeCLITests {
     func log() -> String {
       (try? String(contentsOfFile: tmux.file("serve.log"), encoding: .utf8)) ?? ""
     }
-    for _ in 0..<200 where !log().contains("listening on") { usleep(50_000) }
+    _ = Self.waitForLog(tmux.file("serve.log"), containing: "listening on")
     // No language configured: a session in the C locale reads the names as the tiles have them.
     try tmux.start("LANG=C.UTF-8 " + Self.ssh(port, "-o SendEnv=LANG qqqzzzq@127.0.0.1"))
     let before = try tmux.waitFor(timeout: 60) { $0.joined().contains("Monaco-Ville") }
@@ -169,7 +172,7 @@ struct ServeCLITests {
     try "[style]\nlang = \"en\"\n".write(
       toFile: config + "/termmap/config.toml", atomically: true, encoding: .utf8)
     kill(pid, SIGHUP)
-    for _ in 0..<200 where !log().contains("[termmap] reloaded") { usleep(50_000) }
+    _ = Self.waitForLog(tmux.file("serve.log"), containing: "[termmap] reloaded")
     #expect(log().contains("map-layers=1 [termmap] reloaded"), "\(log())")
     let next = try LiveTmux(width: 160)
     try next.start("LANG=C.UTF-8 " + Self.ssh(port, "-o SendEnv=LANG qqqzzzq@127.0.0.1"))

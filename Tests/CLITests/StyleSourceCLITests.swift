@@ -118,8 +118,12 @@ struct StyleSourceCLITests {
     #expect(drawn.water && drawn.roads, "\(Self.colours(r.stdout))")
     // The source's attribution (HTML in the style) as plain text on the status line.
     #expect(r.stdout.split(separator: "\n").last?.contains("© Test Tiles") == true)
-    #expect(nginx.accessLog.contains { $0.contains("GET /monaco.json ") })
-    #expect(nginx.accessLog.contains { $0.contains("GET /tiles/13/") })
+    let asked = nginx.waitForAccessLog { log in
+      log.contains { $0.contains("GET /monaco.json ") }
+        && log.contains { $0.contains("GET /tiles/13/") }
+    }
+    #expect(asked.contains { $0.contains("GET /monaco.json ") }, "\(asked)")
+    #expect(asked.contains { $0.contains("GET /tiles/13/") }, "\(asked)")
 
     // The same style without its road layer: the roads go, the water stays.
     let plain = try termmap(

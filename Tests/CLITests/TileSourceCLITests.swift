@@ -63,8 +63,12 @@ struct TileSourceCLITests {
       #expect(r.stderr.isEmpty, "\(name): \(r.stderr)")
       #expect(r.stdout == local.stdout, "\(name)")
     }
-    #expect(nginx.accessLog.contains { $0.contains("GET /planet ") })
-    #expect(nginx.accessLog.contains { $0.hasSuffix("\"GET /world.pmtiles HTTP/1.1\"") })
+    let asked = nginx.waitForAccessLog { log in
+      log.contains { $0.contains("GET /planet ") }
+        && log.contains { $0.hasSuffix("\"GET /world.pmtiles HTTP/1.1\"") }
+    }
+    #expect(asked.contains { $0.contains("GET /planet ") }, "\(asked)")
+    #expect(asked.contains { $0.hasSuffix("\"GET /world.pmtiles HTTP/1.1\"") }, "\(asked)")
   }
 
   @Test("the openfreemap preset is read as a TileJSON URL, not refused as a template")

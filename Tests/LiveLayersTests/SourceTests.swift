@@ -148,7 +148,7 @@ struct SourceTests {
         }
       })
     #expect(feed.withStore { $0["a1"] } != nil)
-    #expect(nginx.accessLog.count >= 3)
+    #expect(nginx.waitForAccessLog { $0.count >= 3 }.count >= 3)
     #expect(feed.statistics.malformed == 0)
   }
 

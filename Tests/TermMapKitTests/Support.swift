@@ -148,8 +148,10 @@ final class RecordingRenderer: OverlayRenderer, @unchecked Sendable {
     var stoppedWaiting = false
   }
   let state = Mutex(State())
-  /// Hold the first thread's draw (for at most two seconds) until a second thread draws too, so
-  /// a test of concurrency does not depend on how busy the machine is.
+  /// Hold the first thread's draw until a second thread draws too, so a test of concurrency
+  /// does not depend on how busy the machine is. The bound (60 s) is a failure bound: on a
+  /// machine at load 17 a second worker may wait seconds for a core (two seconds
+  /// can be too few), and only a map drawing on one thread waits it out.
   let awaitSecondThread: Bool
   /// Seconds each draw sleeps (so concurrent tiles overlap in time).
   let sleep: Double
@@ -190,7 +192,7 @@ final class RecordingRenderer: OverlayRenderer, @unchecked Sendable {
       $0.threads.insert(call.thread)
     }
     if awaitSecondThread {
-      let deadline = Date().addingTimeInterval(2)
+      let deadline = Date().addingTimeInterval(60)
       while Date() < deadline {
         let done = state.withLock { $0.threads.count > 1 || $0.stoppedWaiting }
         if done { break }

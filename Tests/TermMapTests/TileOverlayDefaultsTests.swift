@@ -81,10 +81,11 @@ private func inked(_ frame: CellBuffer) -> Int {
   frame.lines.joined().unicodeScalars.filter { $0.value > 0x2800 && $0.value <= 0x28FF }.count
 }
 
-/// The access log lines of requests for tiles.
-private func tileRequests(_ nginx: Nginx) -> [String] {
-  // nginx writes its log line after the answer; give the last one a moment.
-  var log = nginx.accessLog
+/// The access log lines of requests for tiles: once there are `atLeast` (nginx writes a line
+/// after its answer, so the client may have the tile before the line is there), then a moment
+/// more for a line that should not be there.
+private func tileRequests(_ nginx: Nginx, atLeast count: Int = 0) -> [String] {
+  var log = nginx.waitForAccessLog { $0.count >= count }
   for _ in 0..<20 {
     usleep(10_000)
     let again = nginx.accessLog
@@ -165,7 +166,9 @@ struct TileOverlayDefaultsTests {
     try withCache { cache in
       let template = nginx.baseURL + "/png/{z}/{x}/{y}.png"
       let first = frame(TileOverlay(urlTemplate: template), at: TileSite.png, level: 16).frame
-      let asked = tileRequests(nginx).filter { $0.contains("GET /png/16/34119/23895.png") }
+      let asked = tileRequests(nginx, atLeast: 1).filter {
+        $0.contains("GET /png/16/34119/23895.png")
+      }
       #expect(asked.count == 1, "\(asked)")
       // Stored under the XDG cache home, by template.
       let stored = try FileManager.default.subpathsOfDirectory(

@@ -124,7 +124,8 @@ struct LiveLayerSourcesE2ETests {
     #expect(moved, "\(second.joined(separator: "\n"))")
     #expect(statusLine(second).contains("1 target"), "\(statusLine(second))")
     // Polled, not read once: nginx answered more than one request for it.
-    #expect(nginx.accessLog.filter { $0.contains("/aircraft.json") }.count >= 2)
+    let polls = nginx.waitForAccessLog { $0.filter { $0.contains("/aircraft.json") }.count >= 2 }
+    #expect(polls.filter { $0.contains("/aircraft.json") }.count >= 2, "\(polls)")
   }
 
   @Test("tcp://: a line stream from a loopback listener puts a marker up and moves it")

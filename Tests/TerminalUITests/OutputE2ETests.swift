@@ -105,36 +105,34 @@ struct OutputE2ETests {
       .compactMap { line in line.split(separator: "bytes=").last.flatMap { Int($0) } }
   }
 
-  /// Polls the screen until `condition` holds, sleeping between looks without holding a thread
-  /// of the concurrency pool (other suites' async tests need them on a 2-core machine).
-  func waitFor(
-    _ tmux: Tmux, timeout: Double = 60, _ condition: ([String]) -> Bool
-  ) async throws -> (ok: Bool, screen: [String]) {
-    let end = Date().addingTimeInterval(timeout)
-    var screen: [String] = []
-    while Date() < end {
-      screen = try tmux.capture()
-      if condition(screen) { return (true, screen) }
-      try await Task.sleep(for: .milliseconds(50))
-    }
-    // One last look: on a loaded machine this task may have waited past the deadline for a
-    // thread, and the screen have been right all that time.
-    screen = try tmux.capture()
-    return (condition(screen), screen)
+  /// Whether the map the viewer last drew was complete: the last `rendered` line of the
+  /// event log (written when a frame drew tiles or had tiles waiting) says so, or there is
+  /// none yet.
+  func mapComplete(_ log: String) -> Bool {
+    let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+    guard let last = lines.last(where: { $0.hasPrefix("rendered ") }) else { return true }
+    return last == "rendered fully=true"
   }
 
-  /// Sends a key and waits until the viewer has answered it and the screen has stopped
-  /// changing (tiles drawn, the gesture settled); returns the bytes of the answering frame.
+  /// Sends a key and waits until the viewer has answered it, its map is complete (every tile
+  /// the view needs drawn: on a loaded machine they may come seconds after the key's frame)
+  /// and the screen has stopped changing (the last frame's bytes through tmux); returns the
+  /// bytes of the answering frame.
+  ///
+  /// The tests of this suite are synchronous, as the other end-to-end tests are: an async
+  /// test sleeping between looks waited for a thread of the concurrency pool, which the other
+  /// suites' blocking tests hold on a 2-core machine, and could be failed for minutes it did
+  /// not run (a press "ran past" 120 s with the screen right all along).
   @discardableResult
-  func press(_ key: String, _ tmux: Tmux, log: String) async throws -> Int {
+  func press(_ key: String, _ tmux: Tmux, log: String) throws -> Int {
     let before = latencies(log).count
     try tmux.sendKeys(key)
     var last: [String] = []
     var stableSince = Date()
     // A failure bound, not a measurement: on a machine with both cores busy the viewer can
     // wait long for a core.
-    let (ok, _) = try await waitFor(tmux, timeout: 120) { screen in
-      guard latencies(log).count > before else { return false }
+    let (ok, screen) = try tmux.waitFor(timeout: 120) { screen in
+      guard latencies(log).count > before, mapComplete(log) else { return false }
       if screen != last {
         last = screen
         stableSince = Date()
@@ -142,15 +140,18 @@ struct OutputE2ETests {
       }
       return Date().timeIntervalSince(stableSince) > 1.0
     }
-    try #require(ok, "no settled answer to \(key)")
+    try #require(
+      ok,
+      "no settled answer to \(key): \(latencies(log).count - before) frames answered it, map complete \(mapComplete(log))\n\(screen.joined(separator: "\n"))"
+    )
     return latencies(log)[before]
   }
 
   /// Redraws the view whole (charset to ASCII and back: the screen is cleared and written
   /// again) and returns the bytes of that full repaint.
-  func fullRepaint(_ tmux: Tmux, log: String) async throws -> Int {
-    try await press("c", tmux, log: log)
-    return try await press("c", tmux, log: log)
+  func fullRepaint(_ tmux: Tmux, log: String) throws -> Int {
+    try press("c", tmux, log: log)
+    return try press("c", tmux, log: log)
   }
 
   func differences(_ a: [[Styled]], _ b: [[Styled]]) -> String {
@@ -176,7 +177,7 @@ struct OutputE2ETests {
   }
 
   @Test("pans written by difference leave the frame render prints; a sideways pan is cheap")
-  func pansMatchRender() async throws {
+  func pansMatchRender() throws {
     let tmux = try Tmux(width: Self.columns, height: Self.mapRows + 1)
     let log = tmux.file("events.log")
     try tmux.start(
@@ -185,7 +186,7 @@ struct OutputE2ETests {
     let expected = try rendered(tmux)
     try #require(expected.count >= Self.mapRows)
     let start = Array(expected.prefix(Self.mapRows))
-    let (shown, _) = try await waitFor(tmux, timeout: 60) { _ in
+    let (shown, _) = try tmux.waitFor(timeout: 60) { _ in
       (try? mapOnScreen(tmux)) == start
     }
     let first = try mapOnScreen(tmux)
@@ -193,19 +194,19 @@ struct OutputE2ETests {
 
     // Tiles around the view drawn once, so each pan's first frame is complete; back at the
     // start (after DCH, then ICH), the screen is render's frame again.
-    for key in ["l", "h", "j", "k"] { try await press(key, tmux, log: log) }
+    for key in ["l", "h", "j", "k"] { try press(key, tmux, log: log) }
     try expectScreen(tmux, start)
 
-    let full = try await fullRepaint(tmux, log: log)
+    let full = try fullRepaint(tmux, log: log)
     try expectScreen(tmux, start)
-    for key in ["l", "h", "j", "k"] { try await press(key, tmux, log: log) }
+    for key in ["l", "h", "j", "k"] { try press(key, tmux, log: log) }
 
     // Each pan, written by difference, shows what a full repaint of the same view shows.
     var bytes: [String: Int] = [:]
     for key in ["l", "j", "h", "k"] {
-      bytes[key] = try await press(key, tmux, log: log)
+      bytes[key] = try press(key, tmux, log: log)
       let incremental = try tmux.captureWithColours()
-      _ = try await fullRepaint(tmux, log: log)
+      _ = try fullRepaint(tmux, log: log)
       let whole = try tmux.captureWithColours()
       let same = Self.styledLines(incremental) == Self.styledLines(whole)
       #expect(
@@ -223,7 +224,7 @@ struct OutputE2ETests {
       #expect(Double(bytes[key]!) <= 0.4 * Double(full), "\(key): \(bytes[key]!) of \(full) B")
     }
     try tmux.sendKeys("q")
-    let (quit, screen) = try await waitFor(tmux, timeout: 30) { s in s.joined().contains("EXITED 0")
+    let (quit, screen) = try tmux.waitFor(timeout: 30) { s in s.joined().contains("EXITED 0")
     }
     #expect(quit, "\(screen.joined(separator: "\n"))")
   }
@@ -241,7 +242,7 @@ struct OutputE2ETests {
   }
 
   @Test("after a resize the whole frame is written again at the new size, and stays")
-  func resize() async throws {
+  func resize() throws {
     let tmux = try Tmux(width: 100, height: 31)
     let log = tmux.file("events.log")
     try tmux.start(
@@ -250,14 +251,14 @@ struct OutputE2ETests {
     for (w, h) in [(100, 31), (80, 25), (120, 35)] {
       if w != 100 { try tmux.resize(width: w, height: h) }
       let expected = try rendered(tmux, columns: w, rows: h - 1)
-      let (shown, _) = try await waitFor(tmux, timeout: 60) { _ in
+      let (shown, _) = try tmux.waitFor(timeout: 60) { _ in
         (try? Array(Self.styledLines(tmux.captureWithColours()).prefix(h - 1))) == expected
       }
       let now = Array(Self.styledLines(try tmux.captureWithColours()).prefix(h - 1))
       try #require(shown, "\(w)x\(h): \(differences(now, expected))")
       // Keys read after the resize (ncurses refreshes its window on each) leave it alone.
-      try await press("l", tmux, log: log)
-      try await press("h", tmux, log: log)
+      try press("l", tmux, log: log)
+      try press("h", tmux, log: log)
       let after = Array(Self.styledLines(try tmux.captureWithColours()).prefix(h - 1))
       let same = after == expected
       #expect(same, "\(w)x\(h) after keys: \(differences(after, expected))")
@@ -265,7 +266,7 @@ struct OutputE2ETests {
   }
 
   @Test("TERMMAP_OUTPUT=ncurses: ncurses writes the frames, and they are render's too")
-  func ncursesOutput() async throws {
+  func ncursesOutput() throws {
     let tmux = try Tmux(width: 100, height: 31)
     let log = tmux.file("events.log")
     try tmux.start(
@@ -278,18 +279,18 @@ struct OutputE2ETests {
         "--color", "always", "--size", "100x30",
       ] + Self.view, stdout: out)
     let start = Array(Self.styledLines(try String(contentsOfFile: out, encoding: .utf8)).prefix(30))
-    let (shown, _) = try await waitFor(tmux, timeout: 60) { _ in
+    let (shown, _) = try tmux.waitFor(timeout: 60) { _ in
       (try? Array(Self.styledLines(tmux.captureWithColours()).prefix(30))) == start
     }
     let first = Array(Self.styledLines(try tmux.captureWithColours()).prefix(30))
     try #require(shown, "\(differences(first, start))")
-    try await press("l", tmux, log: log)
-    try await press("h", tmux, log: log)
+    try press("l", tmux, log: log)
+    try press("h", tmux, log: log)
     let back = Array(Self.styledLines(try tmux.captureWithColours()).prefix(30))
     #expect(back == start, "\(differences(back, start))")
     // ncurses it is: it cannot shift rows, so a sideways pan costs about a full repaint.
-    let full = try await fullRepaint(tmux, log: log)
-    let pan = try await press("l", tmux, log: log)
+    let full = try fullRepaint(tmux, log: log)
+    let pan = try press("l", tmux, log: log)
     #expect(Double(pan) > 0.6 * Double(full), "pan \(pan) B, full repaint \(full) B")
   }
 }

@@ -492,7 +492,7 @@ struct WholeFrameTests {
       " │ r               show / hide routes                    │  ",
       " │ c               braille / ASCII                       │  ",
       " │ p               profile of the selected track         │  ",
-      " │ L               layers: files, tracks, on / off       │  ",
+      " │ L               layers: files, live; on / off         │  ",
       " │ m               measure a path                        │  ",
       " │ t               colour tracks: file, elevation, …     │  ",
       " │ T               targets: markers by distance          │  ",

@@ -96,6 +96,22 @@ public final class Nginx: Sendable {
     return text.split(separator: "\n").map(String.init)
   }
 
+  /// The access log's lines once `condition` holds for them, or as they are after `timeout`
+  /// seconds (a failure bound). nginx writes a request's line after its answer has gone, so
+  /// a client holding its answer may look before the line is there (on a loaded machine, for
+  /// long): wait for the lines a check needs rather than read the log at once.
+  public func waitForAccessLog(timeout: Double = 30, until condition: ([String]) -> Bool)
+    -> [String]
+  {
+    let end = Date().addingTimeInterval(timeout)
+    var log = accessLog
+    while !condition(log) && Date() < end {
+      usleep(20_000)
+      log = accessLog
+    }
+    return log
+  }
+
   /// The body bytes nginx sent for the given access-log lines.
   public static func bodyBytes<S: Sequence<String>>(_ lines: S) -> Int {
     lines.reduce(0) { $0 + (Int($1.split(separator: " ")[3]) ?? 0) }

@@ -194,11 +194,7 @@ struct HTTPClientTests {
     let bodies = ids.map { id in try? source.tile(id) }
     #expect(bodies.allSatisfy { $0 == tile })
     // nginx writes its log line after the answer; give the last one a moment.
-    var log = nginx.accessLog
-    for _ in 0..<100 where log.count < ids.count {
-      usleep(20_000)
-      log = nginx.accessLog
-    }
+    let log = nginx.waitForAccessLog { $0.count >= ids.count }
     #expect(log.count == ids.count)
     let connections = Set(log.compactMap { $0.split(separator: " ").first })
     #expect(connections.count <= 2, "\(log)")

@@ -1,7 +1,8 @@
 import TermMap
 
 // Live targets: NDJSON lines decoded as a reader would, a target moved in place and another
-// removed, a marker with a Maki symbol and an area in its simplestyle, drawn on a map as text.
+// removed (the moved one with its trail, in its marker's colour), a marker with a Maki symbol
+// and an area in its simplestyle, drawn on a map as text.
 // Everything through the public API.
 //
 // (No base map: the frame shows the targets alone.)
@@ -28,7 +29,8 @@ print(
 )
 
 // Updates to targets, and targets onto a map.
-let feed = LiveFeed()
+// Trails of the last five positions.
+let feed = LiveFeed(store: TargetStore(trailLength: 5))
 feed.apply(updates)
 let map = MapView(columns: 50, rows: 12)
 map.setCenter(Coordinate(latitude: 43.72, longitude: 7.425), animated: false)
@@ -47,5 +49,11 @@ if let zone = layer.shapes["zone"] as? LiveShape {
   print(
     "zone: stroke \(zone.style.strokeColor.map { "\($0)" } ?? "none"), fill \(dots) dots of 8"
   )
+}
+// The ferry moved: its trail, one line in the colour of its marker (a vessel's).
+if let trails = layer.trails {
+  for group in trails.groups {
+    print("trail: \(group.lines.polylines.count) line in \(group.color)")
+  }
 }
 print("marker-symbol harbor: \(MarkerSymbol.glyphs(for: "harbor").map { String($0.glyph) } ?? "?")")
