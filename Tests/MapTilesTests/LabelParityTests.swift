@@ -27,10 +27,14 @@ struct LabelParityTests {
     }
   }
 
-  static let helsinki = "/work/shared/bench/helsinki-omt"
+  static let helsinki = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("shared/bench/helsinki-omt").path
 
   static func source(_ path: String) throws -> any TileSource {
-    path.hasSuffix(".mbtiles") ? try MBTilesSource(path: path) : try DirectoryTileSource(root: path)
+    if path.hasSuffix(".mbtiles") { return try MBTilesSource(path: path) }
+    if path.hasSuffix(".pmtiles") { return try PMTilesSource(path: path) }
+    return try DirectoryTileSource(root: path)
   }
 
   /// The labels of the viewport, as the renderer gives them to the map.
@@ -69,10 +73,11 @@ struct LabelParityTests {
   static let helsinkiCenter = Coordinate(latitude: 60.1699, longitude: 24.9440)
   static let monaco = Coordinate(latitude: 43.7384, longitude: 7.4246)
   static let cases: [(String, String, BasemapStyle, Coordinate, [Double])] = [
-    ("openmaptiles-dark", helsinki, .dark, helsinkiCenter, [2, 10.5, 14, 16.5]),
-    ("openmaptiles-light", helsinki, .light, helsinkiCenter, [15]),
-    ("openmaptiles-mono", helsinki, .mono, helsinkiCenter, [3]),
-    ("openmaptiles-dark", monacoPath, .dark, monaco, [15]),
+    ("openmaptiles-dark", worldPath, .dark, helsinkiCenter, [2, 5.5, 8]),
+    ("openmaptiles-light", worldPath, .light, helsinkiCenter, [3]),
+    ("openmaptiles-mono", worldPath, .mono, helsinkiCenter, [5.5]),
+    ("openmaptiles-dark", monacoPath, .dark, monaco, [13, 15, 16.5]),
+    ("openmaptiles-light", monacoPath, .light, monaco, [15]),
     ("shortbread-dark", shortbreadPath, .shortbread, monaco, [13, 16.5]),
     ("shortbread-light", shortbreadPath, .shortbreadLight, monaco, [15]),
     ("shortbread-mono", shortbreadPath, .shortbreadMono, monaco, [15]),
@@ -80,10 +85,18 @@ struct LabelParityTests {
     ("protomaps-light", protomapsPath, .protomapsLight, monaco, [15]),
     ("protomaps-mono", protomapsPath, .protomapsMono, monaco, [15]),
   ]
+  /// At development time, the bench tiles (outside the repository) too.
+  static let benchCases: [(String, String, BasemapStyle, Coordinate, [Double])] =
+    FileManager.default.fileExists(atPath: helsinki)
+    ? [
+      ("openmaptiles-dark", helsinki, .dark, helsinkiCenter, [2, 10.5, 14, 15, 16.5]),
+      ("openmaptiles-light", helsinki, .light, helsinkiCenter, [15]),
+      ("openmaptiles-mono", helsinki, .mono, helsinkiCenter, [3]),
+    ] : []
 
   @Test("each label rule as a symbol layer gives the same labels, in the same order")
   func parity() throws {
-    for (file, path, style, center, zooms) in Self.cases {
+    for (file, path, style, center, zooms) in Self.cases + Self.benchCases {
       let document = try StyleDocument(
         data: Data(contentsOf: Self.styles.appendingPathComponent(file + ".json")))
       let sourceID = try #require(document.sourceIDs.first)
