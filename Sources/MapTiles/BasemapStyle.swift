@@ -1,248 +1,101 @@
-import DotRaster
+import Foundation
+import MapStyle
+import Synchronization
 
-/// How the basemap looks: which layers are drawn, in what order, from which zoom, with what
-/// colours, line widths and fill textures, and how labels rank. A value passed down to the
+/// How the basemap looks: one of termmap's built-in styles, a MapLibre style document for a
+/// schema's tiles in a theme, and the language of its labels. A value passed down to the
 /// renderer, so the renderer holds no style knowledge of its own.
-public struct BasemapStyle: Sendable {
-  /// One drawing rule: features of `layer` whose `class` (or other key) matches, drawn as
-  /// fill and/or line from `minZoom`.
-  public struct Rule: Sendable {
-    /// The vector tile layer the rule draws.
-    public var layer: String
-    /// Property that selects features (usually "class"); nil matches every feature.
-    public var key: String?
-    /// Accepted values of `key` (empty: any value).
-    public var values: Set<String>
-    /// The lowest map zoom the rule draws at.
-    public var minZoom: Double
-    /// The highest map zoom the rule draws at.
-    public var maxZoom: Double
-    /// The fill colour of polygons (nil: unfilled).
-    public var fill: TermColor?
-    /// The fill texture.
-    public var fillPattern: DotPattern
-    /// The line colour (nil: no line).
-    public var stroke: TermColor?
-    /// Line width in dots.
-    public var lineWidth: Double
-    /// Dash lengths in dots (empty: solid).
-    public var dash: [Double]
-    /// Numeric filter: feature property `admin_level` (or the like) at most this.
-    public var maxLevel: (key: String, value: Double)?
-    /// A feature property that holds the zoom level the feature shows from (Protomaps'
-    /// `min_zoom`): features whose value is above the map's zoom are skipped. nil: none.
-    public var minZoomKey: String?
+///
+/// The nine documents (three schemas × `dark`, `light`, `mono`) are JSON files in the
+/// repository (`Sources/MapTiles/Styles/<schema>-<variant>.json`), compiled into termmap as
+/// text; a document is read and compiled the first time a style of it is drawn
+/// (`document`), once per process. docs/builtin-styles.md describes them and the `termmap:`
+/// metadata they use.
+public struct BasemapStyle: Sendable, Equatable {
+  /// The schema of the tiles the style draws.
+  public let schema: VectorSchema
+  /// The theme.
+  public let variant: Variant
+  /// The language `localized(to:)` set (a code such as `fi` or `zh-Hant`), nil for none:
+  /// labels show names in it first where the tiles have them (`StyleTextField.localized`).
+  public private(set) var language: String?
 
-    /// A drawing rule.
-    public init(
-      layer: String, key: String? = nil, values: Set<String> = [], minZoom: Double = 0,
-      maxZoom: Double = 30, fill: TermColor? = nil, fillPattern: DotPattern = .solid,
-      stroke: TermColor? = nil, lineWidth: Double = 1, dash: [Double] = [],
-      maxLevel: (key: String, value: Double)? = nil, minZoomKey: String? = nil
-    ) {
-      self.layer = layer
-      self.key = key
-      self.values = values
-      self.minZoom = minZoom
-      self.maxZoom = maxZoom
-      self.fill = fill
-      self.fillPattern = fillPattern
-      self.stroke = stroke
-      self.lineWidth = lineWidth
-      self.dash = dash
-      self.maxLevel = maxLevel
-      self.minZoomKey = minZoomKey
+  /// The built-in style of a schema in a theme.
+  public init(schema: VectorSchema, variant: Variant) {
+    self.schema = schema
+    self.variant = variant
+  }
+
+  /// The style's name (for messages and `info`): the theme for OpenMapTiles (`dark`), else
+  /// the schema and the theme (`shortbread`, `shortbread-light`, `protomaps-mono`). The
+  /// document's own `name`.
+  public var name: String {
+    switch schema {
+    case .openMapTiles: return variant.rawValue
+    case .shortbread, .protomaps:
+      let base = schema == .shortbread ? "shortbread" : "protomaps"
+      return variant == .dark ? base : base + "-" + variant.rawValue
     }
   }
 
-  /// A kind of label: which point (or line) features, from which zoom, in what colour, with
-  /// what base priority (higher wins a place first).
-  public struct LabelRule: Sendable {
-    /// The vector tile layer whose features are named.
-    public var layer: String
-    /// The property that selects features (nil: every feature).
-    public var key: String?
-    /// Accepted values of `key` (empty: any value).
-    public var values: Set<String>
-    /// The lowest map zoom the names show at.
-    public var minZoom: Double
-    /// The names' colour.
-    public var color: TermColor
-    /// Whether the names are bold.
-    public var bold: Bool
-    /// The names' rank when labels compete for room (higher wins).
-    public var priority: Double
-    /// Only places of at least this population show below `populationZoom` levels past minZoom.
-    public var populationScale: Double
-    /// The feature property that ranks features of this rule (`rank` in OpenMapTiles); nil:
-    /// none.
-    public var rankKey: String?
-    /// Added to the priority per unit of `rankKey` (−1: rank 1 is the most important, as in
-    /// OpenMapTiles; +1 for ranks where more is more important, as Protomaps'
-    /// `population_rank`).
-    public var rankWeight: Double
-    /// As `Rule.minZoomKey`: a feature property holding the zoom the label shows from.
-    public var minZoomKey: String?
-    /// Feature properties holding a point of interest's class, in order of preference (the
-    /// first present is the label's `category`, which `MapView.pointOfInterestFilter`
-    /// matches); empty: the rule's names are not points of interest.
-    public var categoryKeys: [String]
+  /// The style document, read and compiled on first use (once per process, shared by every
+  /// renderer of the style).
+  public var document: StyleDocument { BuiltinStyles.shared.entry(schema, variant).document }
 
-    /// A label rule.
-    public init(
-      layer: String, key: String? = "class", values: Set<String> = [], minZoom: Double,
-      color: TermColor, bold: Bool = false, priority: Double, populationScale: Double = 0,
-      rankKey: String? = "rank", rankWeight: Double = -1, minZoomKey: String? = nil,
-      categoryKeys: [String] = []
-    ) {
-      self.layer = layer
-      self.key = key
-      self.values = values
-      self.minZoom = minZoom
-      self.color = color
-      self.bold = bold
-      self.priority = priority
-      self.populationScale = populationScale
-      self.rankKey = rankKey
-      self.rankWeight = rankWeight
-      self.minZoomKey = minZoomKey
-      self.categoryKeys = categoryKeys
-    }
-  }
+  /// The id of the document's vector source (`openmaptiles`, `shortbread`, `protomaps`): the
+  /// layers drawn read it.
+  public var sourceID: String { BuiltinStyles.sourceID(schema) }
 
-  /// The style's name (for messages and `info`).
-  public var name: String
-  /// Drawn in order: later rules on top.
-  public var rules: [Rule]
-  /// Which features are named, and how.
-  public var labels: [LabelRule]
-  /// The marker put before a city's name.
-  public var placeDot: Character
-  /// The colour of the marker before a city's name.
-  public var placeDotColor: TermColor
-  /// Feature properties that hold a label's text, in order of preference: the first whose
-  /// value a terminal cell can show (a script below U+2E80, so not CJK) wins, else the first
-  /// present. OpenMapTiles has `name` and `name_en`; tilemaker's OpenMapTiles profile writes
-  /// `name:latin` (and `name_int`) instead.
-  public var nameKeys: [String] = ["name", "name_en", "name:latin", "name_int"]
+  /// The document's JSON text, as in the repository's file (a starting point for a style of
+  /// one's own: `termmap --style FILE`).
+  public var json: String { BuiltinStyles.json(schema, variant) }
 
-  /// The label language: feature properties holding names in it (`name:fi`, `name_fi`, …,
-  /// from `localized(to:)`) are tried before `nameKeys`, whatever their script. Empty: none.
-  public var languageKeys: [String] = []
-  /// The language `localized(to:)` set (a code such as `fi` or `zh-Hant`), nil for none.
-  public var language: String?
+  /// The compiled layers to draw, shared by every renderer of the style.
+  var plan: StyledDrawPlan { BuiltinStyles.shared.entry(schema, variant).plan }
 
   /// Dark terminals (the default).
-  public static let dark = openMapTiles(.dark, name: "dark")
+  public static let dark = BasemapStyle(schema: .openMapTiles, variant: .dark)
 
   /// Light terminals.
-  public static let light = openMapTiles(.light, name: "light")
+  public static let light = BasemapStyle(schema: .openMapTiles, variant: .light)
 
   /// No colour (`NO_COLOR`, or any terminal): one grey, with the kinds of features told apart
   /// by line width, dashes and fill texture.
-  public static let mono = openMapTiles(.mono, name: "mono")
+  public static let mono = BasemapStyle(schema: .openMapTiles, variant: .mono)
 
-  /// The [OpenMapTiles](https://openmaptiles.org/schema/) style drawn in a palette.
-  public static func openMapTiles(_ p: Palette, name: String) -> BasemapStyle {
-    BasemapStyle(
-      name: name,
-      rules: [
-        Rule(
-          layer: "landcover", key: "class", values: ["wood", "forest", "grass", "park"],
-          minZoom: 12, fill: p.park, fillPattern: p.parkPattern),
-        Rule(
-          layer: "landuse", key: "class", values: ["park", "cemetery", "grass"], minZoom: 12,
-          fill: p.park, fillPattern: p.parkPattern),
-        // Built-up areas outlined until streets take over (the world's Natural Earth urban
-        // areas; OpenMapTiles' residential land use).
-        Rule(
-          layer: "landuse", key: "class", values: ["residential"], minZoom: 6, maxZoom: 12,
-          stroke: p.urban),
-        Rule(layer: "water", minZoom: 0, fill: p.water, fillPattern: p.waterPattern),
-        Rule(layer: "coastline", minZoom: 0, stroke: p.waterLine),
-        Rule(layer: "water", minZoom: 9, stroke: p.waterLine),
-        Rule(layer: "waterway", key: "class", values: ["river"], minZoom: 6, stroke: p.river),
-        Rule(layer: "waterway", minZoom: 10, stroke: p.river),
-        Rule(layer: "building", minZoom: 14, stroke: p.building),
-        Rule(
-          layer: "boundary", minZoom: 3, stroke: p.boundary, dash: [1, 2],
-          maxLevel: ("admin_level", 4)),
-        Rule(
-          layer: "boundary", minZoom: 0, stroke: p.countryBoundary, maxLevel: ("admin_level", 2)),
-        Rule(
-          layer: "transportation", key: "class", values: ["path", "track"], minZoom: 15,
-          stroke: p.path, dash: p.pathDash),
-        Rule(
-          layer: "transportation", key: "class", values: ["service"], minZoom: 15,
-          stroke: p.service, dash: p.serviceDash),
-        Rule(
-          layer: "transportation", key: "class", values: ["minor"], minZoom: 13,
-          stroke: p.minor),
-        Rule(
-          layer: "transportation", key: "class",
-          // OpenMapTiles' rail and transit; tilemaker's profile writes the railway value.
-          values: ["rail", "transit", "narrow_gauge", "light_rail", "subway", "tram", "funicular"],
-          minZoom: 12, stroke: p.rail, dash: p.railDash),
-        Rule(
-          layer: "transportation", key: "class", values: ["tertiary"], minZoom: 11,
-          stroke: p.tertiary),
-        Rule(
-          layer: "transportation", key: "class", values: ["secondary"], minZoom: 11,
-          stroke: p.major, lineWidth: p.majorWidth),
-        Rule(
-          layer: "transportation", key: "class", values: ["primary"], minZoom: 8,
-          stroke: p.major, lineWidth: p.majorWidth),
-        Rule(
-          layer: "transportation", key: "class", values: ["trunk"], minZoom: 8,
-          stroke: p.trunk, lineWidth: p.motorwayWidth),
-        Rule(
-          layer: "transportation", key: "class", values: ["motorway"], minZoom: 5,
-          stroke: p.motorway, lineWidth: p.motorwayWidth),
-      ],
-      labels: [
-        LabelRule(
-          layer: "place", values: ["country"], minZoom: 0, color: p.countryLabel, bold: true,
-          priority: 900),
-        LabelRule(
-          layer: "place", values: ["state"], minZoom: 5, color: p.stateLabel, priority: 500),
-        LabelRule(
-          layer: "place", values: ["city"], minZoom: 2, color: p.cityLabel, bold: p.boldCities,
-          priority: 700, populationScale: 1),
-        LabelRule(
-          layer: "place", values: ["town"], minZoom: 7, color: p.townLabel, priority: 400,
-          populationScale: 1),
-        LabelRule(
-          layer: "place", values: ["village", "suburb", "quarter", "neighbourhood"], minZoom: 12,
-          color: p.villageLabel, priority: 300),
-        LabelRule(
-          layer: "transportation_name", key: nil, minZoom: 14, color: p.streetLabel,
-          priority: 200),
-        LabelRule(
-          layer: "poi", key: nil, minZoom: 16, color: p.poiLabel, priority: 100,
-          categoryKeys: ["class", "subclass"]),
-      ],
-      placeDot: "•", placeDotColor: p.placeDot)
-  }
+  /// [Shortbread 1.0](https://shortbread-tiles.org/schema/1.0/) tiles (OpenStreetMap's own
+  /// vector tiles) on dark terminals: the same look as `dark` (OpenMapTiles), layer for
+  /// layer, with Shortbread's layers and `kind` values.
+  public static let shortbread = BasemapStyle(schema: .shortbread, variant: .dark)
 
-  /// The style with names in a language first: `name:CODE` (OpenMapTiles, Protomaps),
-  /// `name_CODE` (OpenMapTiles' `name_en`/`name_de`, Shortbread) and Protomaps'
-  /// `pgf:name:CODE`, each taken whatever its script, then the style's own `nameKeys` as
-  /// before (as MapLibre's language controls put `["coalesce", ["get", "name:xx"], …]`
-  /// in front of a style's `text-field`). A code with a region or script (`zh-Hant`, `pt-BR`)
-  /// tries the full code, then its language. nil or an empty code: the style unchanged.
+  /// `shortbread` for light terminals.
+  public static let shortbreadLight = BasemapStyle(schema: .shortbread, variant: .light)
+
+  /// `shortbread` without colour (see `mono`).
+  public static let shortbreadMono = BasemapStyle(schema: .shortbread, variant: .mono)
+
+  /// [Protomaps basemap](https://docs.protomaps.com/basemaps/layers) tiles (layers version 4)
+  /// on dark terminals: the same look as `dark` (OpenMapTiles), with Protomaps' layers,
+  /// `kind`/`kind_detail` values, and each feature's `min_zoom` respected. Land is the
+  /// terminal's background, so `earth` is not drawn; `landcover` only exists below zoom 8
+  /// and is not drawn either.
+  public static let protomaps = BasemapStyle(schema: .protomaps, variant: .dark)
+
+  /// `protomaps` for light terminals.
+  public static let protomapsLight = BasemapStyle(schema: .protomaps, variant: .light)
+
+  /// `protomaps` without colour (see `mono`).
+  public static let protomapsMono = BasemapStyle(schema: .protomaps, variant: .mono)
+
+  /// The style with names in a language first: every symbol layer's `text-field` reads
+  /// `name:CODE` and `name_CODE` first, whatever their script, then the style's own names
+  /// (`StyleTextField.localized`, as MapLibre's language controls put `["coalesce", ["get",
+  /// "name:xx"], …]` in front of a style's `text-field`). A code with a region or script
+  /// (`zh-Hant`, `pt-BR`) tries the full code, then its language. nil or an empty code: the
+  /// style unchanged.
   public func localized(to code: String?) -> BasemapStyle {
     var s = self
-    s.languageKeys = []
-    s.language = nil
-    guard let code, !code.isEmpty else { return s }
-    var codes = [code]
-    if let cut = code.firstIndex(where: { $0 == "-" || $0 == "_" }) {
-      codes.append(String(code[..<cut]))
-    }
-    for c in codes {
-      s.languageKeys += ["name:\(c)", "name_\(c)", "pgf:name:\(c)"]
-    }
-    s.language = code
+    s.language = code.flatMap { $0.isEmpty ? nil : $0 }
     return s
   }
 
@@ -259,30 +112,11 @@ public struct BasemapStyle: Sendable {
     case light
     /// One grey on any terminal (`NO_COLOR`): kinds told apart by width, dashes and texture.
     case mono
-
-    /// The palette of the theme.
-    public var palette: Palette {
-      switch self {
-      case .dark: return .dark
-      case .light: return .light
-      case .mono: return .mono
-      }
-    }
   }
 
   /// The style that draws a schema's tiles.
   public static func forSchema(_ schema: VectorSchema, variant: Variant = .dark) -> BasemapStyle {
-    switch (schema, variant) {
-    case (.openMapTiles, .dark): return .dark
-    case (.openMapTiles, .light): return .light
-    case (.openMapTiles, .mono): return .mono
-    case (.shortbread, .dark): return .shortbread
-    case (.shortbread, .light): return .shortbreadLight
-    case (.shortbread, .mono): return .shortbreadMono
-    case (.protomaps, .dark): return .protomaps
-    case (.protomaps, .light): return .protomapsLight
-    case (.protomaps, .mono): return .protomapsMono
-    }
+    BasemapStyle(schema: schema, variant: variant)
   }
 
   /// The style for tiles with these layers (a source's `vectorLayers`, or a decoded tile's
@@ -291,5 +125,66 @@ public struct BasemapStyle: Sendable {
     -> BasemapStyle?
   {
     VectorSchema.detect(layerNames: vectorLayers).map { forSchema($0, variant: variant) }
+  }
+}
+
+/// The built-in style documents, each read and compiled the first time it is asked for.
+final class BuiltinStyles: Sendable {
+  static let shared = BuiltinStyles()
+
+  /// A compiled built-in style: its document and what the renderer draws from it.
+  struct Entry: Sendable {
+    let document: StyleDocument
+    let plan: StyledDrawPlan
+  }
+
+  private let entries = Mutex<[String: Entry]>([:])
+
+  /// The names of the styles compiled so far, sorted.
+  var compiled: [String] { entries.withLock { $0.keys.sorted() } }
+
+  /// The file name of a built-in style's JSON, without `.json`.
+  static func fileName(_ schema: VectorSchema, _ variant: BasemapStyle.Variant) -> String {
+    sourceID(schema) + "-" + variant.rawValue
+  }
+
+  /// The id of the vector source of a schema's documents (also the first part of the files'
+  /// names).
+  static func sourceID(_ schema: VectorSchema) -> String {
+    switch schema {
+    case .openMapTiles: return "openmaptiles"
+    case .shortbread: return "shortbread"
+    case .protomaps: return "protomaps"
+    }
+  }
+
+  /// A built-in style's JSON text.
+  static func json(_ schema: VectorSchema, _ variant: BasemapStyle.Variant) -> String {
+    guard let text = builtinStyleJSON[fileName(schema, variant)] else {
+      preconditionFailure("no built-in style \(fileName(schema, variant))")
+    }
+    return text
+  }
+
+  /// The compiled style, made on first use.
+  func entry(_ schema: VectorSchema, _ variant: BasemapStyle.Variant) -> Entry {
+    let name = Self.fileName(schema, variant)
+    if let e = entries.withLock({ $0[name] }) { return e }
+    // Compiled outside the lock; two threads asking at once both compile, one result is kept.
+    let document: StyleDocument
+    do {
+      document = try StyleDocument(data: Data(Self.json(schema, variant).utf8))
+    } catch {
+      // The documents are checked by the tests (BuiltinStyleTests): this cannot happen in a
+      // build whose tests pass.
+      preconditionFailure("built-in style \(name): \(error)")
+    }
+    let made = Entry(
+      document: document, plan: StyledDrawPlan(document: document, sourceID: Self.sourceID(schema)))
+    return entries.withLock { e in
+      if let other = e[name] { return other }
+      e[name] = made
+      return made
+    }
   }
 }

@@ -2,18 +2,17 @@ import DotRaster
 import Synchronization
 import TileData
 
-/// A decoded vector tile sorted out for one style, once: for each drawing rule, the features it
-/// draws, with their boxes, parts and the zoom they show from. Drawing a map tile then walks
-/// flat lists (a box test and a zoom compare per feature) instead of matching every feature's
-/// properties by name again for each of the dozens of map tiles a vector tile covers and at
-/// each zoom step. Immutable once made.
+/// The pieces a decoded vector tile is sorted out into for drawing (`PreparedStyledTile`): for
+/// each layer of the style, the features it draws, with their boxes, parts and the zoom they
+/// show from, and their lines cut into chunks. Drawing a map tile then walks flat lists (a box
+/// test and a zoom compare per feature) instead of matching every feature's properties again
+/// for each of the dozens of map tiles a vector tile covers and at each zoom step.
 final class PreparedVectorTile: Sendable {
-  /// One feature a rule draws.
+  /// One feature a layer draws.
   struct Item: Sendable {
     let box: TileBox
     let parts: Range<Int32>
-    /// The zoom level the feature shows from (its rule's, or a property's such as Protomaps'
-    /// `min_zoom`, whichever is higher).
+    /// The zoom level the feature shows from (its layer's `minzoom`).
     let minZoom: Double
     let polygon: Bool
     /// The pieces of its lines (or outlines) in `RuleItems.chunks`.
@@ -37,9 +36,10 @@ final class PreparedVectorTile: Sendable {
     let outline: Bool
   }
 
-  /// The features of one rule of the style, in tile order.
+  /// The features of one layer of the style (or one group of them that paint alike), in tile
+  /// order.
   struct RuleItems: Sendable {
-    /// Index of the rule in `BasemapStyle.rules`.
+    /// Index of the layer in `StyledDrawPlan.layers`.
     let rule: Int
     let layer: VectorLayer
     let items: [Item]
@@ -145,75 +145,6 @@ final class PreparedVectorTile: Sendable {
     }
   }
 
-  let styleName: String
-  let rules: [RuleItems]
-
-  init(tile: DecodedTile, style: BasemapStyle) {
-    styleName = style.name
-    var out: [RuleItems] = []
-    for (index, rule) in style.rules.enumerated() {
-      guard rule.fill != nil || rule.stroke != nil, let layer = tile.layer(named: rule.layer)
-      else { continue }
-      let keyIndex = rule.key.flatMap { layer.keyIndex(of: $0) }
-      if rule.key != nil && !rule.values.isEmpty && keyIndex == nil { continue }
-      let levelIndex = rule.maxLevel.flatMap { layer.keyIndex(of: $0.key) }
-      let fromIndex = rule.minZoomKey.flatMap { layer.keyIndex(of: $0) }
-      var items: [Item] = []
-      var box = TileBox.empty
-      var chunks: [Chunk] = []
-      var chunkPoints: [TilePoint] = []
-      for feature in layer {
-        let polygon: Bool
-        switch feature.type {
-        case .polygon: polygon = true
-        case .lineString:
-          guard rule.stroke != nil else { continue }
-          polygon = false
-        default: continue
-        }
-        if let k = keyIndex, !rule.values.isEmpty {
-          guard let v = feature.value(forKeyIndex: k)?.stringValue, rule.values.contains(v) else {
-            continue
-          }
-        }
-        if let (_, limit) = rule.maxLevel {
-          guard let k = levelIndex, let level = feature.value(forKeyIndex: k)?.doubleValue,
-            level <= limit
-          else { continue }
-        }
-        var from = rule.minZoom
-        if let k = fromIndex, let z = feature.value(forKeyIndex: k)?.doubleValue {
-          from = Swift.max(from, z)
-        }
-        let b = feature.boundingBox
-        guard !b.isEmpty else { continue }
-        let parts = feature.partIndices
-        let firstChunk = Int32(chunks.count)
-        if rule.stroke != nil {
-          layer.withFlatGeometry { points, offsets in
-            for p in parts {
-              Self.cut(
-                points[Int(offsets[p])..<Int(offsets[p + 1])], ring: polygon, minZoom: from,
-                into: &chunks, points: &chunkPoints)
-            }
-          }
-        }
-        items.append(
-          Item(
-            box: b, parts: Int32(parts.lowerBound)..<Int32(parts.upperBound), minZoom: from,
-            polygon: polygon, chunks: firstChunk..<Int32(chunks.count)))
-        box.formUnion(b)
-      }
-      if !items.isEmpty {
-        out.append(
-          RuleItems(
-            rule: index, layer: layer, items: items, box: box, chunks: chunks,
-            points: chunkPoints, grid: ChunkGrid(chunks)))
-      }
-    }
-    rules = out
-  }
-
   /// Cuts one part (a line, or a ring that closes back on its first vertex) into chunks.
   static func cut(
     _ part: Slice<UnsafeBufferPointer<TilePoint>>, ring: Bool, minZoom: Double,
@@ -244,28 +175,6 @@ final class PreparedVectorTile: Sendable {
       // The next piece starts at this one's last vertex.
       start = end - 1
     } while start < vertices.count - 1
-  }
-
-  /// Approximate memory held, in bytes.
-  var byteCount: Int {
-    rules.reduce(64) {
-      $0 + 64 + $1.items.count * MemoryLayout<Item>.stride + $1.chunks.count
-        * MemoryLayout<Chunk>.stride + $1.points.count * MemoryLayout<TilePoint>.stride
-        + ($1.grid.starts.count + $1.grid.indices.count) * 4 + $1.grid.firstBinX.count * 2
-    }
-  }
-}
-
-/// The prepared forms of a decoded tile, made on first use (usually one: one style).
-final class PreparedTileCache: Sendable {
-  private let slot = Mutex<PreparedVectorTile?>(nil)
-
-  /// The tile prepared for `style`, made now if it was not (or was for another style).
-  func prepared(_ tile: DecodedTile, for style: BasemapStyle) -> PreparedVectorTile {
-    if let p = slot.withLock({ $0 }), p.styleName == style.name { return p }
-    let made = PreparedVectorTile(tile: tile, style: style)
-    slot.withLock { $0 = made }
-    return made
   }
 }
 

@@ -75,7 +75,15 @@ final class StyledDrawPlan: Sendable {
     let extrusion: Bool
     /// Whether the layer sets its colour (a pattern fill without one is drawn grey).
     let setsColor: Bool
+    /// The fill's dot texture from the layer's `termmap:fill-pattern` metadata (nil: chosen
+    /// by the fill's contrast with the background).
+    let fillPattern: DotPattern?
+    /// Whether colours that are exactly an xterm palette entry are that palette colour
+    /// (`StyleDocument.usesXtermColors`).
+    let xterm: Bool
     let sourceLayer: String
+    /// `minzoom`; a layer from zoom 0 (the default) has no lower limit, as in MapLibre where
+    /// no zoom is below 0 (termmap's map zooms out past 0 in a small terminal).
     let minzoom: Double
     let maxzoom: Double
     let filter: StyleExpression?
@@ -91,6 +99,23 @@ final class StyledDrawPlan: Sendable {
   let document: StyleDocument
   let sourceID: String
   let layers: [Layer]
+  /// A layer's `termmap:fill-pattern` metadata: an integer 0–255 (braille dot bits, as
+  /// `DotPattern(bits:)`) or one of `solid`, `sparse`, `checker`, `hatch`; nil when the
+  /// layer has none (or another value).
+  static func fillPattern(metadata layer: StyleLayer) -> DotPattern? {
+    guard case .object(let meta)? = layer.json["metadata"], let value = meta["termmap:fill-pattern"]
+    else { return nil }
+    switch value {
+    case .number(let n) where n >= 0 && n <= 255 && n == n.rounded():
+      return DotPattern(bits: UInt8(n))
+    case .string("solid"): return .solid
+    case .string("sparse"): return .sparse
+    case .string("checker"): return .checker
+    case .string("hatch"): return .hatch
+    default: return nil
+    }
+  }
+
   /// The style's first visible `background` layer's colour, nil when it has none.
   let background: StyleExpression?
   /// What is not drawn, and why.
@@ -101,6 +126,7 @@ final class StyledDrawPlan: Sendable {
     self.sourceID = sourceID
     var layers: [Layer] = []
     var notes: [String] = []
+    let xterm = document.usesXtermColors
     for layer in document.layers {
       let names: [String?]
       let shape: Shape
@@ -139,7 +165,9 @@ final class StyledDrawPlan: Sendable {
         Layer(
           id: layer.id, shape: shape, extrusion: layer.kind == .fillExtrusion,
           setsColor: names[0].map { layer.paint[$0] != nil } ?? false,
-          sourceLayer: sourceLayer, minzoom: layer.minzoom, maxzoom: layer.maxzoom,
+          fillPattern: shape == .fill ? Self.fillPattern(metadata: layer) : nil, xterm: xterm,
+          sourceLayer: sourceLayer, minzoom: layer.minzoom > 0 ? layer.minzoom : -.infinity,
+          maxzoom: layer.maxzoom,
           filter: layer.filter, properties: properties, featureRoles: featureRoles,
           groupingZooms: featureRoles.map { properties[$0]?.zoomStops ?? [0] }))
     }
@@ -236,10 +264,14 @@ final class StyledDrawPlan: Sendable {
     var p = Paint()
     guard let c = color(.color) else { return nil }
     let alpha = opacity * c.a
-    let termColor = TermColor(c)
+    let termColor = TermColor(c, xterm: layer.xterm)
     switch layer.shape {
     case .fill:
-      if case .string(let name)? = value(.pattern), !name.isEmpty {
+      if let pattern = layer.fillPattern {
+        // The texture the style gives (termmap's built-in styles).
+        guard alpha >= 0.08 else { return nil }
+        p.pattern = pattern
+      } else if case .string(let name)? = value(.pattern), !name.isEmpty {
         // An image pattern: a hatch, in the fill colour.
         guard opacity >= 0.1 else { return nil }
         p.pattern = .hatch
@@ -252,14 +284,14 @@ final class StyledDrawPlan: Sendable {
           guard let outline = color(.outlineColor) ?? (layer.extrusion ? c : nil),
             outline.a * opacity >= 0.1
           else { return nil }
-          p.stroke = TermColor(outline)
+          p.stroke = TermColor(outline, xterm: layer.xterm)
           return p
         }
         p.pattern = pattern
       }
       p.fill = termColor
       if let outline = color(.outlineColor), outline.a * opacity >= 0.1 {
-        p.stroke = TermColor(outline)
+        p.stroke = TermColor(outline, xterm: layer.xterm)
       } else if layer.extrusion {
         p.stroke = termColor
       }

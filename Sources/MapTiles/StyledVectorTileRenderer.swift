@@ -22,11 +22,12 @@ import TileData
 /// `StyleLabels`). `background`, `raster`, `heatmap` and `hillshade`
 /// layers are skipped, each with a line in `notes`.
 ///
+/// termmap's built-in styles are style documents drawn the same way, by the superclass
+/// (`VectorTileRenderer` with a `BasemapStyle`).
+///
 /// `@unchecked Sendable`: the plan is immutable (a `Sendable` class); the rest is the
 /// superclass's.
 public final class StyledVectorTileRenderer: VectorTileRenderer, @unchecked Sendable {
-  let plan: StyledDrawPlan
-
   /// The style document drawn.
   public var document: StyleDocument { plan.document }
   /// The id of the style's source this overlay's tiles are.
@@ -47,10 +48,9 @@ public final class StyledVectorTileRenderer: VectorTileRenderer, @unchecked Send
     overlay: TileOverlay, document: StyleDocument, sourceID: String,
     retryInterval: TimeInterval = 30, inflateLimit: Int = Inflate.defaultLimit
   ) {
-    plan = StyledDrawPlan(document: document, sourceID: sourceID)
     symbolLayers = document.layers.filter { $0.kind == .symbol && $0.source == sourceID }
     super.init(
-      overlay: overlay, style: .forSchema(.openMapTiles, variant: .dark),
+      overlay: overlay, plan: StyledDrawPlan(document: document, sourceID: sourceID),
       retryInterval: retryInterval, inflateLimit: inflateLimit)
   }
 
@@ -58,10 +58,13 @@ public final class StyledVectorTileRenderer: VectorTileRenderer, @unchecked Send
   public override func labels(for viewport: Viewport) -> [MapLabel] {
     labels(for: viewport, from: styleLabels)
   }
+}
 
-  public override func drawTile(
+extension VectorTileRenderer {
+  /// Draws a vector tile's features into a map tile with the layers of `plan`.
+  func drawStyled(
     _ content: any TileContent, at path: TileOverlayPath, in mapRect: MapRect, zoomScale: Double,
-    context: DrawingContext
+    context: DrawingContext, plan: StyledDrawPlan
   ) {
     guard let v = content as? VectorTileContent else { return }
     let zoom = ZoomMath.zoomLevel(forZoomScale: zoomScale)

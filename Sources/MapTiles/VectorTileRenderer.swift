@@ -9,17 +9,19 @@ import TileData
 public struct VectorTileContent: TileContent {
   /// The decoded tile.
   public let tile: DecodedTile
-  /// The tile sorted out for the style it is drawn with (made on first draw).
-  let prepared = PreparedTileCache()
-  /// The tile sorted out for the style document it is drawn with (`StyledVectorTileRenderer`).
+  /// The tile sorted out for the style document it is drawn with (made on first draw).
   let styled = StyledTileCache()
   /// A decoded tile.
   public init(_ tile: DecodedTile) { self.tile = tile }
   public var byteCount: Int { tile.approximateByteCount * 5 / 4 }
 }
 
-/// Draws a tile overlay of Mapbox Vector Tiles feature by feature as a `BasemapStyle` says, and
-/// gives the map their place and street names as labels.
+/// Draws a tile overlay of Mapbox Vector Tiles with one of termmap's built-in styles
+/// (`BasemapStyle`: a style document per schema and theme), and gives the map their place and
+/// street names as labels, from the document's symbol layers (`StyleLabels`).
+///
+/// The document's layers are drawn as `StyledVectorTileRenderer` draws a style's (its
+/// superclass: this class holds the drawing, the subclass a document of the user's own).
 ///
 /// Loading, caching, stand-ins and loading events are `TileOverlayRenderer`'s. Vector tiles are
 /// drawn one zoom below the map's (a braille dot is coarser than the pixels tiles are made for).
@@ -27,9 +29,10 @@ public struct VectorTileContent: TileContent {
 /// source's bounds cut is ever stroked (where a detailed source ends, a coarser one goes on
 /// with no line between them).
 ///
-/// `@unchecked Sendable`: the style is a value behind a mutex (it changes at most once, when a
-/// renderer that detects the schema decodes its first telling tile), `inflateLimit` and
-/// `detectionVariant` are immutable; the rest is the superclass's.
+/// `@unchecked Sendable`: the style and its compiled layers are behind a mutex (they change at
+/// most once, when a renderer that detects the schema decodes its first telling tile, and the
+/// language when set), `inflateLimit` and `detectionVariant` are immutable; the rest is the
+/// superclass's.
 // Not final: `AutomaticTileRenderer` (this module) draws vector tiles as this class does.
 public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked Sendable {
   /// The style tiles are drawn with. A renderer made with `detectingSchema:` starts with the
@@ -43,8 +46,9 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     get { state.withLock { $0.style.language } }
     set {
       let changed = state.withLock { s -> Bool in
-        guard s.style.language != newValue else { return false }
-        s.style = s.style.localized(to: newValue)
+        let style = s.style.localized(to: newValue)
+        guard s.style != style else { return false }
+        s.style = style
         return true
       }
       if changed { setNeedsDisplay() }
@@ -56,16 +60,23 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
   public let inflateLimit: Int
   /// Light or dark, when the style is chosen from the tiles; nil for a fixed style.
   public let detectionVariant: BasemapStyle.Variant?
-  /// The style, the schema detected, and whether a tile was drawn before detection (it is
-  /// then redrawn once the style changes).
-  private let state: Mutex<(style: BasemapStyle, detected: VectorSchema?, drawnBefore: Bool)>
+  /// The style, the layers drawn (the style's, or a `StyledVectorTileRenderer`'s document's),
+  /// the schema detected, and whether a tile was drawn before detection (it is then redrawn
+  /// once the style changes).
+  private let state:
+    Mutex<
+      (style: BasemapStyle, plan: StyledDrawPlan, detected: VectorSchema?, drawnBefore: Bool)
+    >
+  /// The labels of the drawn document's symbol layers in the language last asked for, and
+  /// the layers they were made for (made on first use).
+  let documentLabelSet = Mutex<(document: StyledDrawPlan, labels: StyleLabels)?>(nil)
 
   /// A renderer drawing a vector tile overlay with a fixed style.
   public init(
     overlay: TileOverlay, style: BasemapStyle, retryInterval: TimeInterval = 30,
     inflateLimit: Int = Inflate.defaultLimit
   ) {
-    state = Mutex((style, nil, false))
+    state = Mutex((style, style.plan, nil, false))
     detectionVariant = nil
     self.inflateLimit = inflateLimit
     super.init(tileOverlay: overlay, retryInterval: retryInterval)
@@ -77,11 +88,27 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     overlay: TileOverlay, detectingSchema variant: BasemapStyle.Variant,
     retryInterval: TimeInterval = 30, inflateLimit: Int = Inflate.defaultLimit
   ) {
-    state = Mutex((BasemapStyle.forSchema(.openMapTiles, variant: variant), nil, false))
+    let style = BasemapStyle.forSchema(.openMapTiles, variant: variant)
+    state = Mutex((style, style.plan, nil, false))
     detectionVariant = variant
     self.inflateLimit = inflateLimit
     super.init(tileOverlay: overlay, retryInterval: retryInterval)
   }
+
+  /// A renderer drawing the layers of `plan` (a style document of the user's own:
+  /// `StyledVectorTileRenderer`); `style` stays the default and says nothing of the look.
+  init(
+    overlay: TileOverlay, plan: StyledDrawPlan, retryInterval: TimeInterval,
+    inflateLimit: Int
+  ) {
+    state = Mutex((.dark, plan, nil, false))
+    detectionVariant = nil
+    self.inflateLimit = inflateLimit
+    super.init(tileOverlay: overlay, retryInterval: retryInterval)
+  }
+
+  /// The compiled layers drawn now.
+  var plan: StyledDrawPlan { state.withLock { $0.plan } }
 
   /// The zoom of the vector tiles used at a map zoom level: one level below it.
   static func tileZoom(forLevel zoomLevel: Double) -> Int {
@@ -113,7 +140,7 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
       else { return false }
       let drawn = s.drawnBefore
       let style = BasemapStyle.forSchema(schema, variant: variant).localized(to: s.style.language)
-      s = (style, schema, false)
+      s = (style, style.plan, schema, false)
       return drawn
     }
     // Tiles that told nothing were drawn with the OpenMapTiles style meanwhile.
@@ -124,32 +151,11 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     _ content: any TileContent, at path: TileOverlayPath, in mapRect: MapRect, zoomScale: Double,
     context: DrawingContext
   ) {
-    guard let v = content as? VectorTileContent else { return }
-    let style = state.withLock { s in
+    let plan = state.withLock { s in
       if detectionVariant != nil && s.detected == nil { s.drawnBefore = true }
-      return s.style
+      return s.plan
     }
-    let zoom = ZoomMath.zoomLevel(forZoomScale: zoomScale)
-    let id = TileID(z: path.z, x: path.x, y: path.y)
-    let bounds = tileOverlay.boundingMapRect
-    let prepared = v.prepared.prepared(v.tile, for: style)
-    // The rules and their features are read in place (a copy of each per map tile retained and
-    // released their arrays and strings).
-    prepared.rules.withUnsafeBufferPointer { groups in
-      style.rules.withUnsafeBufferPointer { rules in
-        withUnsafeTemporaryAllocation(of: TileBoxMemo.Entry.self, capacity: TileBoxMemo.capacity) {
-          var memo = TileBoxMemo(
-            entries: $0, id: id, mapRect: mapRect, zoomScale: zoomScale, bounds: bounds)
-          for g in groups.indices {
-            let r = groups[g].rule
-            guard zoom >= rules[r].minZoom && zoom < rules[r].maxZoom else { continue }
-            draw(
-              groups.baseAddress! + g, rules.baseAddress! + r, id: id, mapRect: mapRect,
-              zoom: zoom, zoomScale: zoomScale, bounds: bounds, context: context, memo: &memo)
-          }
-        }
-      }
-    }
+    drawStyled(content, at: path, in: mapRect, zoomScale: zoomScale, context: context, plan: plan)
   }
 
   /// The tile boxes one map tile's rules look for features in, each made once per map tile:
@@ -213,67 +219,6 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
         count += 1
       }
       return box
-    }
-  }
-
-  /// Draws one rule's features of a vector tile into a map tile.
-  private func draw(
-    _ group: UnsafePointer<PreparedVectorTile.RuleItems>, _ rule: UnsafePointer<BasemapStyle.Rule>,
-    id: TileID, mapRect: MapRect, zoom: Double, zoomScale: Double, bounds: MapRect,
-    context: DrawingContext, memo: inout TileBoxMemo
-  ) {
-    let layer = group.pointee.layer
-    let lineWidth = rule.pointee.lineWidth
-    let box = memo.box(extent: layer.extent, lineWidth: lineWidth)
-    guard box.intersects(group.pointee.box) else { return }
-    let (transform, cut) = memo.transform(extent: layer.extent)
-    // Polygon outlines are not stroked along the tile's edges or the source's bounds: those
-    // edges were made by cutting, not by the data.
-    let fill = rule.pointee.fill
-    let stroke = rule.pointee.stroke
-    context.fillColor = fill
-    context.fillPattern = rule.pointee.fillPattern
-    context.strokeColor = stroke
-    context.lineWidth = lineWidth / zoomScale
-    let dash = rule.pointee.dash
-    context.setLineDash(phase: 0, lengths: dash.isEmpty ? [] : dash.map { $0 / zoomScale })
-    let placement = DotPlacement(transform, context, origin: bounds.origin)
-    let z = Float(zoom)
-    let dashed = !dash.isEmpty
-    group.pointee.chunks.withUnsafeBufferPointer { chunks in
-      group.pointee.points.withUnsafeBufferPointer { chunkPoints in
-        if fill != nil {
-          // Feature by feature, a polygon's fill then its outline (a later fill covers an
-          // earlier outline, as the style's order says).
-          layer.withFlatGeometry { points, offsets in
-            group.pointee.items.withUnsafeBufferPointer { items in
-              for item in items where item.minZoom <= zoom && item.box.intersects(box) {
-                if item.polygon {
-                  let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)
-                  context.withDotPath { addParts(geometry, placement, &$0) }
-                  context.fillPath()
-                }
-                guard stroke != nil else { continue }
-                context.strokeDotLines { sink in
-                  for c in item.chunks where chunks[Int(c)].box.intersects(box) {
-                    addChunk(
-                      chunks[Int(c)], chunkPoints, placement, cut: cut, dashed: dashed, &sink)
-                  }
-                }
-              }
-            }
-          }
-        } else {
-          // Lines and outlines only: every piece near this map tile, stroked as it comes.
-          context.strokeDotLines { sink in
-            group.pointee.grid.forEachChunk(near: box) { n in
-              let c = chunks[n]
-              guard c.minZoom <= z && c.box.intersects(box) else { return }
-              addChunk(c, chunkPoints, placement, cut: cut, dashed: dashed, &sink)
-            }
-          }
-        }
-      }
     }
   }
 
@@ -480,15 +425,21 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
 
   // MARK: Labels
 
-  /// The population a place needs to be named at a zoom level (more as one zooms out).
-  static func minimumPopulation(zoom: Double) -> Double {
-    5_000_000 / pow(2, zoom * 1.25)
+  /// Names from the cached tiles that cover the viewport, as the style's symbol layers say
+  /// (`StyleLabels`), in the renderer's `language`.
+  public func labels(for viewport: Viewport) -> [MapLabel] {
+    labels(for: viewport, from: documentLabels)
   }
 
-  /// Names from the cached tiles that cover the viewport, as the style's label rules say.
-  public func labels(for viewport: Viewport) -> [MapLabel] {
-    mergedLabels(for: viewport, styleKey: Self.labelKey(style)) { tile, path, zoom in
-      tileLabels(tile, at: path, zoom: zoom)
+  /// The labels of the drawn document's symbol layers in the renderer's `language`, compiled
+  /// again when the language or the document (on detecting the schema) changes.
+  var documentLabels: StyleLabels {
+    let (plan, language) = state.withLock { ($0.plan, $0.style.language) }
+    return documentLabelSet.withLock { set in
+      if let s = set, s.labels.language == language, s.document === plan { return s.labels }
+      let made = StyleLabels(document: plan.document, sourceID: plan.sourceID, language: language)
+      set = (plan, made)
+      return made
     }
   }
 
@@ -518,7 +469,7 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     let memoKey = LabelMemoKey(
       zoomBits: zoom.bitPattern, generation: contentGeneration, style: styleKey,
       tiles: sources.map {
-        .init(path: $0.path, shiftBits: $0.shift.bitPattern, tile: $0.tile.prepared)
+        .init(path: $0.path, shiftBits: $0.shift.bitPattern, tile: $0.tile.styled)
       })
     if let memo = labelMemo.withLock({ $0 }), memo.key == memoKey { return memo.labels }
     // Each name once per layer: the most important feature of that name (so the result does
@@ -587,7 +538,7 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
       let path: TileOverlayPath
       let shiftBits: UInt64
       /// The decoded tile's own object (held, so its identity is not reused).
-      let tile: PreparedTileCache
+      let tile: StyledTileCache
       static func == (a: Source, b: Source) -> Bool {
         a.path == b.path && a.shiftBits == b.shiftBits && a.tile === b.tile
       }
@@ -616,23 +567,6 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     var labels: [MapLabel] = []
   }
 
-  /// What tells a style's labels apart in the label caches: its name and language.
-  static func labelKey(_ style: BasemapStyle) -> String {
-    style.language.map { style.name + "@" + $0 } ?? style.name
-  }
-
-  /// A tile's labels (with their layer/name keys), made once per tile and zoom.
-  func tileLabels(_ tile: DecodedTile, at path: TileOverlayPath, zoom: Double) -> TileLabels {
-    let style = self.style
-    return cachedTileLabels(at: path, zoom: zoom, styleKey: Self.labelKey(style)) {
-      var out = TileLabels()
-      collect(
-        from: tile, id: TileID(z: path.z, x: path.x, y: path.y), zoom: zoom, style: style,
-        into: &out)
-      return out
-    }
-  }
-
   /// A tile's labels from the cache, else from `make` (then cached), by tile, zoom, content
   /// generation and `styleKey`.
   func cachedTileLabels(
@@ -649,89 +583,6 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
       cache[key] = out
     }
     return out
-  }
-
-  private func collect(
-    from tile: DecodedTile, id: TileID, zoom: Double, style: BasemapStyle,
-    into out: inout TileLabels
-  ) {
-    let bounds = tileOverlay.boundingMapRect
-    for rule in style.labels where zoom >= rule.minZoom {
-      guard let layer = tile.layer(named: rule.layer) else { continue }
-      let transform = layer.transform(for: id)
-      let keyIndex = rule.key.flatMap { layer.keyIndex(of: $0) }
-      for feature in layer {
-        if let k = keyIndex, !rule.values.isEmpty {
-          guard let v = feature.value(forKeyIndex: k)?.stringValue, rule.values.contains(v) else {
-            continue
-          }
-        } else if rule.key != nil && !rule.values.isEmpty {
-          continue
-        }
-        if let key = rule.minZoomKey, let from = feature.value(for: key)?.doubleValue, from > zoom {
-          continue
-        }
-        guard
-          let name = Self.displayName(
-            feature, languageKeys: style.languageKeys, keys: style.nameKeys), !name.isEmpty
-        else {
-          continue
-        }
-        var priority = rule.priority
-        if rule.populationScale > 0 {
-          let population = feature.value(for: "population")?.doubleValue ?? 0
-          if population < Self.minimumPopulation(zoom: zoom) && !Self.isCapital(feature) {
-            continue
-          }
-          priority += log10(max(population, 1)) * 10
-        }
-        if let key = rule.rankKey, let rank = feature.value(for: key)?.doubleValue {
-          priority += rank * rule.rankWeight
-        }
-        guard let p = Self.anchor(feature, transform), bounds.contains(p) else { continue }
-        // A point of interest's class, for the map's point-of-interest filter.
-        let category = rule.categoryKeys.lazy.compactMap { feature.value(for: $0)?.stringValue }
-          .first { !$0.isEmpty }
-        let label = MapLabel(
-          text: name, point: p, priority: priority, color: rule.color, bold: rule.bold,
-          marker: rule.populationScale > 0
-            ? (style.placeDot.unicodeScalars.first!, style.placeDotColor) : nil,
-          category: category.map(PointOfInterestCategory.init(rawValue:)))
-        out.names.append(LabelName(rule.layer + "/" + name))
-        out.labels.append(label)
-      }
-    }
-  }
-
-  /// Whether a place is a capital: `capital` non-zero (OpenMapTiles' admin level 2, 4, …),
-  /// true, or "yes" (Protomaps).
-  static func isCapital(_ f: VectorFeature) -> Bool {
-    switch f.value(for: "capital") {
-    case .int(let i): return i != 0
-    case .uint(let u): return u != 0
-    case .double(let d): return d != 0
-    case .bool(let b): return b
-    case .string(let s): return s == "yes" || (Int(s) ?? 0) != 0
-    case nil: return false
-    }
-  }
-
-  /// The first of `languageKeys` present (the reader's language, whatever its script); else
-  /// the first of `keys` whose value a terminal cell can show (a script below U+2E80: wide
-  /// CJK glyphs crowd the map), else the first present.
-  static func displayName(
-    _ f: VectorFeature, languageKeys: [String] = [], keys: [String] = ["name", "name_en"]
-  ) -> String? {
-    for key in languageKeys {
-      if let v = f.value(for: key)?.stringValue, !v.isEmpty { return v }
-    }
-    var first: String?
-    for key in keys {
-      guard let v = f.value(for: key)?.stringValue, !v.isEmpty else { continue }
-      if v.unicodeScalars.allSatisfy({ $0.value < 0x2E80 }) { return v }
-      if first == nil { first = v }
-    }
-    return first
   }
 
   /// Where a feature's label goes: the point, or a line's middle vertex.

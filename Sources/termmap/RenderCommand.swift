@@ -31,10 +31,11 @@ struct RenderCommand {
   /// (`resolveTheme`); nil: the style's own names.
   var language: String?
   var languageGiven = false
-  /// The offline map's style: the theme's OpenMapTiles style in the label language.
+  /// The offline map's style: the theme's OpenMapTiles style in the label language. What it
+  /// draws from zoom 0 (water, coastlines, borders) is drawn below zoom 0 too, where the
+  /// whole world fits a small terminal: a layer from zoom 0 has no lower limit.
   var style: BasemapStyle {
     BasemapStyle.forSchema(.openMapTiles, variant: theme).localized(to: language)
-      .reachingBelowZoomZero(to: Viewer.zoomRange.lowerBound)
   }
   /// `--style FILE|URL` (or the config's `[style] name`): a MapLibre style document.
   var styleDocument: LoadedStyle?

@@ -156,23 +156,33 @@ struct SchemaDetectionTests {
     #expect(renderer.detectedSchema == .shortbread)
   }
 
-  @Test("each theme draws the three schemas rule for rule in its palette's colours")
+  @Test("each theme draws the three schemas layer for layer in the same colours")
   func themes() {
     for schema in VectorSchema.allCases {
       let dark = BasemapStyle.forSchema(schema, variant: .dark)
       for theme in BasemapStyle.Variant.allCases {
         let style = BasemapStyle.forSchema(schema, variant: theme)
-        #expect(style.rules.count == dark.rules.count && style.labels.count == dark.labels.count)
-        #expect(style.placeDotColor == theme.palette.placeDot)
+        let omt = BasemapStyle.forSchema(.openMapTiles, variant: theme)
+        #expect(style.document.layers.count == dark.document.layers.count)
         let suffix = theme == .dark ? "" : "-" + theme.rawValue
         #expect(
           style.name
             == (schema == .openMapTiles ? theme.rawValue : schema.rawValue + suffix))
-        // Motorways, buildings and parks take the palette's colour whatever the schema.
-        let strokes = Set(style.rules.compactMap(\.stroke))
+        // Motorways, buildings, parks and the place dot take the theme's colour whatever the
+        // schema.
+        let motorway = schema == .protomaps ? "road-highway" : "road-motorway"
+        let park = ["landcover-park", "land-park", "landuse-park"].first {
+          BuiltinColours.colour(style, $0) != nil
+        }
         #expect(
-          strokes.contains(theme.palette.motorway) && strokes.contains(theme.palette.building))
-        #expect(style.rules.contains { $0.fill == theme.palette.park })
+          BuiltinColours.colour(style, motorway) == BuiltinColours.colour(omt, "road-motorway"))
+        #expect(BuiltinColours.colour(style, "building") == BuiltinColours.colour(omt, "building"))
+        #expect(
+          park.flatMap { BuiltinColours.colour(style, $0) }
+            == BuiltinColours.colour(omt, "landcover-park"))
+        #expect(
+          BuiltinColours.colour(style, "label-city", "icon-color")
+            == BuiltinColours.colour(omt, "label-city", "icon-color"))
       }
     }
     #expect(BasemapStyle.named("mono")?.name == "mono" && BasemapStyle.named("sepia") == nil)
@@ -183,11 +193,11 @@ struct SchemaDetectionTests {
 @Suite("Vector schemas: Monaco drawn from each schema")
 struct SchemaSnapshotTests {
   static let water: Set<TermColor> = [
-    BasemapStyle.Palette.dark.water, BasemapStyle.Palette.dark.waterLine,
+    BuiltinColours.colour(.dark, "water")!, BuiltinColours.colour(.dark, "water-outline")!,
   ]
   static let roads: Set<TermColor> = [
-    BasemapStyle.Palette.dark.minor, BasemapStyle.Palette.dark.major,
-    BasemapStyle.Palette.dark.tertiary,
+    BuiltinColours.colour(.dark, "road-minor")!, BuiltinColours.colour(.dark, "road-primary")!,
+    BuiltinColours.colour(.dark, "road-tertiary")!,
   ]
 
   func frame(_ path: String, zoom: Double, style: BasemapStyle? = nil) throws -> CellBuffer {
@@ -251,7 +261,7 @@ struct SchemaSnapshotTests {
     #expect(cells(f, in: Self.roads) == 0 && cells(f, in: Self.water) == 0)
     #expect(!f.lines.joined().contains("Boulevard"))
     #expect(
-      cells(f, in: [BasemapStyle.Palette.dark.building]) > 100,
+      cells(f, in: [BuiltinColours.colour(.dark, "building")!]) > 100,
       "buildings: both name the layer `buildings`")
   }
 

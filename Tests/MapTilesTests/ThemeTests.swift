@@ -1,31 +1,35 @@
 import DotRaster
 import Foundation
 import MapGeometry
+import MapStyle
 import Testing
 
 @testable import MapTiles
 @testable import TermMapKit
 @testable import TileData
 
-@Suite("Themes: the palettes, in 256 and 16 colours")
+@Suite("Themes: the built-in styles' colours, in 256 and 16 colours")
 struct PaletteTests {
-  typealias Palette = BasemapStyle.Palette
-
-  /// The kinds a reader tells apart at a glance, each with the palette colours it is drawn in.
-  static func kinds(_ p: Palette) -> [(String, [TermColor])] {
-    [
-      ("motorways and trunk roads", [p.motorway, p.trunk]), ("primary and secondary", [p.major]),
-      ("minor and service", [p.minor, p.service]), ("paths", [p.path]),
-      ("buildings", [p.building]), ("water", [p.water]), ("parks", [p.park]),
-      ("railways", [p.rail]),
+  /// The kinds a reader tells apart at a glance, each with the colours the OpenMapTiles style
+  /// of a theme draws it in (its layers' colours).
+  static func kinds(_ theme: BasemapStyle.Variant) -> [(String, [TermColor])] {
+    let style = BasemapStyle.forSchema(.openMapTiles, variant: theme)
+    func c(_ ids: String...) -> [TermColor] { ids.map { BuiltinColours.colour(style, $0)! } }
+    return [
+      ("motorways and trunk roads", c("road-motorway", "road-trunk")),
+      ("primary and secondary", c("road-primary", "road-secondary")),
+      ("minor and service", c("road-minor", "road-service")), ("paths", c("road-path")),
+      ("buildings", c("building")), ("water", c("water")), ("parks", c("landcover-park")),
+      ("railways", c("railway")),
     ]
   }
 
   @Test(
     "dark and light: every kind its own colour in 256 colours and its own of the basic 16",
-    arguments: [("dark", Palette.dark), ("light", Palette.light)])
-  func distinct(_ name: String, _ p: Palette) {
-    let kinds = Self.kinds(p)
+    arguments: [BasemapStyle.Variant.dark, .light])
+  func distinct(_ theme: BasemapStyle.Variant) {
+    let name = theme.rawValue
+    let kinds = Self.kinds(theme)
     for (a, ca) in kinds {
       for (b, cb) in kinds where a < b {
         #expect(Set(ca).isDisjoint(with: cb), "\(name): \(a) and \(b) share a colour")
@@ -44,19 +48,32 @@ struct PaletteTests {
 
   @Test("mono: one grey; kinds told apart by width, dashes and texture")
   func mono() {
-    let p = Palette.mono
-    #expect(Set(Self.kinds(p).flatMap(\.1)) == [TermColor(244)])
-    #expect(p.motorwayWidth > p.majorWidth)
-    #expect(p.waterPattern != p.parkPattern)
-    #expect(Set([p.pathDash, p.railDash, p.serviceDash]).count == 3)
-    #expect(BasemapStyle.mono.rules.allSatisfy { ($0.stroke ?? $0.fill) == TermColor(244) })
+    #expect(Set(Self.kinds(.mono).flatMap(\.1)) == [TermColor(244)])
+    for schema in VectorSchema.allCases {
+      let style = BasemapStyle.forSchema(schema, variant: .mono)
+      for layer in style.document.layers {
+        #expect(
+          BuiltinColours.colour(style, layer.id) == TermColor(244), "\(schema) \(layer.id)")
+      }
+    }
+    let mono = BasemapStyle.mono
+    func paint(_ id: String, _ name: String) -> StyleValue? {
+      BuiltinColours.paint(mono, id, name)
+    }
+    #expect(paint("road-motorway", "line-width") == .number(8))
+    #expect(paint("road-primary", "line-width") == .number(4))
+    let layers = mono.document.layers
+    #expect(
+      StyledDrawPlan.fillPattern(metadata: layers.first { $0.id == "water" }!)
+        != StyledDrawPlan.fillPattern(metadata: layers.first { $0.id == "landcover-park" }!))
+    let dashes = ["road-path", "railway", "road-service"].map { paint($0, "line-dasharray") }
+    #expect(Set(dashes.map { "\($0 as Any)" }).count == 3 && !dashes.contains(nil))
   }
 
   @Test("Monaco at zoom 14 in each theme: every kind on screen in its colour, street names")
   @MainActor
   func frame() throws {
     for theme in [BasemapStyle.Variant.dark, .light] {
-      let p = theme.palette
       let map = MapView(columns: 160, rows: 48)
       let overlay = SourceTileOverlay(source: try MBTilesSource(path: monacoPath), variant: theme)
       map.addOverlay(overlay, level: .aboveRoads)
@@ -64,7 +81,8 @@ struct PaletteTests {
       map.setZoomLevel(14, animated: false)
       let f = map.renderCompleteFrame(timeout: 10).frame
       // (Paths show from zoom 15; Monaco has no motorway or trunk road.)
-      for (kind, colours) in Self.kinds(p) where kind != "paths" && !kind.hasPrefix("motorways") {
+      for (kind, colours) in Self.kinds(theme) where kind != "paths" && !kind.hasPrefix("motorways")
+      {
         #expect(cells(f, in: Set(colours)) > 5, "\(theme): \(kind)")
       }
       #expect(f.lines.joined().contains("Boulevard de Suisse"), "\(theme): a street name")
@@ -98,15 +116,11 @@ struct LabelLanguageTests {
     #expect(LabelLanguage.fromLocale([:]) == nil)
   }
 
-  @Test("a style localized: the language's keys first, a script or region then its language")
+  @Test("a style localized: the language kept, none for nil or an empty code")
   func keys() {
     let s = BasemapStyle.dark.localized(to: "zh-Hant")
-    #expect(
-      s.languageKeys == [
-        "name:zh-Hant", "name_zh-Hant", "pgf:name:zh-Hant", "name:zh", "name_zh", "pgf:name:zh",
-      ])
-    #expect(s.nameKeys == BasemapStyle.dark.nameKeys && s.language == "zh-Hant")
-    #expect(s.localized(to: nil).languageKeys.isEmpty && s.localized(to: nil).language == nil)
+    #expect(s.language == "zh-Hant" && s != .dark && s.name == "dark")
+    #expect(s.localized(to: nil) == .dark && s.localized(to: "") == .dark)
   }
 
   /// The place names of Monaco-Ville at zoom 15 from a fixture, labels in `language`.

@@ -1,6 +1,7 @@
 import DotRaster
 import Foundation
 import MapGeometry
+import MapStyle
 import Testing
 
 @testable import MapTiles
@@ -44,11 +45,12 @@ struct WorldContextTests {
 
   @Test("the light style outlines built-up areas and draws paths in its own colours")
   func light() {
-    let rules = BasemapStyle.light.rules
-    let outline = rules.first { $0.layer == "landuse" && $0.values.contains("residential") }
-    #expect(outline?.stroke == TermColor(250))
-    #expect(outline?.maxZoom == 12)
-    let path = rules.first { $0.layer == "transportation" && $0.values.contains("path") }
-    #expect(path?.stroke == BasemapStyle.Palette.light.path && path?.dash == [1, 1])
+    let light = BasemapStyle.light
+    #expect(BuiltinColours.colour(light, "landuse-residential") == TermColor(250))
+    #expect(light.document.layers.first { $0.id == "landuse-residential" }?.maxzoom == 12)
+    #expect(BuiltinColours.colour(light, "road-path") == .cube(0, 2, 2))
+    #expect(
+      BuiltinColours.paint(light, "road-path", "line-dasharray")
+        == .array([.number(1), .number(1)]))
   }
 }
