@@ -476,7 +476,10 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     // not depend on which tiles, exact or stand-ins, held it first). Keys are compared by
     // their hash, worked out once per tile, and the labels themselves (strings inside) are
     // copied once, into the answer.
-    let perTile = sources.map { tileLabels($0.tile.tile, $0.path, zoom) }
+    // Below zoom 0 (termmap's map zooms out past it in a small terminal; a style has no zoom
+    // below 0) the labels are those of zoom 0, as a layer from zoom 0 is drawn there too.
+    let labelZoom = max(zoom, 0)
+    let perTile = sources.map { tileLabels($0.tile.tile, $0.path, labelZoom) }
     let total = perTile.reduce(0) { $0 + $1.names.count }
     var names = [LabelName: Int](minimumCapacity: total)
     // The winner of each name, as (tile, index in tile), and its priority.
