@@ -16,10 +16,18 @@ import TileData
 ///
 /// - the text: `text-field` evaluated (legacy `{token}` strings converted as MapLibre converts
 ///   them, `format` sections joined, numbers as JavaScript prints them, lines joined by a
-///   space), with `text-transform` applied; an empty text gives no label;
-/// - the colour: `text-color` as a 24-bit terminal colour (a label whose `text-color` alpha
-///   times `text-opacity` is below 0.1 is not shown); bold when a font of `text-font` (or of
-///   the first `format` section) has "Bold" in its name;
+///   space), with `text-transform` applied; an empty text gives no label. A layer whose
+///   `metadata` has `"termmap:narrow-first": true` and whose `text-field` is a `coalesce`
+///   takes the first non-empty argument whose characters are all below U+2E80 (no wide CJK
+///   glyphs), else the first non-empty one;
+/// - the colour: `text-color` as a terminal colour (`TermColor.init(_:xterm:)`: a palette
+///   colour where the document is marked `termmap:colors` `xterm`; a label whose `text-color`
+///   alpha times `text-opacity` is below 0.1 is not shown); bold when a font of `text-font`
+///   (or of the first `format` section) has "Bold" in its name;
+/// - the marker: where the feature has a non-empty `icon-image` beside its text (not a
+///   shield's icon behind a centred text, see `marker(layout:metadata:)`), a glyph at the
+///   point with the text to its right: the layer's `termmap:icon` metadata, else "•", in
+///   `icon-color` (else the text's colour);
 /// - the priority: the layer's place in the style (MapLibre places symbol layers from the top
 ///   of the style down, so a layer above wins), then `symbol-sort-key` ascending, then the
 ///   larger `text-size` (see `priority(rank:sortKey:size:)`);
@@ -30,13 +38,14 @@ import TileData
 ///   source layers, the first of `class`, `subclass`, `kind` (and Shortbread's `amenity`,
 ///   `shop`, `tourism`, `leisure`, `historic`) the feature has.
 ///
-/// With a `language`, every `text-field` reads names in it first (`StyleTextField.localized`).
+/// With a `language`, every `text-field` reads names in it first (`StyleTextField.localized`;
+/// a narrow-first layer tries `name:CODE`, `name_CODE` first, whatever their script).
 /// Expressions are specialized once per zoom; feature properties are read through the
 /// document's property slots mapped to each tile layer's key indexes.
 public final class StyleLabels: Sendable {
   /// The properties a label reads besides its text, by role.
   enum Role: Int, CaseIterable {
-    case color, opacity, font, size, sortKey, transform, placement
+    case color, opacity, font, size, sortKey, transform, placement, icon, iconColor, iconOpacity
     var name: String {
       switch self {
       case .color: return "text-color"
@@ -46,8 +55,81 @@ public final class StyleLabels: Sendable {
       case .sortKey: return "symbol-sort-key"
       case .transform: return "text-transform"
       case .placement: return "symbol-placement"
+      case .icon: return "icon-image"
+      case .iconColor: return "icon-color"
+      case .iconOpacity: return "icon-opacity"
       }
     }
+
+    /// The layer's expression for the role: what it sets, else the specification's default;
+    /// `icon-color` only when set (a marker is otherwise in the text's colour).
+    func expression(in layer: StyleLayer) -> StyleExpression? {
+      switch self {
+      case .iconColor: return layer.paint[name]
+      case .icon: return layer.layout[name]
+      default: return layer.property(name)
+      }
+    }
+  }
+
+  /// Where a layer's labels read their text: `text-field` as one expression, or (with
+  /// `termmap:narrow-first`) the arguments of its `coalesce` one by one.
+  struct TextSource: Sendable {
+    /// Tried first, the first non-empty taken whatever its script: the label language's
+    /// names, for a narrow-first layer (others have the language inside `candidates`).
+    let preferred: [StyleExpression]
+    /// The `text-field`, or a narrow-first layer's `coalesce` arguments in order.
+    let candidates: [StyleExpression]
+    /// Whether the first non-empty candidate all below U+2E80 wins over an earlier one.
+    let narrowFirst: Bool
+
+    func specialized(zoom: Double) -> TextSource {
+      TextSource(
+        preferred: preferred.map { $0.specialized(zoom: zoom) },
+        candidates: candidates.map { $0.specialized(zoom: zoom) }, narrowFirst: narrowFirst)
+    }
+
+    /// A constant empty text: the layer names nothing.
+    var isConstantEmpty: Bool {
+      preferred.isEmpty
+        && candidates.allSatisfy { e in
+          e.constantValue.map { StyleLabels.text(of: $0)?.isEmpty ?? true } ?? false
+        }
+    }
+
+    /// The feature's text: the value and its text, nil when there is none (or it is empty).
+    func text(zoom: Double, feature: StyledTileFeature) -> (StyleValue, String)? {
+      for e in preferred {
+        if let v = try? e.evaluate(zoom: zoom, feature: feature), let t = StyleLabels.text(of: v),
+          !t.isEmpty
+        {
+          return (v, t)
+        }
+      }
+      var first: (StyleValue, String)?
+      for e in candidates {
+        guard let v = try? e.evaluate(zoom: zoom, feature: feature),
+          let t = StyleLabels.text(of: v), !t.isEmpty
+        else { continue }
+        if !narrowFirst || StyleLabels.isNarrow(t) { return (v, t) }
+        if first == nil { first = (v, t) }
+      }
+      return first
+    }
+  }
+
+  /// Whether every character of a text is below U+2E80 (no CJK: a wide glyph takes two
+  /// cells and crowds the map), as `termmap:narrow-first` prefers.
+  static func isNarrow(_ text: String) -> Bool {
+    // U+2E80 is E2 BA 80 in UTF-8: a text without a lead byte above E2, or E2 followed by
+    // BA or more, is all below it.
+    var it = text.utf8.makeIterator()
+    while let b = it.next() {
+      if b < 0xE2 { continue }
+      if b > 0xE2 { return false }
+      guard let next = it.next(), next < 0xBA else { return false }
+    }
+    return true
   }
 
   /// One symbol layer with text.
@@ -57,13 +139,16 @@ public final class StyleLabels: Sendable {
     let minzoom: Double
     let maxzoom: Double
     let filter: StyleExpression?
-    let textField: StyleExpression
+    let text: TextSource
     /// By `Role.rawValue`; nil: the layer has no value and the property no default.
     let properties: [StyleExpression?]
     /// The layer's place among the document's symbol layers (0: the lowest).
     let rank: Int
     /// Whether the layer names points of interest (its labels get a category).
     let pointsOfInterest: Bool
+    /// The glyph of a label's marker where the feature has a non-empty `icon-image` (nil: the
+    /// layer's labels have none: no `icon-image`, or an icon behind the text, a shield).
+    let marker: Unicode.Scalar?
 
     func isShown(atZoom zoom: Double) -> Bool { zoom >= minzoom && zoom < maxzoom }
   }
@@ -78,6 +163,9 @@ public final class StyleLabels: Sendable {
   let layers: [Layer]
   /// The document's keys, and those the rewritten text fields read.
   let keys: PropertyKeys
+  /// Whether colours that are exactly an xterm palette entry are that entry
+  /// (`StyleDocument.usesXtermColors`).
+  let xterm: Bool
   /// Tells label sets apart in the renderer's label caches.
   let serial: Int
   private static let serials = Atomic<Int>(0)
@@ -96,6 +184,12 @@ public final class StyleLabels: Sendable {
     var notes: [String] = []
     var rank = 0
     let spec = StyleProperties.spec(of: "text-field")
+    func compile(_ value: StyleValue, _ keys: inout PropertyKeys) throws(ExpressionCompileError)
+      -> StyleExpression
+    {
+      try StyleExpression(
+        propertyValue: value, type: spec?.type ?? .formatted, interpolated: false, keys: &keys)
+    }
     for layer in document.layers where layer.kind == .symbol {
       defer { rank += 1 }
       guard layer.source == sourceID, let sourceLayer = layer.sourceLayer,
@@ -106,29 +200,73 @@ public final class StyleLabels: Sendable {
         notes.append("\(layer.id): no text-field")
         continue
       }
+      let metadata = layer.json["metadata"]?.objectValue ?? StyleObject()
       field = StyleTextField.convertingTokens(field)
-      if let language { field = StyleTextField.localized(field, to: language) }
-      let textField: StyleExpression
+      let text: TextSource
       do {
-        textField = try StyleExpression(
-          propertyValue: field, type: spec?.type ?? .formatted, interpolated: false, keys: &keys)
+        if case .boolean(true)? = metadata["termmap:narrow-first"], case .array(let a) = field,
+          a.first == .string("coalesce"), a.count > 1
+        {
+          let preferred = language.map { Self.languageKeys($0, field) } ?? []
+          text = TextSource(
+            preferred: try preferred.map { try compile(.array(["get", .string($0)]), &keys) },
+            candidates: try a.dropFirst().map { try compile($0, &keys) }, narrowFirst: true)
+        } else {
+          if let language { field = StyleTextField.localized(field, to: language) }
+          text = TextSource(
+            preferred: [], candidates: [try compile(field, &keys)], narrowFirst: false)
+        }
       } catch {
-        notes.append("\(layer.id): text-field: \(error.description)")
+        notes.append("\(layer.id): text-field: \(error)")
         continue
       }
       // A constant empty text names nothing.
-      if let c = textField.constantValue, Self.text(of: c)?.isEmpty ?? true { continue }
+      if text.isConstantEmpty { continue }
       layers.append(
         Layer(
           id: layer.id, sourceLayer: sourceLayer, minzoom: layer.minzoom, maxzoom: layer.maxzoom,
-          filter: layer.filter, textField: textField,
-          properties: Role.allCases.map { layer.property($0.name) }, rank: rank,
-          pointsOfInterest: sourceLayer == "poi" || sourceLayer == "pois"))
+          filter: layer.filter, text: text,
+          properties: Role.allCases.map { $0.expression(in: layer) }, rank: rank,
+          pointsOfInterest: sourceLayer == "poi" || sourceLayer == "pois",
+          marker: Self.marker(layout: layout, metadata: metadata)))
     }
     self.layers = layers
     self.notes = notes
     self.keys = keys
+    xterm = document.usesXtermColors
     serial = Self.serials.add(1, ordering: .relaxed).newValue
+  }
+
+  /// The names a narrow-first layer tries first for a label language, whatever their
+  /// script: `name:CODE`, `name_CODE`, and `pgf:name:CODE` when the field reads Protomaps'
+  /// `pgf:name`; then the same for the language alone when the code has a script or region
+  /// (as `BasemapStyle.localized(to:)`).
+  static func languageKeys(_ code: String, _ field: StyleValue) -> [String] {
+    var codes = [code]
+    if let cut = code.firstIndex(where: { $0 == "-" || $0 == "_" }) {
+      codes.append(String(code[..<cut]))
+    }
+    let pgf = field.jsonText.contains("\"pgf:name\"")
+    return codes.flatMap { c in ["name:\(c)", "name_\(c)"] + (pgf ? ["pgf:name:\(c)"] : []) }
+  }
+
+  /// The glyph a layer's labels are marked with where a feature has an icon: the layer's
+  /// `termmap:icon` metadata (its first character), else "•". nil when the layer has no
+  /// `icon-image`, or when its icon is behind the text rather than beside it: `icon-text-fit`
+  /// other than `none`, or the text centred on the icon (`text-anchor` `center`, no
+  /// `text-offset`, `text-radial-offset` or `text-variable-anchor`), as a road shield's
+  /// number is, unless `termmap:icon` says otherwise.
+  static func marker(layout: StyleObject, metadata: StyleObject) -> Unicode.Scalar? {
+    guard let image = layout["icon-image"], image != .string("") else { return nil }
+    if let fit = layout["icon-text-fit"], fit != .string("none") { return nil }
+    if case .string(let g)? = metadata["termmap:icon"], let glyph = g.unicodeScalars.first {
+      return glyph
+    }
+    let centred =
+      (layout["text-anchor"] ?? .string("center")) == .string("center")
+      && (layout["text-offset"] ?? [0, 0]) == [0, 0]
+      && (layout["text-radial-offset"] ?? 0) == 0 && layout["text-variable-anchor"] == nil
+    return centred ? nil : "•"
   }
 
   // MARK: Priority
@@ -150,7 +288,7 @@ public final class StyleLabels: Sendable {
   struct AtZoom {
     let layer: Int
     let filter: StyleExpression?
-    let textField: StyleExpression
+    let text: TextSource
     /// By role: the value (nil when the property has none), or the expression per feature.
     let constants: [StyleValue?]
     let perFeature: [StyleExpression?]
@@ -184,7 +322,7 @@ public final class StyleLabels: Sendable {
       out.append(
         AtZoom(
           layer: i, filter: layer.filter?.specialized(zoom: zoom),
-          textField: layer.textField.specialized(zoom: zoom), constants: constants,
+          text: layer.text.specialized(zoom: zoom), constants: constants,
           perFeature: perFeature))
     }
     zoomMemo.withLock { $0 = (zoom.bitPattern, out) }
@@ -196,22 +334,27 @@ public final class StyleLabels: Sendable {
     "class", "subclass", "kind", "amenity", "shop", "tourism", "leisure", "historic",
   ]
 
-  /// A decoded tile's labels at map zoom `zoom`, in the style's order of layers and the tile's
-  /// order of features (`bounds`: labels outside are left out, as the overlay's bounds).
+  /// A decoded tile's labels at map zoom `zoom`, the top layer's first (the order MapLibre
+  /// places layers in; among labels of equal priority the first made is placed first), each
+  /// layer's in the tile's order of features (`bounds`: labels outside are left out, as the
+  /// overlay's bounds).
   public func labels(
     in tile: DecodedTile, id: TileID, zoom: Double, bounds: MapRect = .world
   ) -> [MapLabel] {
     tileLabels(tile, id: id, zoom: zoom, bounds: bounds).labels
   }
 
-  /// A tile's labels with the keys a frame merges them by: the layer's id and the text (each
-  /// name once per layer across tiles, the most important).
+  /// A tile's labels with the keys a frame merges them by: the source layer and the text (each
+  /// name once per source layer across tiles, the most important, as the built-in styles
+  /// always merged them: a town and a suburb of one name, or a street whose parts are named by
+  /// two layers of different classes, show once).
   func tileLabels(_ tile: DecodedTile, id: TileID, zoom: Double, bounds: MapRect)
     -> VectorTileRenderer.TileLabels
   {
     var out = VectorTileRenderer.TileLabels()
     var adapter: StyledTileFeature?
-    for at in layers(atZoom: zoom) {
+    // Top layer first: a frame's merge keeps, among equal priorities, the name seen first.
+    for at in layers(atZoom: zoom).reversed() {
       let layer = layers[at.layer]
       guard let source = tile.layer(named: layer.sourceLayer), !source.isEmpty else { continue }
       let feature: StyledTileFeature
@@ -235,9 +378,11 @@ public final class StyleLabels: Sendable {
         ? Self.priority(
           rank: layer.rank, sortKey: at.constants[Role.sortKey.rawValue]?.numberValue,
           size: at.constants[Role.size.rawValue]?.numberValue ?? 16) : nil
-      // The last colour converted (a layer's labels mostly share one).
+      // The last colours converted (a layer's labels mostly share one).
       var lastColor: StyleColor?
       var lastTermColor = TermColor.white
+      var lastIconColor: StyleColor?
+      var lastIconTermColor = TermColor.white
       for i in source.indices {
         feature.index = i
         if let filter = at.filter {
@@ -252,14 +397,15 @@ public final class StyleLabels: Sendable {
           return at.constants[role.rawValue]
         }
         let f = source[i]
-        if f.type == .point, case .string(let placement)? = value(.placement),
+        var alongLine = false
+        if case .string(let placement)? = value(.placement),
           placement == "line" || placement == "line-center"
         {
-          continue
+          if f.type == .point { continue }
+          alongLine = true
         }
-        guard let evaluated = try? at.textField.evaluate(zoom: zoom, feature: feature),
-          var text = Self.text(of: evaluated), !text.isEmpty
-        else { continue }
+        guard let (evaluated, name) = at.text.text(zoom: zoom, feature: feature) else { continue }
+        var text = name
         if case .string(let t)? = value(.transform) {
           if t == "uppercase" {
             text = text.uppercased()
@@ -288,13 +434,28 @@ public final class StyleLabels: Sendable {
             size: value(.size)?.numberValue ?? 16)
         if color != lastColor {
           lastColor = color
-          lastTermColor = TermColor(color)
+          lastTermColor = TermColor(color, xterm: xterm)
         }
-        out.names.append(VectorTileRenderer.LabelName(layer.id + "/" + text))
+        // A dot beside the text where the feature has an icon (a place's, a shop's).
+        var marker: (glyph: Unicode.Scalar, color: TermColor)?
+        if let glyph = layer.marker, !alongLine, case .string(let image)? = value(.icon),
+          !image.isEmpty
+        {
+          var iconColor = color
+          if case .color(let c)? = value(.iconColor) { iconColor = c }
+          if iconColor.a * (value(.iconOpacity)?.numberValue ?? 1) >= 0.1 {
+            if iconColor != lastIconColor {
+              lastIconColor = iconColor
+              lastIconTermColor = TermColor(iconColor, xterm: xterm)
+            }
+            marker = (glyph, lastIconTermColor)
+          }
+        }
+        out.names.append(VectorTileRenderer.LabelName(layer.sourceLayer + "/" + text))
         out.labels.append(
           MapLabel(
             text: text, point: p, priority: priority, color: lastTermColor, bold: bold,
-            category: category.map(PointOfInterestCategory.init(rawValue:))))
+            marker: marker, category: category.map(PointOfInterestCategory.init(rawValue:))))
       }
     }
     return out
