@@ -4,7 +4,9 @@ import MapGeometry
 import TermMapKit
 
 /// A feed's targets on a map view: point targets are `LiveTarget` annotations that move in
-/// place (`MapView.annotationsDidMove(_:)`, one layout for all that moved), lines and
+/// place (`MapView.annotationsDidMove(inSlots:redisplaying:)`: handed over by their slots in
+/// the map's index, one layout for all that moved, their views prepared again only when what
+/// they show changed), lines and
 /// polygons are overlays replaced when their target changes, and the trails of the last
 /// positions are one overlay (`LiveTrails`, each in its target's colour), rebuilt at most
 /// once a second. Call `synchronize()` once per frame: it takes only what changed since the
@@ -24,7 +26,31 @@ public final class LiveLayer {
   /// Whether the targets' markers join in clusters where they are dense (MapKit's
   /// clustering; true by default). Set before the first `synchronize()`.
   public var clustersTargets = true
-  private struct WeakMap { weak var map: MapView? }
+  /// A map the layer is on, with each point target's slot in that map's index by the
+  /// target's slot in the store (`MapView.slot(of:)`): moves are handed to the map by slot,
+  /// so neither side hashes a moved target.
+  private struct WeakMap {
+    weak var map: MapView?
+    var slots: [AnnotationSlot?] = []
+    /// Notes the map's slots of targets just added to it (by their slots in the store).
+    @MainActor mutating func note(_ added: [(slot: Int, target: LiveTarget)], on map: MapView) {
+      for (slot, t) in added {
+        if slots.count <= slot {
+          slots.append(contentsOf: repeatElement(nil, count: slot + 1 - slots.count))
+        }
+        slots[slot] = map.slot(of: t)
+      }
+    }
+    /// The map's slots of targets given by their slots in the store.
+    func mapSlots(_ storeSlots: [Int]) -> [AnnotationSlot] {
+      var out: [AnnotationSlot] = []
+      out.reserveCapacity(storeSlots.count)
+      for s in storeSlots where s < slots.count {
+        if let m = slots[s] { out.append(m) }
+      }
+      return out
+    }
+  }
   private var maps: [WeakMap] = []
   /// The point targets by their slot in the feed's store (`TargetStore.takeChangedSlots()`),
   /// so a target that moves is found without hashing its id, and each one's slot by id.
@@ -45,8 +71,16 @@ public final class LiveLayer {
   public func attach(to map: MapView) {
     if self.map == nil { self.map = map }
     maps.removeAll { $0.map == nil || $0.map === map }
-    maps.append(WeakMap(map: map))
-    if !targets.isEmpty { map.addAnnotations(Array(targets.values)) }
+    var entry = WeakMap(map: map)
+    if !targets.isEmpty {
+      map.addAnnotations(Array(targets.values))
+      var all: [(slot: Int, target: LiveTarget)] = []
+      for (slot, t) in targetBySlot.enumerated() {
+        if let t { all.append((slot, t)) }
+      }
+      entry.note(all, on: map)
+    }
+    maps.append(entry)
     for o in shapes.values { map.addOverlay(o, level: .aboveLabels) }
     if let t = trails { map.addOverlay(t, level: .aboveRoads) }
   }
@@ -80,7 +114,6 @@ public final class LiveLayer {
   @discardableResult
   public func synchronize(trailsNow: Bool = false) -> Bool {
     maps.removeAll { $0.map == nil }
-    let maps = attachedMaps
     let now = feed.clock()
     let expire = now - lastExpiry >= 0.25
     if expire { lastExpiry = now }
@@ -101,14 +134,21 @@ public final class LiveLayer {
     }
     if !gone.isEmpty { trailsChanged = true }
     var added: [any Annotation] = []
-    var moved: [any Annotation] = []
+    var addedSlots: [(slot: Int, target: LiveTarget)] = []
+    // Point targets that moved, by their slots in the store: those whose markers show the
+    // same (only the position changed) and those whose markers change.
+    var moved: [Int] = []
+    var redisplayed: [Int] = []
     for (slot, state) in changed {
       switch state.geometry {
       case .point:
         if slot < targetBySlot.count, let t = targetBySlot[slot] {
           // A point target already (so no line or polygon has its id): it moves.
-          t.state = state
-          moved.append(t)
+          if t.update(state) {
+            redisplayed.append(slot)
+          } else {
+            moved.append(slot)
+          }
         } else {
           if let o = shapes.removeValue(forKey: state.id) { shapesGone.append(o) }
           let t = LiveTarget(
@@ -121,6 +161,7 @@ public final class LiveLayer {
           targetBySlot[slot] = t
           slotOfTarget[state.id] = slot
           added.append(t)
+          addedSlots.append((slot, t))
         }
         if trailLength > 0 { trailsChanged = true }
       case .lines, .polygons:
@@ -133,15 +174,24 @@ public final class LiveLayer {
         break
       }
     }
-    for map in maps {
+    for k in maps.indices {
+      guard let map = maps[k].map else { continue }
       if !gone.isEmpty { map.removeAnnotations(gone) }
       if !shapesGone.isEmpty { map.removeOverlays(shapesGone) }
       if !shapesAdded.isEmpty { map.addOverlays(shapesAdded, level: .aboveLabels) }
-      if !added.isEmpty { map.addAnnotations(added) }
-      if !moved.isEmpty { map.annotationsDidMove(moved) }
+      if !added.isEmpty {
+        map.addAnnotations(added)
+        maps[k].note(addedSlots, on: map)
+      }
+      if !moved.isEmpty {
+        map.annotationsDidMove(inSlots: maps[k].mapSlots(moved), redisplaying: false)
+      }
+      if !redisplayed.isEmpty {
+        map.annotationsDidMove(inSlots: maps[k].mapSlots(redisplayed), redisplaying: true)
+      }
     }
     if trailLength > 0 && trailsChanged && (trailsNow || now - lastTrails >= 1) {
-      rebuildTrails(maps)
+      rebuildTrails(attachedMaps)
       lastTrails = now
     }
     revision += 1

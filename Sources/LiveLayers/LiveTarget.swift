@@ -49,21 +49,28 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
   /// The target's state as the store last gave it.
   public var state: TargetState {
     get { fields.withLock { $0 } }
-    set {
-      // What the marker shows depends on the properties, the kind and staleness, not the
-      // position: a target that only moved (most updates) keeps it.
-      let same = fields.withLock { s in
-        let same =
-          s.kind == newValue.kind && s.isStale == newValue.isStale
-          && s.properties == newValue.properties
-        s = newValue
-        return same
-      }
-      if !same {
-        let d = Self.display(of: newValue)
-        shown.withLock { $0 = d }
-      }
+    set { update(newValue) }
+  }
+
+  /// Takes a new state; true when what the marker shows changed with it.
+  ///
+  /// What the marker shows depends on the properties, the kind and staleness, not the
+  /// position: a target that only moved (most updates) keeps it, and its view need not be
+  /// prepared again (`LiveLayer` moves it with `redisplaying` false).
+  @discardableResult
+  func update(_ newValue: TargetState) -> Bool {
+    let same = fields.withLock { s in
+      let same =
+        s.kind == newValue.kind && s.isStale == newValue.isStale
+        && s.properties == newValue.properties
+      s = newValue
+      return same
     }
+    if !same {
+      let d = Self.display(of: newValue)
+      shown.withLock { $0 = d }
+    }
+    return !same
   }
 
   var display: Display { shown.withLock { $0 } }

@@ -68,6 +68,15 @@ public struct TargetStore: Sendable {
   public private(set) var droppedTargets = 0
 
   private var slots: [TargetState?] = []
+  /// What `expire(now:)` reads of each slot's target, apart from its state (reading a field
+  /// of an optional state in the array copied the whole state, a walk over every target a
+  /// quarter second).
+  private struct Age {
+    var lastSeen: Double
+    var timeToLive: Double?
+    var isStale: Bool
+  }
+  private var ages: [Age] = []
   private var slotById: [String: Int] = [:]
   private var free: [Int] = []
   // Recency: a doubly linked list of slots, most recent at the head.
@@ -136,6 +145,7 @@ public struct TargetStore: Sendable {
       if seen > t.lastSeen { t.lastSeen = seen }
       t.timeToLive = timeToLive.seconds(for: t.kind, property: Self.ttlProperty(t.properties))
       t.isStale = false
+      ages[slot] = Age(lastSeen: t.lastSeen, timeToLive: t.timeToLive, isStale: false)
       slots[slot] = t
       touch(slot)
       markChanged(slot)
@@ -152,12 +162,15 @@ public struct TargetStore: Sendable {
       timeToLive: timeToLive.seconds(for: u.kind, property: Self.ttlProperty(u.properties)),
       isStale: false, trail: trail)
     let slot: Int
+    let age = Age(lastSeen: t.lastSeen, timeToLive: t.timeToLive, isStale: false)
     if let f = free.popLast() {
       slot = f
       slots[slot] = t
+      ages[slot] = age
     } else {
       slot = slots.count
       slots.append(t)
+      ages.append(age)
       newer.append(-1)
       older.append(-1)
       changedFlag.append(false)
@@ -182,13 +195,16 @@ public struct TargetStore: Sendable {
     var s = tail
     while s >= 0 {
       let next = newer[s]
-      if var t = slots[s], let ttl = t.timeToLive {
-        let silent = now - t.lastSeen
+      // Each target's age read from `ages`: copying its state (its id, properties and trail
+      // retained and released) made this walk cost a frame's worth with 10,000 targets.
+      let age = ages[s]
+      if let ttl = age.timeToLive {
+        let silent = now - age.lastSeen
         if silent >= 2 * ttl {
-          remove(t.id)
-        } else if silent >= ttl && !t.isStale {
-          t.isStale = true
-          slots[s] = t
+          if let id = slots[s]?.id { remove(id) }
+        } else if silent >= ttl && !age.isStale {
+          slots[s]?.isStale = true
+          ages[s].isStale = true
           markChanged(s)
         }
       }
@@ -226,11 +242,20 @@ public struct TargetStore: Sendable {
   static func merge(_ new: [LiveProperty], into props: inout [LiveProperty]) {
     for p in new {
       if let k = props.firstIndex(where: { $0.key == p.key }) {
-        props[k].value = p.value
+        // Written only when it differs: the array is shared with the target's annotation
+        // (`LiveTarget.state`), so a write copies it, and the layer compares the properties
+        // of every target that moved (the same array compares at once).
+        if !Self.identical(props[k].value, p.value) { props[k].value = p.value }
       } else {
         props.append(p)
       }
     }
+  }
+
+  /// Whether two values are the same value (numbers by their bits: -0 is not 0).
+  static func identical(_ a: LiveValue, _ b: LiveValue) -> Bool {
+    if case .number(let x) = a, case .number(let y) = b { return x.bitPattern == y.bitPattern }
+    return a == b
   }
 
   static func ttlProperty(_ props: [LiveProperty]) -> Double? {

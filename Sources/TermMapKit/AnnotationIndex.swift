@@ -6,8 +6,11 @@ import MapGeometry
 /// nodes smaller than a cell whole, so a frame's work follows the cells on screen, not the
 /// number of annotations.
 final class AnnotationIndex {
+  /// A member of a leaf. Its point is not here but in its slot's record
+  /// (`SlotRecord.point`): a move that stays within its leaf then changes the record alone,
+  /// read in the order of the slots, without reaching the leaf or its entries (two cache
+  /// misses a move, when thousands move a frame).
   struct Entry {
-    let point: MapPoint
     let slot: Int32
     /// The slot's place in the order annotations were added (`SlotRecord.serial`), kept here so a
     /// layout reads it with the point, not from an array indexed by slot.
@@ -17,8 +20,10 @@ final class AnnotationIndex {
   final class Node {
     let rect: MapRect
     /// The node this one is a quarter of (nil for the root). A node is taken out of the tree
-    /// only with its parent's whole subtree (`collapse(_:)`), so the parent outlives it.
-    unowned let parent: Node?
+    /// only with its parent's whole subtree (`collapse(_:)`), so the parent outlives it: the
+    /// reference is `unowned(unsafe)` (no check, no reference count: a move walks up through
+    /// it for every target moved) because no node is reached after its parent is gone.
+    unowned(unsafe) let parent: Node?
     var entries: [Entry] = []
     var children: [Node]? = nil
     var count = 0
@@ -55,13 +60,19 @@ final class AnnotationIndex {
   /// What the index keeps per slot, together (a move reads them all: one cache line, not
   /// three).
   struct SlotRecord {
-    /// The annotation's map point.
+    /// The annotation's map point (the index's only copy: entries and representatives name
+    /// the slot).
     var point: MapPoint
     /// Its place in the order annotations were added (ties in marker collisions go to the
     /// annotation added first); kept when an annotation moves.
     var serial: Int
-    /// Its leaf (what a move within the leaf changes, without walking from the root).
-    var leaf: Node?
+    /// Its leaf's rect: a move to a point inside it changes nothing but `point`.
+    var leafRect: MapRect
+    /// Its leaf (nil for a free slot). `unowned(unsafe)`: a record points only at a leaf in
+    /// the tree (the tree holds its nodes; `split` and `collapse` point the records of the
+    /// entries they move at their new leaf, `remove(_:)` clears it), and a move reads it
+    /// without a reference count on the node.
+    unowned(unsafe) var leaf: Node?
   }
   private var slotRecords: [SlotRecord] = []
   private var nextSerial = 0
@@ -124,14 +135,14 @@ final class AnnotationIndex {
     if let s = freeSlots.popLast() {
       slot = s
       store[Int(s)] = a
-      slotRecords[Int(s)] = SlotRecord(point: p, serial: serial, leaf: nil)
+      slotRecords[Int(s)] = SlotRecord(point: p, serial: serial, leafRect: .world, leaf: nil)
     } else {
       slot = Int32(store.count)
       store.append(a)
-      slotRecords.append(SlotRecord(point: p, serial: serial, leaf: nil))
+      slotRecords.append(SlotRecord(point: p, serial: serial, leafRect: .world, leaf: nil))
     }
     slotOf[id] = slot
-    insert(Entry(point: p, slot: slot, serial: serial), into: root)
+    insert(Entry(slot: slot, serial: serial), into: root)
   }
 
   @discardableResult
@@ -140,6 +151,8 @@ final class AnnotationIndex {
     let p = slotRecords[Int(slot)].point
     store[Int(slot)] = nil
     slotRecords[Int(slot)].leaf = nil
+    // No annotation's: an `AnnotationSlot` of the one removed no longer matches.
+    slotRecords[Int(slot)].serial = -1
     freeSlots.append(slot)
     return remove(slot, at: p, from: root)
   }
@@ -147,11 +160,11 @@ final class AnnotationIndex {
   /// Re-indexes an annotation whose coordinate changed, in the same slot and keeping its place
   /// in the order of addition; false when it is not in the index.
   ///
-  /// One walk from the root: the nodes that hold both the old and the new point keep their
-  /// count and marks (a representative that is this annotation takes the new point), and only
-  /// below the node where the two points part is the entry removed from one child and inserted
-  /// in another. A move within its leaf — most moves of a live target between two frames —
-  /// changes the entry's point in place.
+  /// A move within its leaf — most moves of a live target between two frames — changes the
+  /// slot's record alone (its point; the leaf's rect is in the record too). Other moves walk
+  /// once from the root: the nodes that hold both the old and the new point keep their count,
+  /// marks and representative, and only below the node where the two points part is the entry
+  /// removed from one child and inserted in another.
   @discardableResult
   func move(_ a: any Annotation) -> Bool {
     guard let slot = slotOf[ObjectIdentifier(a)] else { return false }
@@ -161,34 +174,22 @@ final class AnnotationIndex {
   /// `move(_:)` for a slot and its new (clamped) point.
   @discardableResult
   func move(slot: Int32, to p: MapPoint) -> Bool {
-    let record = slotRecords[Int(slot)]
-    let e = Entry(point: p, slot: slot, serial: record.serial)
-    if let leaf = record.leaf, leaf.children == nil, Self.holds(leaf.rect, p) {
-      // Still in its leaf: the entry takes the new point, and so do the representatives that
-      // are this annotation — the leaf's and its parents' up to the first that is another
-      // member (a node's representative is its first member, so that node's parents' are
-      // not this one either; an unknown one is passed).
-      guard let i = leaf.entries.firstIndex(where: { $0.slot == slot }) else { return false }
-      leaf.entries[i] = e
-      slotRecords[Int(slot)].point = p
-      var up: Node? = leaf
-      while let m = up {
-        if let r = m.rep {
-          guard r.slot == slot else { break }
-          m.rep = e
-        }
-        up = m.parent
-      }
+    let k = Int(slot)
+    // A free slot's serial is -1 (its leaf is nil: read without reaching the node).
+    guard slotRecords[k].serial >= 0 else { return false }
+    if Self.holds(slotRecords[k].leafRect, p) {
+      // Still in its leaf: the point is the record's alone (entries and representatives
+      // name the slot), and the leaf's members, count and marks are as they were.
+      slotRecords[k].point = p
       return true
     }
-    let old = record.point
+    let old = slotRecords[k].point
+    let e = Entry(slot: slot, serial: slotRecords[k].serial)
     var n = root
     while true {
-      if let r = n.rep, r.slot == slot { n.rep = e }
       guard let children = n.children else {
-        guard let i = n.entries.firstIndex(where: { $0.slot == slot }) else { return false }
-        n.entries[i] = e
-        slotRecords[Int(slot)].point = p
+        // Both points in this leaf.
+        slotRecords[k].point = p
         return true
       }
       let from = childIndex(n, old)
@@ -198,32 +199,81 @@ final class AnnotationIndex {
         continue
       }
       guard remove(slot, at: old, from: children[from]) else { return false }
-      slotRecords[Int(slot)].point = p
+      slotRecords[k].point = p
       insert(e, into: children[to])
       return true
     }
   }
 
-  /// A move of `move(contentsOf:)`: a slot and its new (clamped) point.
-  struct Move: Comparable {
-    let slot: Int32
-    let point: MapPoint
-    static func < (a: Move, b: Move) -> Bool { a.slot < b.slot }
-    static func == (a: Move, b: Move) -> Bool { a.slot == b.slot }
+  /// Moves many annotations at once, each to its annotation's coordinate now, in the order of
+  /// their slots rather than the order given: slots follow the annotations' places on the map
+  /// (`insert(contentsOf:)`), so the moves read the slots' records, the leaves and their
+  /// entries in memory order, near each other, not one cache miss each. A slot given twice
+  /// moves once. Returns the slots moved, in that order.
+  ///
+  /// The order is found by marking the slots in a table of every slot (`slotCapacity`) and
+  /// reading it through, not by sorting, when the moves are at least a sixteenth of the slots
+  /// (live targets: thousands a frame); fewer are sorted.
+  @discardableResult
+  func move(slots given: [Int32]) -> [Int32] {
+    var order: [Int32] = []
+    order.reserveCapacity(given.count)
+    if given.count >= store.count / 16 {
+      if movedFlags.count < store.count {
+        movedFlags.append(contentsOf: repeatElement(false, count: store.count - movedFlags.count))
+      }
+      var lowest = Int.max
+      var highest = -1
+      for s in given {
+        let k = Int(s)
+        movedFlags[k] = true
+        if k < lowest { lowest = k }
+        if k > highest { highest = k }
+      }
+      if highest >= 0 {
+        for k in lowest...highest where movedFlags[k] {
+          movedFlags[k] = false
+          order.append(Int32(k))
+        }
+      }
+    } else {
+      order = given.sorted()
+      var last: Int32 = -1
+      order.removeAll { s in
+        defer { last = s }
+        return s == last
+      }
+    }
+    for s in order {
+      // The annotation's place now (a moved live target reads its own under its lock).
+      let p = Self.clamped(MapPoint(store[Int(s)]!.coordinate))
+      move(slot: s, to: p)
+    }
+    return order
   }
 
-  /// Moves many annotations at once, in the order of their slots rather than the order given:
-  /// slots follow the annotations' places on the map (`insert(contentsOf:)`), so the moves
-  /// read the slots' records, the leaves and their entries in memory order, near each other,
-  /// not one cache miss each. `moves` is sorted.
-  func move(contentsOf moves: inout [Move]) {
-    moves.sort()
-    for m in moves { move(slot: m.slot, to: m.point) }
-  }
+  /// `move(slots:)`'s table of slots to move (all false between calls).
+  private var movedFlags: [Bool] = []
 
   func contains(_ a: any Annotation) -> Bool { slotOf[ObjectIdentifier(a)] != nil }
 
   func slot(of a: any Annotation) -> Int32? { slotOf[ObjectIdentifier(a)] }
+
+  /// A slot and the annotation's place in the order of addition, together naming one
+  /// annotation while it is in the index (`AnnotationSlot`).
+  func handle(of a: any Annotation) -> (slot: Int32, serial: Int)? {
+    guard let s = slotOf[ObjectIdentifier(a)] else { return nil }
+    return (s, slotRecords[Int(s)].serial)
+  }
+
+  /// Whether a slot holds the annotation added `serial`th (not one removed since, nor another
+  /// in its place).
+  @inline(__always)
+  func holds(slot: Int32, serial: Int) -> Bool {
+    let k = Int(slot)
+    // A free slot's serial is -1 (`remove(_:)`); serials given are 0 or more.
+    return k >= 0 && k < slotRecords.count && serial >= 0 && slotRecords[k].serial == serial
+  }
 
   func point(of a: any Annotation) -> MapPoint? {
     slotOf[ObjectIdentifier(a)].map { slotRecords[Int($0)].point }
@@ -252,11 +302,12 @@ final class AnnotationIndex {
         n.rep = e
       }
       if let children = n.children {
-        n = children[childIndex(n, e.point)]
+        n = children[childIndex(n, slotRecords[Int(e.slot)].point)]
         continue
       }
       n.entries.append(e)
       slotRecords[Int(e.slot)].leaf = n
+      slotRecords[Int(e.slot)].leafRect = n.rect
       if n.entries.count > Self.capacity && n.rect.width > 1 { split(n) }
       return
     }
@@ -287,11 +338,12 @@ final class AnnotationIndex {
     let moving = n.entries
     n.entries = []
     for e in moving {
-      let c = n.children![childIndex(n, e.point)]
+      let c = n.children![childIndex(n, slotRecords[Int(e.slot)].point)]
       c.count += 1
       c.marks ^= Self.mark(e.serial)
       c.entries.append(e)
       slotRecords[Int(e.slot)].leaf = c
+      slotRecords[Int(e.slot)].leafRect = c.rect
     }
     for c in n.children! where c.entries.count > Self.capacity && c.rect.width > 1 { split(c) }
   }
@@ -332,23 +384,29 @@ final class AnnotationIndex {
     }
     gather(n)
     n.children = nil
-    for e in entries { slotRecords[Int(e.slot)].leaf = n }
+    for e in entries {
+      slotRecords[Int(e.slot)].leaf = n
+      slotRecords[Int(e.slot)].leafRect = n.rect
+    }
     n.entries = entries
   }
 
   /// Every annotation inside `rect`.
   func annotations(in rect: MapRect) -> [any Annotation] {
     var out: [any Annotation] = []
-    collect(root, rect) { out.append(store[Int($0.slot)]!) }
+    let records = slotRecords
+    collect(root, rect, records) { out.append(store[Int($0.slot)]!) }
     return out
   }
 
-  private func collect(_ n: Node, _ rect: MapRect, _ body: (Entry) -> Void) {
+  private func collect(
+    _ n: Node, _ rect: MapRect, _ records: [SlotRecord], _ body: (Entry) -> Void
+  ) {
     guard n.count > 0, n.rect.intersects(rect) || rect.contains(n.rect) else { return }
     if let children = n.children {
-      for c in children { collect(c, rect, body) }
+      for c in children { collect(c, rect, records, body) }
     } else {
-      for e in n.entries where rect.contains(e.point) { body(e) }
+      for e in n.entries where rect.contains(records[Int(e.slot)].point) { body(e) }
     }
   }
 
@@ -373,8 +431,11 @@ final class AnnotationIndex {
   ) {
     let resolution = vp.cellSizeInMapPoints.width
     let columns = vp.columns
+    // The points, read from a local copy of the records (no exclusivity check per read).
+    let records = slotRecords
     func take(_ e: Entry, _ n: Int, _ marks: UInt64) {
-      guard let c = Self.cell(of: e.point, shift: shift, viewport: vp) else { return }
+      let point = records[Int(e.slot)].point
+      guard let c = Self.cell(of: point, shift: shift, viewport: vp) else { return }
       let index = c.row * columns + c.column
       let s = Int(slots[index])
       if s >= 0 {
@@ -383,7 +444,7 @@ final class AnnotationIndex {
         found[s] =
           e.serial < r.serial
           ? Representative(
-            slot: e.slot, point: e.point, serial: e.serial, column: r.column, row: r.row,
+            slot: e.slot, point: point, serial: e.serial, column: r.column, row: r.row,
             count: r.count + n, marks: r.marks ^ marks)
           : Representative(
             slot: r.slot, point: r.point, serial: r.serial, column: r.column, row: r.row,
@@ -392,7 +453,7 @@ final class AnnotationIndex {
         slots[index] = Int32(found.count)
         found.append(
           Representative(
-            slot: e.slot, point: e.point, serial: e.serial, column: c.column, row: c.row, count: n,
+            slot: e.slot, point: point, serial: e.serial, column: c.column, row: c.row, count: n,
             marks: marks))
       }
     }
@@ -405,7 +466,9 @@ final class AnnotationIndex {
       if let children = n.children {
         for c in children { walk(c) }
       } else {
-        for e in n.entries where rect.contains(e.point) { take(e, 1, Self.mark(e.serial)) }
+        for e in n.entries where rect.contains(records[Int(e.slot)].point) {
+          take(e, 1, Self.mark(e.serial))
+        }
       }
     }
     walk(root)
@@ -434,6 +497,7 @@ final class AnnotationIndex {
     let cell = vp.cellSizeInMapPoints
     let resolution = cell.width
     var slots: [Int32] = [first]
+    let records = slotRecords
     for shift in vp.worldCopies {
       let r = visible.offsetBy(dx: -shift, dy: 0).intersection(.world)
       guard !r.isNull else { continue }
@@ -444,7 +508,8 @@ final class AnnotationIndex {
         y: visible.minY + Double(row - 1) * cell.height, width: 3 * cell.width,
         height: 3 * cell.height)
       func inCell(_ e: Entry) -> Bool {
-        guard let c = Self.cell(of: e.point, shift: shift, viewport: vp) else { return false }
+        let point = records[Int(e.slot)].point
+        guard let c = Self.cell(of: point, shift: shift, viewport: vp) else { return false }
         return c.column == column && c.row == row
       }
       func all(_ n: Node) {
@@ -460,7 +525,8 @@ final class AnnotationIndex {
         if let children = n.children {
           for c in children { walk(c) }
         } else {
-          for e in n.entries where e.slot != first && r.contains(e.point) && inCell(e) {
+          for e in n.entries
+          where e.slot != first && r.contains(records[Int(e.slot)].point) && inCell(e) {
             slots.append(e.slot)
           }
         }
@@ -478,11 +544,13 @@ final class AnnotationIndex {
     let visible = vp.mapRect
     let resolution = vp.cellSizeInMapPoints.width
     let columns = vp.columns
+    let records = slotRecords
     for shift in vp.worldCopies {
       let r = visible.offsetBy(dx: -shift, dy: 0).intersection(.world)
       guard !r.isNull else { continue }
       func group(_ e: Entry) -> Int {
-        guard let c = Self.cell(of: e.point, shift: shift, viewport: vp) else { return -1 }
+        let point = records[Int(e.slot)].point
+        guard let c = Self.cell(of: point, shift: shift, viewport: vp) else { return -1 }
         return Int(groupOf[c.row * columns + c.column])
       }
       func all(_ n: Node, _ g: Int, _ slots: inout [[Int32]]) {
@@ -502,7 +570,7 @@ final class AnnotationIndex {
         if let children = n.children {
           for c in children { walk(c, &slots) }
         } else {
-          for e in n.entries where r.contains(e.point) {
+          for e in n.entries where r.contains(records[Int(e.slot)].point) {
             let g = group(e)
             if g >= 0 { slots[g].append(e.slot) }
           }

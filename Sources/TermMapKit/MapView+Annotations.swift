@@ -13,6 +13,18 @@ public enum AnnotationViewError: Error, Equatable, CustomStringConvertible {
   }
 }
 
+/// An annotation's place in one map's index (`MapView.slot(of:)`): handed back to the map
+/// with `MapView.annotationsDidMove(inSlots:redisplaying:)`, it names the annotation without
+/// the map hashing it. It names that annotation until it is removed from that map; after
+/// that it names nothing, even when another annotation takes the place.
+public struct AnnotationSlot: Hashable, Sendable {
+  /// The slot in the index.
+  let index: Int32
+  /// The annotation's place in the order annotations were added to the map (the slot's, while
+  /// it holds this annotation).
+  let serial: Int
+}
+
 /// Views on screen, views waiting for reuse, and registered view classes.
 @MainActor
 struct AnnotationViewRegistry {
@@ -41,6 +53,8 @@ struct AnnotationViewRegistry {
   var clusters: [ObjectIdentifier: ClusterRecord] = [:]
   /// Their views, drawn with `shown`.
   var clusterViews: [AnnotationView] = []
+  /// The clustering passes made (`ClusterRecord.keptPass`).
+  var clusterPass: UInt32 = 0
   /// Whether a view on screen had a clustering identifier at the last layout: collisions are
   /// then resolved with the layout, so cluster views are made (and the delegate hears of them)
   /// before the frame draws.
@@ -111,19 +125,50 @@ extension MapView {
   /// changes only that leaf. The index's shape depends only on where the annotations are, so
   /// the frame is the one `annotationDidMove(_:)` for each, in any order, would give.
   public func annotationsDidMove(_ annotations: [any Annotation]) {
-    var moves: [AnnotationIndex.Move] = []
-    moves.reserveCapacity(annotations.count)
+    var slots: [Int32] = []
+    slots.reserveCapacity(annotations.count)
     for a in annotations {
-      guard let slot = annotationIndex.slot(of: a) else { continue }
-      moves.append(
-        AnnotationIndex.Move(slot: slot, point: AnnotationIndex.clamped(MapPoint(a.coordinate))))
+      if let slot = annotationIndex.slot(of: a) { slots.append(slot) }
     }
-    guard !moves.isEmpty else { return }
-    annotationIndex.move(contentsOf: &moves)
-    // The views on screen, found by slot (the same views as `visible` has for them).
-    let views = annotationViews.bySlot.count
-    for m in moves where Int(m.slot) < views {
-      annotationViews.bySlot[Int(m.slot)]?.prepareForDisplay()
+    moveInIndex(slots, redisplaying: true)
+  }
+
+  /// Where an annotation is in this map's index, kept by a program that moves many
+  /// annotations often (`annotationsDidMove(inSlots:redisplaying:)`), so the map finds them
+  /// without hashing each (nil when the annotation is not on the map).
+  public func slot(of annotation: any Annotation) -> AnnotationSlot? {
+    annotationIndex.handle(of: annotation).map { AnnotationSlot(index: $0.slot, serial: $0.serial) }
+  }
+
+  /// `annotationsDidMove(_:)` for annotations given by their slots on this map
+  /// (`slot(of:)`): the map finds them without hashing each, so a program that moves
+  /// thousands a frame (live targets) hands them over for the cost of the moves. A slot of an
+  /// annotation removed since is passed over.
+  ///
+  /// With `redisplaying` false the views on screen are not asked to `prepareForDisplay()`
+  /// again: for annotations whose coordinates alone changed, whose views show nothing that
+  /// depends on where they are. The frame is the one `annotationsDidMove(_:)` would give for
+  /// those annotations.
+  public func annotationsDidMove(inSlots slots: [AnnotationSlot], redisplaying: Bool = true) {
+    var found: [Int32] = []
+    found.reserveCapacity(slots.count)
+    for s in slots where annotationIndex.holds(slot: s.index, serial: s.serial) {
+      found.append(s.index)
+    }
+    moveInIndex(found, redisplaying: redisplaying)
+  }
+
+  /// Moves annotations in the index by slot (each to its coordinate now), perhaps with their
+  /// views on screen prepared for display again, and lays out again.
+  private func moveInIndex(_ slots: [Int32], redisplaying: Bool) {
+    guard !slots.isEmpty else { return }
+    let moved = annotationIndex.move(slots: slots)
+    if redisplaying {
+      // The views on screen, found by slot (the same views as `visible` has for them).
+      let views = annotationViews.bySlot.count
+      for s in moved where Int(s) < views {
+        annotationViews.bySlot[Int(s)]?.prepareForDisplay()
+      }
     }
     setNeedsLayout()
   }

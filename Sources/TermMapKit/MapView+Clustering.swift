@@ -90,13 +90,28 @@ enum ClusteringKeys {
 
 /// A cluster on screen: its annotation and view, the views it replaces, and what it was made
 /// from (a later pass with the same keeps it, so a selected cluster stays selected).
+///
+/// A class: each pass reads the record of every cluster on screen and keeps most of them, and
+/// a reference is copied with one retain where the fields were four arrays and two objects.
 @MainActor
-struct ClusterRecord {
+final class ClusterRecord {
   let annotation: ClusterAnnotation
   let view: AnnotationView
   /// The member views, the one that held its place first.
   let memberViews: [AnnotationView]
   let signature: Signature
+  /// The clustering pass that last kept it (`AnnotationViewRegistry.clusterPass`).
+  var keptPass: UInt32 = 0
+
+  init(
+    annotation: ClusterAnnotation, view: AnnotationView, memberViews: [AnnotationView],
+    signature: Signature
+  ) {
+    self.annotation = annotation
+    self.view = view
+    self.memberViews = memberViews
+    self.signature = signature
+  }
 
   /// The member views' annotations (their slots in the index) with the counts and the marks
   /// (`AnnotationIndex.mark(_:)`) of the annotations they stood for, at a zoom scale: the same
@@ -205,10 +220,14 @@ extension MapView {
     // main actor at every call.)
     var old: [ObjectIdentifier: ClusterRecord] = [:]
     swap(&old, &annotationViews.clusters)
-    var kept: [ObjectIdentifier: ClusterRecord] = [:]
-    kept.reserveCapacity(heads.count)
-    // Per group: whether its cluster is kept with the very same member views (nothing to
-    // change in them).
+    // This pass's number: a record kept carries it (`ClusterRecord.keptPass`), so the records
+    // gone are told without taking the kept ones out of `old`.
+    annotationViews.clusterPass &+= 1
+    let pass = annotationViews.clusterPass
+    // Per group: its cluster's record when kept (by the group's place in `heads`, not hashed
+    // again), and whether it is kept with the very same member views (nothing to change in
+    // them).
+    var kept = [ClusterRecord?](repeating: nil, count: heads.count)
     var sameViews = [Bool](repeating: false, count: heads.count)
     for (n, h) in heads.enumerated() {
       guard let a = views[Int(h)].annotation, let record = old[ObjectIdentifier(a)] else {
@@ -234,29 +253,30 @@ extension MapView {
         m = m == h ? firstMember[Int(h)] : nextMember[Int(m)]
       }
       guard matches else { continue }
-      kept[ObjectIdentifier(a)] = record
-      old[ObjectIdentifier(a)] = nil
+      kept[n] = record
+      record.keptPass = pass
       sameViews[n] = same
     }
+    var gone: [ClusterRecord] = []
+    for record in old.values where record.keptPass != pass { gone.append(record) }
     // Member views leave the clusters that are gone or changed their views (those kept with
     // the same views keep them).
-    for record in old.values {
+    for record in gone {
       for m in record.memberViews { m.cluster = nil }
     }
-    for (n, h) in heads.enumerated() where !sameViews[n] {
-      guard let a = views[Int(h)].annotation, let record = kept[ObjectIdentifier(a)] else {
-        continue
-      }
+    for n in heads.indices where !sameViews[n] {
+      guard let record = kept[n] else { continue }
       for m in record.memberViews { m.cluster = nil }
     }
-    for record in Self.inOrder(old.values) { dismissCluster(record) }
+    for record in Self.inOrder(gone) { dismissCluster(record) }
     // The clusters made and kept, in the order they formed.
     var clusters: [ObjectIdentifier: ClusterRecord] = [:]
     clusters.reserveCapacity(heads.count)
     var clusterViews: [AnnotationView] = []
     clusterViews.reserveCapacity(heads.count)
-    var viewOfHead: [Int32: AnnotationView] = [:]
-    viewOfHead.reserveCapacity(heads.count)
+    // Each head's cluster view, by the head's place in `views` (read for every view below: an
+    // array, not a dictionary hashing each).
+    var viewOfHead = [AnnotationView?](repeating: nil, count: heads.isEmpty ? 0 : views.count)
     var added: [AnnotationView] = []
     // The member views of the groups not kept with the same views.
     var memberViews: [[AnnotationView]] = []
@@ -281,7 +301,7 @@ extension MapView {
       guard let headAnnotation = head.annotation else { continue }
       let key = ObjectIdentifier(headAnnotation)
       let record: ClusterRecord
-      if let k = kept[key] {
+      if let k = kept[n] {
         // The same annotations; their views may be others (one left the screen and came back).
         record =
           sameViews[n]
@@ -330,7 +350,7 @@ extension MapView {
       }
       clusters[key] = record
       clusterViews.append(view)
-      viewOfHead[h] = view
+      viewOfHead[Int(h)] = view
     }
     annotationViews.clusters = clusters
     annotationViews.clusterViews = clusterViews
@@ -340,7 +360,7 @@ extension MapView {
     var placed: [AnnotationView] = []
     placed.reserveCapacity(views.count)
     for (n, v) in views.enumerated() {
-      if let c = viewOfHead[Int32(n)] {
+      if let c = viewOfHead[n] {
         placed.append(c)
       } else if headOf[n] < 0 {
         placed.append(v)
@@ -353,14 +373,14 @@ extension MapView {
   /// first: the annotations their cells stand for. A few views' cells are read one by one from
   /// the index, many in one walk of the screen.
   func memberAnnotations(
-    of groups: [[AnnotationView]], except kept: [ObjectIdentifier: ClusterRecord], _ vp: Viewport
+    of groups: [[AnnotationView]], except kept: [ClusterRecord?], _ vp: Viewport
   ) -> [[any Annotation]] {
     var out = [[any Annotation]](repeating: [], count: groups.count)
     var wanted: [Int] = []
     var cells = 0
     for (n, g) in groups.enumerated() {
       // (A group kept with the same views comes empty.)
-      guard let a = g.first?.annotation, kept[ObjectIdentifier(a)] == nil else { continue }
+      guard !g.isEmpty, kept[n] == nil else { continue }
       wanted.append(n)
       cells += g.count
     }

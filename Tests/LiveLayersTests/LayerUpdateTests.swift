@@ -122,4 +122,39 @@ struct LayerUpdateTests {
     layer.synchronize()
     #expect(text(map).contains("→ Echo"))
   }
+
+  @Test("A map attached after the targets came sees them move as the first map does")
+  func secondMapAttachedLater() throws {
+    let (feed, layer, first) = scene()
+    feed.apply([
+      point("e", 0, 0, [LiveProperty("name", .string("Echo"))]),
+      point("f", 0.3, -0.3, [LiveProperty("name", .string("Foxtrot"))]),
+    ])
+    layer.synchronize()
+    let second = MapView(columns: 40, rows: 10)
+    second.setCenter(Coordinate(latitude: 0, longitude: 0), animated: false)
+    second.setZoomLevel(6, animated: false)
+    layer.attach(to: second)
+    #expect(text(second) == text(first))
+    // Both move (their views show the same) and one is renamed while it moves: each map
+    // draws them where they are now, under their names now.
+    feed.apply([
+      point("e", -0.3, 0.6), point("f", 0.3, 0.6, [LiveProperty("name", .string("Golf"))]),
+    ])
+    layer.synchronize()
+    let frame = text(first)
+    #expect(text(second) == frame)
+    let lines = frame.split(separator: "\n", omittingEmptySubsequences: false)
+    let echo = try #require(lines.firstIndex { $0.contains("Echo") })
+    let golf = try #require(lines.firstIndex { $0.contains("Golf") })
+    #expect(echo > golf, "\(frame)")
+    #expect(!frame.contains("Foxtrot"), "\(frame)")
+    // A fresh map with the same targets added anew draws the same frame.
+    let fresh = MapView(columns: 40, rows: 10)
+    fresh.setCenter(Coordinate(latitude: 0, longitude: 0), animated: false)
+    fresh.setZoomLevel(6, animated: false)
+    let copies = layer.allTargets.map { LiveTarget($0.state, clusteringIdentifier: nil) }
+    fresh.addAnnotations(copies)
+    #expect(text(fresh) == frame, "\(text(fresh))\n\(frame)")
+  }
 }

@@ -225,4 +225,89 @@ struct MovingAnnotationTests {
     #expect(after.lines[16].contains("● Charlie"), "\(after.text)")
     #expect(map.selectedAnnotations.isEmpty)
   }
+
+  @Test("Moves handed over by slot draw what moves by annotation draw, clusters and all")
+  func movesBySlotSameAsByAnnotation() throws {
+    // The delegates kept (a map holds its delegate weakly): they give the views their
+    // clustering identifiers.
+    let delegates = [ClusterDelegate(), ClusterDelegate()]
+    let maps = delegates.map { clusterScene($0).0 }
+    let (_, at) = clusterScene(ClusterDelegate())
+    let sets = [scatter(at, count: 3_000, seed: 5), scatter(at, count: 3_000, seed: 5)]
+    for (k, map) in maps.enumerated() { map.addAnnotations(sets[k]) }
+    let slots = try sets[0].map { try #require(maps[0].slot(of: $0)) }
+    #expect(maps[0].renderFrame().text == maps[1].renderFrame().text)
+    let vp = maps[0].viewport
+    for round in 0..<5 {
+      var bySlot: [AnnotationSlot] = []
+      var byAnnotation: [PointAnnotation] = []
+      for n in sets[0].indices where (n + round) % 3 == 0 {
+        sets[0][n].coordinate = step(sets[0][n], n, round: round, vp)
+        sets[1][n].coordinate = step(sets[1][n], n, round: round, vp)
+        bySlot.append(slots[n])
+        byAnnotation.append(sets[1][n])
+      }
+      // Only the places changed: the views need not be prepared again.
+      maps[0].annotationsDidMove(inSlots: bySlot.reversed(), redisplaying: false)
+      maps[1].annotationsDidMove(byAnnotation)
+      let a = maps[0].renderFrame().text
+      let b = maps[1].renderFrame().text
+      #expect(a == b, "round \(round)\n\(a)\n\(b)")
+      #expect(a.contains("◉"), "\(a)")
+      #expect(clusterTitles(maps[0]) == clusterTitles(maps[1]))
+      try checkClusters(maps[0])
+    }
+    withExtendedLifetime(delegates) {}
+  }
+
+  @Test("A slot names its annotation until it is removed, not the one that takes its place")
+  func slotOfRemovedAnnotation() {
+    let map = MapView(columns: 40, rows: 10)
+    map.setCenter(Coordinate(latitude: 38.7223, longitude: -9.1393), animated: false)
+    map.setZoomLevel(12, animated: false)
+    let vp = map.viewport
+    let at = { (c: Int, r: Int) in vp.mapPoint(forCellColumn: c, row: r).coordinate }
+    let alpha = PointAnnotation(coordinate: at(5, 2), title: "Alpha")
+    let bravo = PointAnnotation(coordinate: at(5, 6), title: "Bravo")
+    map.addAnnotations([alpha, bravo])
+    let alphaSlot = map.slot(of: alpha)
+    #expect(alphaSlot != nil)
+    map.removeAnnotation(alpha)
+    #expect(map.slot(of: alpha) == nil)
+    // Charlie takes the place Alpha left in the index.
+    let charlie = PointAnnotation(coordinate: at(20, 2), title: "Charlie")
+    map.addAnnotation(charlie)
+    charlie.coordinate = at(20, 8)
+    map.annotationsDidMove(inSlots: [alphaSlot!])
+    var frame = map.renderFrame()
+    #expect(frame[20, 2].glyph == "●" && frame[20, 8].glyph != "●", "\(frame.text)")
+    let charlieSlot = map.slot(of: charlie)
+    #expect(charlieSlot != nil && charlieSlot != alphaSlot)
+    map.annotationsDidMove(inSlots: [charlieSlot!])
+    frame = map.renderFrame()
+    #expect(frame[20, 8].glyph == "●" && frame[20, 2].glyph != "●", "\(frame.text)")
+    #expect(frame.lines[8].contains("● Charlie") && frame.lines[6].contains("● Bravo"))
+  }
+
+  @Test("Moved by slot without redisplaying, a view keeps what it shows; redisplayed, it follows")
+  func redisplayingOrNot() throws {
+    let map = MapView(columns: 40, rows: 10)
+    map.setCenter(Coordinate(latitude: 38.7223, longitude: -9.1393), animated: false)
+    map.setZoomLevel(12, animated: false)
+    let vp = map.viewport
+    let at = { (c: Int, r: Int) in vp.mapPoint(forCellColumn: c, row: r).coordinate }
+    let alpha = PointAnnotation(coordinate: at(5, 2), title: "Alpha")
+    map.addAnnotation(alpha)
+    #expect(map.renderFrame().lines[2].contains("● Alpha"))
+    let slot = try #require(map.slot(of: alpha))
+    alpha.coordinate = at(5, 5)
+    alpha.title = "Zulu"
+    map.annotationsDidMove(inSlots: [slot], redisplaying: false)
+    var frame = map.renderFrame()
+    #expect(frame.lines[5].contains("● Alpha") && !frame.lines[2].contains("●"), "\(frame.text)")
+    alpha.coordinate = at(5, 7)
+    map.annotationsDidMove(inSlots: [slot])
+    frame = map.renderFrame()
+    #expect(frame.lines[7].contains("● Zulu") && !frame.text.contains("Alpha"), "\(frame.text)")
+  }
 }
