@@ -89,6 +89,14 @@ public struct DotCanvas: Sendable, Equatable {
   /// True when some dot has (or had) a 24-bit colour.
   public var hasTrueColor: Bool { !trueColors.isEmpty }
 
+  /// Calls `body` with the dots and the colour plane (empty when the canvas has none), read
+  /// in place.
+  func withDotsAndColors<R>(
+    _ body: (UnsafeBufferPointer<Ink>, UnsafeBufferPointer<UInt64>) -> R
+  ) -> R {
+    dots.withUnsafeBufferPointer { d in trueColors.withUnsafeBufferPointer { body(d, $0) } }
+  }
+
   /// The colour the dot at (x, y) shows: its 24-bit colour while it has one, else its ink's
   /// palette colour; nil for an empty dot.
   public func color(x: Int, y: Int) -> TermColor? {

@@ -96,14 +96,36 @@ extension DrawingContext {
   /// vertices, such as vector tiles). The current path is left alone; without a stroke
   /// colour nothing is drawn and `body` is not called.
   public func strokeDotLines(_ body: (inout DotStrokeSink) -> Void) {
+    strokeDotLines(nil, body)
+  }
+
+  /// `strokeDotLines(_:)` for lines whose every vertex lies in `box` (dot space, edges
+  /// included): the same dots. In a 24-bit colour only the dots of `box` grown by the stroke's
+  /// reach are settled (`DotCanvas.settle`), not the whole clip: a renderer stroking one
+  /// small outline at a time (buildings) then pays for its outline's area, not the tile's.
+  /// A vertex outside `box` may leave dots outside it unsettled; give the whole clip
+  /// (`strokeDotLines(_:)`) when the vertices are not known beforehand.
+  public func strokeDotLines(within box: Rect2D, _ body: (inout DotStrokeSink) -> Void) {
+    strokeDotLines(box, body)
+  }
+
+  private func strokeDotLines(_ box: Rect2D?, _ body: (inout DotStrokeSink) -> Void) {
     guard let color = state.strokeColor else { return }
     var stroker = makeStroker(ink: Ink(layer: Self.strokeLayer, color: color))
     // (The stroker's canvas is asked, not the context's: no access check of its own on the
     // path every palette-coloured map takes.)
     if color.isTrueColor || stroker.canvas.hasTrueColor {
-      canvas = stroker.canvas
-      // (Where the lines go is not known beforehand: the clip is settled.)
-      drawKeepingColor(color, layer: Self.strokeLayer, in: state.clip) {
+      // The canvas goes back to the context and the stroker keeps the empty one: a stroker
+      // left holding it would make the strokes below copy the whole canvas, dots and colour
+      // plane, once per call (liberty at Helsinki z15 160 × 48: 42.2 M instructions per
+      // frame, 21 M of them those copies).
+      swap(&canvas, &stroker.canvas)
+      // (Without a box, where the lines go is not known beforehand: the clip is settled.)
+      let area =
+        box.map {
+          dotArea($0.x, $0.y, $0.maxX, $0.maxY, margin: strokeMargin)
+        } ?? state.clip
+      drawKeepingColor(color, layer: Self.strokeLayer, in: area) {
         strokeDotLines(ink: $0, body)
       }
       return

@@ -122,7 +122,7 @@ extension VectorTileRenderer {
                   context.fillPath()
                 }
                 guard paint.stroke != nil else { continue }
-                context.strokeDotLines { sink in
+                context.strokeDotLines(within: placement.dotBox(item.box)) { sink in
                   for c in item.chunks where chunks[Int(c)].box.intersects(box) {
                     addChunk(
                       chunks[Int(c)], chunkPoints, placement, cut: cut, dashed: dashed, &sink)
@@ -132,7 +132,15 @@ extension VectorTileRenderer {
             }
           }
         case .line:
-          context.strokeDotLines { sink in
+          // The pieces' union first: a 24-bit colour is settled there only (most groups
+          // reach a small part of a map tile), and a group with no piece here costs no stroke.
+          var reach = TileBox.empty
+          group.pointee.items.grid.forEachChunk(near: box) { n in
+            let c = chunks[n]
+            if c.minZoom <= z && c.box.intersects(box) { reach.formUnion(c.box) }
+          }
+          guard !reach.isEmpty else { return }
+          context.strokeDotLines(within: placement.dotBox(reach)) { sink in
             group.pointee.items.grid.forEachChunk(near: box) { n in
               let c = chunks[n]
               guard c.minZoom <= z && c.box.intersects(box) else { return }
@@ -158,5 +166,17 @@ extension VectorTileRenderer {
         }
       }
     }
+  }
+}
+
+extension VectorTileRenderer.DotPlacement {
+  /// The dot-space box of a tile box: every vertex in `b` lands in it (what
+  /// `DrawingContext.strokeDotLines(within:_:)` settles a 24-bit colour in).
+  @inline(__always) func dotBox(_ b: TileBox) -> Rect2D {
+    let xa = ox + Double(b.minX) * sx
+    let xb = ox + Double(b.maxX) * sx
+    let ya = oy + Double(b.minY) * sy
+    let yb = oy + Double(b.maxY) * sy
+    return Rect2D(x: min(xa, xb), y: min(ya, yb), width: abs(xb - xa), height: abs(yb - ya))
   }
 }

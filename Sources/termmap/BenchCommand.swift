@@ -18,6 +18,8 @@ struct BenchCommand {
   var only: String?
   /// `--tiles SOURCE --center LAT,LON --zoom Z`: scenarios on any tile source.
   var tiles: String?
+  /// `--style STYLE` with `--tiles`: a theme or a style document to draw the tiles with.
+  var style: String?
   var center: Coordinate?
   var zoom: Double?
 
@@ -33,6 +35,9 @@ struct BenchCommand {
   func run() throws -> Int32 {
     if tiles != nil, center == nil || zoom == nil {
       throw UsageError("bench: --tiles needs --center LAT,LON and --zoom Z")
+    }
+    if style != nil && tiles == nil {
+      throw UsageError("bench: --style needs --tiles SOURCE")
     }
     var results: [Result] = []
     let report = { (r: Result) in
@@ -50,11 +55,29 @@ struct BenchCommand {
     // Any tile source at a given view (`--tiles SOURCE --center LAT,LON --zoom Z`): the first
     // complete frame from cold, then cached and redrawn frames at 160x48 and 300x100.
     if let tiles, let center, let zoom {
+      // --style: a theme, or a style document applied to the tiles by source-layer (read
+      // once; each overlay made from it compiles its own draw plan, as a new view would).
+      var variant = BasemapStyle.Variant.dark
+      var document: LoadedStyle?
+      if let style {
+        if let v = BasemapStyle.Variant(rawValue: style) {
+          variant = v
+        } else {
+          document = try RenderCommand.loadStyle(style)
+        }
+      }
       let layer = { () throws -> TileOverlay in
+        let source: any TileSource
         do {
-          return SourceTileOverlay(source: try TileSourceSpec.open(tiles), variant: .dark)
+          source = try TileSourceSpec.open(tiles)
         } catch {
           throw UsageError("--tiles: \(error)")
+        }
+        guard let document else { return SourceTileOverlay(source: source, variant: variant) }
+        do {
+          return try StyleMapLayers(style: document, data: source).layers[0].overlay
+        } catch {
+          throw UsageError("--style: \(error)")
         }
       }
       report(

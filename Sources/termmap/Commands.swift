@@ -529,6 +529,14 @@ extension Termmap {
     @Option(
       parsing: .unconditional,
       help: ArgumentHelp(
+        "With --tiles: draw its vector tiles with this style (dark, light, mono, or a MapLibre style file or URL, applied by source-layer).",
+        valueName: "STYLE"),
+      completion: .file())
+    var style: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
         "bench serve: sessions typing at once (default 100; --quick 10).", valueName: "N"))
     var sessions: String?
 

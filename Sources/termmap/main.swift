@@ -73,6 +73,7 @@ extension BenchCommand {
     quick = c.quick
     only = c.only
     tiles = c.tiles
+    style = c.style
     center = try c.position.coordinate()
     zoom = try c.position.zoomLevel()
   }

@@ -98,4 +98,71 @@ struct TrueColorInkTests {
     #expect(!canvas.hasTrueColor)
     #expect(Self.colours(canvas) == [["1", "1"]])
   }
+
+  @Test(
+    "strokeDotLines(within:) with the lines' box draws what strokeDotLines draws, 24-bit colours and all",
+    arguments: [(1.0, [Double]()), (3.0, []), (2.0, [2, 1])])
+  func strokeWithinBox(_ width: Double, _ dash: [Double]) {
+    // A 24-bit fill, then three roads over it, one in a palette colour, on 12 × 5 cells.
+    let lines: [(TermColor, [(Double, Double)])] = [
+      (Self.road, [(3.5, 2.5), (10.5, 15.5), (20.5, 12.5)]),
+      (.yellow, [(14.5, 1.5), (14.5, 18.5)]),
+      (Self.road, [(16.5, 17.5), (22.5, 3.5), (21.5, 3.5)]),
+    ]
+    func draw(boxed: Bool) -> DotCanvas {
+      let c = DrawingContext(canvas: DotCanvas(columns: 12, rows: 5))
+      c.fillColor = Self.sea
+      c.beginPath()
+      c.addRect(Rect2D(x: 0, y: 0, width: 16, height: 12))
+      c.fillPath()
+      c.lineWidth = width
+      c.setLineDash(phase: 0, lengths: dash)
+      for (colour, points) in lines {
+        c.strokeColor = colour
+        let xs = points.map(\.0)
+        let ys = points.map(\.1)
+        let box = Rect2D(
+          x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!,
+          height: ys.max()! - ys.min()!)
+        let body = { (sink: inout DotStrokeSink) in
+          sink.move(x: points[0].0, y: points[0].1, dashOffset: 0)
+          for p in points.dropFirst() { sink.line(x: p.0, y: p.1) }
+        }
+        if boxed { c.strokeDotLines(within: box, body) } else { c.strokeDotLines(body) }
+      }
+      return c.takeCanvas()
+    }
+    let whole = draw(boxed: false)
+    let boxed = draw(boxed: true)
+    #expect(boxed == whole)
+    #expect(Self.colours(boxed) == Self.colours(whole))
+    // The strokes' 24-bit colour shows (a wrong box would leave dots of no colour).
+    #expect(Self.colours(boxed).joined().contains("250,10,20"))
+    #expect(!boxed.dots.contains(DrawingContext.pendingInk))
+  }
+
+  @Test("A 24-bit canvas stacked onto cells keeps each cell's top dot's colour")
+  func cellCanvasKeepsColours() {
+    let c = DrawingContext(canvas: DotCanvas(columns: 3, rows: 1))
+    c.fillColor = Self.sea
+    c.beginPath()
+    c.addRect(Rect2D(x: 0, y: 0, width: 6, height: 4))
+    c.fillPath()
+    c.strokeColor = .yellow
+    c.strokeSegment(from: Point2D(x: 2.5, y: 0.5), to: Point2D(x: 2.5, y: 3.5))
+    c.strokeColor = Self.road
+    c.strokeSegment(from: Point2D(x: 4.5, y: 0.5), to: Point2D(x: 4.5, y: 1.5))
+    let canvas = c.takeCanvas()
+    // Placed one cell to the right on 4 cells: the first stays empty.
+    var cells = CellCanvas(columns: 4, rows: 1)
+    cells.add(canvas, atX: 2, y: 0, layerBase: 0)
+    var buffer = CellBuffer(columns: 4, rows: 1)
+    cells.paint(into: &buffer, charset: .braille)
+    let shown = (0..<4).map { column -> String in
+      guard let f = buffer[column, 0].foreground else { return "." }
+      let (r, g, b) = f.rgb
+      return f.isTrueColor ? "\(r),\(g),\(b)" : "\(f.index)"
+    }
+    #expect(shown == [".", "10,20,250", "3", "250,10,20"])
+  }
 }

@@ -353,7 +353,7 @@ _termmap_bench() {
     repeating_flags=()
     non_repeating_flags=(--json --quick --version -h --help)
     repeating_options=()
-    non_repeating_options=(--size --only --tiles --sessions --seconds --connections --center --zoom)
+    non_repeating_options=(--size --only --tiles --style --sessions --seconds --connections --center --zoom)
     __termmap_offer_flags_options 1
 
     # Offer option value completions
@@ -365,6 +365,10 @@ _termmap_bench() {
         return
         ;;
     '--tiles')
+        __termmap_add_completions -f
+        return
+        ;;
+    '--style')
         __termmap_add_completions -f
         return
         ;;

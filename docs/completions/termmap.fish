@@ -29,7 +29,7 @@ function __termmap_parse_tokens -S
         case 'info'
             __termmap_parse_subcommand -r 1 'json' 'version' 'h/help'
         case 'bench'
-            __termmap_parse_subcommand 1 'json' 'size=' 'quick' 'only=' 'tiles=' 'sessions=' 'seconds=' 'connections=' 'center=' 'zoom=' 'version' 'h/help'
+            __termmap_parse_subcommand 1 'json' 'size=' 'quick' 'only=' 'tiles=' 'style=' 'sessions=' 'seconds=' 'connections=' 'center=' 'zoom=' 'version' 'h/help'
         case 'get'
             __termmap_parse_subcommand 1 'bbox=' 'around=' 'radius=' 'from=' 'maxzoom=' 'name=' 'output=' 'parallel=' 'drop-layers=' 'dry-run' 'yes' 'version' 'h/help'
         case 'regions'
@@ -166,6 +166,7 @@ complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_option
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" quick' -l 'quick' -d 'Fewer frames and smaller data, for a quick look.'
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" only' -l 'only' -d 'Run only the scenarios whose name starts with PREFIX.' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" tiles' -l 'tiles' -d 'Measure this tile source (needs --center and --zoom).' -rF
+complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" style' -l 'style' -d 'With --tiles: draw its vector tiles with this style (dark, light, mono, or a MapLibre style file or URL, applied by source-layer).' -rF
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" sessions' -l 'sessions' -d 'bench serve: sessions typing at once (default 100; --quick 10).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" seconds' -l 'seconds' -d 'bench serve: how long they type, in seconds (default 30; --quick 5).' -rfka ''
 complete -c 'termmap' -n '__termmap_should_offer_completions_for_flags_or_options "termmap bench" connections' -l 'connections' -d 'bench serve: connections opened and dropped (default 1000; --quick 100).' -rfka ''
