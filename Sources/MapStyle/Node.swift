@@ -271,6 +271,25 @@ final class Node: Sendable {
     return reachable.contains(where: \.readsFeature)
   }
 
+  /// Whether evaluation reads the feature's properties or id (through variables too): what
+  /// `readsFeature` says, less the geometry type.
+  var readsProperties: Bool {
+    switch kind {
+    case .property, .hasProperty, .within, .distance: return true
+    case .call(let op, _):
+      switch op {
+      case .geometryType, .filterTypeEq, .filterTypeIn: return false
+      case .get, .has, .featureState, .properties, .id, .filterEq, .filterIdEq, .filterLt,
+        .filterIdLt, .filterGt, .filterIdGt, .filterLe, .filterIdLe, .filterGe, .filterIdGe,
+        .filterHas, .filterHasId, .filterIdIn, .filterInSmall, .filterInLarge:
+        return true
+      default: break
+      }
+    default: break
+    }
+    return reachable.contains(where: \.readsProperties)
+  }
+
   /// Whether evaluation reads the zoom (through variables too).
   var readsZoom: Bool {
     if case .call(.zoom, _) = kind { return true }

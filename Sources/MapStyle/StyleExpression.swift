@@ -21,6 +21,9 @@ public struct StyleExpression: Sendable {
   public let isFeatureConstant: Bool
   /// Whether the result does not depend on the zoom.
   public let isZoomConstant: Bool
+  /// Whether the result depends on the feature's properties or id (not only on its geometry
+  /// type, as `["==", "$type", "Polygon"]` does).
+  public var readsProperties: Bool { root.readsProperties }
   /// The zoom stops of the top-level zoom curve (`step` or `interpolate` on `["zoom"]`), if any.
   public let zoomStops: [Double]?
 

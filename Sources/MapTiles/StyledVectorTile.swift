@@ -116,7 +116,8 @@ final class StyledDrawPlan: Sendable {
     }
   }
 
-  /// The style's first visible `background` layer's colour, nil when it has none.
+  /// The colour fills stand out from: the ground's (`groundLayerNames`), else the style's first
+  /// visible `background` layer's; nil when it has neither.
   let background: StyleExpression?
   /// What is not drawn, and why.
   let notes: [String]
@@ -127,7 +128,23 @@ final class StyledDrawPlan: Sendable {
     var layers: [Layer] = []
     var notes: [String] = []
     let xterm = document.usesXtermColors
+    // The ground: see `groundLayerNames`. Its colour is the background fills stand out from.
+    let firstDrawn = document.layers.first {
+      [.fill, .line, .circle, .fillExtrusion].contains($0.kind) && $0.visibility == .visible
+    }
+    var ground: StyleExpression?
+    if let g = firstDrawn, g.kind == .fill, g.source == sourceID,
+      let sourceLayer = g.sourceLayer, Self.groundLayerNames.contains(sourceLayer),
+      !(g.filter?.readsProperties ?? false), g.paint["fill-pattern"] == nil,
+      let color = g.property("fill-color"), color.isFeatureConstant
+    {
+      ground = color
+      notes.append(
+        "\(g.id): the ground (every feature of \(sourceLayer)): drawn as the background, "
+          + "the colour other fills stand out from")
+    }
     for layer in document.layers {
+      if ground != nil && layer.id == firstDrawn?.id { continue }
       let names: [String?]
       let shape: Shape
       switch layer.kind {
@@ -173,9 +190,18 @@ final class StyledDrawPlan: Sendable {
     }
     self.layers = layers
     self.notes = notes
-    background = document.layers.first { $0.kind == .background && $0.visibility == .visible }?
+    background =
+      ground
+      ?? document.layers.first { $0.kind == .background && $0.visibility == .visible }?
       .property("background-color")
   }
+
+  /// Source layers that are the ground itself: Protomaps' `earth`, every piece of land. A
+  /// style's first drawn layer, a fill of one of these that does not pick features by their
+  /// properties, in one colour, is not drawn: a terminal's background is the ground, and a
+  /// texture over all land would bury what is drawn on it. Its colour is then the background
+  /// the other fills stand out from (`fillPattern(contrast:)`).
+  static let groundLayerNames: Set<String> = ["earth"]
 
   /// The paint of each layer whose paint does not depend on the feature, at the zoom last
   /// asked for (shared by every tile: worked out once per zoom, not once per tile).

@@ -224,6 +224,35 @@ struct StyledRendererTests {
     checkSnapshot(f, named: "styled-shortbread-zoom15")
   }
 
+  @Test("Protomaps' earth is the ground: not stippled over all land, its colour the background")
+  func ground() throws {
+    func earth(filter: String) -> (String) -> String {
+      {
+        $0.replacingOccurrences(
+          of: ##"{"id": "water""##,
+          with: ##"{"id": "bg", "type": "background", "paint": {"background-color": "#cccccc"}}, "##
+            + ##"{"id": "earth", "type": "fill", "source": "protomaps", "source-layer": "earth", "##
+            + ##""filter": \##(filter), "paint": {"fill-color": "#e2dfda"}}, {"id": "water""##)
+      }
+    }
+    let land = Self.color("#e2dfda")
+    let (f, r) = try frame(
+      protomapsPath, style: "protomaps", source: "protomaps", zoom: 16,
+      edit: earth(filter: #"["==", "$type", "Polygon"]"#))
+    #expect(r.drawnLayerIDs.first == "water")
+    #expect(r.notes.contains { $0.hasPrefix("earth: the ground") })
+    #expect(cells(f, in: [land]) == 0, "no texture over the land")
+    #expect(cells(f, in: [Self.color("#1e5ac8")]) > 200, "the sea as before")
+    let plan = StyledDrawPlan(document: r.document, sourceID: "protomaps")
+    #expect(plan.backgroundColor(zoom: 16) == StyleColor(css: "#e2dfda"))
+    // Picked by a property, the same layer is a fill like any other.
+    let (g, s) = try frame(
+      protomapsPath, style: "protomaps", source: "protomaps", zoom: 16,
+      edit: earth(filter: #"["!=", ["get", "kind"], "nothing"]"#))
+    #expect(s.drawnLayerIDs.first == "earth")
+    #expect(cells(g, in: [land]) > 100, "drawn, a texture")
+  }
+
   @Test("Protomaps: geometry-type and case filters, faint lines dotted, circles at points")
   func protomaps() throws {
     let (f, _) = try frame(protomapsPath, style: "protomaps", source: "protomaps", zoom: 16)
