@@ -5,6 +5,14 @@ import Testing
 @Suite("Fills and strokes in 24-bit colours")
 struct TrueColorInkTests {
   static let sea = TermColor(red: 10, green: 20, blue: 250)
+
+  /// Fills the rect from the origin in the sea's 24-bit colour.
+  static func fillSea(_ c: DrawingContext, width: Double, height: Double) {
+    c.fillColor = sea
+    c.beginPath()
+    c.addRect(Rect2D(x: 0, y: 0, width: width, height: height))
+    c.fillPath()
+  }
   static let road = TermColor(red: 250, green: 10, blue: 20)
 
   /// The foreground of every inked cell of a canvas, row by row ("." for an empty cell).
@@ -24,10 +32,7 @@ struct TrueColorInkTests {
   func trueColorFillAndStroke() {
     // 8 × 2 cells.
     let c = DrawingContext(canvas: DotCanvas(columns: 8, rows: 2))
-    c.fillColor = Self.sea
-    c.beginPath()
-    c.addRect(Rect2D(x: 0, y: 0, width: 8, height: 8))
-    c.fillPath()
+    Self.fillSea(c, width: 8, height: 8)
     c.strokeColor = Self.road
     c.strokeSegment(from: Point2D(x: 8.5, y: 0.5), to: Point2D(x: 11.5, y: 7.5))
     // A palette stroke over part of the fill: its cells show the palette colour.
@@ -47,10 +52,7 @@ struct TrueColorInkTests {
   @Test("A palette fill over a 24-bit fill on the same layer takes the colour away")
   func paletteOverTrueColorSameLayer() {
     let c = DrawingContext(canvas: DotCanvas(columns: 2, rows: 1))
-    c.fillColor = Self.sea
-    c.beginPath()
-    c.addRect(Rect2D(x: 0, y: 0, width: 4, height: 4))
-    c.fillPath()
+    Self.fillSea(c, width: 4, height: 4)
     // The nearest palette colour of the sea, the same ink: only the colour plane tells them apart.
     c.fillColor = TermColor(Self.sea.index)
     c.beginPath()
@@ -111,10 +113,7 @@ struct TrueColorInkTests {
     ]
     func draw(boxed: Bool) -> DotCanvas {
       let c = DrawingContext(canvas: DotCanvas(columns: 12, rows: 5))
-      c.fillColor = Self.sea
-      c.beginPath()
-      c.addRect(Rect2D(x: 0, y: 0, width: 16, height: 12))
-      c.fillPath()
+      Self.fillSea(c, width: 16, height: 12)
       c.lineWidth = width
       c.setLineDash(phase: 0, lengths: dash)
       for (colour, points) in lines {
@@ -144,10 +143,7 @@ struct TrueColorInkTests {
   @Test("A 24-bit canvas stacked onto cells keeps each cell's top dot's colour")
   func cellCanvasKeepsColours() {
     let c = DrawingContext(canvas: DotCanvas(columns: 3, rows: 1))
-    c.fillColor = Self.sea
-    c.beginPath()
-    c.addRect(Rect2D(x: 0, y: 0, width: 6, height: 4))
-    c.fillPath()
+    Self.fillSea(c, width: 6, height: 4)
     c.strokeColor = .yellow
     c.strokeSegment(from: Point2D(x: 2.5, y: 0.5), to: Point2D(x: 2.5, y: 3.5))
     c.strokeColor = Self.road

@@ -260,13 +260,18 @@ struct MovingAnnotationTests {
     withExtendedLifetime(delegates) {}
   }
 
-  @Test("A slot names its annotation until it is removed, not the one that takes its place")
-  func slotOfRemovedAnnotation() {
+  /// A 40 × 10 map of Lisbon at zoom 12, and the coordinate of a cell's centre on it.
+  static func smallLisbonMap() -> (MapView, (Int, Int) -> Coordinate) {
     let map = MapView(columns: 40, rows: 10)
     map.setCenter(Coordinate(latitude: 38.7223, longitude: -9.1393), animated: false)
     map.setZoomLevel(12, animated: false)
     let vp = map.viewport
-    let at = { (c: Int, r: Int) in vp.mapPoint(forCellColumn: c, row: r).coordinate }
+    return (map, { c, r in vp.mapPoint(forCellColumn: c, row: r).coordinate })
+  }
+
+  @Test("A slot names its annotation until it is removed, not the one that takes its place")
+  func slotOfRemovedAnnotation() {
+    let (map, at) = Self.smallLisbonMap()
     let alpha = PointAnnotation(coordinate: at(5, 2), title: "Alpha")
     let bravo = PointAnnotation(coordinate: at(5, 6), title: "Bravo")
     map.addAnnotations([alpha, bravo])
@@ -291,11 +296,7 @@ struct MovingAnnotationTests {
 
   @Test("Moved by slot without redisplaying, a view keeps what it shows; redisplayed, it follows")
   func redisplayingOrNot() throws {
-    let map = MapView(columns: 40, rows: 10)
-    map.setCenter(Coordinate(latitude: 38.7223, longitude: -9.1393), animated: false)
-    map.setZoomLevel(12, animated: false)
-    let vp = map.viewport
-    let at = { (c: Int, r: Int) in vp.mapPoint(forCellColumn: c, row: r).coordinate }
+    let (map, at) = Self.smallLisbonMap()
     let alpha = PointAnnotation(coordinate: at(5, 2), title: "Alpha")
     map.addAnnotation(alpha)
     #expect(map.renderFrame().lines[2].contains("● Alpha"))
