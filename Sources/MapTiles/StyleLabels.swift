@@ -240,14 +240,11 @@ public final class StyleLabels: Sendable {
   /// The names a narrow-first layer tries first for a label language, whatever their
   /// script: `name:CODE`, `name_CODE`, and `pgf:name:CODE` when the field reads Protomaps'
   /// `pgf:name`; then the same for the language alone when the code has a script or region
-  /// (as `BasemapStyle.localized(to:)`).
+  /// (`StyleTextField.languageKeys`, each `name_CODE` followed by its `pgf:name:CODE`).
   static func languageKeys(_ code: String, _ field: StyleValue) -> [String] {
-    var codes = [code]
-    if let cut = code.firstIndex(where: { $0 == "-" || $0 == "_" }) {
-      codes.append(String(code[..<cut]))
-    }
-    let pgf = field.jsonText.contains("\"pgf:name\"")
-    return codes.flatMap { c in ["name:\(c)", "name_\(c)"] + (pgf ? ["pgf:name:\(c)"] : []) }
+    let keys = StyleTextField.languageKeys(code)
+    guard field.jsonText.contains("\"pgf:name\"") else { return keys }
+    return keys.flatMap { k in k.hasPrefix("name_") ? [k, "pgf:name:" + k.dropFirst(5)] : [k] }
   }
 
   /// The glyph a layer's labels are marked with where a feature has an icon: the layer's
