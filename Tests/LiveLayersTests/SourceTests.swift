@@ -36,6 +36,45 @@ final class GPSFake {
   }
   deinit { stop() }
   static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake") }
+
+  /// A gpsfake whose gpsd answers on its port with its `VERSION` banner, and the port. A free
+  /// port found is only free until someone binds it: a test running beside this one may take
+  /// it first (gpsd then cannot listen, and a reader would talk to the other test's server),
+  /// so another port is tried, up to three.
+  static func answering(log: URL, cycle: Double) throws -> (GPSFake, UInt16) {
+    for _ in 0..<3 {
+      let port = ChildProcess.freeLoopbackPort()
+      let fake = try GPSFake(log: log, port: port, cycle: cycle)
+      let deadline = Date().addingTimeInterval(30)
+      while Date() < deadline {
+        if let banner = firstLine(port: port) {
+          if banner.contains("\"class\":\"VERSION\"") { return (fake, port) }
+          break  // someone else's server
+        }
+        Thread.sleep(forTimeInterval: 0.1)
+      }
+      fake.stop()
+    }
+    throw NoGPSD()
+  }
+
+  struct NoGPSD: Error, CustomStringConvertible {
+    var description: String { "gpsfake: no gpsd answered on three ports" }
+  }
+
+  /// The first line a server on the loopback port sends (nil: nothing listens, or no line in
+  /// 10 s).
+  private static func firstLine(port: UInt16) -> String? {
+    let fd = ChildProcess.connectLoopback(port: port)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var limit = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    var bytes: [UInt8] = []
+    var byte: UInt8 = 0
+    while bytes.count < 4096, read(fd, &byte, 1) == 1, byte != 0x0A { bytes.append(byte) }
+    return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+  }
 }
 
 @Suite("Live layers: real sources (gpsd, nginx, files, TCP)", .serialized)
@@ -44,9 +83,8 @@ struct SourceTests {
     "gpsd: a real gpsd replays an AIVDM log (the project's own, Fixtures/ais-harbour.log): vessels appear named, move, and age out",
     .enabled(if: GPSFake.available, "needs gpsd-clients (gpsfake)"))
   func gpsdAIS() throws {
-    let port = ChildProcess.freeLoopbackPort()
-    let fake = try GPSFake(
-      log: fixtures.appendingPathComponent("ais-harbour.log"), port: port, cycle: 0.05)
+    let (fake, port) = try GPSFake.answering(
+      log: fixtures.appendingPathComponent("ais-harbour.log"), cycle: 0.05)
     defer { fake.stop() }
     let feed = LiveFeed(store: TargetStore(timeToLive: TimeToLive(fixed: 2)))
     let reader = LiveSourceReader(
