@@ -178,7 +178,12 @@ extension BenchCommand {
     let writeEnd = fds[1]
     let written = Counter()
     let stop = Counter()
+    let writerDone = DispatchSemaphore(value: 0)
+    // The read end is closed while the writer may be in `write`: that write must fail with
+    // EPIPE, not kill the process (no terminal guard ignores SIGPIPE here).
+    signal(SIGPIPE, SIG_IGN)
     let writer = Thread {
+      defer { writerDone.signal() }
       var walk = TargetWalk(count: targets)
       var n = 0
       while stop.value == 0 {
@@ -226,10 +231,13 @@ extension BenchCommand {
         usleep(1000)
       }
     }
+    // The writer stops at its next chunk, or at once when the read end goes; the write end is
+    // closed only after it has returned, so no write can reach a descriptor number reused since.
     stop.add(1)
-    close(fds[1])
     reader.stop()
     close(fds[0])
+    writerDone.wait()
+    close(fds[1])
     viewer.finish()
     latencies.sort()
     let updates = written.value
