@@ -278,12 +278,15 @@ public final class StyleLabels: Sendable {
 
   // MARK: Where the text stands
 
-  /// Cells per em across: a terminal's glyph is one cell wide and about half an em, as the
-  /// fonts of maps are (a glyph advances about half an em in Noto Sans or Open Sans).
-  static let emColumns = 2.0
+  /// Cells per em across: a terminal's glyph is one cell wide, and a glyph of the fonts maps
+  /// use (Noto Sans, Open Sans) advances about 0.55 em on average, so an em is about 1.8 of
+  /// them. (Protomaps' points of interest, their text 1.1 em beside the icon, then start two
+  /// cells right of the icon's, one cell apart, as `• Name`; two columns an em would leave
+  /// two.)
+  static let emColumns = 1.8
   /// Rows per em down: a line of text is one row, and about one em (MapLibre's default line
-  /// height is 1.2 em). With `emColumns`, an em is a square of two cells by one, as a terminal
-  /// cell is about twice as tall as wide.
+  /// height is 1.2 em). With `emColumns`, an em is about as wide as tall, as a terminal cell is
+  /// about twice as tall as wide.
   static let emRows = 1.0
 
   /// Where a label's text may stand against its point (`MapLabel.positions`), from

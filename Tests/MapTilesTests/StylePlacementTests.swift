@@ -143,12 +143,17 @@ struct StylePlacementTests {
         == "          Kiosk                ")
   }
 
-  @Test("text-offset in ems: two cells across and one row down an em")
+  @Test("text-offset in ems: 1.8 cells across and one row down an em")
   func offsets() throws {
-    // One em right of a text anchored left: two cells further.
+    // One em right of a text anchored left: 1.8 cells further, rounded: two (and one em
+    // and a half, 2.7, three).
     #expect(
       try Self.frame(
         Self.symbols(#""text-anchor": "left", "text-offset": [1, 0]"#), Self.kiosk)[3]
+        == "                 Kiosk         ")
+    #expect(
+      try Self.frame(
+        Self.symbols(#""text-anchor": "left", "text-offset": [1.5, 0]"#), Self.kiosk)[3]
         == "                  Kiosk        ")
     // Two ems up from the middle: two rows up.
     #expect(
