@@ -26,8 +26,11 @@ import TileData
 ///   (or of the first `format` section) has "Bold" in its name;
 /// - the marker: where the feature has a non-empty `icon-image` beside its text (not a
 ///   shield's icon behind a centred text, see `marker(layout:metadata:)`), a glyph at the
-///   point with the text to its right: the layer's `termmap:icon` metadata, else "•", in
-///   `icon-color` (else the text's colour);
+///   point: the layer's `termmap:icon` metadata, else "•", in `icon-color` (else the text's
+///   colour);
+/// - where the text stands: `text-anchor`, `text-offset`, `text-radial-offset` and
+///   `text-variable-anchor` as positions in cells (`positions(anchor:offset:radialOffset:variableAnchor:)`);
+///   none for a centred text (with a marker, the text then starts two cells right of it);
 /// - the priority: the layer's place in the style (MapLibre places symbol layers from the top
 ///   of the style down, so a layer above wins), then `symbol-sort-key` ascending, then the
 ///   larger `text-size` (see `priority(rank:sortKey:size:)`);
@@ -46,6 +49,7 @@ public final class StyleLabels: Sendable {
   /// The properties a label reads besides its text, by role.
   enum Role: Int, CaseIterable {
     case color, opacity, font, size, sortKey, transform, placement, icon, iconColor, iconOpacity
+    case anchor, offset, radialOffset, variableAnchor
     var name: String {
       switch self {
       case .color: return "text-color"
@@ -58,15 +62,21 @@ public final class StyleLabels: Sendable {
       case .icon: return "icon-image"
       case .iconColor: return "icon-color"
       case .iconOpacity: return "icon-opacity"
+      case .anchor: return "text-anchor"
+      case .offset: return "text-offset"
+      case .radialOffset: return "text-radial-offset"
+      case .variableAnchor: return "text-variable-anchor"
       }
     }
 
     /// The layer's expression for the role: what it sets, else the specification's default;
-    /// `icon-color` only when set (a marker is otherwise in the text's colour).
+    /// `icon-color` only when set (a marker is otherwise in the text's colour), and
+    /// `text-radial-offset` too (with `text-variable-anchor`, setting it at all replaces
+    /// `text-offset`, as in MapLibre).
     func expression(in layer: StyleLayer) -> StyleExpression? {
       switch self {
       case .iconColor: return layer.paint[name]
-      case .icon: return layer.layout[name]
+      case .icon, .radialOffset, .variableAnchor: return layer.layout[name]
       default: return layer.property(name)
       }
     }
@@ -266,6 +276,86 @@ public final class StyleLabels: Sendable {
     return centred ? nil : "•"
   }
 
+  // MARK: Where the text stands
+
+  /// Cells per em across: a terminal's glyph is one cell wide, and a glyph of the fonts maps
+  /// use (Noto Sans, Open Sans) advances about 0.55 em on average, so an em is about 1.8 of
+  /// them. (Protomaps' points of interest, their text 1.1 em beside the icon, then start two
+  /// cells right of the icon's, one cell apart, as `• Name`; two columns an em would leave
+  /// two.)
+  static let emColumns = 1.8
+  /// Rows per em down: a line of text is one row, and about one em (MapLibre's default line
+  /// height is 1.2 em). With `emColumns`, an em is about as wide as tall, as a terminal cell is
+  /// about twice as tall as wide.
+  static let emRows = 1.0
+
+  /// Where a label's text may stand against its point (`MapLabel.positions`), from
+  /// `text-anchor`, `text-offset`, `text-radial-offset` and `text-variable-anchor` as MapLibre
+  /// combines them, offsets in ems turned into cells (`emColumns`, `emRows`): the text measures
+  /// in its own glyphs, so an em is the same in cells whatever `text-size` says.
+  ///
+  /// With variable anchors, one position per anchor in order, each offset by the radial
+  /// offset in the anchor's direction when the layer sets one, else by `text-offset`'s
+  /// magnitudes turned away from the anchor (MapLibre's rule). Otherwise the one anchor, offset
+  /// by a non-zero radial offset or else `text-offset`. Empty for a text centred on its point
+  /// (the default).
+  static func positions(
+    anchor: StyleValue?, offset: StyleValue?, radialOffset: StyleValue?,
+    variableAnchor: StyleValue?
+  ) -> [LabelPosition] {
+    var ox = 0.0
+    var oy = 0.0
+    if case .array(let a)? = offset, a.count == 2, let x = a[0].numberValue,
+      let y = a[1].numberValue, x.isFinite, y.isFinite
+    {
+      (ox, oy) = (x, y)
+    }
+    let radial = radialOffset?.numberValue.flatMap { $0.isFinite ? $0 : nil }
+    func position(_ a: LabelAnchor, _ x: Double, _ y: Double) -> LabelPosition {
+      LabelPosition(anchor: a, columns: x * emColumns, rows: y * emRows)
+    }
+    if case .array(let list)? = variableAnchor {
+      let anchors = list.compactMap { $0.stringValue.flatMap(LabelAnchor.init(rawValue:)) }
+      if !anchors.isEmpty {
+        return anchors.map { a in
+          if let r = radial {
+            let (x, y) = radialShift(a, r)
+            return position(a, x, y)
+          }
+          // Away from the anchor: right of a text anchored left, below one anchored top.
+          return position(
+            a, (0.5 - a.horizontal) * 2 * abs(ox), (0.5 - a.vertical) * 2 * abs(oy))
+        }
+      }
+    }
+    let a = anchor?.stringValue.flatMap(LabelAnchor.init(rawValue:)) ?? .center
+    if let r = radial, r != 0 {
+      let (x, y) = radialShift(a, r)
+      return [position(a, x, y)]
+    }
+    if a == .center && ox == 0 && oy == 0 { return [] }
+    return [position(a, ox, oy)]
+  }
+
+  /// A radial offset `r` (ems) in the direction of anchor `a`, as MapLibre's
+  /// `fromRadialOffset` (without its baseline shift, which a cell row has no room for): along
+  /// an axis for a side, `r`/√2 on both for a corner; negative `r` is 0.
+  static func radialShift(_ a: LabelAnchor, _ r: Double) -> (Double, Double) {
+    let r = max(r, 0)
+    let corner = r / 2.0.squareRoot()
+    switch a {
+    case .center: return (0, 0)
+    case .left: return (r, 0)
+    case .right: return (-r, 0)
+    case .top: return (0, r)
+    case .bottom: return (0, -r)
+    case .topLeft: return (corner, corner)
+    case .topRight: return (-corner, corner)
+    case .bottomLeft: return (corner, -corner)
+    case .bottomRight: return (-corner, -corner)
+    }
+  }
+
   // MARK: Priority
 
   /// A label's priority (higher is placed first): MapLibre places the symbol layers from the
@@ -375,6 +465,13 @@ public final class StyleLabels: Sendable {
         ? Self.priority(
           rank: layer.rank, sortKey: at.constants[Role.sortKey.rawValue]?.numberValue,
           size: at.constants[Role.size.rawValue]?.numberValue ?? 16) : nil
+      let placeRoles: [Role] = [.anchor, .offset, .radialOffset, .variableAnchor]
+      let constantPositions =
+        placeRoles.allSatisfy { at.perFeature[$0.rawValue] == nil }
+        ? Self.positions(
+          anchor: at.constants[Role.anchor.rawValue], offset: at.constants[Role.offset.rawValue],
+          radialOffset: at.constants[Role.radialOffset.rawValue],
+          variableAnchor: at.constants[Role.variableAnchor.rawValue]) : nil
       // The last colours converted (a layer's labels mostly share one).
       var lastColor: StyleColor?
       var lastTermColor = TermColor.white
@@ -448,11 +545,20 @@ public final class StyleLabels: Sendable {
             marker = (glyph, lastIconTermColor)
           }
         }
+        // Along a line the name is centred where it is (termmap does not bend names).
+        let positions =
+          alongLine
+          ? []
+          : constantPositions
+            ?? Self.positions(
+              anchor: value(.anchor), offset: value(.offset), radialOffset: value(.radialOffset),
+              variableAnchor: value(.variableAnchor))
         out.names.append(VectorTileRenderer.LabelName(layer.sourceLayer + "/" + text))
         out.labels.append(
           MapLabel(
             text: text, point: p, priority: priority, color: lastTermColor, bold: bold,
-            marker: marker, category: category.map(PointOfInterestCategory.init(rawValue:))))
+            marker: marker, category: category.map(PointOfInterestCategory.init(rawValue:)),
+            positions: positions))
       }
     }
     return out

@@ -64,7 +64,7 @@ final class StyledDrawPlan: Sendable {
 
   /// The paint properties the renderer reads, by role.
   enum Role: Int, CaseIterable {
-    case color, opacity, outlineColor, pattern, width, dash, radius
+    case color, opacity, outlineColor, pattern, width, dash, radius, gapWidth, offset
   }
 
   /// One drawable layer.
@@ -150,19 +150,27 @@ final class StyledDrawPlan: Sendable {
       switch layer.kind {
       case .fill:
         shape = .fill
-        names = ["fill-color", "fill-opacity", "fill-outline-color", "fill-pattern", nil, nil, nil]
+        names = [
+          "fill-color", "fill-opacity", "fill-outline-color", "fill-pattern", nil, nil, nil, nil,
+          nil,
+        ]
       case .fillExtrusion:
         shape = .fill
         names = [
           "fill-extrusion-color", "fill-extrusion-opacity", nil, "fill-extrusion-pattern", nil,
-          nil, nil,
+          nil, nil, nil, nil,
         ]
       case .line:
         shape = .line
-        names = ["line-color", "line-opacity", nil, nil, "line-width", "line-dasharray", nil]
+        names = [
+          "line-color", "line-opacity", nil, nil, "line-width", "line-dasharray", nil,
+          "line-gap-width", "line-offset",
+        ]
       case .circle:
         shape = .circle
-        names = ["circle-color", "circle-opacity", nil, nil, nil, nil, "circle-radius"]
+        names = [
+          "circle-color", "circle-opacity", nil, nil, nil, nil, "circle-radius", nil, nil,
+        ]
       case .symbol:
         continue  // labels: StyledVectorTileRenderer.symbolLayers
       case .background, .raster, .heatmap, .hillshade:
@@ -239,6 +247,12 @@ final class StyledDrawPlan: Sendable {
     var width: Double = 1
     /// Dash lengths in dots (empty: solid).
     var dash: [Double] = []
+    /// A line's `line-offset` in dots, positive to the right of its direction
+    /// (StyledLineOffset.swift).
+    var offset: Double = 0
+    /// How far each of a line's two sides around its `line-gap-width` is from its middle, in
+    /// dots (0: one line).
+    var gapOffset: Double = 0
   }
 
   /// A fill's dot pattern for how much it stands out from the style's background (nil: too
@@ -336,6 +350,9 @@ final class StyledDrawPlan: Sendable {
         // A faint line: every other dot.
         p.dash = [1, 1]
       }
+      p.setOffsets(
+        offsetPixels: value(.offset)?.numberValue ?? 0,
+        gapPixels: value(.gapWidth)?.numberValue ?? 0, widthPixels: px)
     case .circle:
       guard alpha >= 0.1 else { return nil }
       let r = value(.radius)?.numberValue ?? 5

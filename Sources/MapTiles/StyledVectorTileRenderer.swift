@@ -98,7 +98,7 @@ extension VectorTileRenderer {
     bounds: MapRect, context: DrawingContext, memo: inout TileBoxMemo
   ) {
     let layer = group.pointee.items.layer
-    let box = memo.box(extent: layer.extent, lineWidth: paint.width)
+    let box = memo.box(extent: layer.extent, lineWidth: paint.width + 2 * paint.offsetReach)
     guard box.intersects(group.pointee.items.box) else { return }
     let (transform, cut) = memo.transform(extent: layer.extent)
     context.fillColor = paint.fill
@@ -132,6 +132,12 @@ extension VectorTileRenderer {
             }
           }
         case .line:
+          if paint.isOffset {
+            strokeOffsetLines(
+              group, paint, chunks: chunks, points: chunkPoints, box: box, placement: placement,
+              cut: cut, dashed: dashed, zoom: z, context: context)
+            return
+          }
           // The pieces' union first: a 24-bit colour is settled there only (most groups
           // reach a small part of a map tile), and a group with no piece here costs no stroke.
           var reach = TileBox.empty

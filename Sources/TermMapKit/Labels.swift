@@ -26,12 +26,17 @@ public struct MapLabel: Sendable {
   /// The point-of-interest class of the named place (nil: not a point of interest, such as a
   /// town or a street), for the map's ``MapView/pointOfInterestFilter``.
   public var category: PointOfInterestCategory?
+  /// Where the text may stand against the point, tried in order until one fits (MapLibre's
+  /// `text-anchor` and `text-offset`, or its `text-variable-anchor`s). Empty: the text is
+  /// centred on the point, or with a marker starts two cells to its right (on the left where
+  /// the right edge cuts it).
+  public var positions: [LabelPosition]
 
   /// A label of a text at a map point.
   public init(
     text: String, point: MapPoint, priority: Double, color: TermColor, bold: Bool = false,
     marker: (glyph: Unicode.Scalar, color: TermColor)? = nil,
-    category: PointOfInterestCategory? = nil
+    category: PointOfInterestCategory? = nil, positions: [LabelPosition] = []
   ) {
     self.text = text
     shown = Self.shownText(text)
@@ -41,6 +46,87 @@ public struct MapLabel: Sendable {
     self.bold = bold
     self.marker = marker
     self.category = category
+    self.positions = positions
+  }
+}
+
+/// The part of a label's text that stands at its point, as MapLibre's `text-anchor`: `left`
+/// puts the text's left end at the point (the text runs to its right), `top` its top (the text
+/// is below the point), `center` its middle.
+public enum LabelAnchor: String, Sendable, CaseIterable {
+  /// The middle of the text at the point.
+  case center
+  /// The left end at the point: the text to the right of it.
+  case left
+  /// The right end at the point: the text to the left of it.
+  case right
+  /// The top at the point: the text below it.
+  case top
+  /// The bottom at the point: the text above it.
+  case bottom
+  /// The top left corner at the point: the text below and to the right.
+  case topLeft = "top-left"
+  /// The top right corner at the point: the text below and to the left.
+  case topRight = "top-right"
+  /// The bottom left corner at the point: the text above and to the right.
+  case bottomLeft = "bottom-left"
+  /// The bottom right corner at the point: the text above and to the left.
+  case bottomRight = "bottom-right"
+
+  /// Where the point is across the text, 0 (its left end) to 1 (its right end).
+  public var horizontal: Double {
+    switch self {
+    case .left, .topLeft, .bottomLeft: return 0
+    case .right, .topRight, .bottomRight: return 1
+    case .center, .top, .bottom: return 0.5
+    }
+  }
+
+  /// Where the point is down the text's row, 0 (its top) to 1 (its bottom).
+  public var vertical: Double {
+    switch self {
+    case .top, .topLeft, .topRight: return 0
+    case .bottom, .bottomLeft, .bottomRight: return 1
+    case .center, .left, .right: return 0.5
+    }
+  }
+}
+
+/// One place a label's text may take: its `anchor` at the point, then moved by an offset in
+/// cells (positive: right and down).
+///
+/// The point stands for its whole cell, the text for a box one row high and as wide as the
+/// text, and the box is rounded to whole cells away from the point's cell: a text anchored
+/// `left` starts in the cell right of the point's, one anchored `top` is on the row below it,
+/// one anchored `center` covers the point's cell (with an even width, one more cell left of
+/// it than right). An offset of up to half a cell keeps that place.
+public struct LabelPosition: Sendable, Equatable {
+  /// The part of the text at the point.
+  public var anchor: LabelAnchor
+  /// How far the text is moved right, in cells (negative: left).
+  public var columns: Double
+  /// How far the text is moved down, in rows (negative: up).
+  public var rows: Double
+
+  /// A place with `anchor` at the point, moved `columns` right and `rows` down.
+  public init(anchor: LabelAnchor, columns: Double = 0, rows: Double = 0) {
+    self.anchor = anchor
+    self.columns = columns
+    self.rows = rows
+  }
+
+  /// The first column and the row of a text `width` cells wide placed so against the point's
+  /// cell (`column`, `row`).
+  func cell(column: Int, row: Int, width: Int) -> (column: Int, row: Int) {
+    // From the middle of the point's cell to the text box's top left corner, in cells; a half
+    // is rounded away from the point.
+    let dx = (0.5 + columns - anchor.horizontal * Double(width))
+    let dy = (0.5 + rows - anchor.vertical)
+    guard dx.magnitude < 1e6, dy.magnitude < 1e6 else { return (Int.min / 2, Int.min / 2) }
+    return (
+      column + Int(dx.rounded(.toNearestOrAwayFromZero)),
+      row + Int(dy.rounded(.toNearestOrAwayFromZero))
+    )
   }
 }
 
@@ -62,7 +148,9 @@ public protocol LabelProviding: AnyObject {
 
 /// Places labels in cells: the most important first, none over another, over a taken cell (a
 /// marker, the callout, ink of an overlay above the labels), and none cut by the screen's edge.
-/// Every label keeps a free cell on either side.
+/// Every label keeps a free cell on either side. A label's text takes the first of its
+/// `MapLabel.positions` that fits; a marker's cell and its name's are on one row or apart, and
+/// cells between them on one row are cleared.
 public struct LabelPlacer {
   /// The frame's geometry the labels are placed in.
   public let viewport: Viewport
@@ -99,36 +187,84 @@ public struct LabelPlacer {
       guard let cell = viewport.cell(for: labels[index].point) else { continue }
       let width = labels[index].shown.width
       let marker = labels[index].marker
-      var start: Int
-      var dotColumn: Int?
-      if marker != nil {
-        dotColumn = cell.column
-        start = cell.column + 2
-        if start + width > cols { start = cell.column - 1 - width }
+      var at: (column: Int, row: Int)?
+      if labels[index].positions.isEmpty {
+        var start: Int
+        if marker != nil {
+          start = cell.column + 2
+          if start + width > cols { start = cell.column - 1 - width }
+        } else {
+          start = cell.column - width / 2
+        }
+        if fits(start, cell.row, width, marker: marker == nil ? nil : cell) {
+          at = (start, cell.row)
+        }
       } else {
-        start = cell.column - width / 2
+        for p in labels[index].positions {
+          let c = p.cell(column: cell.column, row: cell.row, width: width)
+          if fits(c.column, c.row, width, marker: marker == nil ? nil : cell) {
+            at = c
+            break
+          }
+        }
       }
-      guard start >= 0, start + width <= cols else { continue }
-      let row = cell.row
-      // The label's cells plus a cell of space either side must be free.
-      let lo = max(min(start, dotColumn ?? start) - 1, 0)
-      let hi = min(max(start + width, (dotColumn ?? 0) + 1) + 1, cols)
-      var free = true
-      for col in lo..<hi where taken[row * cols + col] {
-        free = false
-        break
-      }
-      guard free else { continue }
-      for col in lo..<hi { taken[row * cols + col] = true }
-      if let d = dotColumn, let m = marker {
-        cells[d, row] = Cell(glyph: m.glyph, foreground: m.color, bold: true)
+      guard let at else { continue }
+      take(at.column, at.row, width, marker: marker == nil ? nil : cell)
+      if let m = marker {
+        cells[cell.column, cell.row] = Cell(glyph: m.glyph, foreground: m.color, bold: true)
+        if at.row == cell.row {
+          // Nothing between the marker and its name: the map's dots there would read as part
+          // of either.
+          let gap =
+            at.column > cell.column
+            ? (cell.column + 1)..<at.column : (at.column + width)..<cell.column
+          for col in gap { cells[col, cell.row] = .blank }
+        }
       }
       cells.put(
-        labels[index].shown.text, column: start, row: row, foreground: labels[index].color,
+        labels[index].shown.text, column: at.column, row: at.row, foreground: labels[index].color,
         bold: labels[index].bold)
       placed += 1
     }
     return placed
+  }
+
+  /// The cells a text at (`start`, `row`) and `width` wide takes, with a free cell either
+  /// side, and its marker's cell: the span from one to the other when on the same row.
+  private func spans(_ start: Int, _ row: Int, _ width: Int, marker: (column: Int, row: Int)?)
+    -> (text: Range<Int>, marker: Int?)
+  {
+    let cols = viewport.columns
+    if let m = marker, m.row == row {
+      let lo = max(min(start, m.column) - 1, 0)
+      let hi = min(max(start + width, m.column + 1) + 1, cols)
+      return (lo..<hi, nil)
+    }
+    return (max(start - 1, 0)..<min(start + width + 1, cols), marker.map { m in m.column })
+  }
+
+  /// Whether a text fits at (`start`, `row`): on screen, its cells and a cell either side
+  /// free, its marker's cell free and not under the text.
+  private func fits(_ start: Int, _ row: Int, _ width: Int, marker: (column: Int, row: Int)?)
+    -> Bool
+  {
+    let cols = viewport.columns
+    guard start >= 0, start + width <= cols, row >= 0, row < viewport.rows else { return false }
+    if let m = marker, m.row == row, m.column >= start, m.column < start + width { return false }
+    let (text, markerColumn) = spans(start, row, width, marker: marker)
+    for col in text where taken[row * cols + col] { return false }
+    if let c = markerColumn, let m = marker, taken[m.row * cols + c] { return false }
+    return true
+  }
+
+  /// Marks the cells `fits` checked as taken.
+  private mutating func take(
+    _ start: Int, _ row: Int, _ width: Int, marker: (column: Int, row: Int)?
+  ) {
+    let cols = viewport.columns
+    let (text, markerColumn) = spans(start, row, width, marker: marker)
+    for col in text { taken[row * cols + col] = true }
+    if let c = markerColumn, let m = marker { taken[m.row * cols + c] = true }
   }
 }
 
