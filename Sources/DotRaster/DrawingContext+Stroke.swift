@@ -350,10 +350,10 @@ struct Stroker {
   ) {
     let dx = x1 - x0
     let dy = y1 - y0
-    let ix0 = floorToInt(x0)
-    let iy0 = floorToInt(y0)
-    let ix1 = floorToInt(x0 + dx)
-    let iy1 = floorToInt(y0 + dy)
+    let ix0 = floorToIntNear(x0)
+    let iy0 = floorToIntNear(y0)
+    let ix1 = floorToIntNear(x0 + dx)
+    let iy1 = floorToIntNear(y0 + dy)
     // (Below 2²⁰: no overflow.)
     let steps = max(abs(ix1 &- ix0), abs(iy1 &- iy0))
     if ix0 >= clip.minX && ix0 < clip.maxX && iy0 >= clip.minY && iy0 < clip.maxY
@@ -683,7 +683,7 @@ extension Stroker {
     var k = kLo
     while true {
       // (r = 0: the exact value is whole, and the dot is the one the doubles give.)
-      let bk = r != 0 ? b : floorToInt(pb0 + fb * Double(k))
+      let bk = r != 0 ? b : floorToIntNear(pb0 + fb * Double(k))
       if bk >= bMin && bk < bMax && (!dashed || dashOn(start + Double(k) * stepLength)) {
         let (x, y) = xMajor ? (a, bk) : (bk, a)
         if thin {
@@ -716,6 +716,14 @@ extension Stroker {
       }
     }
   }
+}
+
+/// ⌊v⌋ for |v| < 2⁵¹ (v + 1.5·2⁵² is then v rounded to a whole number, held in the low bits
+/// of its pattern; one less where that rounded up): no range test, as `Int(v)` makes.
+@inline(__always) func floorToIntNear(_ v: Double) -> Int {
+  let t = v + 0x1.8p52
+  let n = Int(Int64(bitPattern: t.bitPattern)) &- 0x4338_0000_0000_0000
+  return t - 0x1.8p52 > v ? n &- 1 : n
 }
 
 /// ⌊v⌋ for a finite v well inside Int's range: truncation where that is the same (v ≥ 0,
