@@ -320,31 +320,13 @@ struct Stroker {
     _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
     _ dots: UnsafeMutableBufferPointer<Ink>
   ) {
-    // The common case first: a thin solid segment with both ends in the clip. The dots are
-    // the general path's (the same expressions), without its clipping, dash bookkeeping
-    // (a solid stroke has no use for the distance) or tests per dot.
-    if thin && x0 >= innerMinX && x0 < innerMaxX && y0 >= innerMinY && y0 < innerMaxY
-      && x1 >= innerMinX && x1 < innerMaxX && y1 >= innerMinY && y1 < innerMaxY
-    {
-      let dx = x1 - x0
-      let dy = y1 - y0
-      let ix0 = Int(x0)
-      let iy0 = Int(y0)
-      let ix1 = floorToInt(x0 + dx)
-      let iy1 = floorToInt(y0 + dy)
-      // (x0 + dx can round to the clip's edge.)
-      if ix1 < clip.maxX && iy1 < clip.maxY && ix1 >= clip.minX && iy1 >= clip.minY {
-        let w = width
-        let inkValue = ink
-        // (Dots of the canvas: no overflow.)
-        let steps = max(abs(ix1 &- ix0), abs(iy1 &- iy0))
-        if !plain {
-          dashedInside(x0, y0, x1, y1, ix0, iy0, ix1, iy1, steps, dots)
-          return
-        }
-        Self.plainSteps(ix0, iy0, ix1, iy1, steps: steps, width: w, ink: inkValue, dots)
-        return
-      }
+    // The common case first: a thin segment (most are, and most lie in the clip). The dots
+    // are the general path's (the same expressions), without its clipping: in the clip,
+    // without a test per dot; else stepped in integers with a test per step, not one
+    // conversion per step.
+    if thin && abs(x0) < 0x1p20 && abs(y0) < 0x1p20 && abs(x1) < 0x1p20 && abs(y1) < 0x1p20 {
+      thinSegment(x0, y0, x1, y1, dots)
+      return
     }
     // A thin segment wholly beyond one edge of the clip (grown by the one dot the clipper
     // allows) has no dot to draw: many of a path's segments run outside a tile.
@@ -356,6 +338,59 @@ struct Stroker {
       return
     }
     clippedSegment(x0, y0, x1, y1, dots)
+  }
+
+  /// A thin segment whose ends are below 2²⁰ in size (and finite): the dots of
+  /// `clippedSegment` for it (its ends are stepped from, t0 and t1 only narrow the steps
+  /// looked at, and a segment that misses the clip grown by a dot has no dot in the clip).
+  @inline(__always)
+  mutating func thinSegment(
+    _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+    _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    let dx = x1 - x0
+    let dy = y1 - y0
+    let ix0 = floorToIntNear(x0)
+    let iy0 = floorToIntNear(y0)
+    let ix1 = floorToIntNear(x0 + dx)
+    let iy1 = floorToIntNear(y0 + dy)
+    // (Below 2²⁰: no overflow.)
+    let steps = max(abs(ix1 &- ix0), abs(iy1 &- iy0))
+    if ix0 >= clip.minX && ix0 < clip.maxX && iy0 >= clip.minY && iy0 < clip.maxY
+      && ix1 >= clip.minX && ix1 < clip.maxX && iy1 >= clip.minY && iy1 < clip.maxY
+    {
+      if plain {
+        Self.plainSteps(ix0, iy0, ix1, iy1, steps: steps, width: width, ink: ink, dots)
+      } else {
+        dashedInside(x0, y0, x1, y1, ix0, iy0, ix1, iy1, steps, dots)
+      }
+      return
+    }
+    // Wholly beyond one edge of the clip (grown by the one dot the clipper allows): no dot
+    // to draw (many of a path's segments run outside a tile).
+    if (x0 < innerMinX - 1 && x1 < innerMinX - 1) || (x0 > innerMaxX + 1 && x1 > innerMaxX + 1)
+      || (y0 < innerMinY - 1 && y1 < innerMinY - 1) || (y0 > innerMaxY + 1 && y1 > innerMaxY + 1)
+    {
+      if !plain { dashDistance += ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot() }
+      return
+    }
+    let distance = dashDistance
+    var stepLength = 0.0
+    if !plain {
+      let length = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
+      dashDistance += length
+      stepLength = steps == 0 ? 0 : length / Double(steps)
+    }
+    if steps == 0 {
+      if ix0 >= clip.minX && ix0 < clip.maxX && iy0 >= clip.minY && iy0 < clip.maxY
+        && (plain || dashOn(distance + Double(0) * stepLength))
+      {
+        dots[iy0 &* width &+ ix0] = ink
+      }
+      return
+    }
+    clippedSteps(
+      ix0, iy0, ix1, iy1, steps: steps, 0, steps, start: distance, stepLength: stepLength, dots)
   }
 
   /// The dots of a thin solid segment from dot (`ix0`, `iy0`) to (`ix1`, `iy1`), both in the
@@ -560,6 +595,15 @@ struct Stroker {
         ? (ix0 + sx * k, floorToInt(py0 + fy * Double(k)))
         : (floorToInt(px0 + fx * Double(k)), iy0 + sy * k)
     }
+    // Ends small enough for `plainSteps`' argument (the doubles' rounding far below
+    // 1 / 2·steps): stepped in integers.
+    let small = 1 << 20
+    if abs(ix0) < small && abs(iy0) < small && abs(ix1) < small && abs(iy1) < small {
+      clippedSteps(
+        ix0, iy0, ix1, iy1, steps: steps, kFirst, kLast, start: startDistance,
+        stepLength: stepLength, dots)
+      return
+    }
     // A thin, solid segment whose dots all lie in the clip: no test per dot.
     let r = brush.reach
     if thin && !dashed && min(ix0, ix1) - r >= cminX && max(ix0, ix1) + r < cmaxX
@@ -588,6 +632,98 @@ struct Stroker {
       }
     }
   }
+}
+
+extension Stroker {
+  /// The steps `kFirst`...`kLast` of the segment from dot (`ix0`, `iy0`) to (`ix1`, `iy1`),
+  /// `steps` > 0 apart, each coordinate below 2²⁰ in size, inked where they (grown by the
+  /// brush) meet the clip and the dash test (step k `start + k · stepLength` dots along)
+  /// passes: the dots of `clippedSegment`'s `dot(k)`, stepped in integers as `plainSteps`
+  /// steps them (with coordinates below 2²⁰ and steps below 2²¹ the doubles' rounding is
+  /// below 2⁻³⁰, far under 1 / 2·steps). Only the steps whose dot can meet the clip along
+  /// the major axis are visited, and the clip is tested before the dash test (which gives
+  /// the same for any order).
+  @inline(__always)
+  func clippedSteps(
+    _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int, _ kFirst: Int, _ kLast: Int,
+    start: Double, stepLength: Double, _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    // (Coordinates below 2²⁰: no overflow anywhere below.)
+    let xMajor = abs(ix1 &- ix0) >= abs(iy1 &- iy0)
+    let reach = brush.reach
+    // The major axis a, the minor axis b, and the clip's span on each (grown by the brush).
+    let (a0, a1, b0, b1) = xMajor ? (ix0, ix1, iy0, iy1) : (iy0, iy1, ix0, ix1)
+    let (aMin, aMax, bMin, bMax) =
+      xMajor
+      ? (clip.minX &- reach, clip.maxX &+ reach, clip.minY &- reach, clip.maxY &+ reach)
+      : (clip.minY &- reach, clip.maxY &+ reach, clip.minX &- reach, clip.maxX &+ reach)
+    let forward = a1 >= a0
+    let kLo = max(kFirst, forward ? aMin &- a0 : a0 &- (aMax &- 1))
+    let kHi = min(kLast, forward ? aMax &- 1 &- a0 : a0 &- aMin)
+    guard kLo <= kHi else { return }
+    let dashed = dashTotal > 0
+    let delta = b1 &- b0
+    let twice = steps &* 2
+    let step = delta &* 2
+    // b(k) = b0 + ⌊(steps + 2Δk) / 2·steps⌋, r the remainder (see `plainSteps`).
+    let num = steps &+ step &* kLo
+    var q = num / twice
+    var r = num &- q &* twice
+    if r < 0 {
+      r &+= twice
+      q &-= 1
+    }
+    var a = forward ? a0 &+ kLo : a0 &- kLo
+    var b = b0 &+ q
+    let da = forward ? 1 : -1
+    let w = width
+    let inkValue = ink
+    let fb = Double(delta) / Double(steps)
+    let pb0 = Double(b0) + 0.5
+    var k = kLo
+    while true {
+      // (r = 0: the exact value is whole, and the dot is the one the doubles give.)
+      let bk = r != 0 ? b : floorToIntNear(pb0 + fb * Double(k))
+      if bk >= bMin && bk < bMax && (!dashed || dashOn(start + Double(k) * stepLength)) {
+        let (x, y) = xMajor ? (a, bk) : (bk, a)
+        if thin {
+          dots[y &* w &+ x] = inkValue
+        } else if x &- reach >= clip.minX && x &+ reach < clip.maxX && y &- reach >= clip.minY
+          && y &+ reach < clip.maxY
+        {
+          // The whole brush in the clip: no test per dot.
+          for o in brush.offsets { dots[(y &+ o.dy) &* w &+ x &+ o.dx] = inkValue }
+        } else {
+          for o in brush.offsets {
+            let bx = x &+ o.dx
+            let by = y &+ o.dy
+            if bx >= clip.minX && bx < clip.maxX && by >= clip.minY && by < clip.maxY {
+              dots[by &* w &+ bx] = inkValue
+            }
+          }
+        }
+      }
+      if k == kHi { return }
+      k &+= 1
+      a &+= da
+      r &+= step
+      if r >= twice {
+        r &-= twice
+        b &+= 1
+      } else if r < 0 {
+        r &+= twice
+        b &-= 1
+      }
+    }
+  }
+}
+
+/// ⌊v⌋ for |v| < 2⁵¹ (v + 1.5·2⁵² is then v rounded to a whole number, held in the low bits
+/// of its pattern; one less where that rounded up): no range test, as `Int(v)` makes.
+@inline(__always) func floorToIntNear(_ v: Double) -> Int {
+  let t = v + 0x1.8p52
+  let n = Int(Int64(bitPattern: t.bitPattern)) &- 0x4338_0000_0000_0000
+  return t - 0x1.8p52 > v ? n &- 1 : n
 }
 
 /// ⌊v⌋ for a finite v well inside Int's range: truncation where that is the same (v ≥ 0,

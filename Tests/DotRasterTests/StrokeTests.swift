@@ -235,6 +235,91 @@ struct StrokeTests {
     #expect(none.takeCanvas().isBlank)
   }
 
+  /// Segments for the clip tests: pseudo-random ends across and beyond a 40 × 24 canvas,
+  /// some on whole dots and halves, some far outside.
+  func clipTestSegments() -> [(Double, Double, Double, Double)] {
+    var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+    func next(_ n: Int) -> Double {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let v = Double(seed >> 11) / Double(1 << 53) * 70 - 15
+      switch n % 4 {
+      case 0: return v.rounded(.down)
+      case 1: return v.rounded(.down) + 0.5
+      default: return v
+      }
+    }
+    var out = (0..<300).map { n in (next(n), next(n / 3), next(n / 5), next(n / 7)) }
+    out += [(-5e5, 3.5, 2e5, 20.25), (7, -1e9, 9.5, 1e9), (-30, -30, 70, 54), (39.99, 0, 0, 23.99)]
+    return out
+  }
+
+  @Test(
+    "A thin segment's dots are its ends' dots joined by ⌊p0 + f·k⌋ across the major axis, cut by the clip"
+  )
+  func thinSegmentDotsFollowTheRule() {
+    let clip = (x: 3, y: 2, width: 30, height: 19)
+    for (x0, y0, x1, y1) in clipTestSegments() {
+      let c = makeContext(width: 40, height: 24)
+      c.clip(to: Rect2D(x: 3, y: 2, width: 30, height: 19))
+      c.strokeSegment(from: Point2D(x: x0, y: y0), to: Point2D(x: x1, y: y1))
+      // The rule, in doubles, as the general path states it.
+      let (ix0, iy0) = (Int(x0.rounded(.down)), Int(y0.rounded(.down)))
+      let (ix1, iy1) = (Int((x0 + (x1 - x0)).rounded(.down)), Int((y0 + (y1 - y0)).rounded(.down)))
+      let steps = max(abs(ix1 - ix0), abs(iy1 - iy0))
+      // (A billion steps is too many to check here; the next test draws it.)
+      guard steps < 5_000_000 else { continue }
+      var expected = Set<Dot>()
+      let xMajor = abs(ix1 - ix0) >= abs(iy1 - iy0)
+      for k in 0...steps {
+        let f = steps == 0 ? 0 : Double(xMajor ? iy1 - iy0 : ix1 - ix0) / Double(steps)
+        let (x, y) =
+          xMajor
+          ? (ix0 + (ix1 >= ix0 ? k : -k), Int((Double(iy0) + 0.5 + f * Double(k)).rounded(.down)))
+          : (Int((Double(ix0) + 0.5 + f * Double(k)).rounded(.down)), iy0 + (iy1 >= iy0 ? k : -k))
+        if x >= clip.x && x < clip.x + clip.width && y >= clip.y && y < clip.y + clip.height {
+          expected.insert(Dot(x, y))
+        }
+      }
+      #expect(c.takeCanvas().inkedDots == expected, "\((x0, y0, x1, y1))")
+    }
+  }
+
+  @Test(
+    "A segment cut by a clip draws the dots it draws whole, inside the clip: thin, wide, dashed",
+    arguments: [(1.0, [Double]()), (3.0, []), (1.0, [2, 1]), (2.0, [1, 1])])
+  func clippedSegmentKeepsItsDots(_ width: Double, _ dash: [Double]) {
+    let clip = Rect2D(x: 5, y: 3, width: 17, height: 11)
+    var inked = 0
+    for (x0, y0, x1, y1) in clipTestSegments() {
+      func draw(_ clipped: Bool) -> Set<Dot> {
+        let c = makeContext(width: 40, height: 24)
+        c.lineWidth = width
+        c.setLineDash(phase: 0.25, lengths: dash)
+        if clipped { c.clip(to: clip) }
+        c.strokeSegment(from: Point2D(x: x0, y: y0), to: Point2D(x: x1, y: y1))
+        return c.takeCanvas().inkedDots
+      }
+      let whole = draw(false).filter {
+        $0.x >= 5 && $0.x < 22 && $0.y >= 3 && $0.y < 14
+      }
+      #expect(draw(true) == whole, "\((x0, y0, x1, y1))")
+      inked += whole.count
+    }
+    #expect(inked > 300)
+  }
+
+  @Test(
+    "floorToIntNear is ⌊v⌋ on whole numbers, halves, values next to them and the ends of its range")
+  func floorToIntNearIsFloor() {
+    var values: [Double] = [0, -0.0, 0.5, -0.5, 1, -1, 2.5, -2.5, 3.5, 1e-300, -1e-300]
+    for n in [-70.0, -3, -1, 0, 1, 2, 63, 64, 1_048_575, 0x1p50] {
+      values += [n, n.nextUp, n.nextDown, n + 0.5, (n + 0.5).nextUp, (n + 0.5).nextDown, -n]
+    }
+    let edge = (0x1p51 as Double).nextDown
+    values += [edge, -edge]
+    for v in values { #expect(floorToIntNear(v) == Int(v.rounded(.down)), "\(v)") }
+  }
+
   @Test("A zero-length stroke shows as one dot; non-finite points draw nothing")
   func degenerate() {
     let dot = stroke([Point2D(x: 3.2, y: 4.7)])
