@@ -13,6 +13,26 @@ public struct DotCanvas: Sendable, Equatable {
   /// colour again. (Only the very same ink, same layer and same palette index, keeps it: then
   /// the two colours agree to within the palette anyway.)
   private var trueColors: [UInt64] = []
+  /// A colour plane of this canvas's size, all zeros, kept by `clearInkedCells` for the next
+  /// drawing in 24-bit colours (a new one is 8 bytes a dot to clear: half a styled frame's
+  /// `memset`); not part of what the canvas holds.
+  private var sparePlane: [UInt64] = []
+
+  /// Two canvases are equal when their dots and 24-bit colours are (a spare plane is not
+  /// compared).
+  public static func == (a: DotCanvas, b: DotCanvas) -> Bool {
+    a.width == b.width && a.height == b.height && a.dots == b.dots && a.trueColors == b.trueColors
+  }
+
+  /// Gives the canvas a colour plane of zeros when it has none: the spare one when there is.
+  @inline(__always) mutating func makePlane() {
+    guard trueColors.isEmpty else { return }
+    if sparePlane.count == dots.count {
+      swap(&trueColors, &sparePlane)
+    } else {
+      trueColors = Array(repeating: 0, count: dots.count)
+    }
+  }
 
   /// A blank canvas of `width` × `height` dots.
   public init(width: Int, height: Int) {
@@ -46,7 +66,7 @@ public struct DotCanvas: Sendable, Equatable {
     let i = y * width + x
     dots[i] = ink
     if color.isTrueColor {
-      if trueColors.isEmpty { trueColors = Array(repeating: 0, count: dots.count) }
+      makePlane()
       trueColors[i] = UInt64(ink.raw) << 32 | UInt64(color.raw)
     } else if !trueColors.isEmpty {
       trueColors[i] = 0
@@ -63,7 +83,7 @@ public struct DotCanvas: Sendable, Equatable {
     let r = area.intersection(DotRect(minX: 0, minY: 0, maxX: width, maxY: height))
     guard !r.isEmpty else { return }
     let keeps = color.isTrueColor
-    if keeps && trueColors.isEmpty { trueColors = Array(repeating: 0, count: dots.count) }
+    if keeps { makePlane() }
     let entry = keeps ? UInt64(ink.raw) << 32 | UInt64(color.raw) : 0
     let (w, p) = (width, pending.raw)
     if trueColors.isEmpty {
@@ -148,27 +168,39 @@ public struct DotCanvas: Sendable, Equatable {
     let columns = min(cells.columns, width / dw)
     let rows = min(cells.rows, height / dh)
     guard columns > 0 && rows > 0 else { return }
-    if !trueColors.isEmpty { trueColors.removeAll() }
+    // A colour plane has entries only at inked dots (it is given entries where dots are
+    // inked, and dots lose ink only here and in `clear`): cleared in the same rows, it is
+    // all zeros again and kept as the spare.
+    let plane = !trueColors.isEmpty
+    var spare: [UInt64] = []
+    swap(&spare, &trueColors)
     let w = width
     let stride = cells.columns
     cells.bits.withUnsafeBufferPointer { bits in
       dots.withUnsafeMutableBufferPointer { d in
-        for row in 0..<rows {
-          let base = row * stride
-          var first = 0
-          while first < columns && bits[base + first] == 0 { first += 1 }
-          guard first < columns else { continue }
-          var last = columns - 1
-          while bits[base + last] == 0 { last -= 1 }
-          let x0 = first * dw
-          let x1 = (last + 1) * dw
-          for y in (row * dh)..<((row + 1) * dh) {
-            UnsafeMutableBufferPointer(rebasing: d[(y * w + x0)..<(y * w + x1)])
-              .update(repeating: .none)
+        spare.withUnsafeMutableBufferPointer { t in
+          for row in 0..<rows {
+            let base = row * stride
+            var first = 0
+            while first < columns && bits[base + first] == 0 { first += 1 }
+            guard first < columns else { continue }
+            var last = columns - 1
+            while bits[base + last] == 0 { last -= 1 }
+            let x0 = first * dw
+            let x1 = (last + 1) * dw
+            for y in (row * dh)..<((row + 1) * dh) {
+              UnsafeMutableBufferPointer(rebasing: d[(y * w + x0)..<(y * w + x1)])
+                .update(repeating: .none)
+              if plane {
+                UnsafeMutableBufferPointer(rebasing: t[(y * w + x0)..<(y * w + x1)])
+                  .update(repeating: 0)
+              }
+            }
           }
         }
       }
     }
+    if plane && columns * dw == width && rows * dh == height { sparePlane = spare }
   }
 
   /// True when no dot is inked.
@@ -240,7 +272,7 @@ public struct DotCanvas: Sendable, Equatable {
     _ source: DotCanvas, _ x0: Int, _ x1: Int, _ y0: Int, _ y1: Int, _ dx: Int, _ dy: Int,
     _ layerBase: UInt32
   ) {
-    if trueColors.isEmpty { trueColors = Array(repeating: 0, count: dots.count) }
+    makePlane()
     let shift = UInt64(layerBase) << 40
     let w = width
     let sw = source.width
