@@ -106,6 +106,51 @@ public struct DotCanvas: Sendable, Equatable {
     }
   }
 
+  /// Settles the dots of `area` (clipped to the canvas) that hold a pending ink
+  /// `base + k` for an entry k of `pending`: they get its ink, and its colour-plane entry (0
+  /// for a palette colour) when the canvas has a plane. (Every entry is drawn either in a
+  /// 24-bit colour, which made the plane, or on a canvas that had one.) What
+  /// `settle(_:as:color:in:)` gives each draw's dots, for many draws in one pass. Pending
+  /// inks have bit 31 set (layers from 0x800000, which drawings do not reach), so four dots
+  /// are tested at once, and those with the bit are looked at one by one.
+  mutating func settlePending(
+    _ pending: UnsafeBufferPointer<(ink: UInt32, entry: UInt64)>, base: UInt32, in area: DotRect
+  ) {
+    let r = area.intersection(DotRect(minX: 0, minY: 0, maxX: width, maxY: height))
+    guard !r.isEmpty else { return }
+    let (w, count) = (width, UInt32(pending.count))
+    let mask: UInt64 = 0x8000_0000_8000_0000
+    dots.withUnsafeMutableBufferPointer { d in
+      trueColors.withUnsafeMutableBufferPointer { t in
+        let plane = !t.isEmpty
+        let raw = UnsafeRawPointer(d.baseAddress!)
+        @inline(__always) func settle(_ i: Int) {
+          let k = d[i].raw &- base
+          guard k < count else { return }
+          d[i] = Ink(raw: pending[Int(k)].ink)
+          if plane { t[i] = pending[Int(k)].entry }
+        }
+        for y in r.minY..<r.maxY {
+          var i = y * w + r.minX
+          let end = y * w + r.maxX
+          while i + 4 <= end {
+            let p = raw + i * MemoryLayout<Ink>.stride
+            let a = p.loadUnaligned(as: UInt64.self)
+            let b = (p + 2 * MemoryLayout<Ink>.stride).loadUnaligned(as: UInt64.self)
+            if (a | b) & mask != 0 {
+              for j in i..<(i + 4) { settle(j) }
+            }
+            i += 4
+          }
+          while i < end {
+            settle(i)
+            i += 1
+          }
+        }
+      }
+    }
+  }
+
   /// True when some dot has (or had) a 24-bit colour.
   public var hasTrueColor: Bool { !trueColors.isEmpty }
 
