@@ -13,6 +13,26 @@ public struct DotCanvas: Sendable, Equatable {
   /// colour again. (Only the very same ink, same layer and same palette index, keeps it: then
   /// the two colours agree to within the palette anyway.)
   private var trueColors: [UInt64] = []
+  /// A colour plane of this canvas's size, all zeros, kept by `clearInkedCells` for the next
+  /// drawing in 24-bit colours (a new one is 8 bytes a dot to clear: half a styled frame's
+  /// `memset`); not part of what the canvas holds.
+  private var sparePlane: [UInt64] = []
+
+  /// Two canvases are equal when their dots and 24-bit colours are (a spare plane is not
+  /// compared).
+  public static func == (a: DotCanvas, b: DotCanvas) -> Bool {
+    a.width == b.width && a.height == b.height && a.dots == b.dots && a.trueColors == b.trueColors
+  }
+
+  /// Gives the canvas a colour plane of zeros when it has none: the spare one when there is.
+  @inline(__always) mutating func makePlane() {
+    guard trueColors.isEmpty else { return }
+    if sparePlane.count == dots.count {
+      swap(&trueColors, &sparePlane)
+    } else {
+      trueColors = Array(repeating: 0, count: dots.count)
+    }
+  }
 
   /// A blank canvas of `width` × `height` dots.
   public init(width: Int, height: Int) {
@@ -46,7 +66,7 @@ public struct DotCanvas: Sendable, Equatable {
     let i = y * width + x
     dots[i] = ink
     if color.isTrueColor {
-      if trueColors.isEmpty { trueColors = Array(repeating: 0, count: dots.count) }
+      makePlane()
       trueColors[i] = UInt64(ink.raw) << 32 | UInt64(color.raw)
     } else if !trueColors.isEmpty {
       trueColors[i] = 0
@@ -63,7 +83,7 @@ public struct DotCanvas: Sendable, Equatable {
     let r = area.intersection(DotRect(minX: 0, minY: 0, maxX: width, maxY: height))
     guard !r.isEmpty else { return }
     let keeps = color.isTrueColor
-    if keeps && trueColors.isEmpty { trueColors = Array(repeating: 0, count: dots.count) }
+    if keeps { makePlane() }
     let entry = keeps ? UInt64(ink.raw) << 32 | UInt64(color.raw) : 0
     let (w, p) = (width, pending.raw)
     if trueColors.isEmpty {
@@ -80,6 +100,51 @@ public struct DotCanvas: Sendable, Equatable {
           for i in (y * w + r.minX)..<(y * w + r.maxX) where d[i].raw == p {
             d[i] = ink
             t[i] = entry
+          }
+        }
+      }
+    }
+  }
+
+  /// Settles the dots of `area` (clipped to the canvas) that hold a pending ink
+  /// `base + k` for an entry k of `pending`: they get its ink, and its colour-plane entry (0
+  /// for a palette colour) when the canvas has a plane. (Every entry is drawn either in a
+  /// 24-bit colour, which made the plane, or on a canvas that had one.) What
+  /// `settle(_:as:color:in:)` gives each draw's dots, for many draws in one pass. Pending
+  /// inks have bit 31 set (layers from 0x800000, which drawings do not reach), so four dots
+  /// are tested at once, and those with the bit are looked at one by one.
+  mutating func settlePending(
+    _ pending: UnsafeBufferPointer<(ink: UInt32, entry: UInt64)>, base: UInt32, in area: DotRect
+  ) {
+    let r = area.intersection(DotRect(minX: 0, minY: 0, maxX: width, maxY: height))
+    guard !r.isEmpty else { return }
+    let (w, count) = (width, UInt32(pending.count))
+    let mask: UInt64 = 0x8000_0000_8000_0000
+    dots.withUnsafeMutableBufferPointer { d in
+      trueColors.withUnsafeMutableBufferPointer { t in
+        let plane = !t.isEmpty
+        let raw = UnsafeRawPointer(d.baseAddress!)
+        @inline(__always) func settle(_ i: Int) {
+          let k = d[i].raw &- base
+          guard k < count else { return }
+          d[i] = Ink(raw: pending[Int(k)].ink)
+          if plane { t[i] = pending[Int(k)].entry }
+        }
+        for y in r.minY..<r.maxY {
+          var i = y * w + r.minX
+          let end = y * w + r.maxX
+          while i + 4 <= end {
+            let p = raw + i * MemoryLayout<Ink>.stride
+            let a = p.loadUnaligned(as: UInt64.self)
+            let b = (p + 2 * MemoryLayout<Ink>.stride).loadUnaligned(as: UInt64.self)
+            if (a | b) & mask != 0 {
+              for j in i..<(i + 4) { settle(j) }
+            }
+            i += 4
+          }
+          while i < end {
+            settle(i)
+            i += 1
           }
         }
       }
@@ -148,27 +213,39 @@ public struct DotCanvas: Sendable, Equatable {
     let columns = min(cells.columns, width / dw)
     let rows = min(cells.rows, height / dh)
     guard columns > 0 && rows > 0 else { return }
-    if !trueColors.isEmpty { trueColors.removeAll() }
+    // A colour plane has entries only at inked dots (it is given entries where dots are
+    // inked, and dots lose ink only here and in `clear`): cleared in the same rows, it is
+    // all zeros again and kept as the spare.
+    let plane = !trueColors.isEmpty
+    var spare: [UInt64] = []
+    swap(&spare, &trueColors)
     let w = width
     let stride = cells.columns
     cells.bits.withUnsafeBufferPointer { bits in
       dots.withUnsafeMutableBufferPointer { d in
-        for row in 0..<rows {
-          let base = row * stride
-          var first = 0
-          while first < columns && bits[base + first] == 0 { first += 1 }
-          guard first < columns else { continue }
-          var last = columns - 1
-          while bits[base + last] == 0 { last -= 1 }
-          let x0 = first * dw
-          let x1 = (last + 1) * dw
-          for y in (row * dh)..<((row + 1) * dh) {
-            UnsafeMutableBufferPointer(rebasing: d[(y * w + x0)..<(y * w + x1)])
-              .update(repeating: .none)
+        spare.withUnsafeMutableBufferPointer { t in
+          for row in 0..<rows {
+            let base = row * stride
+            var first = 0
+            while first < columns && bits[base + first] == 0 { first += 1 }
+            guard first < columns else { continue }
+            var last = columns - 1
+            while bits[base + last] == 0 { last -= 1 }
+            let x0 = first * dw
+            let x1 = (last + 1) * dw
+            for y in (row * dh)..<((row + 1) * dh) {
+              UnsafeMutableBufferPointer(rebasing: d[(y * w + x0)..<(y * w + x1)])
+                .update(repeating: .none)
+              if plane {
+                UnsafeMutableBufferPointer(rebasing: t[(y * w + x0)..<(y * w + x1)])
+                  .update(repeating: 0)
+              }
+            }
           }
         }
       }
     }
+    if plane && columns * dw == width && rows * dh == height { sparePlane = spare }
   }
 
   /// True when no dot is inked.
@@ -240,7 +317,7 @@ public struct DotCanvas: Sendable, Equatable {
     _ source: DotCanvas, _ x0: Int, _ x1: Int, _ y0: Int, _ y1: Int, _ dx: Int, _ dy: Int,
     _ layerBase: UInt32
   ) {
-    if trueColors.isEmpty { trueColors = Array(repeating: 0, count: dots.count) }
+    makePlane()
     let shift = UInt64(layerBase) << 40
     let w = width
     let sw = source.width

@@ -10,8 +10,6 @@ extension DrawingContext {
     swap(&scratch, &fillScratch)
     defer {
       scratch.edges.removeAll(keepingCapacity: true)
-      scratch.active.removeAll(keepingCapacity: true)
-      scratch.crossings.removeAll(keepingCapacity: true)
       swap(&scratch, &fillScratch)
     }
     fill(ink: ink, xs: xs, ys: ys, subpaths: subpaths, &scratch)
@@ -50,44 +48,68 @@ extension DrawingContext {
     let firstRow = max(clip.minY, Int((bounds.minY - 0.5).rounded(.up)))
     let lastRow = min(clip.maxY - 1, Int((bounds.maxY - 0.5).rounded(.down)))
     guard firstRow <= lastRow else { return }
-    var active = scratch.active
-    var crossings = scratch.crossings
-    scratch.active = []
-    scratch.crossings = []
-    defer {
-      scratch.active = active
-      scratch.crossings = crossings
-    }
     var next = 0
     let w = canvas.width
     let solid = pattern == .solid
-    canvas.withDots { dots in
-      for row in firstRow...lastRow {
-        let yc = Double(row) + 0.5
-        while next < edges.count && edges[next].yTop <= yc {
-          active.append(next)
-          next += 1
-        }
-        active.removeAll { edges[$0].yBottom <= yc }
-        crossings.removeAll(keepingCapacity: true)
-        for e in active where edges[e].yTop <= yc {
-          crossings.append(edges[e].xAtTop + (yc - edges[e].yTop) * edges[e].slope)
-        }
-        guard crossings.count >= 2 else { continue }
-        crossings.sort()
-        var k = 0
-        while k + 1 < crossings.count {
-          let a = max(Int((crossings[k] - 0.5).rounded(.up)), clip.minX)
-          let b = min(Int((crossings[k + 1] - 0.5).rounded(.up)) - 1, clip.maxX - 1)
-          if a <= b {
-            let base = row * w
-            if solid {
-              for x in a...b { dots[base + x] = ink }
-            } else {
-              for x in a...b where pattern.covers(x: x + ox, y: row + oy) { dots[base + x] = ink }
+    // The edges crossing the row (those begun above it and not yet ended, in the order they
+    // began) and their crossings, sorted as they come (a row of a map's polygon crosses a few
+    // edges: an insertion gives what sorting them gave, without the calls per row of a
+    // growable array; a crossing is finite, or its dot below would not convert).
+    let edgeCount = edges.count
+    edges.withUnsafeBufferPointer { edges in
+      withUnsafeTemporaryAllocation(of: Int.self, capacity: edgeCount) { active in
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: edgeCount) { crossings in
+          var activeCount = 0
+          canvas.withDots { dots in
+            for row in firstRow...lastRow {
+              let yc = Double(row) + 0.5
+              while next < edgeCount && edges[next].yTop <= yc {
+                active[activeCount] = next
+                activeCount += 1
+                next += 1
+              }
+              var kept = 0
+              var count = 0
+              for a in 0..<activeCount {
+                let e = active[a]
+                if edges[e].yBottom <= yc { continue }
+                active[kept] = e
+                kept += 1
+                guard edges[e].yTop <= yc else { continue }
+                let x = edges[e].xAtTop + (yc - edges[e].yTop) * edges[e].slope
+                var j = count
+                while j > 0 && x < crossings[j - 1] {
+                  crossings[j] = crossings[j - 1]
+                  j -= 1
+                }
+                crossings[j] = x
+                count += 1
+              }
+              activeCount = kept
+              guard count >= 2 else { continue }
+              // The pattern's dots on this row: those of even and of odd columns (of the
+              // pattern's grid), both (a solid run), one of them (every other dot) or none.
+              let even = solid || pattern.covers(x: 0, y: row + oy)
+              let odd = solid || pattern.covers(x: 1, y: row + oy)
+              guard even || odd else { continue }
+              var k = 0
+              while k + 1 < count {
+                let a = max(Int((crossings[k] - 0.5).rounded(.up)), clip.minX)
+                let b = min(Int((crossings[k + 1] - 0.5).rounded(.up)) - 1, clip.maxX - 1)
+                if a <= b {
+                  let base = row * w
+                  if even && odd {
+                    for x in a...b { dots[base + x] = ink }
+                  } else {
+                    // The first column of the right parity from a, then every other one.
+                    let first = a + (((even ? 0 : 1) - (a + ox)) & 1)
+                    for x in stride(from: first, through: b, by: 2) { dots[base + x] = ink }
+                  }
+                }
+                k += 2
+              }
             }
           }
-          k += 2
         }
       }
     }
@@ -103,8 +125,6 @@ struct FillScratch {
     var slope: Double
   }
   var edges: [Edge] = []
-  var active: [Int] = []
-  var crossings: [Double] = []
 
   /// The bounds of the points of a fill's rings (empty: no point yet).
   struct Bounds {

@@ -8,6 +8,7 @@ extension DrawingContext {
   /// MultiPolygon draws hundreds of polygons a few dots across. Dashes start afresh at every
   /// segment; draw dashed strokes through the path.
   public func withSmallShapes<R>(_ body: (inout SmallShapeBatch) throws -> R) rethrows -> R {
+    settlePending()
     var batch = SmallShapeBatch(context: self)
     // The stroker holds the canvas; the context has an empty one until the batch ends.
     defer {

@@ -6,8 +6,10 @@ import Foundation
 /// width in user units (scaled by the transform), fills use the even-odd rule so inner rings are
 /// holes, and everything is clipped to the clip rect. One context is used by one thread.
 public final class DrawingContext {
-  /// The canvas drawn on.
-  public internal(set) var canvas: DotCanvas
+  /// The canvas drawn on; dots drawn in 24-bit colours (or on a canvas that has some) may
+  /// hold pending inks until `settlePending()`: read it through `takeCanvas()` or
+  /// `withCanvas(_:)`, which settle them.
+  var canvas: DotCanvas
   /// The absolute dot position of the canvas's top-left dot, so fill patterns line up across
   /// separately drawn tiles.
   public let patternOrigin: (x: Int, y: Int)
@@ -41,6 +43,8 @@ public final class DrawingContext {
   var subpaths: [DotPathBuilder.Subpath] = []
   /// Reused by fills.
   var fillScratch = FillScratch()
+  /// The draws waiting to be settled (`drawKeepingColor`).
+  var pending = PendingDraws()
   /// The text drawn so far (`drawText`), in the order drawn.
   public internal(set) var textRuns: [TextRun] = []
 
@@ -54,11 +58,15 @@ public final class DrawingContext {
 
   /// Lets a renderer set dots directly (a raster picture); it must keep to `clipBounds`.
   public func withCanvas<R>(_ body: (inout DotCanvas) throws -> R) rethrows -> R {
-    try body(&canvas)
+    settlePending()
+    return try body(&canvas)
   }
 
   /// Hands the canvas out (the context keeps drawing on its own copy).
-  public func takeCanvas() -> DotCanvas { canvas }
+  public func takeCanvas() -> DotCanvas {
+    settlePending()
+    return canvas
+  }
 
   // MARK: State
 
@@ -264,9 +272,16 @@ public final class DrawingContext {
 
   // MARK: 24-bit colours
 
-  /// The ink a fill or stroke that keeps its colour draws before its dots are settled
-  /// (`DotCanvas.settle`): layer 0xFFFFFF, which no drawing uses.
+  /// The ink a fill or stroke that keeps its colour draws when it settles nothing (its area
+  /// misses the canvas): layer 0xFFFFFF, which no drawing uses.
   static let pendingInk = Ink(raw: 0xFFFF_FFFF)
+
+  /// The first of the inks fills and strokes that keep their colour draw with
+  /// (`drawKeepingColor`): `pendingBase + k` stands for `pending[k]` until the dots are
+  /// settled. Layers from 0x800000 up, which no drawing uses.
+  static let pendingBase: UInt32 = 0x8000_0000
+  /// How many draws wait to be settled at most (then they are settled at once).
+  static let pendingCapacity = 4096
 
   /// Whether drawing in `color` goes through the canvas's colour plane: a 24-bit colour is kept
   /// there, and once the canvas has one, a palette colour drawn over a dot takes the dot's
@@ -276,15 +291,45 @@ public final class DrawingContext {
     color.isTrueColor || canvas.hasTrueColor
   }
 
-  /// Draws `draw`'s dots with `pendingInk`, then gives those within `area` (and the clip) the
-  /// ink of `color` on `layer`, and the colour plane `color` (see `DotCanvas.settle`).
+  /// Draws `draw`'s dots with an ink of their own, which the dots within `area` (and the clip)
+  /// still hold when `settlePending()` comes exchange for the ink of `color` on `layer`, and
+  /// the colour plane `color` (see `DotCanvas.settlePending`). A map tile's fills and strokes
+  /// are settled together, in one pass over the dots they reach, when the tile is handed out
+  /// (`takeCanvas()`): settling each at once scanned each one's area, and a map tile's line
+  /// layers each reach most of it. The dots come out as settling each at once gives them.
   func drawKeepingColor(
     _ color: TermColor, layer: UInt32, in area: DotRect, _ draw: (Ink) -> Void
   ) {
-    draw(Self.pendingInk)
-    canvas.settle(
-      Self.pendingInk, as: Ink(layer: layer, color: color), color: color,
-      in: area.intersection(state.clip))
+    // (The clip lies in the canvas.)
+    let a = area.intersection(state.clip)
+    guard !a.isEmpty else {
+      draw(Self.pendingInk)
+      return
+    }
+    let ink = Ink(layer: layer, color: color)
+    let entry = color.isTrueColor ? UInt64(ink.raw) << 32 | UInt64(color.raw) : 0
+    // (One access to the context's pending draws: each is a call to the runtime's
+    // exclusivity check.)
+    guard let k = pending.add(ink: ink.raw, entry: entry, area: a) else {
+      settlePending()
+      drawKeepingColor(color, layer: layer, in: area, draw)
+      return
+    }
+    draw(Ink(raw: Self.pendingBase + UInt32(k)))
+    if color.isTrueColor { canvas.makePlane() }
+  }
+
+  /// Gives the dots drawn with pending inks (`drawKeepingColor`) their inks and colours.
+  func settlePending() {
+    guard !pending.entries.isEmpty else { return }
+    var draws = PendingDraws()
+    swap(&draws, &pending)
+    draws.entries.withUnsafeBufferPointer {
+      canvas.settlePending($0, base: Self.pendingBase, in: draws.area)
+    }
+    draws.entries.removeAll(keepingCapacity: true)
+    draws.area = DotRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
+    swap(&draws, &pending)
   }
 
   /// The dots of the clip that the current path's points, grown by `margin` dots, reach (the
@@ -347,4 +392,28 @@ public final class DrawingContext {
 
   /// The stroke width in dots.
   public var lineWidthInDots: Double { state.lineWidth * abs(state.transform.scaleX) }
+}
+
+/// Fills and strokes drawn with pending inks (`DrawingContext.drawKeepingColor`): the ink and
+/// colour-plane entry that pending ink `DrawingContext.pendingBase + k` stands for, and the
+/// dots where pending inks may lie.
+struct PendingDraws {
+  var entries: [(ink: UInt32, entry: UInt64)] = []
+  var area = DotRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
+
+  /// The index of the pending ink for a draw of `ink` and `entry` in `a`: that of one of the
+  /// last few draws when it had the same (a building's fill and outline, building after
+  /// building), else a new one; nil when `DrawingContext.pendingCapacity` are waiting.
+  mutating func add(ink: UInt32, entry: UInt64, area a: DotRect) -> Int? {
+    var k = entries.count
+    for j in entries.indices.suffix(4) where entries[j].ink == ink && entries[j].entry == entry {
+      k = j
+    }
+    if k == entries.count {
+      guard k < DrawingContext.pendingCapacity else { return nil }
+      entries.append((ink, entry))
+    }
+    area = area.union(a)
+    return k
+  }
 }

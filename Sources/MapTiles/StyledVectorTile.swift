@@ -436,6 +436,11 @@ final class PreparedStyledTile: Sendable {
 
   let plan: StyledDrawPlan
   let groups: [Group]
+  /// For each group of a `line` layer, the later line groups that stroke every feature of
+  /// it, of the same source layer and from the same `minzoom` (so the same pieces): drawn
+  /// solid and as wide in dots, one of them inks every dot the group would (a casing under
+  /// its road), and the group is not drawn (`covered(_:paints:zoom:)`).
+  let coveringGroups: [[Int]]
   private let paintMemo = Mutex<(zoomBits: UInt64, paints: [StyledDrawPlan.Paint?])?>(nil)
 
   /// Sorts out `tile`; filters are evaluated at `zoom`.
@@ -497,6 +502,49 @@ final class PreparedStyledTile: Sendable {
       }
     }
     self.groups = groups
+    coveringGroups = Self.coveringGroups(groups, plan: plan)
+  }
+
+  static func coveringGroups(_ groups: [Group], plan: StyledDrawPlan) -> [[Int]] {
+    groups.indices.map { g in
+      let a = plan.layers[groups[g].layer]
+      guard a.shape == .line else { return [] }
+      return groups.indices.filter { h in
+        let b = plan.layers[groups[h].layer]
+        return h > g && groups[h].layer != groups[g].layer && b.shape == .line
+          && b.sourceLayer == a.sourceLayer && b.minzoom == a.minzoom
+          && groups[h].items.layer === groups[g].items.layer
+          && Self.features(of: groups[g], areAmong: groups[h])
+      }
+    }
+  }
+
+  /// Whether every feature of `a` is one of `b` (both in tile order; a feature is known by
+  /// its parts).
+  static func features(of a: Group, areAmong b: Group) -> Bool {
+    var j = 0
+    let bi = b.items.items
+    for item in a.items.items {
+      while j < bi.count && bi[j].parts.lowerBound < item.parts.lowerBound { j += 1 }
+      guard j < bi.count && bi[j].parts == item.parts else { return false }
+      j += 1
+    }
+    return true
+  }
+
+  /// Whether group `g`, drawn with `paints[g]` at `zoom`, inks only dots that a later group
+  /// inks too (`coveringGroups`): both solid, as wide in dots, the later one drawn at `zoom`.
+  /// Its dots would all be drawn over, so it is left out: the same dots and colours.
+  func covered(_ g: Int, paints: [StyledDrawPlan.Paint?], zoom: Double) -> Bool {
+    guard let p = paints[g], p.dash.isEmpty, !coveringGroups[g].isEmpty else { return false }
+    for h in coveringGroups[g] {
+      let layer = plan.layers[groups[h].layer]
+      guard zoom >= layer.minzoom && zoom < layer.maxzoom, let q = paints[h], q.stroke != nil,
+        q.dash.isEmpty, q.width == p.width
+      else { continue }
+      return true
+    }
+    return false
   }
 
   /// Collects a group's items and the chunks of their lines, as `PreparedVectorTile` does.

@@ -82,6 +82,12 @@ extension VectorTileRenderer {
             guard zoom >= layer.pointee.minzoom && zoom < layer.pointee.maxzoom,
               let paint = paints[g]
             else { continue }
+            // A casing whose dots the road drawn over it covers.
+            if !prepared.coveringGroups[g].isEmpty
+              && prepared.covered(g, paints: paints, zoom: zoom)
+            {
+              continue
+            }
             draw(
               groups.baseAddress! + g, layer.pointee.shape, paint, mapRect: mapRect, zoom: zoom,
               zoomScale: zoomScale, bounds: bounds, context: context, memo: &memo)

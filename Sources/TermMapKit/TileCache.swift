@@ -89,10 +89,11 @@ final class TileCanvasPool: Sendable {
   }
 
   /// Takes back a tile's canvas, `inked` being its cells (all its dots lie in them); canvases
-  /// of another size, or with 24-bit colours, are not kept.
+  /// of another size are not kept. A colour plane is cleared with the dots and kept
+  /// (`DotCanvas.clearInkedCells`).
   func give(_ canvas: DotCanvas, inked: CellCanvas) {
     guard canvas.width == TileGrid.size && canvas.height == TileGrid.size,
-      !canvas.hasTrueColor, inked.columns * CellGeometry.dotsWide == canvas.width,
+      inked.columns * CellGeometry.dotsWide == canvas.width,
       inked.rows * CellGeometry.dotsHigh == canvas.height
     else { return }
     canvases.withLock {

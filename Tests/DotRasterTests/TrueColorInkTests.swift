@@ -161,4 +161,86 @@ struct TrueColorInkTests {
     }
     #expect(shown == [".", "10,20,250", "3", "250,10,20"])
   }
+
+  /// Fills and strokes in many colours over each other on 16 × 6 cells: 24-bit ones (some
+  /// with the same nearest palette colour, on the same layer: only the colour plane tells
+  /// them apart), palette ones, wide and thin, dashed and solid; `settleEach` hands the canvas
+  /// out after every drawing (which settles what is pending).
+  static func busyCanvas(count: Int, settleEach: Bool, on canvas: DotCanvas? = nil) -> DotCanvas {
+    let c = DrawingContext(canvas: canvas ?? DotCanvas(columns: 16, rows: 6))
+    for i in 0..<count {
+      let colour: TermColor =
+        i % 7 == 3
+        ? TermColor(UInt8(i % 200 + 20))
+        : TermColor(red: 200 + i % 3, green: 10, blue: (i * 37) % 256)
+      let x = Double((i * 13) % 29)
+      let y = Double((i * 7) % 21)
+      if i % 3 == 0 {
+        c.fillColor = colour
+        c.fillPattern = i % 2 == 0 ? .solid : .checker
+        c.beginPath()
+        c.addRect(Rect2D(x: x, y: y, width: Double(3 + i % 5), height: Double(2 + i % 4)))
+        c.fillPath()
+      } else {
+        c.strokeColor = colour
+        c.lineWidth = Double(1 + i % 3)
+        c.setLineDash(phase: 0, lengths: i % 4 == 1 ? [2, 1] : [])
+        c.strokeDotLines { sink in
+          sink.move(x: x + 0.5, y: y + 0.5, dashOffset: 0)
+          sink.line(x: Double((i * 5) % 32) + 0.5, y: Double((i * 11) % 24) + 0.5)
+        }
+      }
+      if settleEach { _ = c.takeCanvas() }
+    }
+    return c.takeCanvas()
+  }
+
+  @Test(
+    "Drawings settled together give the dots and colours of each settled at once",
+    arguments: [60, 5000])
+  func settledTogether(_ count: Int) {
+    // 5000 drawings: more than wait to be settled at a time.
+    let together = Self.busyCanvas(count: count, settleEach: false)
+    let each = Self.busyCanvas(count: count, settleEach: true)
+    #expect(together == each)
+    #expect(Self.colours(together) == Self.colours(each))
+    #expect(Self.colours(together).joined().contains { $0.hasPrefix("20") })
+    #expect(!together.dots.contains { $0.raw >= DrawingContext.pendingBase })
+  }
+
+  @Test("A canvas's cells are those its dots stack into, 24-bit colours and all")
+  func cellsOfColouredCanvas() {
+    let canvas = Self.busyCanvas(count: 60, settleEach: false)
+    var stacked = CellCanvas(columns: 16, rows: 6)
+    stacked.add(canvas, atX: 0, y: 0, layerBase: 0)
+    #expect(CellCanvas(canvas) == stacked)
+    #expect(stacked.trueColors.contains { $0 != 0 })
+    // Only the cells of an area: the rest blank.
+    let area = DotRect(minX: 4, minY: 4, maxX: 20, maxY: 16)
+    var part = CellCanvas(columns: 16, rows: 6)
+    part.add(canvas, atX: 0, y: 0, layerBase: 0, within: area)
+    #expect(CellCanvas(canvas, within: area) == part)
+  }
+
+  @Test(
+    "A canvas cleared for the next tile keeps no colour: drawn again, it is a new canvas's twin")
+  func clearedCanvasReused() {
+    var canvas = Self.busyCanvas(count: 60, settleEach: false)
+    canvas.clearInkedCells(of: CellCanvas(canvas))
+    #expect(canvas == DotCanvas(columns: 16, rows: 6))
+    #expect(!canvas.hasTrueColor)
+    // Palette drawing alone makes no colour plane on it.
+    let c = DrawingContext(canvas: canvas)
+    c.fillColor = .green
+    c.beginPath()
+    c.addRect(Rect2D(x: 0, y: 0, width: 4, height: 4))
+    c.fillPath()
+    let palette = c.takeCanvas()
+    #expect(!palette.hasTrueColor)
+    #expect(Self.colours(palette)[0][0] == "2")
+    // 24-bit drawing on it gives what it gives on a new canvas.
+    let again = Self.busyCanvas(count: 60, settleEach: false, on: canvas)
+    #expect(again == Self.busyCanvas(count: 60, settleEach: false))
+    #expect(Self.colours(again) == Self.colours(Self.busyCanvas(count: 60, settleEach: false)))
+  }
 }

@@ -198,6 +198,47 @@ struct StyledRendererTests {
     checkSnapshot(f, named: "styled-omt-zoom15")
   }
 
+  @Test(
+    "a casing under a road as wide is drawn over entirely; wider, or under a dashed road, it shows")
+  func casingUnderRoad() throws {
+    let red = Self.color("#ff0000")
+    // A casing of the minor streets, drawn before them (the features of `minor`).
+    func casing(width: Int, roadDash: Bool = false) -> (String) -> String {
+      {
+        var text = $0.replacingOccurrences(
+          of: ##"{"id": "minor","##,
+          with: ##"""
+            {"id": "minor-casing", "type": "line", "source": "openmaptiles",
+             "source-layer": "transportation", "filter": ["in", "class", "minor", "service"],
+             "paint": {"line-color": "#ff0000", "line-width": \##(width)}},
+            {"id": "minor",
+            """##)
+        if roadDash {
+          text = text.replacingOccurrences(
+            of: ##""line-color": "#c8c8c8""##,
+            with: ##""line-color": "#c8c8c8", "line-dasharray": [2, 2]"##)
+        }
+        return text
+      }
+    }
+    let (plain, _) = try frame(monacoPath, style: "omt", source: "openmaptiles", zoom: 15)
+    let (under, renderer) = try frame(
+      monacoPath, style: "omt", source: "openmaptiles", zoom: 15, edit: casing(width: 4))
+    #expect(renderer.drawnLayerIDs.contains("minor-casing"))
+    // One dot wide, as the street: every dot of it is the street's, in the street's colour.
+    #expect(under == plain)
+    #expect(cells(under, in: [red]) == 0)
+    // Two dots wide: it shows beside the street.
+    let (wide, _) = try frame(
+      monacoPath, style: "omt", source: "openmaptiles", zoom: 15, edit: casing(width: 8))
+    #expect(cells(wide, in: [red]) > 100)
+    // Under a dashed street: it shows in the gaps.
+    let (gaps, _) = try frame(
+      monacoPath, style: "omt", source: "openmaptiles", zoom: 15,
+      edit: casing(width: 4, roadDash: true))
+    #expect(cells(gaps, in: [red]) > 20)
+  }
+
   @Test("a zoom interpolate widens the major roads as one zooms in")
   func widthByZoom() throws {
     let yellow = Self.color("#f0d040")
