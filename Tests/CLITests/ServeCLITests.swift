@@ -254,14 +254,15 @@ struct ServeCLITests {
     try tmux.type("++")
     let streets = try tmux.waitFor(timeout: 30) { $0.last?.contains("z13.0") == true }
     #expect(streets.ok, "\(streets.screen.last ?? "")")
-    // Everything the view needed has gone through.
-    let before = proxy.waitForQuiet(1.5, timeout: 60)
+    // Everything the view needed has gone through: the server seen idle for 1.5 s (asleep,
+    // nothing on its way; time it spent waiting for a core does not count).
+    let before = proxy.waitForQuiet(1.5, timeout: 60, server: pid)
     let framesBefore = try frames()
     let pressed = Date()
     try tmux.type("+")
     let zoomed = try tmux.waitFor(timeout: 30) { $0.last?.contains("z14.0") == true }
     #expect(zoomed.ok, "\(zoomed.screen.last ?? "")")
-    let after = proxy.waitForQuiet(1.5, timeout: 60)
+    let after = proxy.waitForQuiet(1.5, timeout: 60, server: pid)
     let took = proxy.forwarded.last.timeIntervalSince(pressed)
     let sent = try frames() - framesBefore
     // 300 ms at 1 Mbit/s carries 37,500 bytes; the key's frames fit in it (before, its
@@ -295,7 +296,8 @@ struct ServeCLITests {
     var values: [String: Int] = [:]
     // The session's first frames may still be on their way when its status line shows (on a
     // loaded machine the map's follow): read the counters until its bytes are counted.
-    for _ in 0..<100 {
+    let end = Date().addingTimeInterval(60)  // a failure bound
+    while Date() < end {
       status = try ChildProcess.run(
         ["curl", "-s", "-f", "-o", body, "http://127.0.0.1:\(metricsPort)/metrics"])
       text = (try? String(contentsOfFile: body, encoding: .utf8)) ?? ""
