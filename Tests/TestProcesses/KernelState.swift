@@ -73,4 +73,31 @@ public enum KernelState {
       return state == "R" || state == "D"
     }
   }
+
+  /// Seconds thread `thread` of process `pid` (its main thread by default) has spent on a
+  /// core and waiting for one (runnable, not running) since it started, from
+  /// `/proc/PID/task/TID/schedstat`; nil once it is gone.
+  ///
+  /// Wall time less the waiting is a time a loaded machine does not stretch: what a program
+  /// took to answer, however long it queued for a core meanwhile.
+  public static func schedule(_ pid: pid_t, thread: pid_t? = nil) -> (
+    running: Double, waiting: Double
+  )? {
+    let path = "/proc/\(pid)/task/\(thread ?? pid)/schedstat"
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    let f = text.split(separator: " ").compactMap {
+      Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    guard f.count >= 2 else { return nil }
+    return (f[0] / 1e9, f[1] / 1e9)
+  }
+
+  /// Whether process `pid` has ended: gone, or a zombie its parent has not reaped yet.
+  public static func hasExited(_ pid: pid_t) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return true }
+    let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+    return state == "Z" || state == "X"
+  }
 }
