@@ -100,4 +100,26 @@ public enum KernelState {
     let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
     return state == "Z" || state == "X"
   }
+
+  /// The seconds each thread of process `pid` has waited for a core so far (`schedule`'s
+  /// `waiting`), by thread id; empty once the process is gone.
+  public static func waitingByThread(_ pid: pid_t) -> [pid_t: Double] {
+    let tasks = "/proc/\(pid)/task"
+    guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks) else {
+      return [:]
+    }
+    var out: [pid_t: Double] = [:]
+    for name in threads {
+      if let tid = pid_t(name), let s = schedule(pid, thread: tid) { out[tid] = s.waiting }
+    }
+    return out
+  }
+
+  /// Seconds the calling thread has waited for a core so far (`/proc/thread-self/schedstat`).
+  public static func waitingOfThisThread() -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/thread-self/schedstat", encoding: .utf8)
+    else { return 0 }
+    let f = text.split(separator: " ")
+    return f.count >= 2 ? (Double(f[1]) ?? 0) / 1e9 : 0
+  }
 }
