@@ -208,12 +208,15 @@ public final class SessionFront {
     lastFrameBytes = bytes.count
     largestFrameBytes = max(largestFrameBytes, bytes.count)
     let idle = link.backlog() == 0
+    // The clock read before the bytes are handed over: the connection's thread may send them
+    // (and a fast line take them) before this thread runs on, and a clock read after that,
+    // on a loaded machine, timed a slow line as if it were fast.
+    let start = ContinuousClock.now
     link.send(bytes)
     // Only a large frame is timed: a small one fits in what the line holds in flight (a few
     // KB) and leaves at once however slow the line is.
     if idle && bytes.count >= max(4096, largestFrameBytes / 2) && !timingFrame {
       timingFrame = true
-      let start = ContinuousClock.now
       // A full repaint: the largest frame so far, and at least 5 bytes a cell (a braille
       // character and its share of colour codes), as the first view may be mostly empty.
       let full = max(largestFrameBytes, viewer.columns * viewer.rows * 5)

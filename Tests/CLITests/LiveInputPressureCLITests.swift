@@ -162,19 +162,57 @@ struct LiveInputPressureCLITests {
     let size = { (try? FileManager.default.attributesOfItem(atPath: gpx)[.size] as? Int) ?? 0 }
     let grown = try term.waitFor(timeout: 60) { _ in size() > 2_000_000 }
     #expect(grown.ok, "\(size()) bytes recorded")
-    // A key is answered while the flood goes on (it waited for the flood at 8ab8a51: 25 s).
+    // The viewer's process (the event log's first line), to time its main thread: wall time
+    // less the time that thread waited for a core (schedstat). On a loaded machine (both
+    // cores busy, other builds) the wall time alone stretched past the 5 s bounds below,
+    // though the viewer answered in a turn; a viewer that works through the flood first (as
+    // at 8ab8a51: 25 s) spends that time on the core, and still fails them.
+    let viewer = try #require(
+      ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").split(separator: "\n")
+        .first.flatMap { $0.hasPrefix("pid ") ? pid_t($0.dropFirst(4)) : nil })
+    let waited = { KernelState.schedule(viewer)?.waiting }
+    func frames() -> Int {
+      ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").split(separator: "\n")
+        .filter { $0.hasPrefix("latency ") }.count
+    }
+    // A key is answered while the flood goes on: the frame that answers it (its `latency`
+    // line in the event log), then the help on the screen.
+    let answered = frames()
+    // Without schedstat (a kernel without it) the wall time is used as it is.
+    var waitedBefore = waited() ?? 0
     var start = Date()
     try term.type("?")
-    let help = try term.waitFor(timeout: 20) { $0.contains { $0.contains("termmap keys") } }
-    let helpSeconds = Date().timeIntervalSince(start)
-    #expect(help.ok && helpSeconds < 5, "the help showed after \(helpSeconds) s")
+    var end = Date().addingTimeInterval(60)  // a failure bound
+    while frames() == answered && Date() < end { usleep(20_000) }
+    let helpWall = Date().timeIntervalSince(start)
+    let helpSeconds = helpWall - ((waited() ?? waitedBefore) - waitedBefore)
+    let help = try term.waitFor(timeout: 60) { $0.contains { $0.contains("termmap keys") } }
+    #expect(
+      help.ok && helpSeconds < 5, "the help showed after \(helpSeconds) s on the viewer's clock")
     try term.type("?")
-    #expect(try term.waitFor(timeout: 20) { !$0.contains { $0.contains("termmap keys") } }.ok)
+    #expect(try term.waitFor(timeout: 60) { !$0.contains { $0.contains("termmap keys") } }.ok)
+    // q: until the process has ended (a zombie or gone), its main thread's waiting sampled
+    // until then.
+    waitedBefore = waited() ?? 0
+    var waitedLast = waitedBefore
     start = Date()
     try term.type("q")
+    end = Date().addingTimeInterval(60)
+    while !KernelState.hasExited(viewer) && Date() < end {
+      if let w = waited() { waitedLast = w }
+      usleep(20_000)
+    }
+    let quitWall = Date().timeIntervalSince(start)
+    let quitSeconds = quitWall - (waitedLast - waitedBefore)
+    print(
+      String(
+        format:
+          "flood: the help key answered after %.2f s (%.2f s on the viewer's clock), q after %.2f s (%.2f s)",
+        helpWall, helpSeconds, quitWall, quitSeconds))
     let ended = try term.waitFor(timeout: 60) { _ in !term.isRunning }
-    let quitSeconds = Date().timeIntervalSince(start)
-    #expect(ended.ok && quitSeconds < 5, "q ended the viewer after \(quitSeconds) s")
+    #expect(
+      ended.ok && KernelState.hasExited(viewer) && quitSeconds < 5,
+      "q ended the viewer after \(quitSeconds) s on the viewer's clock")
     // Every fix shown was recorded, and the file reads back.
     let shown = try term.waitForLog(events, timeout: 5) { _ in true }.lines.filter {
       $0.hasPrefix("user-location")
@@ -265,7 +303,10 @@ struct LiveInputPressureCLITests {
       [termmapBinary.path, "--follow", "gpsd", "--record", fifo], stderr: err)
     var status: Int32 = 0
     var ended = false
-    for _ in 0..<200 {
+    // 60 s, a failure bound: the refusal is at once, but a loaded machine may take seconds to
+    // start the program (one waiting in open() would wait for ever).
+    let end = Date().addingTimeInterval(60)
+    while Date() < end {
       if waitpid(pid, &status, WNOHANG) == pid {
         ended = true
         break

@@ -124,12 +124,19 @@ struct SourceTests {
     #expect(feed.statistics.malformed == 0, "\(feed.statistics)")
     // The receiver goes quiet: with a time-to-live of 2 s, every vessel goes stale, then away.
     fake.stop()
+    // Stale: the store as it is once the newest vessel has been silent for its time-to-live
+    // (2 s), looked at in that moment (an explicit `now`, in one lock with the newest
+    // `lastSeen`). Waited for by the clock, a loaded machine's thread looked next after 4 s
+    // of silence, when every vessel had gone.
     #expect(
-      wait(timeout: 30) {
-        feed.withStore { s in
-          s.expire(now: feed.clock())
-          return s.count > 0 && s.targets.allSatisfy(\.isStale)
-        }
+      wait(timeout: 60) {
+        feed.clock() >= feed.withStore { $0.targets.map(\.lastSeen).max() ?? 0 } + 2
+      })
+    #expect(
+      feed.withStore { s in
+        let newest = s.targets.map(\.lastSeen).max() ?? 0
+        s.expire(now: newest + 2)
+        return s.count > 0 && s.targets.allSatisfy(\.isStale)
       })
     #expect(
       wait(timeout: 120) {
@@ -161,7 +168,10 @@ struct SourceTests {
     try write([("a1", 43.70, 7.40), ("b2", 43.60, 7.30)])
     let nginx = try Nginx(serving: dir)
     defer { nginx.stop() }
-    let feed = LiveFeed(store: TargetStore(timeToLive: TimeToLive(fixed: 1)))
+    // Polled every 0.2 s, a listed aircraft is seen again long before its time-to-live ends:
+    // 3 s, so that a poller kept from a core for a second or two (a loaded machine) does not
+    // let a1, still listed, age out too (with 1 s it could).
+    let feed = LiveFeed(store: TargetStore(timeToLive: TimeToLive(fixed: 3)))
     let reader = LiveSourceReader(
       spec: try LiveSourceSpec.parse(nginx.baseURL + "/aircraft.json"), feed: feed, index: 0,
       follows: true, interval: 0.2)
@@ -179,7 +189,7 @@ struct SourceTests {
       })
     // b2 is no longer listed: silent, it goes after twice its time-to-live; a1 stays.
     #expect(
-      wait(timeout: 30) {
+      wait(timeout: 60) {
         feed.withStore { s in
           s.expire(now: feed.clock())
           return s["b2"] == nil
@@ -204,13 +214,13 @@ struct SourceTests {
       spec: try LiveSourceSpec.parse(path), feed: feed, index: 0, follows: true)
     reader.start()
     defer { reader.stop() }
-    #expect(wait(timeout: 10) { feed.withStore { $0["b1"] } != nil })
+    #expect(wait(timeout: 60) { feed.withStore { $0["b1"] } != nil })
     let h = try #require(FileHandle(forWritingAtPath: path))
     try h.seekToEnd()
     try h.write(contentsOf: Data("b1,Blue,43.8,7.5\nb2,Red,43.6,7.3\n".utf8))
     try h.close()
     #expect(
-      wait(timeout: 10) {
+      wait(timeout: 60) {
         feed.withStore {
           $0["b1"]?.coordinate == Coordinate(latitude: 43.8, longitude: 7.5) && $0.count == 2
         }
@@ -244,6 +254,6 @@ struct SourceTests {
     let line =
       "{\"type\":\"Feature\",\"id\":\"t\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[7.4,43.7]},\"properties\":{}}\n"
     _ = Array(line.utf8).withUnsafeBytes { send(conn, $0.baseAddress, $0.count, 0) }
-    #expect(wait(timeout: 10) { tcpFeed.withStore { $0["t"] } != nil })
+    #expect(wait(timeout: 60) { tcpFeed.withStore { $0["t"] } != nil })
   }
 }

@@ -57,6 +57,8 @@ public final class LoopbackHTTPServer: Sendable {
     var peakActive = 0
     var streamed = 0
     var stopped = false
+    /// Connections accepted and not yet closed by this server.
+    var open = 0
   }
   private let state = Mutex(State())
 
@@ -103,6 +105,21 @@ public final class LoopbackHTTPServer: Sendable {
   /// The most requests being answered at one time (read, and their answer not yet started).
   public var peakConcurrentRequests: Int { state.withLock { $0.peakActive } }
 
+  /// Waits until this server has closed every connection it accepted (each answer closes its
+  /// connection once sent, or once the client has gone), at most `timeout` seconds (a failure
+  /// bound); whether it has. After it, `streamedBytes` and `requests` are final for the
+  /// clients so far: a test that looked after a fixed moment could look while a starved
+  /// server thread was still sending.
+  @discardableResult
+  public func waitUntilConnectionsClosed(timeout: Double = 60) -> Bool {
+    let end = Date().addingTimeInterval(timeout)
+    while state.withLock({ $0.open }) > 0 {
+      if Date() >= end { return false }
+      usleep(5_000)
+    }
+    return true
+  }
+
   /// Stops accepting, and closes hanging connections.
   public func stop() {
     let first = state.withLock { s -> Bool in
@@ -123,13 +140,19 @@ public final class LoopbackHTTPServer: Sendable {
         if errno == EINTR { continue }
         return
       }
-      Thread.detachNewThread { [self] in serve(client) }
+      state.withLock { $0.open += 1 }
+      Thread.detachNewThread { [self] in
+        serve(client)
+        state.withLock { $0.open -= 1 }
+      }
     }
   }
 
   private func serve(_ fd: Int32) {
     defer { close(fd) }
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    // A bound on a client that neither sends nor reads; generous, as a loaded machine may keep
+    // a client from its socket for seconds.
+    var timeout = timeval(tv_sec: 60, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var buffer = [UInt8]()

@@ -248,7 +248,7 @@ struct BasemapLoadingTests {
     map.addOverlay(SourceTileOverlay(source: source), level: .aboveRoads)
     _ = map.renderFrame()
     source.release()
-    let result = map.renderCompleteFrame(timeout: 5)
+    let result = map.renderCompleteFrame(timeout: 60)
     #expect(result.complete)
     #expect(result.statistics.tilesWaiting == 0)
     #expect(recorder.events.first == "willStartLoading")
@@ -270,7 +270,7 @@ struct BasemapLoadingTests {
       SourceTileOverlay(source: try PMTilesSource(path: worldPath)), level: .aboveRoads)
     map.setCenter(Coordinate(latitude: 45, longitude: 10), animated: false)
     map.setZoomLevel(4, animated: false)
-    let result = map.renderCompleteFrame(timeout: 10)
+    let result = map.renderCompleteFrame(timeout: 60)
     #expect(result.complete)
     map.discardTileCache()
     let again = map.renderFrameWithStatistics()  // decoded tiles cached: draws at once
@@ -292,7 +292,7 @@ struct BasemapLoadingTests {
       map.addOverlay(
         SourceTileOverlay(source: try PMTilesSource(path: worldPath)), level: .aboveRoads)
       map.addOverlay(Cover(replaces: replaces))  // its default renderer draws nothing
-      let frame = map.renderCompleteFrame(timeout: 10).frame
+      let frame = map.renderCompleteFrame(timeout: 60).frame
       if replaces {
         #expect(inkedCells(frame) == 0)
       } else {
@@ -333,7 +333,7 @@ struct BasemapHTTPTests {
   @MainActor
   func render(
     _ server: LoopbackHTTPServer, _ prefix: String, cache: URL, withWorld: Bool = false,
-    maxAge: TimeInterval = 3600, timeout: TimeInterval = 5
+    maxAge: TimeInterval = 3600, timeout: TimeInterval = 60
   ) throws -> (Run, HTTPTileSource) {
     let http = try HTTPTileSource(
       template: server.baseURL + prefix + "/{z}/{x}/{y}.pbf", maxZoom: 6, cacheHome: cache,
@@ -348,7 +348,7 @@ struct BasemapHTTPTests {
     map.setCenter(Coordinate(latitude: 30, longitude: 0), animated: false)
     map.setZoomLevel(1.6, animated: false)
     let start = Date()
-    let result = map.renderCompleteFrame(timeout: 10)
+    let result = map.renderCompleteFrame(timeout: 60)
     return (
       Run(
         frame: result.frame, complete: result.complete, events: recorder.events,

@@ -36,7 +36,7 @@ struct PartialTileTests {
     let fresh = try map(v.path)
     fresh.setCenter(center, animated: false)
     fresh.setZoomLevel(v.zoom, animated: false)
-    let a = fresh.renderCompleteFrame(timeout: 20)
+    let a = fresh.renderCompleteFrame(timeout: 60)
     #expect(a.complete)
     #expect(a.frame.cells.filter { $0.glyph != " " }.count > 500, "\(v.name): a map is drawn")
     for (sx, sy) in [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)] {
@@ -46,13 +46,13 @@ struct PartialTileTests {
       // Start 45 cells across or 17 rows down from the view, and come back in steps.
       let (dx, dy) = (sx * 45 * 2, sy * 17 * 4)
       panned.pan(byDotsX: dx, y: dy)
-      _ = panned.renderCompleteFrame(timeout: 20)
+      _ = panned.renderCompleteFrame(timeout: 60)
       for _ in 0..<3 {
         panned.pan(byDotsX: -dx / 3, y: -dy / 3)
-        let step = panned.renderCompleteFrame(timeout: 20)
+        let step = panned.renderCompleteFrame(timeout: 60)
         #expect(step.statistics.tilesReused > 0, "\(v.name): a pan reuses tiles")
       }
-      let b = panned.renderCompleteFrame(timeout: 20)
+      let b = panned.renderCompleteFrame(timeout: 60)
       #expect(panned.viewport.originX == fresh.viewport.originX)
       #expect(panned.viewport.originY == fresh.viewport.originY)
       let diff = zip(a.frame.lines, b.frame.lines).enumerated().filter {

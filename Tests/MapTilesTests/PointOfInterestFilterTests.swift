@@ -29,7 +29,7 @@ struct PointOfInterestFilterTests {
     map.setCenter(Coordinate(latitude: 43.7396, longitude: 7.4276), animated: false)
     map.setZoomLevel(17, animated: false)
     map.pointOfInterestFilter = filter
-    let result = map.renderCompleteFrame(timeout: 10)
+    let result = map.renderCompleteFrame(timeout: 60)
     #expect(result.complete)
     let labels = try #require(map.renderer(for: overlay) as? LabelProviding).labels(
       for: map.viewport)
@@ -42,7 +42,7 @@ struct PointOfInterestFilterTests {
       SourceTileOverlay(source: try MBTilesSource(path: shortbreadPath), variant: .dark))
     map.setCenter(Coordinate(latitude: 43.7396, longitude: 7.4276), animated: false)
     map.setZoomLevel(17, animated: false)
-    let text = map.renderCompleteFrame(timeout: 10).frame.lines.joined(separator: "\n")
+    let text = map.renderCompleteFrame(timeout: 60).frame.lines.joined(separator: "\n")
     #expect(text.contains("Café de Paris") && !text.contains("Buddha-Bar"))
   }
 

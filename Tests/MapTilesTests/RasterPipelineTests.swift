@@ -60,7 +60,7 @@ struct RasterPipelineTests {
     map.setZoomLevel(1, animated: false)
     map.setCenter(MapPoint(x: MapSize.world.width / 4, y: MapSize.world.width / 4), animated: false)
     #expect(map.viewport.originX == 0 && map.viewport.originY == 0)
-    let result = map.renderCompleteFrame(timeout: 10)
+    let result = map.renderCompleteFrame(timeout: 60)
     #expect(result.complete)
     var expected = Set<[Int]>()
     for i in 0..<256 { expected.insert([i, i]) }
@@ -79,7 +79,7 @@ struct RasterPipelineTests {
     let tile = TileOverlayPath(x: 68238, y: 47794, z: 17)
     map.setCenter(tile.mapRect.mid, animated: false)
     map.setZoomLevel(18, animated: false)
-    let frame = map.renderCompleteFrame(timeout: 10).frame
+    let frame = map.renderCompleteFrame(timeout: 60).frame
     let renderer = try #require(map.renderer(for: overlay) as? RasterTileRenderer)
     #expect(renderer.tileZoom(forZoomScale: map.zoomScale) == 17)
     #expect(renderer.cachedContent(at: tile) != nil)
@@ -106,7 +106,7 @@ struct RasterPipelineTests {
       map.addOverlay(overlay, level: .aboveRoads)
       map.setCenter(Coordinate(latitude: 43.73538, longitude: 7.42126), animated: false)
       map.setZoomLevel(15.5, animated: false)
-      frames.append(map.renderCompleteFrame(timeout: 10).frame.lines)
+      frames.append(map.renderCompleteFrame(timeout: 60).frame.lines)
     }
     #expect(frames[0] == frames[1])
     #expect(
@@ -127,7 +127,7 @@ struct RasterPipelineTests {
       map.addOverlay(overlay, level: .aboveRoads)
       map.setCenter(Coordinate(latitude: 43.73538, longitude: 7.42126), animated: false)
       map.setZoomLevel(15, animated: false)
-      let frame = map.renderCompleteFrame(timeout: 10).frame
+      let frame = map.renderCompleteFrame(timeout: 60).frame
       checkSnapshot(
         text: (mode == .dots ? frame.lines : frame.ansiLines(colors: .palette256)).joined(
           separator: "\n") + "\n", named: "raster-monaco-z15-\(mode.rawValue)")

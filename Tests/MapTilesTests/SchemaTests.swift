@@ -117,7 +117,7 @@ struct SchemaDetectionTests {
       let fresh = try #require(overlay.makeDefaultRenderer() as? VectorTileRenderer)
       #expect(fresh.detectionVariant == .dark && fresh.detectedSchema == nil)
       #expect(fresh.style.name == "dark", "OpenMapTiles until a tile is seen")
-      let frame = map.renderCompleteFrame(timeout: 10)
+      let frame = map.renderCompleteFrame(timeout: 60)
       #expect(frame.complete)
       let renderer = try #require(map.renderer(for: overlay) as? VectorTileRenderer)
       #expect(renderer.detectedSchema == schema)
@@ -130,7 +130,7 @@ struct SchemaDetectionTests {
         level: .aboveRoads)
       given.setCenter(Coordinate(latitude: 43.7384, longitude: 7.4246), animated: false)
       given.setZoomLevel(15, animated: false)
-      #expect(given.renderCompleteFrame(timeout: 10).frame.lines == frame.frame.lines)
+      #expect(given.renderCompleteFrame(timeout: 60).frame.lines == frame.frame.lines)
     }
   }
 
@@ -209,7 +209,7 @@ struct SchemaSnapshotTests {
     map.addOverlay(overlay, level: .aboveRoads)
     map.setCenter(Coordinate(latitude: 43.7384, longitude: 7.4246), animated: false)
     map.setZoomLevel(zoom, animated: false)
-    let result = map.renderCompleteFrame(timeout: 10)
+    let result = map.renderCompleteFrame(timeout: 60)
     #expect(result.complete)
     return result.frame
   }

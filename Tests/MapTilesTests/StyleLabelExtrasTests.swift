@@ -198,12 +198,12 @@ struct BuiltinStyleLabelTests {
     map.addOverlay(overlay, level: .aboveRoads)
     map.setCenter(center, animated: false)
     map.setZoomLevel(zoom, animated: false)
-    _ = map.renderCompleteFrame(timeout: 20)
+    _ = map.renderCompleteFrame(timeout: 60)
     let renderer = try #require(map.renderer(for: overlay) as? StyledVectorTileRenderer)
     if let language {
       renderer.language = language
     }
-    let result = map.renderCompleteFrame(timeout: 20)
+    let result = map.renderCompleteFrame(timeout: 60)
     #expect(result.complete)
     return (result.frame, renderer.labels(for: map.viewport))
   }

@@ -205,7 +205,7 @@ struct StyleLabelMapTests {
     map.addOverlay(overlay, level: .aboveRoads)
     map.setCenter(Coordinate(latitude: 43.7315, longitude: 7.4206), animated: false)
     map.setZoomLevel(zoom, animated: false)
-    #expect(map.renderCompleteFrame(timeout: 10).complete)
+    #expect(map.renderCompleteFrame(timeout: 60).complete)
     let renderer = try #require(map.renderer(for: overlay) as? StyledVectorTileRenderer)
     return (map, renderer, delegate)
   }
@@ -223,16 +223,16 @@ struct StyleLabelMapTests {
   func frame() throws {
     let (map, renderer, delegate) = try self.map("labels-shortbread", "sb", shortbreadPath)
     _ = delegate
-    let f = map.renderCompleteFrame(timeout: 10).frame
+    let f = map.renderCompleteFrame(timeout: 60).frame
     let text = f.lines.joined(separator: "\n")
     #expect(text.contains("MONACO-VILLE") && text.contains("Monaco (39050)"))
     #expect(color(of: "MONACO-VILLE", in: f) == StyleLabelTests.color("hsl(200, 60%, 70%)"))
     #expect(color(of: "Monaco (39050)", in: f) == StyleLabelTests.color("#ffffff"))
     renderer.language = "en"
-    let en = map.renderCompleteFrame(timeout: 10).frame.lines.joined(separator: "\n")
+    let en = map.renderCompleteFrame(timeout: 60).frame.lines.joined(separator: "\n")
     #expect(en.contains("MONACO CITY") && !en.contains("MONACO-VILLE"))
     renderer.language = nil
-    let back = map.renderCompleteFrame(timeout: 10).frame.lines.joined(separator: "\n")
+    let back = map.renderCompleteFrame(timeout: 60).frame.lines.joined(separator: "\n")
     #expect(back.contains("MONACO-VILLE") && !back.contains("MONACO CITY"))
   }
 
@@ -246,14 +246,14 @@ struct StyleLabelMapTests {
     #expect(cached > 0 && first.contains { $0.text == "Castelroc · restaurant" })
     // A few cells east: the same tiles, so the same labels, none made again.
     map.setCenter(Coordinate(latitude: 43.7315, longitude: 7.4208), animated: false)
-    _ = map.renderCompleteFrame(timeout: 10)
+    _ = map.renderCompleteFrame(timeout: 60)
     let again = renderer.labels(for: map.viewport)
     #expect(again.map(\.text) == first.map(\.text) && again.map(\.point) == first.map(\.point))
     #expect(renderer.labelCache.withLock { $0.count } == cached)
-    let before = map.renderCompleteFrame(timeout: 10).frame.lines.joined(separator: "\n")
+    let before = map.renderCompleteFrame(timeout: 60).frame.lines.joined(separator: "\n")
     #expect(before.contains(" · "))
     map.pointOfInterestFilter = PointOfInterestFilter(including: [.restaurant])
-    let after = map.renderCompleteFrame(timeout: 10).frame.lines.joined(separator: "\n")
+    let after = map.renderCompleteFrame(timeout: 60).frame.lines.joined(separator: "\n")
     let shown = after.components(separatedBy: "\n").filter { $0.contains(" · ") }
     #expect(!shown.isEmpty)
     #expect(shown.allSatisfy { $0.contains("· restaurant") })

@@ -50,7 +50,7 @@ struct StyledRendererTests {
     map.addOverlay(overlay, level: .aboveRoads)
     map.setCenter(Coordinate(latitude: 43.7384, longitude: 7.4246), animated: false)
     map.setZoomLevel(zoom, animated: false)
-    let result = map.renderCompleteFrame(timeout: 10)
+    let result = map.renderCompleteFrame(timeout: 60)
     #expect(result.complete)
     let renderer = try #require(map.renderer(for: overlay) as? StyledVectorTileRenderer)
     return (result.frame, renderer)

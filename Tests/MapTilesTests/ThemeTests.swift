@@ -79,7 +79,7 @@ struct PaletteTests {
       map.addOverlay(overlay, level: .aboveRoads)
       map.setCenter(Coordinate(latitude: 43.7384, longitude: 7.4246), animated: false)
       map.setZoomLevel(14, animated: false)
-      let f = map.renderCompleteFrame(timeout: 10).frame
+      let f = map.renderCompleteFrame(timeout: 60).frame
       // (Paths show from zoom 15; Monaco has no motorway or trunk road.)
       for (kind, colours) in Self.kinds(theme) where kind != "paths" && !kind.hasPrefix("motorways")
       {
@@ -132,10 +132,10 @@ struct LabelLanguageTests {
     map.addOverlay(overlay, level: .aboveRoads)
     map.setCenter(Coordinate(latitude: 43.7315, longitude: 7.4206), animated: false)
     map.setZoomLevel(15, animated: false)
-    var f = map.renderCompleteFrame(timeout: 10).frame
+    var f = map.renderCompleteFrame(timeout: 60).frame
     if setAfterwards {
       (map.renderer(for: overlay) as? VectorTileRenderer)?.language = language
-      f = map.renderCompleteFrame(timeout: 10).frame
+      f = map.renderCompleteFrame(timeout: 60).frame
     }
     return f.lines.joined(separator: "\n")
   }

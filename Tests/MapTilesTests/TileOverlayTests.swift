@@ -150,7 +150,7 @@ struct LayerStackTests {
     map.addOverlays(try OfflineMap.overlays(dataDirectory: dataDirectory), level: .aboveRoads)
     map.setCenter(Coordinate(latitude: 45, longitude: 10), animated: false)
     map.setZoomLevel(4, animated: false)
-    let plain = map.renderCompleteFrame(timeout: 10).frame
+    let plain = map.renderCompleteFrame(timeout: 60).frame
     let row = try #require(plain.lines.firstIndex { $0.contains("Italy") })
     let column = plain.lines[row].distance(
       from: plain.lines[row].startIndex, to: plain.lines[row].range(of: "Italy")!.lowerBound)
@@ -161,7 +161,7 @@ struct LayerStackTests {
       Coordinate(latitude: at.latitude, longitude: at.longitude + 30),
     ])
     map.addOverlay(line, level: level)
-    return (map.renderCompleteFrame(timeout: 10).frame, row, column)
+    return (map.renderCompleteFrame(timeout: 60).frame, row, column)
   }
 
   func isBraille(_ c: Cell) -> Bool { (0x2801...0x28FF).contains(c.glyph.value) }
@@ -187,7 +187,7 @@ struct SeamTests {
     map.addOverlays(try OfflineMap.overlays(dataDirectory: dataDirectory), level: .aboveRoads)
     map.setCenter(Coordinate(latitude: 43.74, longitude: 7.45), animated: false)
     map.setZoomLevel(12, animated: false)
-    let frame = map.renderCompleteFrame(timeout: 10).frame
+    let frame = map.renderCompleteFrame(timeout: 60).frame
     let edge = try #require(
       map.viewport.cell(for: MapPoint(Coordinate(latitude: 43.74, longitude: 7.448637)))?.column)
     // A cell with a full column of dots on its left or right side.
@@ -222,7 +222,7 @@ struct SeamTests {
     let first = map.renderFrameWithStatistics()
     #expect(inkedCells(first.frame) == 0, "the upper source's tile is loading: nothing beneath")
     failing.release()
-    let frame = map.renderCompleteFrame(timeout: 10).frame
+    let frame = map.renderCompleteFrame(timeout: 60).frame
     #expect(inkedCells(frame) > 100)
   }
 }

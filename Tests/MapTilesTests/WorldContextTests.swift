@@ -22,7 +22,7 @@ struct WorldContextTests {
       level: .aboveRoads)
     map.setCenter(Coordinate(latitude: lat, longitude: lon), animated: false)
     map.setZoomLevel(zoom, animated: false)
-    let r = map.renderCompleteFrame(timeout: 20)
+    let r = map.renderCompleteFrame(timeout: 60)
     #expect(r.complete)
     return Set(r.frame.cells.compactMap(\.foreground))
   }

@@ -10,12 +10,14 @@ public final class ThrottledProxy: Sendable {
   public let port: UInt16
   private let listener: Int32
   private let bytesPerSecond: Double
+  private let target: UInt16
   private let state = Mutex(
     (forwarded: 0, last: Date.distantPast, open: Set<Int32>(), stopped: false))
 
   /// Listens on 127.0.0.1 and forwards to 127.0.0.1:`target`.
   public init(to target: UInt16, bytesPerSecond: Int) throws {
     self.bytesPerSecond = Double(bytesPerSecond)
+    self.target = target
     (listener, port) = try LoopbackListener.open(backlog: 16)
     let accepting = Thread { [self] in self.acceptLoop(target: target) }
     accepting.start()
@@ -28,14 +30,34 @@ public final class ThrottledProxy: Sendable {
     state.withLock { ($0.forwarded, $0.last) }
   }
 
-  /// Waits until the server has sent nothing for `quiet` seconds (at most `timeout`); the
-  /// bytes forwarded by then.
-  public func waitForQuiet(_ quiet: Double, timeout: Double) -> Int {
+  /// Waits until the server has been seen idle for `quiet` seconds: nothing forwarded, no
+  /// byte waiting between the server and the proxy, and `server` (its process) asleep, every
+  /// thread waiting for input or a timer. The bytes forwarded by then (as they are after
+  /// `timeout` seconds, a failure bound).
+  ///
+  /// Only what was seen counts: a look that finds the server wanting a core (a thread
+  /// running or runnable: on a loaded machine it may wait long for one, mid-frame) or bytes
+  /// on their way adds nothing to the quiet, and neither does time this thread was kept from
+  /// looking (at most 50 ms a look is counted). A plain 1.5 s of silence was no sign of a
+  /// finished view under load: the server, starved, was still drawing it.
+  public func waitForQuiet(_ quiet: Double, timeout: Double, server: pid_t) -> Int {
     let end = Date().addingTimeInterval(timeout)
+    var bytes = forwarded.bytes
+    var seen = 0.0
+    var look = Date()
     while Date() < end {
-      let (bytes, last) = forwarded
-      if Date().timeIntervalSince(last) >= quiet { return bytes }
       usleep(20_000)
+      let now = Date()
+      let step = min(now.timeIntervalSince(look), 0.05)
+      look = now
+      let latest = forwarded.bytes
+      if latest != bytes {
+        bytes = latest
+        seen = 0
+      } else if !KernelState.isBusy(server) && !KernelState.bytesWaiting(port: target) {
+        seen += step
+        if seen >= quiet { return bytes }
+      }
     }
     return forwarded.bytes
   }

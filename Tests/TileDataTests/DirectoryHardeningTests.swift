@@ -36,7 +36,7 @@ import Testing
         result.set("\(error)")
       }
     }
-    let deadline = Date().addingTimeInterval(20)  // a failure time-out only
+    let deadline = Date().addingTimeInterval(60)  // a failure time-out only
     while result.get() == nil && Date() < deadline { usleep(2_000) }
     return try #require(result.get(), "the read blocked")
   }

@@ -27,7 +27,7 @@ struct HTTPCacheControlTests {
   {
     try HTTPTileSource(
       template: server.baseURL + "/{z}/{x}/{y}.pbf", maxZoom: 6, cacheHome: cache.url,
-      maxAge: maxAge, timeout: 5)
+      maxAge: maxAge, timeout: 60)
   }
 
   let zero = TileID(z: 0, x: 0, y: 0)

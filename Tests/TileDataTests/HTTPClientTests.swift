@@ -17,7 +17,7 @@ struct HTTPClientTests {
   func fetch(
     _ url: String, environment: [String: String] = [:], limits: BoundedHTTPClient.Limits? = nil
   ) -> Result<BoundedHTTPClient.Reply, any Error> {
-    let client = BoundedHTTPClient(timeout: 5, maxConnections: 1, environment: environment)
+    let client = BoundedHTTPClient(timeout: 60, maxConnections: 1, environment: environment)
     return Result { try client.fetch(.init(url: url), limits: limits ?? self.limits) }
   }
 
@@ -76,8 +76,10 @@ struct HTTPClientTests {
     #expect(throws: BoundedHTTPClient.Failure.tooLarge(status: 200, limit: 1 << 20)) {
       try result.get()
     }
-    // What the kernel's socket buffers held besides; URLSession read on to a gigabyte.
-    Thread.sleep(forTimeInterval: 0.2)
+    // What the kernel's socket buffers held besides; URLSession read on to a gigabyte. Once
+    // the server has seen the connection go (its send fails: the client closed it), not after
+    // a fixed 0.2 s: a starved server thread may not have sent all it will by then.
+    #expect(server.waitUntilConnectionsClosed(), "the client kept the connection")
     #expect(server.streamedBytes < 32 << 20, "\(server.streamedBytes)")
   }
 
@@ -95,7 +97,7 @@ struct HTTPClientTests {
     }
     defer { announced.stop() }
     let reader = HTTPByteRangeReader(
-      url: URL(string: announced.baseURL + "/a.pmtiles")!, timeout: 5, maxConnections: 1,
+      url: URL(string: announced.baseURL + "/a.pmtiles")!, timeout: 60, maxConnections: 1,
       maxFullBodyBytes: 1 << 20, userAgent: "test")
     #expect(throws: TileSourceError.self) {
       try reader.read(offset: 0, length: 127, expecting: nil)
@@ -114,12 +116,12 @@ struct HTTPClientTests {
     }
     defer { streaming.stop() }
     let streamReader = HTTPByteRangeReader(
-      url: URL(string: streaming.baseURL + "/a.pmtiles")!, timeout: 5, maxConnections: 1,
+      url: URL(string: streaming.baseURL + "/a.pmtiles")!, timeout: 60, maxConnections: 1,
       maxFullBodyBytes: 1 << 20, userAgent: "test")
     #expect(throws: TileSourceError.self) {
       try streamReader.read(offset: 0, length: 16_384, expecting: nil)
     }
-    Thread.sleep(forTimeInterval: 0.2)
+    #expect(streaming.waitUntilConnectionsClosed(), "the reader kept the connection")
     #expect(streaming.streamedBytes < 32 << 20, "\(streaming.streamedBytes)")
   }
 
@@ -165,10 +167,11 @@ struct HTTPClientTests {
         })
     }
     thread.start()
-    while server.requests.isEmpty { usleep(5_000) }
+    #expect(waitUntil(60) { !server.requests.isEmpty })
     cancellation.cancel()
-    // libcurl asks at least once a second; far less than the 30 s time-out.
-    for _ in 0..<1000 where outcome.get() == nil { usleep(10_000) }
+    // libcurl asks at least once a second; 60 s is a failure bound (past the 30 s time-out,
+    // whose "timed out" fails the test too), not a fixed 10 s a starved thread may need.
+    _ = waitUntil(60) { outcome.get() != nil }
     let result = try #require(outcome.get())
     #expect(throws: BoundedHTTPClient.Failure.cancelled) { try result.get() }
   }
@@ -188,7 +191,7 @@ struct HTTPClientTests {
     let nginx = try Nginx(serving: root.url)
     defer { nginx.stop() }
     let source = try HTTPTileSource(
-      template: nginx.baseURL + "/{z}/{x}/{y}.pbf", maxZoom: 6, diskCache: false, timeout: 5,
+      template: nginx.baseURL + "/{z}/{x}/{y}.pbf", maxZoom: 6, diskCache: false, timeout: 60,
       maxConcurrentRequests: 2)
     let ids = (0..<8).flatMap { x in (0..<5).map { TileID(z: 6, x: x, y: $0) } }
     let bodies = ids.map { id in try? source.tile(id) }
@@ -223,7 +226,7 @@ struct HTTPClientTests {
     #expect(words.contains("self-signed certificate") || words.contains("self signed"), "\(words)")
     // Trusted (as a system CA would be), the same server answers.
     let trusting = BoundedHTTPClient(
-      timeout: 5, maxConnections: 1, environment: [:], caBundle: cert)
+      timeout: 60, maxConnections: 1, environment: [:], caBundle: cert)
     let reply = try trusting.fetch(.init(url: nginx.baseURL + "/t.pbf"), limits: limits)
     #expect(String(decoding: reply.body, as: UTF8.self) == "tile")
   }

@@ -22,7 +22,7 @@ import Testing
   ) throws -> HTTPTileSource {
     try HTTPTileSource(
       template: server.baseURL + "/{z}/{x}/{y}." + ext, maxZoom: 6, cacheHome: cache.url,
-      maxAge: 3600, timeout: 5, maxResponseBytes: maxResponseBytes, maxCacheBytes: maxCacheBytes)
+      maxAge: 3600, timeout: 60, maxResponseBytes: maxResponseBytes, maxCacheBytes: maxCacheBytes)
   }
 
   /// The error loading `id` gives, as its one-line description.

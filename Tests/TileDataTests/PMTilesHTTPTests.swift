@@ -32,7 +32,7 @@ import Testing
     let server = try Self.worldServer()
     defer { server.stop() }
     let url = try #require(URL(string: server.url("/world.pmtiles")))
-    let remote = try PMTilesSource(url: url, timeout: 5)
+    let remote = try PMTilesSource(url: url, timeout: 60)
     let local = try PMTilesSource(path: Repo.worldPMTiles)
     let mb = try MBTilesSource(path: Repo.worldMBTiles)
     #expect(remote.isRemote)
@@ -73,7 +73,7 @@ import Testing
     let second = PMTilesTestWriter.archive(tiles: changed, leafSize: 7)
     let server = try RangeFileServer(files: ["/a.pmtiles": .init(body: first, etag: "\"v1\"")])
     defer { server.stop() }
-    let s = try PMTilesSource(url: URL(string: server.url("/a.pmtiles"))!, timeout: 5)
+    let s = try PMTilesSource(url: URL(string: server.url("/a.pmtiles"))!, timeout: 60)
     let probe = TileID(z: 2, x: 1, y: 3)
     #expect(try s.tile(probe) == tiles[probe])
     #expect(try s.tile(TileID(z: 3, x: 5, y: 2)) == tiles[TileID(z: 3, x: 5, y: 2)])
@@ -99,7 +99,7 @@ import Testing
     #expect(first.count != second.count)
     let server = try RangeFileServer(files: ["/n.pmtiles": .init(body: first)])
     defer { server.stop() }
-    let s = try PMTilesSource(url: URL(string: server.url("/n.pmtiles"))!, timeout: 5)
+    let s = try PMTilesSource(url: URL(string: server.url("/n.pmtiles"))!, timeout: 60)
     let id = TileID(z: 3, x: 4, y: 4)
     #expect(try s.tile(id) == tiles[id])
     server.replace("/n.pmtiles", with: .init(body: second))
@@ -112,7 +112,7 @@ import Testing
     let server = try Self.worldServer()
     defer { server.stop() }
     let s = try PMTilesSource(
-      url: URL(string: server.url("/world.pmtiles"))!, timeout: 10, maxConcurrentRequests: 1)
+      url: URL(string: server.url("/world.pmtiles"))!, timeout: 60, maxConcurrentRequests: 1)
     let done = Mutex<[(TileID, String)]>([])
     @Sendable func record(_ id: TileID) -> @Sendable (Result<Data?, any Error>) -> Void {
       { r in
@@ -132,7 +132,7 @@ import Testing
     server.closeGate()
     let before = server.requests.count
     s.loadTile(first, completion: record(first))
-    #expect(waitUntil(10) { server.requests.count == before + 1 })  // running, held
+    #expect(waitUntil(60) { server.requests.count == before + 1 })  // running, held
     s.loadTile(far, completion: record(far))
     s.loadTile(dropped, completion: record(dropped))
     s.loadTile(near, completion: record(near))
@@ -142,7 +142,7 @@ import Testing
     #expect(done.withLock { $0.map(\.0) } == [dropped])
     s.focus = near.mapRect.mid
     server.openGate()
-    #expect(waitUntil(10) { done.withLock { $0.count } == 5 })
+    #expect(waitUntil(60) { done.withLock { $0.count } == 5 })
     let order = done.withLock { $0 }
     #expect(order.map(\.0) == [dropped, first, near, near, far])
     #expect(order[0].1 == "cancelled")
@@ -155,7 +155,7 @@ import Testing
     server.closeGate()
     let held = TileID(z: 2, x: 1, y: 1)
     s.loadTile(held, completion: record(held))
-    #expect(waitUntil(10) { s.pendingTiles == [held] })
+    #expect(waitUntil(60) { s.pendingTiles == [held] })
     s.cancelAll(except: [])
     #expect(done.withLock { $0.last?.0 == held && $0.last?.1 == "cancelled" })
     server.openGate()
@@ -173,7 +173,7 @@ import Testing
     let server = try RangeFileServer(files: ["/f": .init(body: body, etag: "W/\"a\"")])
     defer { server.stop() }
     let reader = HTTPByteRangeReader(
-      url: URL(string: server.url("/f"))!, timeout: 5, maxConnections: 2,
+      url: URL(string: server.url("/f"))!, timeout: 60, maxConnections: 2,
       maxFullBodyBytes: 1 << 20, userAgent: "test")
     let (head, v1) = try reader.read(offset: 0, length: 16_384, expecting: nil)
     #expect(head == body)
@@ -200,11 +200,11 @@ import Testing
     let archive = PMTilesTestWriter.archive(tiles: tiles, leafSize: 4)
     let server = try RangeFileServer(files: ["/l.pmtiles": .init(body: archive, etag: "\"l\"")])
     defer { server.stop() }
-    let s = try PMTilesSource(url: URL(string: server.url("/l.pmtiles"))!, timeout: 10)
+    let s = try PMTilesSource(url: URL(string: server.url("/l.pmtiles"))!, timeout: 60)
     #expect(server.requests.count == 1)
     let results = Mutex<[TileID: Result<Data?, any Error>]>([:])
     for id in tiles.keys { s.loadTile(id) { r in results.withLock { $0[id] = r } } }
-    #expect(waitUntil(20) { results.withLock { $0.count } == tiles.count })
+    #expect(waitUntil(60) { results.withLock { $0.count } == tiles.count })
     for (id, bytes) in tiles { #expect(try results.withLock { $0[id]! }.get() == bytes, "\(id)") }
     let leaves = Int(s.header.leafDirectoryLength > 0 ? (s.header.tileEntriesCount + 3) / 4 : 0)
     #expect(leaves > 10)
@@ -221,7 +221,7 @@ import Testing
     defer { server.stop() }
     // The world (19 MB) is above the default limit of 16 MiB for a whole body.
     let s = try PMTilesSource(
-      url: URL(string: server.url("/world.pmtiles"))!, timeout: 10, maxFullBodyBytes: 32 << 20)
+      url: URL(string: server.url("/world.pmtiles"))!, timeout: 60, maxFullBodyBytes: 32 << 20)
     let mb = try MBTilesSource(path: Repo.worldMBTiles)
     for id in Self.sample.prefix(120) {
       let a = try s.tile(id).map { try Inflate.decompressIfNeeded($0) }
@@ -239,7 +239,7 @@ import Testing
     let url = server.url("/world.pmtiles")
     #expect(
       errorText {
-        _ = try PMTilesSource(url: URL(string: url)!, timeout: 5, maxFullBodyBytes: 100_000)
+        _ = try PMTilesSource(url: URL(string: url)!, timeout: 60, maxFullBodyBytes: 100_000)
       } == "\(url): the server ignores Range requests and the archive is larger than 100000 bytes")
   }
 
@@ -250,11 +250,11 @@ import Testing
     defer { server.stop() }
     let missing = server.url("/missing.pmtiles")
     #expect(
-      errorText { _ = try PMTilesSource(url: URL(string: missing)!, timeout: 5) }
+      errorText { _ = try PMTilesSource(url: URL(string: missing)!, timeout: 60) }
         == "\(missing): HTTP 404 Not Found")
     let text = server.url("/text.pmtiles")
     #expect(
-      errorText { _ = try PMTilesSource(url: URL(string: text)!, timeout: 5) }
+      errorText { _ = try PMTilesSource(url: URL(string: text)!, timeout: 60) }
         == "\(text): not a PMTiles archive (no \"PMTiles\" magic at byte 0)")
     let page = try LoopbackHTTPServer { _ in
       .respond(status: 503, body: Data(repeating: 0x41, count: 200_000))
@@ -277,7 +277,7 @@ import Testing
   func nonBlocking() throws {
     let server = try Self.worldServer()
     defer { server.stop() }
-    let s = try PMTilesSource(url: URL(string: server.url("/world.pmtiles"))!, timeout: 10)
+    let s = try PMTilesSource(url: URL(string: server.url("/world.pmtiles"))!, timeout: 60)
     let local = try PMTilesSource(path: Repo.worldPMTiles)
     let results = Mutex<[TileID: Result<Data?, any Error>]>([:])
     let id = TileID(z: 6, x: 33, y: 23)
@@ -286,12 +286,12 @@ import Testing
     // The server holds every answer, so the load cannot have finished.
     #expect(results.withLock { $0.isEmpty })
     server.openGate()
-    #expect(waitUntil(10) { results.withLock { $0[id] != nil } })
+    #expect(waitUntil(60) { results.withLock { $0[id] != nil } })
     #expect(try results.withLock { $0[id]! }.get() == (try Repo.storedTile("world-6-33-23")))
 
     let many = Array(Self.sample.suffix(60))
     for t in many { s.loadTile(t) { r in results.withLock { $0[t] = r } } }
-    #expect(waitUntil(20) { results.withLock { $0.count } == Set(many + [id]).count })
+    #expect(waitUntil(60) { results.withLock { $0.count } == Set(many + [id]).count })
     for t in many {
       #expect(try results.withLock { $0[t]! }.get() == (try local.tile(t)), "\(t)")
     }

@@ -147,11 +147,11 @@ func tileJSONServer() throws -> LoopbackHTTPServer {
     defer { cache.cleanUp() }
     let world = try MBTilesSource(path: Repo.worldMBTiles)
 
-    let doc = try TileJSON.load(server.baseURL + "/tiles.json", timeout: 5)
+    let doc = try TileJSON.load(server.baseURL + "/tiles.json", timeout: 60)
     #expect(doc.name == "loopback world")
     #expect(doc.vectorLayers == ["water", "place"])
     let s = try TileJSON.openSource(
-      server.baseURL + "/tiles.json", cacheHome: cache.url, timeout: 5)
+      server.baseURL + "/tiles.json", cacheHome: cache.url, timeout: 60)
     #expect(s.template == server.baseURL + "/xyz/{z}/{x}/{y}.pbf")
     #expect(s.maxZoom == 5 && s.attribution == "Made with Natural Earth" && s.format == .pbf)
     // The layer names and the name reach the source (a style is picked from the layers).
@@ -160,7 +160,7 @@ func tileJSONServer() throws -> LoopbackHTTPServer {
     #expect(try s.tile(id) == (try world.tile(id)))
 
     let tms = try TileJSON.openSource(
-      server.baseURL + "/sub/tms.json", cacheHome: cache.url, timeout: 5)
+      server.baseURL + "/sub/tms.json", cacheHome: cache.url, timeout: 60)
     #expect(tms.template == server.baseURL + "/sub/tms/{z}/{x}/{-y}.pbf")
     let monaco = TileID(z: 6, x: 33, y: 23)
     #expect(try tms.tile(monaco) == (try world.tile(monaco)))
@@ -173,13 +173,13 @@ func tileJSONServer() throws -> LoopbackHTTPServer {
     defer { server.stop() }
     let base = server.baseURL
     #expect(
-      errorText { _ = try TileJSON.load(base + "/none.json", timeout: 5) }
+      errorText { _ = try TileJSON.load(base + "/none.json", timeout: 60) }
         == "\(base)/none.json: HTTP 404 Not Found")
     #expect(
-      errorText { _ = try TileJSON.load(base + "/big.json", timeout: 5) }
+      errorText { _ = try TileJSON.load(base + "/big.json", timeout: 60) }
         == "\(base)/big.json: TileJSON larger than 1048576 bytes")
     #expect(
-      errorText { _ = try TileJSON.load(base + "/text.json", timeout: 5) }
+      errorText { _ = try TileJSON.load(base + "/text.json", timeout: 60) }
         == "\(base)/text.json: not a TileJSON document (invalid JSON)")
     let hang = try LoopbackHTTPServer { _ in .hang }
     defer { hang.stop() }

@@ -128,13 +128,13 @@ import Testing
     ])
     defer { server.stop() }
     let remote = try #require(
-      try TileSourceSpec.open(server.url("/maps/world.pmtiles"), timeout: 5) as? PMTilesSource)
+      try TileSourceSpec.open(server.url("/maps/world.pmtiles"), timeout: 60) as? PMTilesSource)
     #expect(remote.isRemote && remote.name == "termmap world")
     #expect(try remote.tile(TileID(z: 6, x: 33, y: 23)) == (try Repo.storedTile("world-6-33-23")))
     let jsonServer = try tileJSONServer()
     defer { jsonServer.stop() }
     let viaJSON = try #require(
-      try TileSourceSpec.open(jsonServer.baseURL + "/tiles.json", cacheHome: cache, timeout: 5)
+      try TileSourceSpec.open(jsonServer.baseURL + "/tiles.json", cacheHome: cache, timeout: 60)
         as? HTTPTileSource)
     #expect(viaJSON.maxZoom == 5)
     #expect(try viaJSON.tile(TileID(z: 0, x: 0, y: 0)) == (try Repo.storedTile("world-0-0-0")))
