@@ -117,12 +117,42 @@ public final class LiveLayer {
     let now = feed.clock()
     let expire = now - lastExpiry >= 0.25
     if expire { lastExpiry = now }
-    let (changed, removed, trailLength) = feed.withStore { store in
+    // Point targets that moved, by their slots in the store: those whose markers show the
+    // same (only the position changed) and those whose markers change. They take their new
+    // states where the store keeps them (under the feed's lock); the other changes (targets
+    // new here, lines and polygons) are copied out and made after.
+    var moved: [Int] = []
+    var redisplayed: [Int] = []
+    var changed: [(slot: Int, state: TargetState)] = []
+    let bySlot = targetBySlot
+    let (removed, trailLength) = feed.withStore { store in
       if expire { store.expire(now: now) }
-      let c = store.takeChangedSlots()
-      return (c.changed, c.removed, store.trailLength)
+      // A removal in this take may have freed a slot that another target (or the same id,
+      // back) holds now: then every change is copied out and made after the removals.
+      if store.hasRemovals {
+        let c = store.takeChangedSlots()
+        changed = c.changed
+        return (c.removed, store.trailLength)
+      }
+      let removed = store.takeChangedSlots { slot, state in
+        if case .point = state.geometry, slot < bySlot.count, let t = bySlot[slot] {
+          // A point target already (so no line or polygon has its id): it moves.
+          if t.update(state) {
+            redisplayed.append(slot)
+          } else {
+            moved.append(slot)
+          }
+        } else {
+          changed.append((slot, state))
+        }
+      }
+      return (removed, store.trailLength)
     }
-    guard !changed.isEmpty || !removed.isEmpty || (trailsChanged && trailLength > 0) else {
+    if trailLength > 0 && !(moved.isEmpty && redisplayed.isEmpty) { trailsChanged = true }
+    guard
+      !changed.isEmpty || !moved.isEmpty || !redisplayed.isEmpty || !removed.isEmpty
+        || (trailsChanged && trailLength > 0)
+    else {
       return false
     }
     var gone: [any Annotation] = []
@@ -135,10 +165,6 @@ public final class LiveLayer {
     if !gone.isEmpty { trailsChanged = true }
     var added: [any Annotation] = []
     var addedSlots: [(slot: Int, target: LiveTarget)] = []
-    // Point targets that moved, by their slots in the store: those whose markers show the
-    // same (only the position changed) and those whose markers change.
-    var moved: [Int] = []
-    var redisplayed: [Int] = []
     for (slot, state) in changed {
       switch state.geometry {
       case .point:

@@ -57,13 +57,24 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
   /// What the marker shows depends on the properties, the kind and staleness, not the
   /// position: a target that only moved (most updates) keeps it, and its view need not be
   /// prepared again (`LiveLayer` moves it with `redisplaying` false).
+  ///
+  /// A target that only moved takes its new position, time and trail, and keeps its id and
+  /// properties as they are (the store's properties are then the very array it holds): no
+  /// copy of the whole state.
   @discardableResult
   func update(_ newValue: TargetState) -> Bool {
     let same = fields.withLock { s in
       let same =
         s.kind == newValue.kind && s.isStale == newValue.isStale
         && s.properties == newValue.properties
-      s = newValue
+      if same && s.id == newValue.id {
+        s.geometry = newValue.geometry
+        s.lastSeen = newValue.lastSeen
+        s.timeToLive = newValue.timeToLive
+        s.trail = newValue.trail
+      } else {
+        s = newValue
+      }
       return same
     }
     if !same {

@@ -237,6 +237,27 @@ public struct TargetStore: Sendable {
     return (out, gone)
   }
 
+  /// Whether targets were removed since the last take (a slot of one may hold another id now).
+  var hasRemovals: Bool { !removed.isEmpty }
+
+  /// `takeChangedSlots()` without copying the states out: `body` reads each changed target's
+  /// slot and state where the store keeps it (a frame takes thousands, and a copy of a state
+  /// is a retain and a release of each of its arrays and its id), in the order they changed.
+  /// Returns the ids removed.
+  mutating func takeChangedSlots(_ body: (Int, TargetState) -> Void) -> [String] {
+    var list: [Int] = []
+    swap(&list, &changed)
+    for s in list {
+      changedFlag[s] = false
+      if slots[s] != nil { body(s, slots[s]!) }
+    }
+    list.removeAll(keepingCapacity: list.count < 65_536)
+    swap(&list, &changed)
+    let gone = removed
+    removed.removeAll()
+    return gone
+  }
+
   // MARK: Internals
 
   static func merge(_ new: [LiveProperty], into props: inout [LiveProperty]) {

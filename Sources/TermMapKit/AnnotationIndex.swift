@@ -219,20 +219,25 @@ final class AnnotationIndex {
     var order: [Int32] = []
     order.reserveCapacity(given.count)
     if given.count >= store.count / 16 {
-      if movedFlags.count < store.count {
-        movedFlags.append(contentsOf: repeatElement(false, count: store.count - movedFlags.count))
+      // (The table in a local variable while it is marked and read: no run-time exclusivity
+      // check per slot.)
+      var flags: [Bool] = []
+      swap(&flags, &movedFlags)
+      defer { swap(&flags, &movedFlags) }
+      if flags.count < store.count {
+        flags.append(contentsOf: repeatElement(false, count: store.count - flags.count))
       }
       var lowest = Int.max
       var highest = -1
       for s in given {
         let k = Int(s)
-        movedFlags[k] = true
+        flags[k] = true
         if k < lowest { lowest = k }
         if k > highest { highest = k }
       }
       if highest >= 0 {
-        for k in lowest...highest where movedFlags[k] {
-          movedFlags[k] = false
+        for k in lowest...highest where flags[k] {
+          flags[k] = false
           order.append(Int32(k))
         }
       }
@@ -244,11 +249,32 @@ final class AnnotationIndex {
         return s == last
       }
     }
-    for s in order {
-      // The annotation's place now (a moved live target reads its own under its lock).
-      let p = Self.clamped(MapPoint(store[Int(s)]!.coordinate))
-      move(slot: s, to: p)
+    // The annotations' places now (a moved live target reads its own under its lock), all
+    // read before any move: an annotation's `coordinate` is its program's code, which may
+    // read the index.
+    var points: [MapPoint] = []
+    points.reserveCapacity(order.count)
+    do {
+      let annotations = store
+      for s in order { points.append(Self.clamped(MapPoint(annotations[Int(s)]!.coordinate))) }
     }
+    // Moves within their leaves (almost all) are made in a local copy of the records: each
+    // read or write of the index's own `slotRecords` is checked for exclusive access at run
+    // time (a third of a move's instructions). The rest go through `move(slot:to:)` with the
+    // records back in place.
+    var records: [SlotRecord] = []
+    swap(&records, &slotRecords)
+    for (s, p) in zip(order, points) {
+      let k = Int(s)
+      if records[k].serial >= 0 && Self.holds(records[k].leafRect, p) {
+        records[k].point = p
+        continue
+      }
+      swap(&records, &slotRecords)
+      move(slot: s, to: p)
+      swap(&records, &slotRecords)
+    }
+    swap(&records, &slotRecords)
     return order
   }
 

@@ -182,7 +182,10 @@ extension MapView {
     // The views in the order the layout found them, each with its annotation's point as the
     // layout found it.
     // Then the clusters' views, which stand where their first member's view stood.
-    for views in [annotationViews.shown, annotationViews.clusterViews] {
+    // (Without the members of clusters, hidden, when the layout listed the others.)
+    for views in [
+      annotationViews.unclustered ?? annotationViews.shown, annotationViews.clusterViews,
+    ] {
       for v in views where !v.isHidden {
         guard v.layoutSlot >= 0, let c = vp.cell(for: v.layoutPoint) else { continue }
         let offset = v.centerOffset

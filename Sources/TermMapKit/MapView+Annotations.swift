@@ -48,11 +48,22 @@ struct AnnotationViewRegistry {
   var queues: [String: [AnnotationView]] = [:]
   var classes: [String: AnnotationView.Type] = [:]
   var selected: (any Annotation)?
-  /// The clusters on screen, by the annotation of the view that held its place
-  /// (MapView+Clustering.swift).
-  var clusters: [ObjectIdentifier: ClusterRecord] = [:]
+  /// The clusters on screen, as the slots of the annotations whose views held their places, in
+  /// the order they formed (MapView+Clustering.swift).
+  var clusterHeads: [Int32] = []
+  /// The clusters on screen by the slot of the annotation whose view held the place: a
+  /// clustering pass finds a group's last cluster by its first member's slot, without hashing
+  /// its annotation.
+  var clusterSlots: [ClusterSlot] = []
+  /// The last clustering pass's groups' claims (a group whose claims are the same keeps its
+  /// cluster as it is).
+  var lastClusterPass = ClusterPass()
   /// Their views, drawn with `shown`.
   var clusterViews: [AnnotationView] = []
+  /// The views of `shown` that are no cluster's members, in the same order, when the last
+  /// layout formed clusters (nil: every view of `shown` may show): a frame's markers are looked
+  /// for among these and `clusterViews`, not among thousands of hidden members.
+  var unclustered: [AnnotationView]?
   /// The clustering passes made (`ClusterRecord.keptPass`).
   var clusterPass: UInt32 = 0
   /// Whether a view on screen had a clustering identifier at the last layout: collisions are
@@ -342,6 +353,11 @@ extension MapView {
     }
     annotationViews.selected = annotation
     v.isHidden = false
+    // A member of a cluster may show now: the frame looks for markers among all the views.
+    annotationViews.unclustered = nil
+    // The next clustering pass reads every cluster's signature: a member of a cluster shown
+    // now (it is selected) may be deselected before that pass, its claim as it was.
+    annotationViews.lastClusterPass = ClusterPass()
     v.setSelected(true, animated: animated)
     delegate?.mapView(self, didSelect: v)
     delegate?.mapView(self, didSelect: annotation)
@@ -391,10 +407,11 @@ extension MapView {
     if annotationIndex.count == 0 && annotationViews.shown.isEmpty {
       annotationViews.collisionsFor = nil
       annotationViews.clustering = false
-      if !annotationViews.clusters.isEmpty { dismissAllClusters() }
+      if !annotationViews.clusterHeads.isEmpty { dismissAllClusters() }
       return
     }
     let vp = viewport
+    annotationViews.unclustered = nil
     var reps: [AnnotationIndex.Representative] = []
     swap(&reps, &annotationViews.reps)
     reps.removeAll(keepingCapacity: true)
@@ -518,7 +535,7 @@ extension MapView {
     var views = annotationViews.shown
     if annotationViews.clustering {
       views = formClusters(views, vp)
-    } else if !annotationViews.clusters.isEmpty {
+    } else if !annotationViews.clusterHeads.isEmpty {
       dismissAllClusters()
     }
     var inputs: [CollisionInput] = []
@@ -620,7 +637,7 @@ extension MapView {
       layoutAnnotationViews()
     }
     // Clusters are made with the layout, so the delegate hears of their views before the frame.
-    if !deferringCollisions || annotationViews.clustering || !annotationViews.clusters.isEmpty {
+    if !deferringCollisions || annotationViews.clustering || !annotationViews.clusterHeads.isEmpty {
       resolveCollisionsIfNeeded()
     }
   }

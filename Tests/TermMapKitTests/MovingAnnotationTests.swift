@@ -260,6 +260,96 @@ struct MovingAnnotationTests {
     withExtendedLifetime(delegates) {}
   }
 
+  @Test(
+    "Clusters kept by their members' claims are those kept by their signatures: frames, clusters kept, delegate calls"
+  )
+  func keptByClaimsSameAsBySignature() throws {
+    // Map 0 keeps a cluster whose members' claims are the last pass's without reading its
+    // signature; map 1 is made to read every cluster's signature before each frame, as a pass
+    // did before.
+    let delegates = [ClusterDelegate(), ClusterDelegate()]
+    let maps = delegates.map { clusterScene($0).0 }
+    let (_, at) = clusterScene(ClusterDelegate())
+    let sets = [scatter(at, count: 2_500, seed: 9), scatter(at, count: 2_500, seed: 9)]
+    for (k, map) in maps.enumerated() { map.addAnnotations(sets[k]) }
+    func frames(_ label: String) throws {
+      maps[1].annotationViews.lastClusterPass = ClusterPass()
+      let a = maps[0].renderFrame().text
+      let b = maps[1].renderFrame().text
+      #expect(a == b, "\(label)\n\(a)\n\(b)")
+      #expect(a.contains("◉"), "\(a)")
+      #expect(delegates[0].events == delegates[1].events, "\(label)")
+      #expect(clusterTitles(maps[0]) == clusterTitles(maps[1]), "\(label)")
+      #expect(
+        maps[0].selectedAnnotations.map { ClusterDelegate.name($0) }
+          == maps[1].selectedAnnotations.map { ClusterDelegate.name($0) }, "\(label)")
+      try checkClusters(maps[0])
+      for d in delegates { d.events.removeAll() }
+    }
+    try frames("added")
+    let vp = maps[0].viewport
+    var extra: [[PointAnnotation]] = [[], []]
+    for round in 0..<8 {
+      switch round {
+      case 2:
+        // A cluster selected stays selected while its members stay.
+        maps[1].annotationViews.lastClusterPass = ClusterPass()
+        for map in maps {
+          let cluster = map.annotationViewsOnScreen.compactMap {
+            $0.annotation as? ClusterAnnotation
+          }
+          .min { ($0.title ?? "") < ($1.title ?? "") }
+          map.selectAnnotation(try #require(cluster), animated: false)
+        }
+      case 3:
+        // Annotations come and go.
+        for k in 0..<2 {
+          maps[k].removeAnnotations(Array(sets[k][100..<140]))
+          extra[k] = scatter(at, count: 60, seed: 21)
+          maps[k].addAnnotations(extra[k])
+        }
+      case 5:
+        // A member of a cluster is selected and deselected between two frames (it shows while
+        // selected): the next frame hides it again in its cluster, though its claim is as it
+        // was.
+        maps[1].annotationViews.lastClusterPass = ClusterPass()
+        for (k, map) in maps.enumerated() {
+          // The first member of a cluster none of whose members move in this round.
+          var movers = Set<ObjectIdentifier>()
+          for (n, a) in sets[k].enumerated() where (n + round) % 11 == 0 {
+            movers.insert(ObjectIdentifier(a))
+          }
+          let still = map.annotationViewsOnScreen.compactMap { $0.annotation as? ClusterAnnotation }
+            .filter { c in !c.memberAnnotations.contains { movers.contains(ObjectIdentifier($0)) } }
+          let cluster = try #require(still.min { ($0.title ?? "") < ($1.title ?? "") })
+          let member = try #require(cluster.memberAnnotations.first)
+          #expect(try #require(map.view(for: member)).isHidden)
+          map.selectAnnotation(member, animated: false)
+          map.deselectAnnotation(member, animated: false)
+        }
+      default:
+        break
+      }
+      // A few move (most within their cells, some across the screen): most clusters keep their
+      // members' claims.
+      for k in 0..<2 {
+        var moved: [PointAnnotation] = []
+        for (n, a) in sets[k].enumerated() where (n + round) % 11 == 0 {
+          a.coordinate = step(a, n, round: round, vp)
+          moved.append(a)
+        }
+        maps[k].annotationsDidMove(moved)
+      }
+      try frames("round \(round)")
+    }
+    // Panning moves every cell: every cluster is kept (same members, same zoom).
+    for map in maps {
+      map.setCenter(vp.mapPoint(forCellColumn: 33, row: 11).coordinate, animated: false)
+    }
+    try frames("panned")
+    withExtendedLifetime(delegates) {}
+  }
+
   /// A 40 × 10 map of Lisbon at zoom 12, and the coordinate of a cell's centre on it.
   static func smallLisbonMap() -> (MapView, (Int, Int) -> Coordinate) {
     let map = MapView(columns: 40, rows: 10)
