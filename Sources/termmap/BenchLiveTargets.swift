@@ -185,9 +185,6 @@ extension BenchCommand {
     reader.start()
     // The writer: NDJSON as fast as the pipe takes it.
     let writeEnd = fds[1]
-    // The writer may be in a write when the reading end closes at the end: a write then fails
-    // (and the writer stops) rather than SIGPIPE ending the bench before it reports.
-    signal(SIGPIPE, SIG_IGN)
     let written = Counter()
     let stop = Counter()
     let writerDone = DispatchSemaphore(value: 0)
