@@ -146,7 +146,9 @@ extension VectorTileRenderer {
             var count = 0
             group.pointee.items.grid.forEachChunk(near: box) { n in
               let c = chunks[n]
-              if c.minZoom <= z && c.box.intersects(box) {
+              // (`meets`: neither box is empty, a chunk's holds its vertices and `box` met
+              // the group's.)
+              if c.minZoom <= z && c.box.meets(box) {
                 reach.formUnion(c.box)
                 found[count] = Int32(truncatingIfNeeded: n)
                 count += 1
