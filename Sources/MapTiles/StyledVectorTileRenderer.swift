@@ -146,17 +146,26 @@ extension VectorTileRenderer {
           }
           // The pieces' union first: a 24-bit colour is settled there only (most groups
           // reach a small part of a map tile), and a group with no piece here costs no stroke.
-          var reach = TileBox.empty
-          group.pointee.items.grid.forEachChunk(near: box) { n in
-            let c = chunks[n]
-            if c.minZoom <= z && c.box.intersects(box) { reach.formUnion(c.box) }
-          }
-          guard !reach.isEmpty else { return }
-          context.strokeDotLines(within: placement.dotBox(reach)) { sink in
+          // The pieces found are kept, in order, so the grid is walked once.
+          withUnsafeTemporaryAllocation(of: Int32.self, capacity: chunks.count) { found in
+            var reach = TileBox.empty
+            var count = 0
             group.pointee.items.grid.forEachChunk(near: box) { n in
               let c = chunks[n]
-              guard c.minZoom <= z && c.box.intersects(box) else { return }
-              addChunk(c, chunkPoints, placement, cut: cut, dashed: dashed, &sink)
+              // (`meets`: neither box is empty, a chunk's holds its vertices and `box` met
+              // the group's.)
+              if c.minZoom <= z && c.box.meets(box) {
+                reach.formUnion(c.box)
+                found[count] = Int32(truncatingIfNeeded: n)
+                count += 1
+              }
+            }
+            guard count > 0 else { return }
+            context.strokeDotLines(within: placement.dotBox(reach)) { sink in
+              for i in 0..<count {
+                addChunk(
+                  chunks[Int(found[i])], chunkPoints, placement, cut: cut, dashed: dashed, &sink)
+              }
             }
           }
         case .circle:
