@@ -1,5 +1,6 @@
 import CNcursesw
 import Foundation
+import Synchronization
 
 /// Programs the tests start (tmux, gpsfake, termmap): stdin and stderr on /dev/null, stdout
 /// on /dev/null or a file, none of the test runner's other descriptors, and the signal mask
@@ -83,8 +84,23 @@ public enum ChildProcess {
     waitpid(pid, &status, 0)
   }
 
-  /// A loopback TCP port that is free now (bound to port 0, then released).
+  /// The ports `freeLoopbackPort()` has handed out in this test process.
+  private static let handedOut = Mutex<Set<UInt16>>([])
+
+  /// A loopback TCP port that is free now (bound to port 0, then released) and that no earlier
+  /// call in this process returned: the kernel may give a released port to the next bind to
+  /// port 0, and two tests running side by side would then start their servers on one port
+  /// (one fails to listen, and its client talks to the other's server: a gpsd replaying
+  /// another log, seen in CI).
   public static func freeLoopbackPort() -> UInt16 {
+    for _ in 0..<1000 {
+      let port = anyFreeLoopbackPort()
+      if handedOut.withLock({ $0.insert(port).inserted }) { return port }
+    }
+    return anyFreeLoopbackPort()
+  }
+
+  private static func anyFreeLoopbackPort() -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var a = sockaddr_in()
