@@ -27,7 +27,8 @@ extension StyledDrawPlan.Paint {
   /// is one line as wide as the whole casing, gap and both sides.
   mutating func setOffsets(offsetPixels: Double, gapPixels: Double, widthPixels: Double) {
     if gapPixels > 0 && gapPixels.isFinite {
-      let side = min(((gapPixels + widthPixels) / 8).rounded(), Self.maximumOffset)
+      let side = min(
+        StyledDrawPlan.wholeDots(pixels: (gapPixels + widthPixels) / 2), Self.maximumOffset)
       if side >= 1 {
         gapOffset = side
       } else {
@@ -35,7 +36,9 @@ extension StyledDrawPlan.Paint {
       }
     }
     if offsetPixels.isFinite {
-      offset = min(max((offsetPixels / 4).rounded(), -Self.maximumOffset), Self.maximumOffset)
+      offset = min(
+        max(StyledDrawPlan.wholeDots(pixels: offsetPixels), -Self.maximumOffset), Self.maximumOffset
+      )
     }
   }
 

@@ -282,7 +282,11 @@ final class StyledDrawPlan: Sendable {
   /// MapLibre pixels to dots for line widths and circle radii: a dot spans two MapLibre
   /// pixels of ground at the same zoom, and lines are drawn at half their ground width (a
   /// quarter of their pixels), rounded, at least one dot.
-  static func dots(pixels: Double) -> Double { max(1, (pixels / 4).rounded()) }
+  static func dots(pixels: Double) -> Double { max(1, wholeDots(pixels: pixels)) }
+
+  /// MapLibre pixels to whole dots at the scale of `dots(pixels:)`, zero and negative values
+  /// kept (offsets).
+  static func wholeDots(pixels: Double) -> Double { (pixels / 4).rounded() }
 
   /// The paint of `layer` at `zoom` for `feature` (nil: feature-constant properties only).
   ///
