@@ -61,8 +61,12 @@ public enum TerminalBackground {
   /// echo off until that answer or `timeout` seconds. A terminal that ignores OSC 11 answers
   /// only the second: nothing is then waited for, and nothing is echoed or left in the input
   /// (on a time-out the input is flushed, so a late answer cannot turn into keys). nil: no
-  /// terminal, not in the terminal's foreground, or no OSC 11 answer.
-  public static func query(timeout: Double = 0.3) -> BasemapStyle.Variant? {
+  /// terminal, not in the terminal's foreground, or no OSC 11 answer. The wait ends at the
+  /// device attributes' answer, so `timeout` is spent only by a terminal that answers
+  /// nothing, or by a link slower than it: a second, so that over SSH with a long round trip
+  /// the answers still come within it (terminal-colorsaurus waits as long for the same
+  /// reason) instead of after the flush, where they would reach the shell as typed text.
+  public static func query(timeout: Double = 1.0) -> BasemapStyle.Variant? {
     let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
