@@ -219,6 +219,13 @@ public final class DrawingContext {
   /// value while `body` runs: renderers that emit many vertices (vector tiles) pay no per-vertex
   /// call into the context.
   public func withDotPath<R>(_ body: (inout DotPathBuilder) throws -> R) rethrows -> R {
+    // Room for a map feature's points from the first path on: a context is made per map
+    // tile, and its arrays grew by doubling in every tile (liberty at Helsinki z15 160 × 48:
+    // 450 new buffers a frame, each copied).
+    if xs.capacity < Self.pathCapacity {
+      xs.reserveCapacity(Self.pathCapacity)
+      ys.reserveCapacity(Self.pathCapacity)
+    }
     var builder = DotPathBuilder()
     swap(&builder.xs, &xs)
     swap(&builder.ys, &ys)
@@ -230,6 +237,9 @@ public final class DrawingContext {
     }
     return try body(&builder)
   }
+
+  /// The points a path has room for from the first `withDotPath(_:)` on.
+  static let pathCapacity = 512
 
   /// Adds a rectangle as a closed subpath.
   public func addRect(_ r: Rect2D) {
