@@ -146,23 +146,37 @@ public struct CellBuffer: Sendable, Equatable {
     guard row >= 0 && row < rows else { return 0 }
     let limit = min(columns, column + (maxWidth ?? columns))
     var c = column
-    for raw in text.unicodeScalars {
-      if c >= limit { break }
-      let scalar = CellBuffer.isPrintable(raw) ? raw : "?"
-      let width = CellBuffer.displayWidth(of: scalar)
-      if width == 0 { continue }  // combining marks have no cell of their own
-      if width == 2 && c + 1 >= limit { break }  // never half a wide glyph
-      let cell = Cell(
-        glyph: scalar, foreground: foreground, background: background, bold: bold,
-        reverse: reverse)
-      if c >= 0 { self[c, row] = cell }
-      if width == 2 {
-        var second = cell
-        second.glyph = Cell.continuation.glyph
-        if c + 1 >= 0 { self[c + 1, row] = second }
+    let blank = Cell(
+      glyph: " ", foreground: foreground, background: background, bold: bold, reverse: reverse)
+    let base = row * columns
+    var wide = false
+    // Written through the row's buffer (a map's labels are a thousand calls a frame: the
+    // subscript's uniqueness and bounds checks and its wide-glyph test per character were
+    // most of their cost). Every cell written lies in the row: 0 ≤ c and c + width ≤ limit
+    // ≤ columns.
+    cells.withUnsafeMutableBufferPointer { out in
+      for raw in text.unicodeScalars {
+        if c >= limit { break }
+        let scalar = CellBuffer.isPrintable(raw) ? raw : "?"
+        // (Below U+0300 a scalar is one column wide: no call.)
+        let width = scalar.value < 0x300 ? 1 : CellBuffer.displayWidth(of: scalar)
+        if width == 0 { continue }  // combining marks have no cell of their own
+        if width == 2 && c + 1 >= limit { break }  // never half a wide glyph
+        var cell = blank
+        cell.glyphAndFlags = blank.glyphAndFlags & ~Cell.scalarMask | scalar.value
+        if c >= 0 { out[base + c] = cell }
+        if width == 2 {
+          cell.glyphAndFlags &= ~Cell.scalarMask  // the second cell: `Cell.continuation`
+          if c + 1 >= 0 {
+            out[base + c + 1] = cell
+            // (What the subscript notes for a wide glyph or its second cell.)
+            wide = true
+          }
+        }
+        c += width
       }
-      c += width
     }
+    if wide { mayHoldWideGlyphs = true }
     return c - column
   }
 

@@ -115,22 +115,25 @@ public struct CellCanvas: Sendable, Equatable {
     let colours = !trueColors.isEmpty
     let sourceColours = source.trueColors
     let (w, sw) = (columns, source.columns)
+    // (The colours through buffers too: an array's write checks its uniqueness and bounds.)
     source.bits.withUnsafeBufferPointer { sb in
       source.top.withUnsafeBufferPointer { st in
-        bits.withUnsafeMutableBufferPointer { db in
-          top.withUnsafeMutableBufferPointer { dt in
-            for r in r0..<r1 {
-              let s = r * sw
-              let d = (r + dr) * w + dc
-              for c in c0..<c1 {
-                let b = sb[s + c]
-                if b == 0 { continue }
-                db[d + c] |= b
-                let t = st[s + c] &+ shift
-                if t >= dt[d + c] {
-                  dt[d + c] = t
-                  if colours {
-                    trueColors[d + c] = sourceColours.isEmpty ? 0 : sourceColours[s + c]
+        sourceColours.withUnsafeBufferPointer { sc in
+          bits.withUnsafeMutableBufferPointer { db in
+            top.withUnsafeMutableBufferPointer { dt in
+              trueColors.withUnsafeMutableBufferPointer { tc in
+                for r in r0..<r1 {
+                  let s = r * sw
+                  let d = (r + dr) * w + dc
+                  for c in c0..<c1 {
+                    let b = sb[s + c]
+                    if b == 0 { continue }
+                    db[d + c] |= b
+                    let t = st[s + c] &+ shift
+                    if t >= dt[d + c] {
+                      dt[d + c] = t
+                      if colours { tc[d + c] = sc.isEmpty ? 0 : sc[s + c] }
+                    }
                   }
                 }
               }

@@ -33,7 +33,9 @@ extension DrawingContext {
         }
       }
     }
-    let clip = state.clip
+    // (Cut to the canvas: one lent out meanwhile is empty, and nothing is drawn.)
+    let clip = state.clip.intersection(
+      DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
     guard bounds.meets(clip) else { return }
     let pattern = state.fillPattern
     let (ox, oy) = patternOrigin

@@ -59,8 +59,9 @@ public struct SmallShapeBatch {
     }
     pattern = state.fillPattern
     patternOrigin = context.patternOrigin
-    clip = state.clip
     stroker = context.makeStroker(ink: strokeInk ?? .none)
+    // (The context's clip cut to the canvas, as the stroker's is.)
+    clip = stroker.clip
     thin = stroker.brush.reach == 0 && stroker.dashTotal <= 0
   }
 

@@ -35,9 +35,11 @@ extension DrawingContext {
   /// A stroker holding the canvas, which the context lets go of until it is handed back
   /// (`canvas = stroker.canvas`), so the stroker's writes do not copy the whole canvas.
   func makeStroker(ink: Ink) -> Stroker {
-    let stroker = Stroker(context: self, ink: ink)
-    canvas = DotCanvas(width: 0, height: 0)
-    return stroker
+    // Moved, not copied (a copy and the empty canvas put in its place cost a retain and a
+    // release per array of the canvas).
+    var lent = Stroker.lentOut
+    swap(&lent, &canvas)
+    return Stroker(context: self, canvas: lent, ink: ink)
   }
 
   /// Strokes one segment given in user space, without building a path (the hot path of
@@ -111,15 +113,12 @@ extension DrawingContext {
 
   private func strokeDotLines(_ box: Rect2D?, _ body: (inout DotStrokeSink) -> Void) {
     guard let color = state.strokeColor else { return }
-    var stroker = makeStroker(ink: Ink(layer: Self.strokeLayer, color: color))
-    // (The stroker's canvas is asked, not the context's: no access check of its own on the
-    // path every palette-coloured map takes.)
-    if color.isTrueColor || stroker.canvas.hasTrueColor {
-      // The canvas goes back to the context and the stroker keeps the empty one: a stroker
-      // left holding it would make the strokes below copy the whole canvas, dots and colour
-      // plane, once per call (liberty at Helsinki z15 160 × 48: 42.2 M instructions per
-      // frame, 21 M of them those copies).
-      swap(&canvas, &stroker.canvas)
+    // (Asked before a stroker is made: the stroker the pending ink draws with is the only
+    // one made, and it holds the canvas only while it strokes. One left holding it would
+    // make the strokes below copy the whole canvas, dots and colour plane, once per call:
+    // liberty at Helsinki z15 160 × 48, 42.2 M instructions per frame, 21 M of them those
+    // copies.)
+    if keepsColor(color) {
       // (Without a box, where the lines go is not known beforehand: the clip is settled.)
       let area =
         box.map {
@@ -130,6 +129,7 @@ extension DrawingContext {
       }
       return
     }
+    var stroker = makeStroker(ink: Ink(layer: Self.strokeLayer, color: color))
     stroker.withDots { stroker, dots in
       var sink = DotStrokeSink(stroker: stroker, dots: dots)
       body(&sink)
@@ -259,10 +259,14 @@ struct Stroker {
   /// A canvas with no dots, stored while a stroker lends its canvas out.
   static let lentOut = DotCanvas(width: 0, height: 0)
 
-  init(context: DrawingContext, ink: Ink) {
-    canvas = context.canvas
+  /// A stroker drawing on `canvas` (the context's, moved out of it: `makeStroker`) with the
+  /// context's width, dashes and clip.
+  init(context: DrawingContext, canvas: DotCanvas, ink: Ink) {
+    self.canvas = canvas
     self.ink = ink
-    clip = context.clipBounds
+    // (Cut to the canvas: one lent out meanwhile is empty, and nothing is drawn.)
+    clip = context.clipBounds.intersection(
+      DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
     brush = Brush(widthInDots: context.lineWidthInDots)
     let scale = abs(context.transform.scaleX)
     dashes = context.lineDashPattern.map { $0 * scale }

@@ -24,6 +24,57 @@ struct CellBufferTests {
     #expect(b.lines.allSatisfy { $0.unicodeScalars.count == 6 })
   }
 
+  /// What `put` writes, cell by cell through the subscript (the rule it keeps: printable
+  /// scalars, combining marks skipped, a wide glyph and its second cell, never half of one).
+  static func putBySubscript(
+    _ b: inout CellBuffer, _ text: String, column: Int, row: Int, foreground: TermColor?,
+    bold: Bool, maxWidth: Int?
+  ) -> Int {
+    guard row >= 0 && row < b.rows else { return 0 }
+    let limit = min(b.columns, column + (maxWidth ?? b.columns))
+    var c = column
+    for raw in text.unicodeScalars {
+      if c >= limit { break }
+      let scalar = CellBuffer.isPrintable(raw) ? raw : "?"
+      let width = CellBuffer.displayWidth(of: scalar)
+      if width == 0 { continue }
+      if width == 2 && c + 1 >= limit { break }
+      let cell = Cell(glyph: scalar, foreground: foreground, bold: bold)
+      if c >= 0 { b[c, row] = cell }
+      if width == 2 && c + 1 >= 0 {
+        var second = cell
+        second.glyph = Cell.continuation.glyph
+        b[c + 1, row] = second
+      }
+      c += width
+    }
+    return c - column
+  }
+
+  @Test("put writes the cells of a cell-by-cell write: wide glyphs, marks, clipping")
+  func putMatchesCellByCell() {
+    let texts = [
+      "Helsinki", "Café Aalto", "e\u{301}x", "日本語テキスト", "a日b", "\u{1B}[2J\u{202E}",
+      "Habibi 🍔 Deli", "╔═╗⠿", "Ôn\u{200B}am", "",
+    ]
+    for text in texts {
+      for column in [-3, -1, 0, 2, 7] {
+        for maxWidth in [nil, 1, 2, 3, 5] as [Int?] {
+          var a = CellBuffer(columns: 9, rows: 2)
+          var b = a
+          let used = a.put(
+            text, column: column, row: 1, foreground: .yellow, bold: true, maxWidth: maxWidth)
+          let expected = Self.putBySubscript(
+            &b, text, column: column, row: 1, foreground: .yellow, bold: true,
+            maxWidth: maxWidth)
+          #expect(used == expected, "\(text) at \(column), \(String(describing: maxWidth))")
+          #expect(a == b, "\(text) at \(column), \(String(describing: maxWidth))")
+          #expect(a.mayHoldWideGlyphs == b.mayHoldWideGlyphs, "\(text) at \(column)")
+        }
+      }
+    }
+  }
+
   @Test("put turns ESC, other C0/C1 controls and bidi overrides into '?'")
   func putStripsControls() {
     var b = CellBuffer(columns: 16, rows: 1)
