@@ -183,18 +183,31 @@ extension MapView {
     // layout found it.
     // Then the clusters' views, which stand where their first member's view stood.
     // (Without the members of clusters, hidden, when the layout listed the others.)
-    for views in [
-      annotationViews.unclustered ?? annotationViews.shown, annotationViews.clusterViews,
-    ] {
-      for v in views where !v.isHidden {
-        guard v.layoutSlot >= 0, let c = vp.cell(for: v.layoutPoint) else { continue }
-        let offset = v.centerOffset
-        let col = c.column + offset.columns
-        let row = c.row + offset.rows
-        guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { continue }
-        out.append(MarkerPlacement(view: v, column: col, row: row))
+    func place(_ v: AnnotationView) {
+      guard v.layoutSlot >= 0, let c = vp.cell(for: v.layoutPoint) else { return }
+      let offset = v.centerOffset
+      let col = c.column + offset.columns
+      let row = c.row + offset.rows
+      guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { return }
+      out.append(MarkerPlacement(view: v, column: col, row: row))
+    }
+    let shown = annotationViews.shown
+    if annotationViews.factsValid && annotationViews.facts.count == shown.count {
+      // The views hidden are passed over by their facts (each view's `isHidden`), without
+      // reaching the view.
+      let facts = annotationViews.facts
+      if let places = annotationViews.unclustered {
+        for p in places where !facts[Int(p)].hidden { place(shown[Int(p)]) }
+      } else {
+        for n in facts.indices where !facts[n].hidden { place(shown[n]) }
+      }
+    } else {
+      for v in annotationViews.unclustered.map({ $0.map { shown[Int($0)] } }) ?? shown
+      where !v.isHidden {
+        place(v)
       }
     }
+    for v in annotationViews.clusterViews where !v.isHidden { place(v) }
     // The keys sorted, not the placements (which hold strings, so every move of one in a sort
     // costs retains and releases): `drawingOrder`, ties kept in the order found, as the
     // stable sort of the placements themselves gave.
