@@ -213,6 +213,30 @@ extension MapView {
     // stable sort of the placements themselves gave.
     // (Keys compared by their own `<`: a closure written here would be main-actor isolated,
     // and checked to be on the main actor at every comparison.)
+    if out.count > 64 {
+      // One z for all (the usual case: thousands of markers of one kind): the order is by
+      // cell, ties in the order found, so the placements are counted into their cells and
+      // read out in the cells' order, not sorted by comparisons.
+      let z = out[0].z
+      var oneZ = true
+      for m in out where m.z != z {
+        oneZ = false
+        break
+      }
+      if oneZ {
+        let columns = vp.columns
+        var start = [Int32](repeating: 0, count: columns * vp.rows + 1)
+        for m in out { start[m.row * columns + m.column + 1] += 1 }
+        for c in 1..<start.count { start[c] += start[c - 1] }
+        var order = [Int32](repeating: 0, count: out.count)
+        for (n, m) in out.enumerated() {
+          let c = m.row * columns + m.column
+          order[Int(start[c])] = Int32(n)
+          start[c] += 1
+        }
+        return order.map { out[Int($0)] }
+      }
+    }
     var keys: [MarkerPlacement.OrderKey] = []
     keys.reserveCapacity(out.count)
     for (n, m) in out.enumerated() {
