@@ -135,15 +135,16 @@ public final class LiveLayer {
         return (c.removed, store.trailLength)
       }
       let removed = store.takeChangedSlots { slot, state in
-        if case .point = state.geometry, slot < bySlot.count, let t = bySlot[slot] {
+        // (The state read where the store keeps it, not copied.)
+        if case .point = state.pointee.geometry, slot < bySlot.count, let t = bySlot[slot] {
           // A point target already (so no line or polygon has its id): it moves.
-          if t.update(state) {
+          if t.update(state.pointee) {
             redisplayed.append(slot)
           } else {
             moved.append(slot)
           }
         } else {
-          changed.append((slot, state))
+          changed.append((slot, state.pointee))
         }
       }
       return (removed, store.trailLength)

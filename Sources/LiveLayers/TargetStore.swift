@@ -242,14 +242,17 @@ public struct TargetStore: Sendable {
 
   /// `takeChangedSlots()` without copying the states out: `body` reads each changed target's
   /// slot and state where the store keeps it (a frame takes thousands, and a copy of a state
-  /// is a retain and a release of each of its arrays and its id), in the order they changed.
-  /// Returns the ids removed.
-  mutating func takeChangedSlots(_ body: (Int, TargetState) -> Void) -> [String] {
+  /// is a retain and a release of each of its arrays and its id, through the optional's
+  /// generic copy: a thousand instructions a state), in the order they changed. The pointer
+  /// is valid only during the call, and `body` must not reach the store. Returns the ids
+  /// removed.
+  mutating func takeChangedSlots(_ body: (Int, UnsafePointer<TargetState>) -> Void) -> [String] {
     var list: [Int] = []
     swap(&list, &changed)
     for s in list {
       changedFlag[s] = false
-      if slots[s] != nil { body(s, slots[s]!) }
+      if case .none = slots[s] { continue }
+      withUnsafeMutablePointer(to: &slots[s]!) { body(s, UnsafePointer($0)) }
     }
     list.removeAll(keepingCapacity: list.count < 65_536)
     swap(&list, &changed)

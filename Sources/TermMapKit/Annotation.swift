@@ -255,7 +255,13 @@ open class AnnotationView {
     didSet { clusterKey = ClusteringKeys.key(for: clusteringIdentifier) }
   }
   /// The view of the cluster this view is part of while it is (the view itself is hidden then).
-  public internal(set) weak var cluster: AnnotationView? {
+  ///
+  /// (Held strongly, not weakly: the map sets it back to nil when the cluster goes, when its
+  /// members change and when this view leaves the screen, so it never keeps a cluster view
+  /// the map has let go. A weak reference gave every cluster view a side table, and each
+  /// retain and release of one, several a frame for every cluster on screen, took the slow
+  /// path.)
+  public internal(set) var cluster: AnnotationView? {
     didSet { isClusterMember = cluster != nil }
   }
   /// Whether `cluster` was last set to a view (read without loading the weak reference: a

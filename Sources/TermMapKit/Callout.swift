@@ -183,23 +183,60 @@ extension MapView {
     // layout found it.
     // Then the clusters' views, which stand where their first member's view stood.
     // (Without the members of clusters, hidden, when the layout listed the others.)
-    for views in [
-      annotationViews.unclustered ?? annotationViews.shown, annotationViews.clusterViews,
-    ] {
-      for v in views where !v.isHidden {
-        guard v.layoutSlot >= 0, let c = vp.cell(for: v.layoutPoint) else { continue }
-        let offset = v.centerOffset
-        let col = c.column + offset.columns
-        let row = c.row + offset.rows
-        guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { continue }
-        out.append(MarkerPlacement(view: v, column: col, row: row))
+    func place(_ v: AnnotationView) {
+      guard v.layoutSlot >= 0, let c = vp.cell(for: v.layoutPoint) else { return }
+      let offset = v.centerOffset
+      let col = c.column + offset.columns
+      let row = c.row + offset.rows
+      guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { return }
+      out.append(MarkerPlacement(view: v, column: col, row: row))
+    }
+    let shown = annotationViews.shown
+    if annotationViews.factsValid && annotationViews.facts.count == shown.count {
+      // The views hidden are passed over by their facts (each view's `isHidden`), without
+      // reaching the view.
+      let facts = annotationViews.facts
+      if let places = annotationViews.unclustered {
+        for p in places where !facts[Int(p)].hidden { place(shown[Int(p)]) }
+      } else {
+        for n in facts.indices where !facts[n].hidden { place(shown[n]) }
+      }
+    } else {
+      for v in annotationViews.unclustered.map({ $0.map { shown[Int($0)] } }) ?? shown
+      where !v.isHidden {
+        place(v)
       }
     }
+    for v in annotationViews.clusterViews where !v.isHidden { place(v) }
     // The keys sorted, not the placements (which hold strings, so every move of one in a sort
     // costs retains and releases): `drawingOrder`, ties kept in the order found, as the
     // stable sort of the placements themselves gave.
     // (Keys compared by their own `<`: a closure written here would be main-actor isolated,
     // and checked to be on the main actor at every comparison.)
+    if out.count > 64 {
+      // One z for all (the usual case: thousands of markers of one kind): the order is by
+      // cell, ties in the order found, so the placements are counted into their cells and
+      // read out in the cells' order, not sorted by comparisons.
+      let z = out[0].z
+      var oneZ = true
+      for m in out where m.z != z {
+        oneZ = false
+        break
+      }
+      if oneZ {
+        let columns = vp.columns
+        var start = [Int32](repeating: 0, count: columns * vp.rows + 1)
+        for m in out { start[m.row * columns + m.column + 1] += 1 }
+        for c in 1..<start.count { start[c] += start[c - 1] }
+        var order = [Int32](repeating: 0, count: out.count)
+        for (n, m) in out.enumerated() {
+          let c = m.row * columns + m.column
+          order[Int(start[c])] = Int32(n)
+          start[c] += 1
+        }
+        return order.map { out[Int($0)] }
+      }
+    }
     var keys: [MarkerPlacement.OrderKey] = []
     keys.reserveCapacity(out.count)
     for (n, m) in out.enumerated() {

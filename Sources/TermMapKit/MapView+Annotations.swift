@@ -25,6 +25,41 @@ public struct AnnotationSlot: Hashable, Sendable {
   let serial: Int
 }
 
+/// What the clustering, collision and marker passes read of a view on screen, copied out of
+/// the view in one pass (`MapView.readFacts`): thousands of views are objects scattered in
+/// memory, and reading each in every pass was a cache miss per view per pass.
+struct ViewFacts {
+  /// The annotation's map point, as the layout found it.
+  var point: MapPoint
+  /// The annotation's place in the order annotations were added (`layoutOrder`).
+  var order: Int
+  /// `representedMarks`.
+  var marks: UInt64
+  /// `layoutSlot` (-1: the view left the screen).
+  var slot: Int32
+  /// `representedCount`.
+  var count: Int32
+  /// The count a collision hides with the view: a cluster view's members, else `count`.
+  var collisionCount: Int32
+  /// The marker's cell, `centerOffset` applied (column -1: not on screen).
+  var column: Int32
+  var row: Int32
+  /// The cells it claims in collisions from its marker rightwards (`MapView.collisionWidth`).
+  var width: Int32
+  /// `clusterKey` when the view may join a cluster (`MapView.isClusterable`), else -1.
+  var clusterKey: Int32
+  /// `collidedCount`.
+  var collided: Int32
+  /// `displayPriority`'s raw value.
+  var priority: Float
+  /// `isHidden`, `isSelected`, whether it claims cells (collision mode not `.none`), whether it
+  /// always shows.
+  var hidden: Bool
+  var selected: Bool
+  var claims: Bool
+  var always: Bool
+}
+
 /// Views on screen, views waiting for reuse, and registered view classes.
 @MainActor
 struct AnnotationViewRegistry {
@@ -60,10 +95,18 @@ struct AnnotationViewRegistry {
   var lastClusterPass = ClusterPass()
   /// Their views, drawn with `shown`.
   var clusterViews: [AnnotationView] = []
-  /// The views of `shown` that are no cluster's members, in the same order, when the last
+  /// The places in `shown` of the views that are no cluster's members, in order, when the last
   /// layout formed clusters (nil: every view of `shown` may show): a frame's markers are looked
   /// for among these and `clusterViews`, not among thousands of hidden members.
-  var unclustered: [AnnotationView]?
+  var unclustered: [Int32]?
+  /// What the frame's passes read of each view of `shown`, by its place there
+  /// (`MapView.readFacts`): read once when collisions are resolved, so the clustering, the
+  /// collisions and the markers read an array in order and reach a view object only for what
+  /// they change or draw.
+  var facts: [ViewFacts] = []
+  /// Whether `facts` holds for `shown` as it is: its `hidden` flags are each view's
+  /// `isHidden` (set when collisions are resolved, cleared by a layout and by a selection).
+  var factsValid = false
   /// The clustering passes made (`ClusterRecord.keptPass`).
   var clusterPass: UInt32 = 0
   /// Whether a view on screen had a clustering identifier at the last layout: collisions are
@@ -353,8 +396,10 @@ extension MapView {
     }
     annotationViews.selected = annotation
     v.isHidden = false
-    // A member of a cluster may show now: the frame looks for markers among all the views.
+    // A member of a cluster may show now: the frame looks for markers among all the views, as
+    // they are (not as the facts read with the collisions have them).
     annotationViews.unclustered = nil
+    annotationViews.factsValid = false
     // The next clustering pass reads every cluster's signature: a member of a cluster shown
     // now (it is selected) may be deselected before that pass, its claim as it was.
     annotationViews.lastClusterPass = ClusterPass()
@@ -412,6 +457,7 @@ extension MapView {
     }
     let vp = viewport
     annotationViews.unclustered = nil
+    annotationViews.factsValid = false
     var reps: [AnnotationIndex.Representative] = []
     swap(&reps, &annotationViews.reps)
     reps.removeAll(keepingCapacity: true)
@@ -528,54 +574,110 @@ extension MapView {
   /// Hides the lower-priority view where views overlap (ties: the one farther from the centre,
   /// then the annotation added later). Clusters are formed first (MapView+Clustering.swift):
   /// their views take part in place of their members'.
+  ///
+  /// The views are read once, into `annotationViews.facts` (`readFacts`); the clustering and
+  /// the collisions work on those, and a view's `isHidden` and `collidedCount` are written
+  /// only when they change.
   func resolveCollisions(_ vp: Viewport) {
     // Each view's point and order of addition are its own copies (set by the layout), not
     // read from the index's arrays by slot: slots follow the order annotations were added, so
     // reading those for every view on screen was a cache miss each.
-    var views = annotationViews.shown
+    let views = annotationViews.shown
+    var facts: [ViewFacts] = []
+    swap(&facts, &annotationViews.facts)
+    readFacts(views, vp, into: &facts)
+    // The views that take part, by their places in `views` (a cluster's view as `~k`, its
+    // place in `clusterViews`), when clusters formed; nil: all of `views`.
+    var placed: [Int32]? = nil
+    var clusterFacts: [ViewFacts] = []
     if annotationViews.clustering {
-      views = formClusters(views, vp)
+      placed = formClusters(views, &facts, &clusterFacts, vp)
     } else if !annotationViews.clusterHeads.isEmpty {
       dismissAllClusters()
     }
+    let clusterViews = annotationViews.clusterViews
+    let count = placed?.count ?? views.count
     var inputs: [CollisionInput] = []
-    var included: [Bool] = []
-    inputs.reserveCapacity(views.count)
-    included.reserveCapacity(views.count)
-    for v in views {
-      let slot = Int(v.layoutSlot)
-      guard slot >= 0, let c = vp.cell(for: v.layoutPoint) else {
-        v.isHidden = true
-        included.append(false)
+    // Each input's place (as `placed` gives it).
+    var places: [Int32] = []
+    inputs.reserveCapacity(count)
+    places.reserveCapacity(count)
+    for n in 0..<count {
+      let p = placed?[n] ?? Int32(n)
+      let f = p >= 0 ? facts[Int(p)] : clusterFacts[Int(~p)]
+      guard f.column >= 0 else {
+        if !f.hidden {
+          if p >= 0 {
+            views[Int(p)].isHidden = true
+            facts[Int(p)].hidden = true
+          } else {
+            clusterViews[Int(~p)].isHidden = true
+          }
+        }
         continue
       }
-      let offset = v.centerOffset
-      let col = c.column + offset.columns
-      let row = c.row + offset.rows
-      guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else {
-        v.isHidden = true
-        included.append(false)
-        continue
-      }
-      included.append(true)
-      let mode = v.collisionMode
+      places.append(p)
       inputs.append(
         CollisionInput(
-          column: col, row: row, width: Self.collisionWidth(v, column: col, columns: vp.columns),
-          claims: mode != .none,
-          always: mode == .none || v.isSelected || v.displayPriority == .required
-            || v.isBeingDragged,
-          isSelected: v.isSelected, priority: v.displayPriority.rawValue, order: v.layoutOrder,
-          // A cluster's view counts its members when it collides.
-          representedCount: v.clusterMemberCount > 0 ? v.clusterMemberCount : v.representedCount))
+          column: Int(f.column), row: Int(f.row), width: Int(f.width), claims: f.claims,
+          always: f.always, isSelected: f.selected, priority: f.priority, order: f.order,
+          representedCount: Int(f.collisionCount)))
     }
     let outcomes = CollisionInput.resolve(inputs, columns: vp.columns, rows: vp.rows)
-    var n = 0
-    for (v, isIncluded) in zip(views, included) where isIncluded {
-      v.isHidden = outcomes[n].isHidden
-      v.collidedCount = outcomes[n].collidedCount
-      n += 1
+    for (n, p) in places.enumerated() {
+      let o = outcomes[n]
+      let f = p >= 0 ? facts[Int(p)] : clusterFacts[Int(~p)]
+      guard o.isHidden != f.hidden || o.collidedCount != Int(f.collided) else { continue }
+      let v = p >= 0 ? views[Int(p)] : clusterViews[Int(~p)]
+      v.isHidden = o.isHidden
+      v.collidedCount = o.collidedCount
+      if p >= 0 {
+        facts[Int(p)].hidden = o.isHidden
+        facts[Int(p)].collided = Int32(o.collidedCount)
+      }
     }
+    swap(&facts, &annotationViews.facts)
+    annotationViews.factsValid = true
+  }
+
+  /// Reads what the clustering, collision and marker passes need of each view, in one pass
+  /// over the views (each reached once).
+  func readFacts(_ views: [AnnotationView], _ vp: Viewport, into facts: inout [ViewFacts]) {
+    facts.removeAll(keepingCapacity: true)
+    facts.reserveCapacity(views.count)
+    for v in views { facts.append(Self.facts(of: v, vp, clusterable: isClusterable(v))) }
+  }
+
+  /// What the passes read of a view (`ViewFacts`), its marker's cell for a viewport.
+  @inline(__always)
+  static func facts(of v: AnnotationView, _ vp: Viewport, clusterable: Bool) -> ViewFacts {
+    let slot = v.layoutSlot
+    var column: Int32 = -1
+    var row: Int32 = -1
+    var width: Int32 = 1
+    if slot >= 0, let c = vp.cell(for: v.layoutPoint) {
+      let offset = v.centerOffset
+      let col = c.column + offset.columns
+      let r = c.row + offset.rows
+      if col >= 0 && r >= 0 && col < vp.columns && r < vp.rows {
+        column = Int32(col)
+        row = Int32(r)
+        width = Int32(collisionWidth(v, column: col, columns: vp.columns))
+      }
+    }
+    let mode = v.collisionMode
+    let selected = v.isSelected
+    let priority = v.displayPriority
+    let count = v.representedCount
+    let members = v.clusterMemberCount
+    return ViewFacts(
+      point: v.layoutPoint, order: v.layoutOrder, marks: v.representedMarks, slot: slot,
+      count: Int32(truncatingIfNeeded: count),
+      collisionCount: Int32(truncatingIfNeeded: members > 0 ? members : count), column: column,
+      row: row, width: width, clusterKey: clusterable ? v.clusterKey : -1,
+      collided: Int32(truncatingIfNeeded: v.collidedCount), priority: priority.rawValue,
+      hidden: v.isHidden, selected: selected, claims: mode != .none,
+      always: mode == .none || selected || priority == .required || v.isBeingDragged)
   }
 
   /// The cells a view claims in collisions from its marker rightwards: the marker, and for

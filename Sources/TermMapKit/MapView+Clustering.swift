@@ -169,6 +169,8 @@ struct ClusterClaim: Comparable {
   var marks: UInt64 = 0
   /// The view.
   var view: ObjectIdentifier? = nil
+  /// The view's `layoutPoint`.
+  var point = MapPoint(x: 0, y: 0)
 
   static func < (a: ClusterClaim, b: ClusterClaim) -> Bool {
     (a.order, a.index) < (b.order, b.index)
@@ -226,25 +228,30 @@ extension MapView {
   /// its record's signature being read or its members' views written: live targets moving
   /// within their cells leave most groups so. The frame, the clusters kept and the delegate's
   /// calls are those of reading every signature.
-  func formClusters(_ views: [AnnotationView], _ vp: Viewport) -> [AnnotationView] {
+  ///
+  /// The views are read from their facts (`readFacts`, by their places in `views`); the
+  /// members' facts are marked hidden. Returns the places that take part in collisions (a
+  /// cluster's view as `~k`, its place in `clusterViews`, whose facts `clusterFacts`
+  /// receives), or nil when no cluster formed (all of them).
+  func formClusters(
+    _ views: [AnnotationView], _ facts: inout [ViewFacts], _ clusterFacts: inout [ViewFacts],
+    _ vp: Viewport
+  ) -> [Int32]? {
     let columns = vp.columns
     let rowCount = vp.rows
     // The clusterable views on screen with their cells, first added first. (Sorted by the
     // keys' own `<`: a closure written here would be main-actor isolated, and checked to be on
-    // the main actor at every comparison.) Each view is read here only: the cells it claims,
-    // its identifier and what a signature holds are in its claim.
+    // the main actor at every comparison.) Each view's facts are read here only: the cells it
+    // claims, its identifier and what a signature holds are in its claim.
     var claims: [ClusterClaim] = []
-    for (n, v) in views.enumerated() where isClusterable(v) && v.layoutSlot >= 0 {
-      guard let c = vp.cell(for: v.layoutPoint) else { continue }
-      let col = c.column + v.centerOffset.columns
-      let row = c.row + v.centerOffset.rows
-      guard col >= 0 && row >= 0 && col < columns && row < rowCount else { continue }
+    for n in facts.indices {
+      let f = facts[n]
+      guard f.clusterKey >= 0 && f.column >= 0 else { continue }
       claims.append(
         ClusterClaim(
-          order: v.layoutOrder, index: Int32(n), cell: Int32(row * columns + col),
-          width: Int32(Self.collisionWidth(v, column: col, columns: columns)), key: v.clusterKey,
-          slot: v.layoutSlot, count: v.representedCount, marks: v.representedMarks,
-          view: ObjectIdentifier(v)))
+          order: f.order, index: Int32(n), cell: f.row * Int32(columns) + f.column,
+          width: f.width, key: f.clusterKey, slot: f.slot, count: Int(f.count), marks: f.marks,
+          view: ObjectIdentifier(views[n]), point: f.point))
     }
     Self.sortByOrder(&claims)
     var last = ClusterPass()
@@ -351,14 +358,15 @@ extension MapView {
       var m = h
       var k = 0
       while m >= 0 {
-        let v = views[Int(m)]
-        if sig.slots[k] != v.layoutSlot || sig.counts[k] != v.representedCount
-          || sig.marks[k] != v.representedMarks
-        {
+        let f = facts[Int(m)]
+        if sig.slots[k] != f.slot || sig.counts[k] != Int(f.count) || sig.marks[k] != f.marks {
           matches = false
           break
         }
-        if same && (record.memberViews[k] !== v || !v.isClusterMember) { same = false }
+        if same {
+          let v = views[Int(m)]
+          if record.memberViews[k] !== v || !v.isClusterMember { same = false }
+        }
         k += 1
         m = m == h ? firstMember[Int(h)] : nextMember[Int(m)]
       }
@@ -392,9 +400,9 @@ extension MapView {
     memberClaims.reserveCapacity(claims.count)
     var clusterViews: [AnnotationView] = []
     clusterViews.reserveCapacity(heads.count)
-    // Each head's cluster view, by the head's place in `views` (read for every view below: an
-    // array, not a dictionary hashing each).
-    var viewOfHead = [AnnotationView?](repeating: nil, count: heads.isEmpty ? 0 : views.count)
+    // Each head's cluster view's place in `clusterViews`, by the head's place in `views` (read
+    // for every view below: an array, not a dictionary hashing each; -1: none).
+    var viewOfHead = [Int32](repeating: -1, count: heads.isEmpty ? 0 : views.count)
     var added: [AnnotationView] = []
     // The member views of the groups not kept with the same views.
     var memberViews: [[AnnotationView]] = []
@@ -415,14 +423,17 @@ extension MapView {
     }
     let members = memberAnnotations(of: memberViews, except: kept, vp)
     for (n, h) in heads.enumerated() {
-      let head = views[Int(h)]
-      let slot = Int(head.layoutSlot)
+      // (The head's claim, not its facts: the claims are in the order the heads are, the facts
+      // in the views'.)
+      let head = claims[Int(claimOf[Int(h)])]
+      let slot = Int(head.slot)
       if unchanged[n] {
-        // Kept as it was: its view, from the slot; its members' views as they are.
+        // Kept as it was: its view, from the slot; its members' views as they are (hidden, as
+        // their facts say).
         let view = annotationViews.clusterSlots[slot].view!
-        view.layoutSlot = head.layoutSlot
-        view.layoutPoint = head.layoutPoint
-        view.layoutOrder = head.layoutOrder
+        view.layoutSlot = head.slot
+        view.layoutPoint = head.point
+        view.layoutOrder = head.order
         view.representedCount = 1
         annotationViews.clusterSlots[slot].claimsStart = Int32(memberClaims.count)
         var m = h
@@ -431,8 +442,8 @@ extension MapView {
           m = m == h ? firstMember[Int(h)] : nextMember[Int(m)]
         }
         clusterHeads.append(Int32(slot))
+        viewOfHead[Int(h)] = Int32(clusterViews.count)
         clusterViews.append(view)
-        viewOfHead[Int(h)] = view
         continue
       }
       let record: ClusterRecord
@@ -446,7 +457,7 @@ extension MapView {
             signature: k.signature, headOrder: k.headOrder)
         }
       } else {
-        guard head.annotation != nil else { continue }
+        guard views[Int(h)].annotation != nil else { continue }
         let memberAnnotations = members[n]
         let cluster =
           delegate?.mapView(self, clusterAnnotationForMemberAnnotations: memberAnnotations)
@@ -469,13 +480,13 @@ extension MapView {
           annotation: cluster, view: view, memberViews: memberViews[n],
           signature: ClusterRecord.Signature(
             slots: slots, counts: counts, marks: marks, zoomScale: vp.zoomScale),
-          headOrder: head.layoutOrder)
+          headOrder: head.order)
         added.append(view)
       }
       let view = record.view
-      view.layoutSlot = head.layoutSlot
-      view.layoutPoint = head.layoutPoint
-      view.layoutOrder = head.layoutOrder
+      view.layoutSlot = head.slot
+      view.layoutPoint = head.point
+      view.layoutOrder = head.order
       view.representedCount = 1
       if !sameViews[n] {
         view.clusterMemberCount = max(record.annotation.memberAnnotations.count, 1)
@@ -495,30 +506,37 @@ extension MapView {
       var m = h
       while m >= 0 {
         memberClaims.append(claims[Int(claimOf[Int(m)])])
+        // (Hidden above, as the record's member views: the views of this group.)
+        facts[Int(m)].hidden = true
         m = m == h ? firstMember[Int(h)] : nextMember[Int(m)]
       }
       clusterHeads.append(record.headSlot)
+      viewOfHead[Int(h)] = Int32(clusterViews.count)
       clusterViews.append(view)
-      viewOfHead[Int(h)] = view
     }
     annotationViews.clusterHeads = clusterHeads
     annotationViews.clusterViews = clusterViews
     annotationViews.lastClusterPass = ClusterPass(members: memberClaims, zoomScale: vp.zoomScale)
     if !added.isEmpty { delegate?.mapView(self, didAdd: added) }
-    guard !heads.isEmpty else { return views }
+    // The clusters' views as collisions read them (after the delegate heard of the new ones).
+    clusterFacts.removeAll(keepingCapacity: true)
+    clusterFacts.reserveCapacity(clusterViews.count)
+    for v in clusterViews { clusterFacts.append(Self.facts(of: v, vp, clusterable: false)) }
+    guard !heads.isEmpty else { return nil }
     // The views that take part in collisions: a cluster's view in its first member's place.
     // Those of them that are not clusters' views are the views on screen that may show (the
     // members are hidden): the frame's markers are looked for among them, not among all.
-    var placed: [AnnotationView] = []
+    var placed: [Int32] = []
     placed.reserveCapacity(views.count)
-    var unclustered: [AnnotationView] = []
+    var unclustered: [Int32] = []
     unclustered.reserveCapacity(views.count - claims.count + heads.count)
-    for (n, v) in views.enumerated() {
-      if let c = viewOfHead[n] {
-        placed.append(c)
+    for n in 0..<views.count {
+      let c = viewOfHead[n]
+      if c >= 0 {
+        placed.append(~c)
       } else if headOf[n] < 0 {
-        placed.append(v)
-        unclustered.append(v)
+        placed.append(Int32(n))
+        unclustered.append(Int32(n))
       }
     }
     annotationViews.unclustered = unclustered
@@ -616,9 +634,10 @@ extension MapView {
   }
 
   /// Sorts claims by their order of addition (each view's is its own: no two are the same).
-  /// Orders within four times as many as the claims are placed in a table and read through,
-  /// not compared (a screenful of live targets: thousands of claims, a sort's comparisons
-  /// were a tenth of the pass); others are sorted.
+  /// Orders within sixteen times as many as the claims are placed in a table
+  /// and read through, not compared (a screenful of live targets: thousands of claims, a
+  /// sort's comparisons were a tenth of the pass; 1,600 claims of 10,000 targets at 160 × 48
+  /// were still sorted); others are sorted.
   static func sortByOrder(_ claims: inout [ClusterClaim]) {
     guard claims.count > 64 else {
       claims.sort()
@@ -631,7 +650,7 @@ extension MapView {
       highest = max(highest, c.order)
     }
     let span = highest - lowest + 1
-    guard span <= 4 * claims.count else {
+    guard span <= 16 * claims.count else {
       claims.sort()
       return
     }
