@@ -162,6 +162,17 @@ public protocol DotLineSink {
   mutating func move(x: Double, y: Double, dashOffset: Double)
   /// Adds a line to a dot-space point (a move when no subpath is open).
   mutating func line(x: Double, y: Double)
+  /// Whether a line whose ends both lie more than two dots beyond the same edge of the clip
+  /// (`DrawingContext.clipBounds`) may be left out, the subpath going on from its far end as
+  /// after a move: true where such a line inks no dot of the clip and leaves nothing behind
+  /// for the lines after it (solid strokes at most a dot beyond their centre line); false for
+  /// a path (a fill needs every edge) and by default.
+  var mayLiftBeyondClip: Bool { get }
+}
+
+extension DotLineSink {
+  /// False: every line is needed (see the requirement).
+  public var mayLiftBeyondClip: Bool { false }
 }
 
 extension DotPathBuilder: DotLineSink {}
@@ -204,6 +215,12 @@ public struct DotStrokeSink: DotLineSink {
     if points == 1 { stroker.segment(lastX, lastY, lastX, lastY, dots) }
     points = 0
   }
+
+  /// True for a solid stroke whose dots lie at most a dot from its centre line (the dots of a
+  /// segment are then those of its own ends, each within the brush's reach of the steps
+  /// between the ends' dots: none in the clip when both ends lie over two dots beyond one
+  /// edge of it).
+  public var mayLiftBeyondClip: Bool { stroker.dashTotal <= 0 && stroker.brush.reach <= 1 }
 }
 
 /// The dots a stroke of some width stamps around each step of its centre line.
