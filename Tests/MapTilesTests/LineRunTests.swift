@@ -55,7 +55,10 @@ struct LineRunTests {
 
   @Test(
     "a run's dots are those of every segment handed over: thin, a dot and more wide, dashed, outlines",
-    arguments: [(1.0, false, false), (1.0, false, true), (1.9, false, false), (3.5, false, false), (1.0, true, false)])
+    arguments: [
+      (1.0, false, false), (1.0, false, true), (1.9, false, false), (3.5, false, false),
+      (1.0, true, false),
+    ])
   func sameDots(_ width: Double, _ dashed: Bool, _ outline: Bool) throws {
     let renderer = VectorTileRenderer(
       overlay: SourceTileOverlay(source: HandMadeSource(layer: "lines", [])), style: .dark)
