@@ -53,15 +53,18 @@ public struct CellCanvas: Sendable, Equatable {
     assert(CellGeometry.dotsWide == 2, "a cell row is read as two dots")
     assert(CellGeometry.dotsHigh == 4, "a cell is read as four rows")
     let (w, columns) = (canvas.width, self.columns)
+    // (Offsets in wrapping arithmetic: they lie within the canvas, so no overflow tests.)
+    let cellBytes = CellGeometry.dotsWide * MemoryLayout<Ink>.stride
     canvas.dots.withUnsafeBufferPointer { d in
       let raw = UnsafeRawPointer(d.baseAddress!)
-      let rowBytes = w * MemoryLayout<Ink>.stride
+      let rowBytes = w &* MemoryLayout<Ink>.stride
       bits.withUnsafeMutableBufferPointer { b in
         top.withUnsafeMutableBufferPointer { t in
           for row in r0..<r1 {
-            let rowBase = raw + row * CellGeometry.dotsHigh * rowBytes
+            var p = raw + (row &* CellGeometry.dotsHigh &* rowBytes &+ c0 &* cellBytes)
+            let out = row &* columns
             for column in c0..<c1 {
-              let p = rowBase + column * CellGeometry.dotsWide * MemoryLayout<Ink>.stride
+              defer { p += cellBytes }
               let p0 = p.loadUnaligned(as: UInt64.self)
               let p1 = (p + rowBytes).loadUnaligned(as: UInt64.self)
               let p2 = (p + 2 * rowBytes).loadUnaligned(as: UInt64.self)
@@ -84,8 +87,8 @@ public struct CellCanvas: Sendable, Equatable {
                   if right >= high { high = right }
                 }
               }
-              b[row * columns + column] = cellBits
-              t[row * columns + column] = high
+              b[out &+ column] = cellBits
+              t[out &+ column] = high
             }
           }
         }
@@ -122,17 +125,18 @@ public struct CellCanvas: Sendable, Equatable {
           bits.withUnsafeMutableBufferPointer { db in
             top.withUnsafeMutableBufferPointer { dt in
               trueColors.withUnsafeMutableBufferPointer { tc in
+                // (Indices in wrapping arithmetic: they lie within both canvases.)
                 for r in r0..<r1 {
-                  let s = r * sw
-                  let d = (r + dr) * w + dc
+                  let s = r &* sw
+                  let d = (r &+ dr) &* w &+ dc
                   for c in c0..<c1 {
-                    let b = sb[s + c]
+                    let b = sb[s &+ c]
                     if b == 0 { continue }
-                    db[d + c] |= b
-                    let t = st[s + c] &+ shift
-                    if t >= dt[d + c] {
-                      dt[d + c] = t
-                      if colours { tc[d + c] = sc.isEmpty ? 0 : sc[s + c] }
+                    db[d &+ c] |= b
+                    let t = st[s &+ c] &+ shift
+                    if t >= dt[d &+ c] {
+                      dt[d &+ c] = t
+                      if colours { tc[d &+ c] = sc.isEmpty ? 0 : sc[s &+ c] }
                     }
                   }
                 }
@@ -343,21 +347,30 @@ public struct CellCanvas: Sendable, Equatable {
     let colours = !trueColors.isEmpty
     let glyphs = charset.glyphValues
     let outColumns = buffer.columns
-    // Dot glyphs are one column wide, so the cells are written in place.
+    let (bits, top, trueColors) = (self.bits, self.top, self.trueColors)
+    // Dot glyphs are one column wide, so the cells are written in place. (Indices in wrapping
+    // arithmetic: they lie within both grids.)
     buffer.withNarrowCells { out in
-      for row in 0..<rows {
-        let base = row * self.columns
-        let outBase = row * outColumns
-        for column in 0..<columns {
-          let b = bits[base + column]
-          if b == 0 { continue }
-          var colour = Ink(raw: top[base + column]).color
-          if colours, trueColors[base + column] != 0 {
-            colour = TermColor(raw: trueColors[base + column])
+      bits.withUnsafeBufferPointer { bits in
+        top.withUnsafeBufferPointer { top in
+          glyphs.withUnsafeBufferPointer { glyphs in
+            for row in 0..<rows {
+              let base = row &* self.columns
+              let outBase = row &* outColumns
+              for column in 0..<columns {
+                let b = bits[base &+ column]
+                if b == 0 { continue }
+                var colour = Ink(raw: top[base &+ column]).color
+                if colours, trueColors[base &+ column] != 0 {
+                  colour = TermColor(raw: trueColors[base &+ column])
+                }
+                // The glyph, not bold or reversed, in the ink's colour, on the cell's
+                // background.
+                out[outBase &+ column].glyphAndFlags = glyphs[Int(b)]
+                out[outBase &+ column].foregroundRaw = colour.raw
+              }
+            }
           }
-          // The glyph, not bold or reversed, in the ink's colour, on the cell's background.
-          out[outBase + column].glyphAndFlags = glyphs[Int(b)]
-          out[outBase + column].foregroundRaw = colour.raw
         }
       }
     }

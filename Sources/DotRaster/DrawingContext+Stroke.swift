@@ -162,6 +162,17 @@ public protocol DotLineSink {
   mutating func move(x: Double, y: Double, dashOffset: Double)
   /// Adds a line to a dot-space point (a move when no subpath is open).
   mutating func line(x: Double, y: Double)
+  /// Whether a line whose ends both lie more than two dots beyond the same edge of the clip
+  /// (`DrawingContext.clipBounds`) may be left out, the subpath going on from its far end as
+  /// after a move: true where such a line inks no dot of the clip and leaves nothing behind
+  /// for the lines after it (solid strokes at most a dot beyond their centre line); false for
+  /// a path (a fill needs every edge) and by default.
+  var mayLiftBeyondClip: Bool { get }
+}
+
+extension DotLineSink {
+  /// False: every line is needed (see the requirement).
+  public var mayLiftBeyondClip: Bool { false }
 }
 
 extension DotPathBuilder: DotLineSink {}
@@ -173,7 +184,7 @@ public struct DotStrokeSink: DotLineSink {
   let dots: UnsafeMutableBufferPointer<Ink>
   var lastX = 0.0
   var lastY = 0.0
-  /// Points in the open subpath.
+  /// Points in the open subpath: 0, 1, or 2 for two or more.
   var points = 0
 
   init(stroker: Stroker, dots: UnsafeMutableBufferPointer<Ink>) {
@@ -197,13 +208,24 @@ public struct DotStrokeSink: DotLineSink {
     stroker.segment(lastX, lastY, x, y, dots)
     lastX = x
     lastY = y
-    points += 1
+    points = 2
   }
 
-  mutating func finishSubpath() {
-    if points == 1 { stroker.segment(lastX, lastY, lastX, lastY, dots) }
+  @inline(__always) mutating func finishSubpath() {
+    if points == 1 { dotAlone() }
     points = 0
   }
+
+  /// The dot of a subpath of one point (out of line: `move` stays small).
+  @inline(never) mutating func dotAlone() {
+    stroker.segment(lastX, lastY, lastX, lastY, dots)
+  }
+
+  /// True for a solid stroke whose dots lie at most a dot from its centre line (the dots of a
+  /// segment are then those of its own ends, each within the brush's reach of the steps
+  /// between the ends' dots: none in the clip when both ends lie over two dots beyond one
+  /// edge of it).
+  public var mayLiftBeyondClip: Bool { stroker.dashTotal <= 0 && stroker.brush.reach <= 1 }
 }
 
 /// The dots a stroke of some width stamps around each step of its centre line.
@@ -359,7 +381,7 @@ struct Stroker {
     let ix1 = floorToIntNear(x0 + dx)
     let iy1 = floorToIntNear(y0 + dy)
     // (Below 2²⁰: no overflow.)
-    let steps = max(abs(ix1 &- ix0), abs(iy1 &- iy0))
+    let steps = max(magnitude(ix1 &- ix0), magnitude(iy1 &- iy0))
     if ix0 >= clip.minX && ix0 < clip.maxX && iy0 >= clip.minY && iy0 < clip.maxY
       && ix1 >= clip.minX && ix1 < clip.maxX && iy1 >= clip.minY && iy1 < clip.maxY
     {
@@ -434,7 +456,7 @@ struct Stroker {
     let major: Int
     let minor: Int
     let delta: Int
-    let xMajor = abs(ix1 &- ix0) >= abs(iy1 &- iy0)
+    let xMajor = magnitude(ix1 &- ix0) >= magnitude(iy1 &- iy0)
     if xMajor {
       major = ix1 >= ix0 ? 1 : -1
       minor = w
@@ -491,11 +513,10 @@ struct Stroker {
     dashDistance += length
     // (The dots are `plainSteps`' (the general path's), those the dash test passes.)
     let stepLength = steps == 0 ? 0 : length / Double(steps)
-    let (dashes, dashTotal, dashPhase) = (self.dashes, self.dashTotal, self.dashPhase)
+    let dashes = self.dashes
+    var walk = DashWalk(self)
     Self.stepDots(ix0, iy0, ix1, iy1, steps: steps, width: width, ink: ink, dots) { k in
-      Stroker.dashIsOn(
-        at: start + Double(k) * stepLength, dashes: dashes, dashTotal: dashTotal,
-        dashPhase: dashPhase)
+      walk.isOn(start + Double(k) * stepLength, dashes)
     }
   }
 
@@ -653,7 +674,7 @@ extension Stroker {
     start: Double, stepLength: Double, _ dots: UnsafeMutableBufferPointer<Ink>
   ) {
     // (Coordinates below 2²⁰: no overflow anywhere below.)
-    let xMajor = abs(ix1 &- ix0) >= abs(iy1 &- iy0)
+    let xMajor = magnitude(ix1 &- ix0) >= magnitude(iy1 &- iy0)
     let reach = brush.reach
     // The major axis a, the minor axis b, and the clip's span on each (grown by the brush).
     let (a0, a1, b0, b1) = xMajor ? (ix0, ix1, iy0, iy1) : (iy0, iy1, ix0, ix1)
@@ -684,11 +705,13 @@ extension Stroker {
     let inkValue = ink
     let fb = Double(delta) / Double(steps)
     let pb0 = Double(b0) + 0.5
+    var walk = DashWalk(self)
+    let dashes = self.dashes
     var k = kLo
     while true {
       // (r = 0: the exact value is whole, and the dot is the one the doubles give.)
       let bk = r != 0 ? b : floorToIntNear(pb0 + fb * Double(k))
-      if bk >= bMin && bk < bMax && (!dashed || dashOn(start + Double(k) * stepLength)) {
+      if bk >= bMin && bk < bMax && (!dashed || walk.isOn(start + Double(k) * stepLength, dashes)) {
         let (x, y) = xMajor ? (a, bk) : (bk, a)
         if thin {
           dots[y &* w &+ x] = inkValue
@@ -721,6 +744,61 @@ extension Stroker {
     }
   }
 }
+
+/// `Stroker.dashIsOn` for distances asked in increasing order (the steps of a segment), the
+/// same answers with no division for most of them: for a pattern of two lengths, the
+/// distance's place in its period is `x − n·total` with n, the whole periods before it,
+/// carried from the last distance (one more when it has passed the period's end). That is the
+/// very expression `dashIsOn` evaluates once its ⌊x / total⌋ is n, and it is n wherever the
+/// place lies more than 10⁻⁷ dots inside a dash or a gap (with x below 2²⁰ the roundings are
+/// below 2⁻³⁰): there the answer is read from the place; elsewhere (near an edge of a dash,
+/// far distances, other patterns) `dashIsOn` answers, and n is found again by division.
+struct DashWalk {
+  let total: Double
+  let phase: Double
+  /// Whether the pattern is two lengths (each longer than the margins below).
+  let two: Bool
+  /// The first dash's end less and more the margin, and the period's end less it.
+  let onBelow: Double
+  let offAbove: Double
+  let offBelow: Double
+  /// Whole periods before the last distance asked (−1 before the first).
+  var periods = -1.0
+
+  @inline(__always) init(_ s: Stroker) {
+    total = s.dashTotal
+    phase = s.dashPhase
+    let margin = 1e-7
+    two = s.dashes.count == 2 && s.dashes[0] > 2 * margin && s.dashes[1] > 2 * margin
+    let first = two ? s.dashes[0] : 0
+    onBelow = first - margin
+    offAbove = first + margin
+    offBelow = total - margin
+  }
+
+  /// Whether the pattern `dashes` (the stroker's) is on `distance` dots along the subpath
+  /// (`Stroker.dashIsOn`).
+  @inline(__always) mutating func isOn(_ distance: Double, _ dashes: [Double]) -> Bool {
+    let x = distance + phase
+    if two && x < 0x1p20 {
+      var d = x - periods * total
+      if d >= total {
+        periods += 1
+        d = x - periods * total
+      }
+      if d > 1e-7 {
+        if d < onBelow { return true }
+        if d > offAbove && d < offBelow { return false }
+      }
+      let q = x / total
+      if q >= 0 && q < 0x1p52 { periods = Double(Int(q)) }
+    }
+    return Stroker.dashIsOn(at: distance, dashes: dashes, dashTotal: total, dashPhase: phase)
+  }
+}
+
+/// |v| for a v far from `Int.min` (no overflow test, as `abs` makes).
+@inline(__always) func magnitude(_ v: Int) -> Int { v < 0 ? 0 &- v : v }
 
 /// ⌊v⌋ for |v| < 2⁵¹ (v + 1.5·2⁵² is then v rounded to a whole number, held in the low bits
 /// of its pattern; one less where that rounded up): no range test, as `Int(v)` makes.

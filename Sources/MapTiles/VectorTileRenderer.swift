@@ -330,11 +330,19 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
   /// With `dashed`, a subpath starts at its distance along the kept line (from
   /// `lengthBefore`), and after a run made a chord the line resumes as a new subpath at its
   /// own distance, so dashes keep their place.
+  ///
+  /// A sink that may lift the pen beyond the clip (`DotLineSink.mayLiftBeyondClip`: solid
+  /// strokes at most a dot wide each side) takes `addLiftingRun`'s way, the same dots with
+  /// fewer segments.
   @inline(never) func addRun<Sink: DotLineSink>(
     _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
     cut: CutEdges?, dashed: Bool, lengthBefore: Double, keepsLast: Bool,
     _ path: inout Sink
   ) {
+    if !dashed && path.mayLiftBeyondClip {
+      addLiftingRun(points, range, m, cut: cut, keepsLast: keepsLast, &path)
+      return
+    }
     let (a, b) = (range.lowerBound, range.upperBound)
     var started = false
     var penUp = false
@@ -421,6 +429,73 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
       lastCode = code
     }
     if pending { emit(pendingX, pendingY, at: pendingAlong) }
+  }
+
+  /// `addRun` for a sink that may lift the pen beyond the clip, solid: the same vertices kept
+  /// (step 1), but no chords, and no segment whose ends both lie beyond one edge of the clip
+  /// (grown a little) is handed over; the line goes on from the far end of the last one left
+  /// out with a move when a segment next reaches the clip. Those segments and the chords ink
+  /// no dot of the clip (their dots lie within a dot of the steps between their ends' dots,
+  /// all beyond that edge), and a solid stroke's segments are independent, so the dots are
+  /// `addRun`'s. A first vertex beyond the clip is held the same way (its dot alone would lie
+  /// beyond it too). Cut segments of outlines lift the pen as in `addRun`.
+  @inline(never) func addLiftingRun<Sink: DotLineSink>(
+    _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
+    cut: CutEdges?, keepsLast: Bool, _ path: inout Sink
+  ) {
+    let (a, b) = (range.lowerBound, range.upperBound)
+    // A subpath is open at the last vertex kept (else the pen is held there, lifted).
+    var down = false
+    // The clip code of the last vertex kept (−1, every bit, before the first).
+    var lastCode = -1
+    var keptX = 0.0
+    var keptY = 0.0
+    var prevU = 0.0
+    var prevV = 0.0
+    for n in a..<b {
+      let q = points[n]
+      let u = Double(q.x)
+      let v = Double(q.y)
+      let x = m.ox + u * m.sx
+      let y = m.oy + v * m.sy
+      let code = m.code(x, y)
+      if let cut, n > a, cut.isCut(prevU, prevV, u, v) {
+        // Lift the pen: this segment is a cut, not an outline.
+        path.move(x: x, y: y, dashOffset: 0)
+        down = true
+        lastCode = code
+        (keptX, keptY, prevU, prevV) = (x, y, u, v)
+        continue
+      }
+      prevU = u
+      prevV = v
+      if n > a {
+        let dx = x - keptX
+        let dy = y - keptY
+        if dx * dx + dy * dy < 0.25 && !(keepsLast && n == b - 1) { continue }
+      }
+      let (heldX, heldY) = (keptX, keptY)
+      keptX = x
+      keptY = y
+      if code & lastCode != 0 {
+        // Beyond an edge the last vertex kept lies beyond (or a first vertex beyond the
+        // clip): left out, the pen held here.
+        down = false
+        lastCode = code
+        continue
+      }
+      lastCode = code
+      if down {
+        path.line(x: x, y: y)
+      } else if n > a {
+        path.move(x: heldX, y: heldY, dashOffset: 0)
+        path.line(x: x, y: y)
+        down = true
+      } else {
+        path.move(x: x, y: y, dashOffset: 0)
+        down = true
+      }
+    }
   }
 
   // MARK: Labels
