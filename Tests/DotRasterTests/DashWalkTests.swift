@@ -13,7 +13,8 @@ struct DashWalkTests {
     c.transform = Transform2D(scaleX: scale, scaleY: scale)
     c.lineWidth = 1 / scale
     c.setLineDash(phase: phase / scale, lengths: lengths.map { $0 / scale })
-    return Stroker(context: c, ink: Ink(layer: 2, color: .white))
+    return Stroker(
+      context: c, canvas: DotCanvas(width: 8, height: 8), ink: Ink(layer: 2, color: .white))
   }
 
   @Test(
