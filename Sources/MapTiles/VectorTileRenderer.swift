@@ -293,14 +293,13 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
 
   /// Adds a feature's rings to the path for a fill, keeping only what can show in the
   /// context's clip (see `addRun`).
-  func addParts(_ f: FlatParts, _ m: DotPlacement, _ path: inout DotPathBuilder) {
+  func addParts<Sink: DotLineSink>(_ f: FlatParts, _ m: DotPlacement, _ path: inout Sink) {
     for p in f.parts {
       let a = Int(f.offsets[Int(p)])
       let b = Int(f.offsets[Int(p) + 1])
       guard a < b else { continue }
       addRun(
         f.points, a..<b, m, cut: nil, dashed: false, lengthBefore: 0, keepsLast: false, &path)
-      path.close()
     }
   }
 
