@@ -97,6 +97,12 @@ extension DrawingContext {
           withUnsafeBytes(of: rowParity) { rowParity in
             canvas.withDots { dots in
               for row in firstRow...lastRow {
+                // The pattern's dots on this row: those of even and of odd columns (of the
+                // pattern's grid), both (a solid run), one of them (every other dot) or none.
+                // A row of none is skipped whole: the edges a row crosses do not depend on the
+                // rows before it (those begun above it and not ended are taken up below).
+                let parity = rowParity[(row + oy) & (CellGeometry.dotsHigh - 1)]
+                guard parity != 0 else { continue }
                 let yc = Double(row) + 0.5
                 while next < edgeCount && edges[next].yTop <= yc {
                   active[activeCount] = next
@@ -122,15 +128,11 @@ extension DrawingContext {
                 }
                 activeCount = kept
                 guard count >= 2 else { continue }
-                // The pattern's dots on this row: those of even and of odd columns (of the
-                // pattern's grid), both (a solid run), one of them (every other dot) or none.
-                let parity = rowParity[(row + oy) & (CellGeometry.dotsHigh - 1)]
-                guard parity != 0 else { continue }
                 let even = parity & 1 != 0
                 var k = 0
                 while k + 1 < count {
-                  let a = max(Int((crossings[k] - 0.5).rounded(.up)), clip.minX)
-                  let b = min(Int((crossings[k + 1] - 0.5).rounded(.up)) - 1, clip.maxX - 1)
+                  let a = max(FillScratch.ceiling(crossings[k] - 0.5), clip.minX)
+                  let b = min(FillScratch.ceiling(crossings[k + 1] - 0.5) - 1, clip.maxX - 1)
                   if a <= b {
                     let base = row * w
                     if parity == 3 {
@@ -155,25 +157,26 @@ extension DrawingContext {
 /// Takes the rings of a fill as dot-space lines (`DrawingContext.fillDotRings`): a move starts
 /// a ring (closing the one before), a line adds an edge; the edges are kept, not the points.
 package struct DotRingSink: DotLineSink {
-  var edges: [FillScratch.Edge]
-  var bounds = FillScratch.Bounds()
-  var firstX = 0.0
-  var firstY = 0.0
-  var lastX = 0.0
-  var lastY = 0.0
+  // (Inlinable, with what it uses: a renderer hands it every vertex.)
+  @usableFromInline var edges: [FillScratch.Edge]
+  @usableFromInline var bounds = FillScratch.Bounds()
+  @usableFromInline var firstX = 0.0
+  @usableFromInline var firstY = 0.0
+  @usableFromInline var lastX = 0.0
+  @usableFromInline var lastY = 0.0
   /// Whether a ring is open.
-  var open = false
+  @usableFromInline var open = false
 
   init(edges: [FillScratch.Edge]) { self.edges = edges }
 
-  package mutating func move(x: Double, y: Double, dashOffset: Double) {
+  @inlinable package mutating func move(x: Double, y: Double, dashOffset: Double) {
     closeRing()
     (firstX, firstY, lastX, lastY) = (x, y, x, y)
     open = true
     bounds.widen(x, y)
   }
 
-  package mutating func line(x: Double, y: Double) {
+  @inlinable package mutating func line(x: Double, y: Double) {
     guard open else {
       move(x: x, y: y, dashOffset: 0)
       return
@@ -184,7 +187,7 @@ package struct DotRingSink: DotLineSink {
   }
 
   /// Adds the open ring's closing edge.
-  mutating func closeRing() {
+  @inlinable mutating func closeRing() {
     guard open else { return }
     FillScratch.addEdge(lastX, lastY, firstX, firstY, to: &edges)
     open = false
@@ -192,24 +195,34 @@ package struct DotRingSink: DotLineSink {
 }
 
 /// Buffers a fill works in, kept by the context between fills.
-struct FillScratch {
-  struct Edge {
-    var yTop: Double
-    var yBottom: Double
-    var xAtTop: Double
-    var slope: Double
+@usableFromInline struct FillScratch {
+  @usableFromInline struct Edge {
+    @usableFromInline var yTop: Double
+    @usableFromInline var yBottom: Double
+    @usableFromInline var xAtTop: Double
+    @usableFromInline var slope: Double
+
+    @inlinable init(yTop: Double, yBottom: Double, xAtTop: Double, slope: Double) {
+      (self.yTop, self.yBottom, self.xAtTop, self.slope) = (yTop, yBottom, xAtTop, slope)
+    }
   }
   var edges: [Edge] = []
 
   /// The bounds of the points of a fill's rings (empty: no point yet).
-  struct Bounds {
-    var minX = Double.infinity
-    var maxX = -Double.infinity
-    var minY = Double.infinity
-    var maxY = -Double.infinity
+  @usableFromInline struct Bounds {
+    @usableFromInline var minX = Double.infinity
+    @usableFromInline var maxX = -Double.infinity
+    @usableFromInline var minY = Double.infinity
+    @usableFromInline var maxY = -Double.infinity
+
+    @inlinable init() {}
+
+    init(minX: Double, maxX: Double, minY: Double, maxY: Double) {
+      (self.minX, self.maxX, self.minY, self.maxY) = (minX, maxX, minY, maxY)
+    }
 
     /// Widens the bounds over a point.
-    @inline(__always) mutating func widen(_ x: Double, _ y: Double) {
+    @inlinable @inline(__always) mutating func widen(_ x: Double, _ y: Double) {
       minX = min(minX, x)
       maxX = max(maxX, x)
       minY = min(minY, y)
@@ -231,7 +244,7 @@ struct FillScratch {
 
   /// Adds the edge from (ax, ay) to (bx, by) to `edges`, top end first, unless it is
   /// horizontal or an end is not finite.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func addEdge(
     _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, to edges: inout [Edge]
   ) {
@@ -256,6 +269,13 @@ struct FillScratch {
       b.widen(xs[i], ys[i])
       addEdge(xs[i], ys[i], xs[j], ys[j], to: &edges)
     }
+  }
+
+  /// `Int(v.rounded(.up))` without the call to the C library's `ceil` (it traps for the same
+  /// values).
+  @inline(__always) static func ceiling(_ v: Double) -> Int {
+    let t = Int(v)
+    return Double(t) < v ? t + 1 : t
   }
 
   /// Sorts edges by their tops: by insertion when they are few (a building's), else by the
