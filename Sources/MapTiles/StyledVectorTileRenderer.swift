@@ -126,7 +126,7 @@ extension VectorTileRenderer {
                   let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)
                   if context.isPathEmpty {
                     // The edges straight from the tile's points, without a path.
-                    context.fillDotRings { addParts(geometry, placement, &$0) }
+                    context.fillDotRings { addFillParts(geometry, placement, &$0) }
                   } else {
                     context.withDotPath { addParts(geometry, placement, &$0) }
                     context.fillPath()
