@@ -72,17 +72,15 @@ extension DrawingContext {
     guard firstRow <= lastRow else { return }
     var next = 0
     let w = canvas.width
-    // The pattern's dots on a row (of the pattern's grid, 4 rows high): bit 0 those of even
-    // columns, bit 1 those of odd ones.
+    // The pattern's dots on a row (of the pattern's grid, a cell high): bit 0 those of even
+    // columns, bit 1 those of odd ones. (A byte for each dot row of a cell.)
     let bits = pattern.bits
-    var rowParity: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
-    withUnsafeMutableBytes(of: &rowParity) { p in
-      for dy in 0..<4 {
-        let even: UInt8 = bits & CellGeometry.brailleBit(dx: 0, dy: dy) != 0 ? 1 : 0
-        let odd: UInt8 = bits & CellGeometry.brailleBit(dx: 1, dy: dy) != 0 ? 2 : 0
-        p[dy] = even | odd
-      }
+    @inline(__always) func parity(_ r: Int) -> UInt8 {
+      (bits & CellGeometry.brailleBit(dx: 0, dy: r) != 0 ? 1 : 0)
+        | (bits & CellGeometry.brailleBit(dx: 1, dy: r) != 0 ? 2 : 0)
     }
+    let rowParity = (parity(0), parity(1), parity(2), parity(3))
+    assert(MemoryLayout.size(ofValue: rowParity) == CellGeometry.dotsHigh)
     // The edges crossing the row (those begun above it and not yet ended, in the order they
     // began) and their crossings, sorted as they come (a row of a map's polygon crosses a few
     // edges: an insertion gives what sorting them gave, without the calls per row of a
