@@ -167,6 +167,8 @@ package struct DotRingSink: DotLineSink {
 
   init(edges: [FillScratch.Edge]) { self.edges = edges }
 
+  /// Closes the open ring and starts one at a dot-space point (the dash offset means nothing
+  /// to a fill).
   @inlinable package mutating func move(x: Double, y: Double, dashOffset: Double) {
     closeRing()
     (firstX, firstY, lastX, lastY) = (x, y, x, y)
@@ -174,6 +176,7 @@ package struct DotRingSink: DotLineSink {
     bounds.widen(x, y)
   }
 
+  /// Adds an edge from the last point to a dot-space point (a move when no ring is open).
   @inlinable package mutating func line(x: Double, y: Double) {
     guard open else {
       move(x: x, y: y, dashOffset: 0)
