@@ -6,23 +6,12 @@ extension DrawingContext {
   func fillEvenOdd(ink: Ink) {
     guard !xs.isEmpty else { return }
     // The buffers of the last fill, reused (a map tile fills many small polygons).
-    var scratch = FillScratch()
-    swap(&scratch, &fillScratch)
+    var edges = fillScratch.edges
+    fillScratch.edges = []
     defer {
-      scratch.edges.removeAll(keepingCapacity: true)
-      swap(&scratch, &fillScratch)
+      edges.removeAll(keepingCapacity: true)
+      fillScratch.edges = edges
     }
-    fill(ink: ink, xs: xs, ys: ys, subpaths: subpaths, &scratch)
-  }
-
-  private func fill(
-    ink: Ink, xs: [Double], ys: [Double], subpaths: [DotPathBuilder.Subpath],
-    _ scratch: inout FillScratch
-  ) {
-    typealias Edge = FillScratch.Edge
-    var edges = scratch.edges
-    scratch.edges = []
-    defer { scratch.edges = edges }
     edges.reserveCapacity(xs.count)
     var bounds = FillScratch.Bounds()
     xs.withUnsafeBufferPointer { xs in
@@ -33,6 +22,40 @@ extension DrawingContext {
         }
       }
     }
+    fill(ink: ink, edges: &edges, bounds: bounds)
+  }
+
+  /// Fills rings handed to `body` as dot-space lines (`DotRingSink`: a move starts a ring, and
+  /// each ring is closed) in the fill colour and pattern, under the even-odd rule: the dots
+  /// `withDotPath` with the same lines and then `fillPath()` give, without the path, for
+  /// renderers that fill many small polygons (vector tiles' buildings). The current path must
+  /// be empty (it is left alone); without a fill colour nothing is drawn and `body` is not
+  /// called.
+  package func fillDotRings(_ body: (inout DotRingSink) -> Void) {
+    guard let color = state.fillColor else { return }
+    var sink = DotRingSink(edges: fillScratch.edges)
+    fillScratch.edges = []
+    body(&sink)
+    sink.closeRing()
+    var edges = sink.edges
+    sink.edges = []
+    let b = sink.bounds
+    if keepsColor(color) {
+      // (`pathArea(margin: 2)` of the same points: their bounds.)
+      let area = dotArea(b.minX, b.minY, b.maxX, b.maxY, margin: 2)
+      drawKeepingColor(color, layer: Self.fillLayer, in: area) {
+        fill(ink: $0, edges: &edges, bounds: b)
+      }
+    } else {
+      fill(ink: Ink(layer: Self.fillLayer, color: color), edges: &edges, bounds: b)
+    }
+    edges.removeAll(keepingCapacity: true)
+    fillScratch.edges = edges
+  }
+
+  /// Inks the dots whose centres lie inside an odd number of the rings whose edges are
+  /// `edges` (any order; sorted here) and whose points lie in `bounds`.
+  private func fill(ink: Ink, edges: inout [FillScratch.Edge], bounds: FillScratch.Bounds) {
     // (Cut to the canvas: one lent out meanwhile is empty, and nothing is drawn.)
     let clip = state.clip.intersection(
       DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
@@ -46,69 +69,82 @@ extension DrawingContext {
       }
       return
     }
-    edges.sort { $0.yTop < $1.yTop }
     let firstRow = max(clip.minY, Int((bounds.minY - 0.5).rounded(.up)))
     let lastRow = min(clip.maxY - 1, Int((bounds.maxY - 0.5).rounded(.down)))
     guard firstRow <= lastRow else { return }
     var next = 0
     let w = canvas.width
-    let solid = pattern == .solid
+    // The pattern's dots on a row (of the pattern's grid, a cell high): bit 0 those of even
+    // columns, bit 1 those of odd ones. (A byte for each dot row of a cell.)
+    let bits = pattern.bits
+    @inline(__always) func parity(_ r: Int) -> UInt8 {
+      (bits & CellGeometry.brailleBit(dx: 0, dy: r) != 0 ? 1 : 0)
+        | (bits & CellGeometry.brailleBit(dx: 1, dy: r) != 0 ? 2 : 0)
+    }
+    let rowParity = (parity(0), parity(1), parity(2), parity(3))
+    assert(MemoryLayout.size(ofValue: rowParity) == CellGeometry.dotsHigh)
     // The edges crossing the row (those begun above it and not yet ended, in the order they
     // began) and their crossings, sorted as they come (a row of a map's polygon crosses a few
     // edges: an insertion gives what sorting them gave, without the calls per row of a
-    // growable array; a crossing is finite, or its dot below would not convert).
+    // growable array; a crossing is finite, or its dot below would not convert). Which edge
+    // gives a crossing does not matter, so neither does the order of edges of one top.
     let edgeCount = edges.count
-    edges.withUnsafeBufferPointer { edges in
+    edges.withUnsafeMutableBufferPointer { edges in
+      FillScratch.sortByTop(edges)
       withUnsafeTemporaryAllocation(of: Int.self, capacity: edgeCount) { active in
         withUnsafeTemporaryAllocation(of: Double.self, capacity: edgeCount) { crossings in
           var activeCount = 0
-          canvas.withDots { dots in
-            for row in firstRow...lastRow {
-              let yc = Double(row) + 0.5
-              while next < edgeCount && edges[next].yTop <= yc {
-                active[activeCount] = next
-                activeCount += 1
-                next += 1
-              }
-              var kept = 0
-              var count = 0
-              for a in 0..<activeCount {
-                let e = active[a]
-                if edges[e].yBottom <= yc { continue }
-                active[kept] = e
-                kept += 1
-                guard edges[e].yTop <= yc else { continue }
-                let x = edges[e].xAtTop + (yc - edges[e].yTop) * edges[e].slope
-                var j = count
-                while j > 0 && x < crossings[j - 1] {
-                  crossings[j] = crossings[j - 1]
-                  j -= 1
+          withUnsafeBytes(of: rowParity) { rowParity in
+            canvas.withDots { dots in
+              for row in firstRow...lastRow {
+                // The pattern's dots on this row: those of even and of odd columns (of the
+                // pattern's grid), both (a solid run), one of them (every other dot) or none.
+                // A row of none is skipped whole: the edges a row crosses do not depend on the
+                // rows before it (those begun above it and not ended are taken up below).
+                let parity = rowParity[(row + oy) & (CellGeometry.dotsHigh - 1)]
+                guard parity != 0 else { continue }
+                let yc = Double(row) + 0.5
+                while next < edgeCount && edges[next].yTop <= yc {
+                  active[activeCount] = next
+                  activeCount += 1
+                  next += 1
                 }
-                crossings[j] = x
-                count += 1
-              }
-              activeCount = kept
-              guard count >= 2 else { continue }
-              // The pattern's dots on this row: those of even and of odd columns (of the
-              // pattern's grid), both (a solid run), one of them (every other dot) or none.
-              let even = solid || pattern.covers(x: 0, y: row + oy)
-              let odd = solid || pattern.covers(x: 1, y: row + oy)
-              guard even || odd else { continue }
-              var k = 0
-              while k + 1 < count {
-                let a = max(Int((crossings[k] - 0.5).rounded(.up)), clip.minX)
-                let b = min(Int((crossings[k + 1] - 0.5).rounded(.up)) - 1, clip.maxX - 1)
-                if a <= b {
-                  let base = row * w
-                  if even && odd {
-                    for x in a...b { dots[base + x] = ink }
-                  } else {
-                    // The first column of the right parity from a, then every other one.
-                    let first = a + (((even ? 0 : 1) - (a + ox)) & 1)
-                    for x in stride(from: first, through: b, by: 2) { dots[base + x] = ink }
+                var kept = 0
+                var count = 0
+                for a in 0..<activeCount {
+                  let e = active[a]
+                  if edges[e].yBottom <= yc { continue }
+                  active[kept] = e
+                  kept += 1
+                  guard edges[e].yTop <= yc else { continue }
+                  let x = edges[e].xAtTop + (yc - edges[e].yTop) * edges[e].slope
+                  var j = count
+                  while j > 0 && x < crossings[j - 1] {
+                    crossings[j] = crossings[j - 1]
+                    j -= 1
                   }
+                  crossings[j] = x
+                  count += 1
                 }
-                k += 2
+                activeCount = kept
+                guard count >= 2 else { continue }
+                let even = parity & 1 != 0
+                var k = 0
+                while k + 1 < count {
+                  let a = max(FillScratch.ceiling(crossings[k] - 0.5), clip.minX)
+                  let b = min(FillScratch.ceiling(crossings[k + 1] - 0.5) - 1, clip.maxX - 1)
+                  if a <= b {
+                    let base = row * w
+                    if parity == 3 {
+                      for x in a...b { dots[base + x] = ink }
+                    } else {
+                      // The first column of the right parity from a, then every other one.
+                      let first = a + (((even ? 0 : 1) - (a + ox)) & 1)
+                      for x in stride(from: first, through: b, by: 2) { dots[base + x] = ink }
+                    }
+                  }
+                  k += 2
+                }
               }
             }
           }
@@ -118,22 +154,83 @@ extension DrawingContext {
   }
 }
 
+/// Takes the rings of a fill as dot-space lines (`DrawingContext.fillDotRings`): a move starts
+/// a ring (closing the one before), a line adds an edge; the edges are kept, not the points.
+package struct DotRingSink: DotLineSink {
+  // (Inlinable, with what it uses: a renderer hands it every vertex.)
+  @usableFromInline var edges: [FillScratch.Edge]
+  @usableFromInline var bounds = FillScratch.Bounds()
+  @usableFromInline var firstX = 0.0
+  @usableFromInline var firstY = 0.0
+  @usableFromInline var lastX = 0.0
+  @usableFromInline var lastY = 0.0
+  /// Whether a ring is open.
+  @usableFromInline var open = false
+
+  init(edges: [FillScratch.Edge]) { self.edges = edges }
+
+  /// Closes the open ring and starts one at a dot-space point (the dash offset means nothing
+  /// to a fill).
+  @inlinable package mutating func move(x: Double, y: Double, dashOffset: Double) {
+    closeRing()
+    (firstX, firstY, lastX, lastY) = (x, y, x, y)
+    open = true
+    bounds.widen(x, y)
+  }
+
+  /// Adds an edge from the last point to a dot-space point (a move when no ring is open).
+  @inlinable package mutating func line(x: Double, y: Double) {
+    guard open else {
+      move(x: x, y: y, dashOffset: 0)
+      return
+    }
+    FillScratch.addEdge(lastX, lastY, x, y, to: &edges)
+    (lastX, lastY) = (x, y)
+    bounds.widen(x, y)
+  }
+
+  /// Adds the open ring's closing edge.
+  @inlinable mutating func closeRing() {
+    guard open else { return }
+    FillScratch.addEdge(lastX, lastY, firstX, firstY, to: &edges)
+    open = false
+  }
+}
+
 /// Buffers a fill works in, kept by the context between fills.
-struct FillScratch {
-  struct Edge {
-    var yTop: Double
-    var yBottom: Double
-    var xAtTop: Double
-    var slope: Double
+@usableFromInline struct FillScratch {
+  @usableFromInline struct Edge {
+    @usableFromInline var yTop: Double
+    @usableFromInline var yBottom: Double
+    @usableFromInline var xAtTop: Double
+    @usableFromInline var slope: Double
+
+    @inlinable init(yTop: Double, yBottom: Double, xAtTop: Double, slope: Double) {
+      (self.yTop, self.yBottom, self.xAtTop, self.slope) = (yTop, yBottom, xAtTop, slope)
+    }
   }
   var edges: [Edge] = []
 
   /// The bounds of the points of a fill's rings (empty: no point yet).
-  struct Bounds {
-    var minX = Double.infinity
-    var maxX = -Double.infinity
-    var minY = Double.infinity
-    var maxY = -Double.infinity
+  @usableFromInline struct Bounds {
+    @usableFromInline var minX = Double.infinity
+    @usableFromInline var maxX = -Double.infinity
+    @usableFromInline var minY = Double.infinity
+    @usableFromInline var maxY = -Double.infinity
+
+    @inlinable init() {}
+
+    init(minX: Double, maxX: Double, minY: Double, maxY: Double) {
+      (self.minX, self.maxX, self.minY, self.maxY) = (minX, maxX, minY, maxY)
+    }
+
+    /// Widens the bounds over a point.
+    @inlinable @inline(__always) mutating func widen(_ x: Double, _ y: Double) {
+      minX = min(minX, x)
+      maxX = max(maxX, x)
+      minY = min(minY, y)
+      maxY = max(maxY, y)
+    }
 
     /// Whether the rings can ink a dot of `clip`.
     func meets(_ clip: DotRect) -> Bool {
@@ -148,6 +245,20 @@ struct FillScratch {
     }
   }
 
+  /// Adds the edge from (ax, ay) to (bx, by) to `edges`, top end first, unless it is
+  /// horizontal or an end is not finite.
+  @inlinable @inline(__always)
+  static func addEdge(
+    _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, to edges: inout [Edge]
+  ) {
+    if ay == by || !ay.isFinite || !by.isFinite { return }
+    if ay < by {
+      edges.append(Edge(yTop: ay, yBottom: by, xAtTop: ax, slope: (bx - ax) / (by - ay)))
+    } else {
+      edges.append(Edge(yTop: by, yBottom: ay, xAtTop: bx, slope: (ax - bx) / (ay - by)))
+    }
+  }
+
   /// Adds the edges of the ring `range` of the points, closed (as every ring is for filling),
   /// to `edges`, leaving out horizontal edges and those with an end that is not finite, and
   /// widens `bounds` over its points.
@@ -158,17 +269,34 @@ struct FillScratch {
   ) {
     for i in range {
       let j = i + 1 < range.upperBound ? i + 1 : range.lowerBound
-      let (ax, ay, bx, by) = (xs[i], ys[i], xs[j], ys[j])
-      b.minX = min(b.minX, ax)
-      b.maxX = max(b.maxX, ax)
-      b.minY = min(b.minY, ay)
-      b.maxY = max(b.maxY, ay)
-      if ay == by || !ay.isFinite || !by.isFinite { continue }
-      if ay < by {
-        edges.append(Edge(yTop: ay, yBottom: by, xAtTop: ax, slope: (bx - ax) / (by - ay)))
-      } else {
-        edges.append(Edge(yTop: by, yBottom: ay, xAtTop: bx, slope: (ax - bx) / (ay - by)))
-      }
+      b.widen(xs[i], ys[i])
+      addEdge(xs[i], ys[i], xs[j], ys[j], to: &edges)
     }
+  }
+
+  /// `Int(v.rounded(.up))` without the call to the C library's `ceil` (it traps for the same
+  /// values).
+  @inline(__always) static func ceiling(_ v: Double) -> Int {
+    let t = Int(v)
+    return Double(t) < v ? t + 1 : t
+  }
+
+  /// Sorts edges by their tops: by insertion when they are few (a building's), else by the
+  /// standard library.
+  @inline(__always) static func sortByTop(_ edges: UnsafeMutableBufferPointer<Edge>) {
+    guard edges.count > 24 else {
+      for i in edges.indices.dropFirst() {
+        let e = edges[i]
+        var j = i
+        while j > 0 && e.yTop < edges[j - 1].yTop {
+          edges[j] = edges[j - 1]
+          j -= 1
+        }
+        edges[j] = e
+      }
+      return
+    }
+    var all = edges
+    all.sort { $0.yTop < $1.yTop }
   }
 }

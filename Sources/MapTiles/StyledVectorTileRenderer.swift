@@ -124,8 +124,13 @@ extension VectorTileRenderer {
               for item in items where item.box.intersects(box) {
                 if paint.fill != nil {
                   let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)
-                  context.withDotPath { addParts(geometry, placement, &$0) }
-                  context.fillPath()
+                  if context.isPathEmpty {
+                    // The edges straight from the tile's points, without a path.
+                    context.fillDotRings { addFillParts(geometry, placement, &$0) }
+                  } else {
+                    context.withDotPath { addParts(geometry, placement, &$0) }
+                    context.fillPath()
+                  }
                 }
                 guard paint.stroke != nil else { continue }
                 context.strokeDotLines(within: placement.dotBox(item.box)) { sink in

@@ -293,15 +293,76 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
 
   /// Adds a feature's rings to the path for a fill, keeping only what can show in the
   /// context's clip (see `addRun`).
-  func addParts(_ f: FlatParts, _ m: DotPlacement, _ path: inout DotPathBuilder) {
+  func addParts<Sink: DotLineSink>(_ f: FlatParts, _ m: DotPlacement, _ path: inout Sink) {
     for p in f.parts {
       let a = Int(f.offsets[Int(p)])
       let b = Int(f.offsets[Int(p) + 1])
       guard a < b else { continue }
       addRun(
         f.points, a..<b, m, cut: nil, dashed: false, lengthBefore: 0, keepsLast: false, &path)
-      path.close()
     }
+  }
+
+  /// Hands a feature's rings to a fill (`DrawingContext.fillDotRings`): what `addParts` hands
+  /// it, through a loop of its own (`addFillRing`).
+  func addFillParts(_ f: FlatParts, _ m: DotPlacement, _ sink: inout DotRingSink) {
+    for p in f.parts {
+      let a = Int(f.offsets[Int(p)])
+      let b = Int(f.offsets[Int(p) + 1])
+      guard a < b else { continue }
+      addFillRing(f.points, a..<b, m, &sink)
+    }
+  }
+
+  /// `addRun` for a fill's ring (no cut, no dashes, the last vertex not kept): the same moves
+  /// and lines, without the work for cuts and dashes on each vertex.
+  @inline(never) func addFillRing<Sink: DotLineSink>(
+    _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
+    _ sink: inout Sink
+  ) {
+    let a = range.lowerBound
+    var started = false
+    var lastCode = -1
+    var keptX = 0.0
+    var keptY = 0.0
+    var pendingX = 0.0
+    var pendingY = 0.0
+    var pending = false
+    @inline(__always) func emit(_ x: Double, _ y: Double) {
+      if started {
+        sink.line(x: x, y: y)
+      } else {
+        sink.move(x: x, y: y, dashOffset: 0)
+        started = true
+      }
+    }
+    for n in range {
+      let q = points[n]
+      let x = m.ox + Double(q.x) * m.sx
+      let y = m.oy + Double(q.y) * m.sy
+      let code = m.code(x, y)
+      if n > a {
+        let dx = x - keptX
+        let dy = y - keptY
+        if dx * dx + dy * dy < 0.25 { continue }
+      }
+      (keptX, keptY) = (x, y)
+      if code != 0 && lastCode >= 0 && code & lastCode != 0 {
+        // Still beyond the same edge: hold the point, the run's end is what matters.
+        pendingX = x
+        pendingY = y
+        pending = true
+        lastCode &= code
+        continue
+      }
+      if pending {
+        emit(pendingX, pendingY)
+        pending = false
+      }
+      emit(x, y)
+      lastCode = code
+    }
+    if pending { emit(pendingX, pendingY) }
   }
 
   /// Adds one piece of a line or outline to the path (see `addRun`), skipping segments along

@@ -1,0 +1,131 @@
+import Testing
+
+@testable import DotRaster
+
+@Suite("fillDotRings draws what a path filled draws")
+struct FillDotRingsTests {
+  typealias Ring = [(Double, Double)]
+
+  /// Hand-made polygons that make a scanline fill slip: holes either way round, touching and
+  /// overlapping squares, a bow tie, rings of one and two points, vertices on dot centres,
+  /// horizontal and vertical edges, a speck, a shape beyond the canvas, points that are not
+  /// finite down.
+  static let tricky: [(String, [Ring])] = [
+    ("square", [[(2, 3), (9, 3), (9, 8), (2, 8)]]),
+    (
+      "hole clockwise",
+      [[(1, 1), (18, 1), (18, 14), (1, 14)], [(5, 5), (12, 5), (12, 10), (5, 10)]]
+    ),
+    (
+      "hole counter-clockwise",
+      [[(1, 1), (18, 1), (18, 14), (1, 14)], [(5, 5), (5, 10), (12, 10), (12, 5)]]
+    ),
+    ("touching", [[(2, 2), (8, 2), (8, 9), (2, 9)], [(8, 2), (14, 2), (14, 9), (8, 9)]]),
+    ("overlapping", [[(2, 2), (10, 2), (10, 9), (2, 9)], [(6, 4), (15, 4), (15, 12), (6, 12)]]),
+    ("bow tie", [[(2, 2), (14, 12), (14, 2), (2, 12)]]),
+    ("on dot centres", [[(2.5, 2.5), (10.5, 2.5), (10.5, 9.5), (6.5, 12.5), (2.5, 9.5)]]),
+    ("one and two points", [[(4, 4)], [(3, 3), (9, 7)], [(1, 1), (12, 1), (12, 6), (1, 6)]]),
+    ("speck", [[(3.2, 4.1), (3.5, 4.1), (3.5, 4.3)]]),
+    ("thin sliver", [[(1, 5.2), (17, 5.3), (17, 5.6), (1, 5.4)]]),
+    ("beyond the canvas", [[(-40, -30), (60, -30), (60, 50), (-40, 50)]]),
+    ("outside", [[(30, 30), (40, 30), (40, 40)]]),
+    // (A point not finite across would give a crossing that is not: tile points are finite.)
+    ("not finite down", [[(2, 2), (12, 2), (6, .nan), (12, 10), (2, 10)]]),
+    ("none", []),
+  ]
+
+  /// Draws `polygons` one fill each (and, with `outline`, each one's outline stroked after
+  /// its fill, as a vector tile's buildings are) through the path or through `fillDotRings`.
+  static func draw(
+    _ polygons: [[Ring]], rings: Bool, color: TermColor, pattern: DotPattern = .solid,
+    lineFirst: Bool = false, outline: Bool = false, clip: Rect2D? = nil,
+    origin: (x: Int, y: Int) = (0, 0)
+  ) -> DotCanvas {
+    let c = DrawingContext(canvas: DotCanvas(columns: 10, rows: 4), patternOrigin: origin)
+    if let clip { c.clip(to: clip) }
+    c.fillColor = color
+    c.fillPattern = pattern
+    c.strokeColor = outline ? TermColor(red: 200, green: 30, blue: 40) : nil
+    for polygon in polygons {
+      func add<Sink: DotLineSink>(_ sink: inout Sink) {
+        for (n, ring) in polygon.enumerated() {
+          for (i, p) in ring.enumerated() {
+            if i == 0 && !(lineFirst && n == 0) {
+              sink.move(x: p.0, y: p.1, dashOffset: 0)
+            } else {
+              sink.line(x: p.0, y: p.1)
+            }
+          }
+        }
+      }
+      if rings {
+        c.fillDotRings { add(&$0) }
+      } else {
+        c.withDotPath { add(&$0) }
+        c.fillPath()
+      }
+      if outline { c.strokeDotLines { add(&$0) } }
+    }
+    return c.takeCanvas()
+  }
+
+  @Test(
+    "Tricky polygons: the same dots and colours, in palette and 24-bit colours, solid and patterned, clipped",
+    arguments: [false, true])
+  func tricky(_ trueColor: Bool) {
+    let color = trueColor ? TermColor(red: 10, green: 120, blue: 250) : .blue
+    for (name, polygon) in Self.tricky {
+      for pattern in [DotPattern.solid, .checker, .sparse, .hatch] {
+        for clip in [nil, Rect2D(x: 3, y: 2, width: 9, height: 7)] {
+          for lineFirst in [false, true] {
+            let path = Self.draw(
+              [polygon], rings: false, color: color, pattern: pattern, lineFirst: lineFirst,
+              clip: clip, origin: (1, 3))
+            let rings = Self.draw(
+              [polygon], rings: true, color: color, pattern: pattern, lineFirst: lineFirst,
+              clip: clip, origin: (1, 3))
+            #expect(rings == path, "\(name) \(pattern) \(String(describing: clip))")
+          }
+        }
+      }
+    }
+    // (The cases draw something: a fill that draws nothing would pass the comparison.)
+    let square = Self.draw([Self.tricky[1].1], rings: true, color: color)
+    #expect(square.dots.filter { !$0.isEmpty }.count == 17 * 13 - 7 * 5)
+  }
+
+  @Test(
+    "Many random polygons in a row, each outlined after its fill: the same canvas",
+    arguments: [false, true])
+  func randomPolygons(_ trueColor: Bool) {
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func random(_ n: Int) -> Double {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double((seed >> 33) % UInt64(n * 8)) / 8
+    }
+    var polygons: [[Ring]] = []
+    for _ in 0..<200 {
+      let rings = 1 + Int(random(3))
+      polygons.append(
+        (0..<rings).map { _ in
+          let (cx, cy) = (random(24) - 2, random(20) - 2)
+          return (0..<(1 + Int(random(7)))).map { _ in (cx + random(9), cy + random(7)) }
+        })
+    }
+    let color = trueColor ? TermColor(red: 10, green: 120, blue: 250) : .cyan
+    let path = Self.draw(polygons, rings: false, color: color, outline: true)
+    let rings = Self.draw(polygons, rings: true, color: color, outline: true)
+    #expect(rings == path)
+    #expect(path.dots.contains { $0.layer == DrawingContext.fillLayer })
+  }
+
+  @Test("Without a fill colour fillDotRings draws nothing and does not ask for the rings")
+  func noFillColour() {
+    let c = DrawingContext(canvas: DotCanvas(columns: 4, rows: 2))
+    c.fillColor = nil
+    var asked = false
+    c.fillDotRings { _ in asked = true }
+    #expect(!asked)
+    #expect(c.takeCanvas().isBlank)
+  }
+}
