@@ -123,10 +123,15 @@ public struct LabelPosition: Sendable, Equatable {
     let dx = (0.5 + columns - anchor.horizontal * Double(width))
     let dy = (0.5 + rows - anchor.vertical)
     guard dx.magnitude < 1e6, dy.magnitude < 1e6 else { return (Int.min / 2, Int.min / 2) }
-    return (
-      column + Int(dx.rounded(.toNearestOrAwayFromZero)),
-      row + Int(dy.rounded(.toNearestOrAwayFromZero))
-    )
+    return (column + Self.roundedAway(dx), row + Self.roundedAway(dy))
+  }
+
+  /// `Int(v.rounded(.toNearestOrAwayFromZero))` for |v| < 1e6 without libm's `round` (a
+  /// call): `v - Double(Int(v))` is exact there (the two are within 1 and of one sign).
+  @inline(__always) static func roundedAway(_ v: Double) -> Int {
+    let t = Int(v)
+    let f = v - Double(t)
+    return f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t
   }
 }
 
