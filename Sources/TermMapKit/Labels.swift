@@ -257,9 +257,14 @@ public struct LabelPlacer {
     guard start >= 0, start + width <= cols, row >= 0, row < viewport.rows else { return false }
     if let m = marker, m.row == row, m.column >= start, m.column < start + width { return false }
     let (text, markerColumn) = spans(start, row, width, marker: marker)
-    for col in text where taken[row * cols + col] { return false }
-    if let c = markerColumn, let m = marker, taken[m.row * cols + c] { return false }
-    return true
+    // Through the buffer: `text` is within the row (`spans` clamps it to the screen) and the
+    // row and the marker's cell are on it, so no index needs the array's check.
+    return taken.withUnsafeBufferPointer { t in
+      let base = row * cols
+      for col in text where t[base + col] { return false }
+      if let c = markerColumn, let m = marker, t[m.row * cols + c] { return false }
+      return true
+    }
   }
 
   /// Marks the cells `fits` checked as taken.
@@ -268,8 +273,12 @@ public struct LabelPlacer {
   ) {
     let cols = viewport.columns
     let (text, markerColumn) = spans(start, row, width, marker: marker)
-    for col in text { taken[row * cols + col] = true }
-    if let c = markerColumn, let m = marker { taken[m.row * cols + c] = true }
+    // Through the buffer, for the reasons in `fits`.
+    taken.withUnsafeMutableBufferPointer { t in
+      let base = row * cols
+      for col in text { t[base + col] = true }
+      if let c = markerColumn, let m = marker { t[m.row * cols + c] = true }
+    }
   }
 }
 
