@@ -261,7 +261,12 @@ public struct LabelPlacer {
     // row and the marker's cell are on it, so no index needs the array's check.
     return taken.withUnsafeBufferPointer { t in
       let base = row * cols
-      for col in text where t[base + col] { return false }
+      var col = base &+ text.lowerBound
+      let end = base &+ text.upperBound
+      while col < end {
+        if t[col] { return false }
+        col &+= 1
+      }
       if let c = markerColumn, let m = marker, t[m.row * cols + c] { return false }
       return true
     }
@@ -276,7 +281,12 @@ public struct LabelPlacer {
     // Through the buffer, for the reasons in `fits`.
     taken.withUnsafeMutableBufferPointer { t in
       let base = row * cols
-      for col in text { t[base + col] = true }
+      var col = base &+ text.lowerBound
+      let end = base &+ text.upperBound
+      while col < end {
+        t[col] = true
+        col &+= 1
+      }
       if let c = markerColumn, let m = marker { t[m.row * cols + c] = true }
     }
   }
