@@ -121,8 +121,14 @@ extension VectorTileRenderer {
         case .fill:
           layer.withFlatGeometry { points, offsets in
             group.pointee.items.items.withUnsafeBufferPointer { items in
-              for item in items where item.box.intersects(box) {
-                if paint.fill != nil {
+              let fills = paint.fill != nil
+              for i in items.indices {
+                // (`meets`: an item's box holds its vertices and `box` met the group's, so
+                // neither is empty; only the box is read, not the item copied, for the many
+                // items away from this map tile.)
+                guard items[i].box.meets(box) else { continue }
+                let item = items[i]
+                if fills {
                   let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)
                   if context.isPathEmpty {
                     // The edges straight from the tile's points, without a path.

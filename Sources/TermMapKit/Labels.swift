@@ -123,10 +123,15 @@ public struct LabelPosition: Sendable, Equatable {
     let dx = (0.5 + columns - anchor.horizontal * Double(width))
     let dy = (0.5 + rows - anchor.vertical)
     guard dx.magnitude < 1e6, dy.magnitude < 1e6 else { return (Int.min / 2, Int.min / 2) }
-    return (
-      column + Int(dx.rounded(.toNearestOrAwayFromZero)),
-      row + Int(dy.rounded(.toNearestOrAwayFromZero))
-    )
+    return (column + Self.roundedAway(dx), row + Self.roundedAway(dy))
+  }
+
+  /// `Int(v.rounded(.toNearestOrAwayFromZero))` for |v| < 1e6 without libm's `round` (a
+  /// call): `v - Double(Int(v))` is exact there (the two are within 1 and of one sign).
+  @inline(__always) static func roundedAway(_ v: Double) -> Int {
+    let t = Int(v)
+    let f = v - Double(t)
+    return f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t
   }
 }
 
@@ -252,9 +257,19 @@ public struct LabelPlacer {
     guard start >= 0, start + width <= cols, row >= 0, row < viewport.rows else { return false }
     if let m = marker, m.row == row, m.column >= start, m.column < start + width { return false }
     let (text, markerColumn) = spans(start, row, width, marker: marker)
-    for col in text where taken[row * cols + col] { return false }
-    if let c = markerColumn, let m = marker, taken[m.row * cols + c] { return false }
-    return true
+    // Through the buffer: `text` is within the row (`spans` clamps it to the screen) and the
+    // row and the marker's cell are on it, so no index needs the array's check.
+    return taken.withUnsafeBufferPointer { t in
+      let base = row * cols
+      var col = base &+ text.lowerBound
+      let end = base &+ text.upperBound
+      while col < end {
+        if t[col] { return false }
+        col &+= 1
+      }
+      if let c = markerColumn, let m = marker, t[m.row * cols + c] { return false }
+      return true
+    }
   }
 
   /// Marks the cells `fits` checked as taken.
@@ -263,8 +278,17 @@ public struct LabelPlacer {
   ) {
     let cols = viewport.columns
     let (text, markerColumn) = spans(start, row, width, marker: marker)
-    for col in text { taken[row * cols + col] = true }
-    if let c = markerColumn, let m = marker { taken[m.row * cols + c] = true }
+    // Through the buffer, for the reasons in `fits`.
+    taken.withUnsafeMutableBufferPointer { t in
+      let base = row * cols
+      var col = base &+ text.lowerBound
+      let end = base &+ text.upperBound
+      while col < end {
+        t[col] = true
+        col &+= 1
+      }
+      if let c = markerColumn, let m = marker { t[m.row * cols + c] = true }
+    }
   }
 }
 

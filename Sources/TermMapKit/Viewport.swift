@@ -47,12 +47,20 @@ public struct Viewport: Sendable, Equatable {
 
   /// The screen dot of a map point (for the world copy nearest the screen's centre).
   public func dot(for p: MapPoint) -> Point2D {
+    Point2D(x: dotX(forMapX: p.x), y: p.y * zoomScale - Double(originY))
+  }
+
+  /// `dot(for:)`'s x.
+  @inline(__always) private func dotX(forMapX mapX: Double) -> Double {
     let w = MapSize.world.width
     let cx = (Double(originX) + Double(widthInDots) / 2) / zoomScale
-    var x = p.x
-    let shift = ((cx - x) / w).rounded()
+    var x = mapX
+    // The world copy: `v.rounded()` (libm's `round`, a call), which is `v * 0` (a zero of
+    // v's sign) for |v| below a half, as on the copy nearest the screen nearly always.
+    let v = (cx - x) / w
+    let shift = v.magnitude < 0.5 ? v * 0 : v.rounded()
     x += shift * w
-    return Point2D(x: x * zoomScale - Double(originX), y: p.y * zoomScale - Double(originY))
+    return x * zoomScale - Double(originX)
   }
 
   /// The map point under a screen dot.
@@ -62,11 +70,14 @@ public struct Viewport: Sendable, Equatable {
 
   /// The cell holding a map point, if it is on screen.
   public func cell(for p: MapPoint) -> (column: Int, row: Int)? {
-    let d = dot(for: p)
-    let c = Int((d.x / Double(CellGeometry.dotsWide)).rounded(.down))
-    let r = Int((d.y / Double(CellGeometry.dotsHigh)).rounded(.down))
-    guard c >= 0 && r >= 0 && c < columns && r < rows else { return nil }
-    return (c, r)
+    // The row first: most points off the screen are above or below it, and the row needs no
+    // world copy. `Int(q.rounded(.down))` is on the screen exactly when 0 <= q < the count
+    // (-0 included), and there it is `Int(q)`; a NaN or a huge q is off the screen.
+    let y = (p.y * zoomScale - Double(originY)) / Double(CellGeometry.dotsHigh)
+    guard y >= 0 && y < Double(rows) else { return nil }
+    let x = dotX(forMapX: p.x) / Double(CellGeometry.dotsWide)
+    guard x >= 0 && x < Double(columns) else { return nil }
+    return (Int(x), Int(y))
   }
 
   /// The map point at the centre of a cell.
