@@ -69,8 +69,19 @@ extension DrawingContext {
       }
       return
     }
-    let firstRow = max(clip.minY, Int((bounds.minY - 0.5).rounded(.up)))
-    let lastRow = min(clip.maxY - 1, Int((bounds.maxY - 0.5).rounded(.down)))
+    // (Bounds and crossings are held within a dot of the clip before they become integers:
+    // a point beyond any integer, infinite or not a number draws what it can, never traps.)
+    let (lowX, highX) = (Double(clip.minX - 1), Double(clip.maxX + 1))
+    let firstRow = max(
+      clip.minY,
+      Int(
+        (FillScratch.held(bounds.minY, Double(clip.minY - 1), Double(clip.maxY + 1)) - 0.5)
+          .rounded(.up)))
+    let lastRow = min(
+      clip.maxY - 1,
+      Int(
+        (FillScratch.held(bounds.maxY, Double(clip.minY - 1), Double(clip.maxY + 1)) - 0.5)
+          .rounded(.down)))
     guard firstRow <= lastRow else { return }
     var next = 0
     let w = canvas.width
@@ -131,8 +142,12 @@ extension DrawingContext {
                 let even = parity & 1 != 0
                 var k = 0
                 while k + 1 < count {
-                  let a = max(FillScratch.ceiling(crossings[k] - 0.5), clip.minX)
-                  let b = min(FillScratch.ceiling(crossings[k + 1] - 0.5) - 1, clip.maxX - 1)
+                  let a = max(
+                    FillScratch.ceiling(FillScratch.held(crossings[k], lowX, highX) - 0.5),
+                    clip.minX)
+                  let b = min(
+                    FillScratch.ceiling(FillScratch.held(crossings[k + 1], lowX, highX) - 0.5)
+                      - 1, clip.maxX - 1)
                   if a <= b {
                     let base = row * w
                     if parity == 3 {
@@ -272,6 +287,11 @@ package struct DotRingSink: DotLineSink {
       b.widen(xs[i], ys[i])
       addEdge(xs[i], ys[i], xs[j], ys[j], to: &edges)
     }
+  }
+
+  /// `v` held within `low...high`; not a number is `low`.
+  @inline(__always) static func held(_ v: Double, _ low: Double, _ high: Double) -> Double {
+    v > low ? (v < high ? v : high) : low
   }
 
   /// `Int(v.rounded(.up))` without the call to the C library's `ceil` (it traps for the same

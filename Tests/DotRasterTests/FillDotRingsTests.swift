@@ -29,8 +29,12 @@ struct FillDotRingsTests {
     ("thin sliver", [[(1, 5.2), (17, 5.3), (17, 5.6), (1, 5.4)]]),
     ("beyond the canvas", [[(-40, -30), (60, -30), (60, 50), (-40, 50)]]),
     ("outside", [[(30, 30), (40, 30), (40, 40)]]),
-    // (A point not finite across would give a crossing that is not: tile points are finite.)
+    // (Points not finite, or beyond any integer, draw what they can and never trap.)
     ("not finite down", [[(2, 2), (12, 2), (6, .nan), (12, 10), (2, 10)]]),
+    ("not finite across", [[(2, 2), (.nan, 6), (12, 10), (2, 10)]]),
+    ("infinite across", [[(2, 2), (.infinity, 6), (12, 10), (-.infinity, 9)]]),
+    ("infinite down", [[(2, 2), (12, -.infinity), (12, 10), (2, .infinity)]]),
+    ("beyond any integer", [[(2, 2), (1e300, 6), (12, 1e300), (-1e300, -1e300)]]),
     ("none", []),
   ]
 
