@@ -69,19 +69,7 @@ extension DrawingContext {
       }
       return
     }
-    // (Bounds and crossings are held within a dot of the clip before they become integers:
-    // a point beyond any integer, infinite or not a number draws what it can, never traps.)
-    let (lowX, highX) = (Double(clip.minX - 1), Double(clip.maxX + 1))
-    let firstRow = max(
-      clip.minY,
-      Int(
-        (FillScratch.held(bounds.minY, Double(clip.minY - 1), Double(clip.maxY + 1)) - 0.5)
-          .rounded(.up)))
-    let lastRow = min(
-      clip.maxY - 1,
-      Int(
-        (FillScratch.held(bounds.maxY, Double(clip.minY - 1), Double(clip.maxY + 1)) - 0.5)
-          .rounded(.down)))
+    let (firstRow, lastRow) = FillScratch.rows(bounds, clip)
     guard firstRow <= lastRow else { return }
     var next = 0
     let w = canvas.width
@@ -97,7 +85,7 @@ extension DrawingContext {
     // The edges crossing the row (those begun above it and not yet ended, in the order they
     // began) and their crossings, sorted as they come (a row of a map's polygon crosses a few
     // edges: an insertion gives what sorting them gave, without the calls per row of a
-    // growable array; a crossing is finite, or its dot below would not convert). Which edge
+    // growable array; `FillScratch.span` holds each within a dot of the clip). Which edge
     // gives a crossing does not matter, so neither does the order of edges of one top.
     let edgeCount = edges.count
     edges.withUnsafeMutableBufferPointer { edges in
@@ -142,12 +130,7 @@ extension DrawingContext {
                 let even = parity & 1 != 0
                 var k = 0
                 while k + 1 < count {
-                  let a = max(
-                    FillScratch.ceiling(FillScratch.held(crossings[k], lowX, highX) - 0.5),
-                    clip.minX)
-                  let b = min(
-                    FillScratch.ceiling(FillScratch.held(crossings[k + 1], lowX, highX) - 0.5)
-                      - 1, clip.maxX - 1)
+                  let (a, b) = FillScratch.span(crossings[k], crossings[k + 1], clip)
                   if a <= b {
                     let base = row * w
                     if parity == 3 {
@@ -292,6 +275,29 @@ package struct DotRingSink: DotLineSink {
   /// `v` held within `low...high`; not a number is `low`.
   @inline(__always) static func held(_ v: Double, _ low: Double, _ high: Double) -> Double {
     v > low ? (v < high ? v : high) : low
+  }
+
+  /// The rows of `clip` whose centres lie within `bounds` (first > last: none). The bounds are
+  /// held within a dot of the clip before they become integers: one beyond any integer,
+  /// infinite or not a number never traps.
+  @inline(__always) static func rows(_ bounds: Bounds, _ clip: DotRect) -> (first: Int, last: Int) {
+    let (low, high) = (Double(clip.minY - 1), Double(clip.maxY + 1))
+    return (
+      max(clip.minY, ceiling(held(bounds.minY, low, high) - 0.5)),
+      min(clip.maxY - 1, Int((held(bounds.maxY, low, high) - 0.5).rounded(.down)))
+    )
+  }
+
+  /// The columns of `clip` whose dots' centres lie between two crossings of a row (first >
+  /// last: none), the crossings held within a dot of the clip as `rows` holds the bounds.
+  @inline(__always) static func span(_ from: Double, _ to: Double, _ clip: DotRect) -> (
+    first: Int, last: Int
+  ) {
+    let (low, high) = (Double(clip.minX - 1), Double(clip.maxX + 1))
+    return (
+      max(ceiling(held(from, low, high) - 0.5), clip.minX),
+      min(ceiling(held(to, low, high) - 0.5) - 1, clip.maxX - 1)
+    )
   }
 
   /// `Int(v.rounded(.up))` without the call to the C library's `ceil` (it traps for the same

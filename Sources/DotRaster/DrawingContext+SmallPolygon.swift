@@ -517,12 +517,7 @@ final class PolygonScratch {
       }
       return
     }
-    // (Held within a dot of the clip before they become integers, as the path's fill does.)
-    let (lowY, highY) = (Double(clip.minY - 1), Double(clip.maxY + 1))
-    let firstRow = max(
-      clip.minY, Int((FillScratch.held(bounds.minY, lowY, highY) - 0.5).rounded(.up)))
-    let lastRow = min(
-      clip.maxY - 1, Int((FillScratch.held(bounds.maxY, lowY, highY) - 0.5).rounded(.down)))
+    let (firstRow, lastRow) = FillScratch.rows(bounds, clip)
     guard firstRow <= lastRow else { return }
     if lastRow - firstRow < 2 {
       // One or two rows (most small polygons): each row's crossings straight from the segments
@@ -577,14 +572,7 @@ final class PolygonScratch {
       var k = 0
       let base = row * w
       while k + 1 < n {
-        let a = max(
-          Int(
-            (FillScratch.held(crossings[k], Double(clip.minX - 1), Double(clip.maxX + 1)) - 0.5)
-              .rounded(.up)), clip.minX)
-        let b = min(
-          Int(
-            (FillScratch.held(crossings[k + 1], Double(clip.minX - 1), Double(clip.maxX + 1)) - 0.5)
-              .rounded(.up)) - 1, clip.maxX - 1)
+        let (a, b) = FillScratch.span(crossings[k], crossings[k + 1], clip)
         if a <= b {
           if solid {
             for x in a...b { dots[base + x] = ink }
@@ -648,14 +636,7 @@ final class PolygonScratch {
       var k = 0
       let base = row * w
       while k + 1 < n {
-        let a = max(
-          Int(
-            (FillScratch.held(crossings[k], Double(clip.minX - 1), Double(clip.maxX + 1)) - 0.5)
-              .rounded(.up)), clip.minX)
-        let b = min(
-          Int(
-            (FillScratch.held(crossings[k + 1], Double(clip.minX - 1), Double(clip.maxX + 1)) - 0.5)
-              .rounded(.up)) - 1, clip.maxX - 1)
+        let (a, b) = FillScratch.span(crossings[k], crossings[k + 1], clip)
         if a <= b {
           if solid {
             for x in a...b { dots[base + x] = ink }
