@@ -96,6 +96,27 @@ public struct CellCanvas: Sendable, Equatable {
     }
   }
 
+  /// The cells of the canvas that `pending.settle(_:)` makes of `canvas` (as
+  /// `init(_:within:)` sums that canvas up), without settling it: each dot holding a pending
+  /// ink is read as the ink it stands for, and the cell's colour is its top dot's entry.
+  package init(_ canvas: DotCanvas, pending: PendingInks, within area: DotRect? = nil) {
+    guard !pending.isEmpty else {
+      self.init(canvas, within: area)
+      return
+    }
+    self.init(
+      columns: canvas.width / CellGeometry.dotsWide, rows: canvas.height / CellGeometry.dotsHigh)
+    var (c0, c1, r0, r1) = (0, columns, 0, rows)
+    if let a = area {
+      c0 = max(0, a.minX / CellGeometry.dotsWide)
+      c1 = min(columns, (a.maxX + CellGeometry.dotsWide - 1) / CellGeometry.dotsWide)
+      r0 = max(0, a.minY / CellGeometry.dotsHigh)
+      r1 = min(rows, (a.maxY + CellGeometry.dotsHigh - 1) / CellGeometry.dotsHigh)
+      guard c0 < c1 && r0 < r1 else { return }
+    }
+    addPendingCells(canvas, pending, c0, c1, r0, r1)
+  }
+
   /// True when no cell has a dot.
   public var isBlank: Bool { !bits.contains { $0 != 0 } }
 
@@ -257,6 +278,95 @@ public struct CellCanvas: Sendable, Equatable {
                 if e != 0 && UInt32(truncatingIfNeeded: e >> 32) == high {
                   let colour = TermColor(raw: UInt32(truncatingIfNeeded: e))
                   if colour.isTrueColor { out[i] = colour.raw }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// `addColoredCells` for a canvas whose dots may hold pending inks (`PendingInks`): a dot's
+  /// ink is the one its pending ink stands for, and the top dot's colour is its pending
+  /// entry, or its colour-plane entry when it holds no pending ink. What settling the
+  /// canvas, then summing it, gives.
+  @inline(never)
+  private mutating func addPendingCells(
+    _ canvas: DotCanvas, _ pending: PendingInks, _ c0: Int, _ c1: Int, _ r0: Int, _ r1: Int
+  ) {
+    let colours = pending.hasColor || canvas.hasTrueColor
+    if colours { trueColors = Array(repeating: 0, count: bits.count) }
+    let (w, columns) = (canvas.width, self.columns)
+    let base = DrawingContext.pendingBase
+    let count = UInt32(pending.entries.count)
+    pending.entries.withUnsafeBufferPointer { table in
+      canvas.withDotsAndColors { d, plane in
+        let raw = UnsafeRawPointer(d.baseAddress!)
+        let rowBytes = w &* MemoryLayout<Ink>.stride
+        let cellBytes = CellGeometry.dotsWide * MemoryLayout<Ink>.stride
+        bits.withUnsafeMutableBufferPointer { b in
+          top.withUnsafeMutableBufferPointer { t in
+            trueColors.withUnsafeMutableBufferPointer { out in
+              // (Offsets in wrapping arithmetic: they lie within the canvas.)
+              for row in r0..<r1 {
+                var p = raw + (row &* CellGeometry.dotsHigh &* rowBytes &+ c0 &* cellBytes)
+                for column in c0..<c1 {
+                  defer { p += cellBytes }
+                  let p0 = p.loadUnaligned(as: UInt64.self)
+                  let p1 = (p + rowBytes).loadUnaligned(as: UInt64.self)
+                  let p2 = (p + 2 * rowBytes).loadUnaligned(as: UInt64.self)
+                  let p3 = (p + 3 * rowBytes).loadUnaligned(as: UInt64.self)
+                  if p0 | p1 | p2 | p3 == 0 { continue }
+                  var cellBits: UInt8 = 0
+                  var high: UInt32 = 0
+                  var topRaw: UInt32 = 0
+                  var at = 0
+                  for (dy, pair) in [p0, p1, p2, p3].enumerated() where pair != 0 {
+                    #if _endian(big)
+                      let (left, right) = (UInt32(pair >> 32), UInt32(truncatingIfNeeded: pair))
+                    #else
+                      let (left, right) = (UInt32(truncatingIfNeeded: pair), UInt32(pair >> 32))
+                    #endif
+                    if left != 0 {
+                      cellBits |= CellGeometry.brailleBit(dx: 0, dy: dy)
+                      let k = left &- base
+                      let ink = k < count ? table[Int(k)].ink : left
+                      if ink >= high {
+                        high = ink
+                        topRaw = left
+                        at = dy
+                      }
+                    }
+                    if right != 0 {
+                      cellBits |= CellGeometry.brailleBit(dx: 1, dy: dy)
+                      let k = right &- base
+                      let ink = k < count ? table[Int(k)].ink : right
+                      if ink >= high {
+                        high = ink
+                        topRaw = right
+                        at = dy &+ 4
+                      }
+                    }
+                  }
+                  let i = row &* columns &+ column
+                  b[i] = cellBits
+                  t[i] = high
+                  guard colours else { continue }
+                  // The top dot's entry: its pending one, or the plane's while the dot keeps
+                  // the ink it got it with (`DotCanvas.color(x:y:)`); a palette colour is none.
+                  let k = topRaw &- base
+                  var e: UInt64 = 0
+                  if k < count {
+                    e = table[Int(k)].entry
+                  } else if !plane.isEmpty {
+                    let x = column &* CellGeometry.dotsWide &+ (at >> 2)
+                    e = plane[(row &* CellGeometry.dotsHigh &+ (at & 3)) &* w &+ x]
+                  }
+                  if e != 0 && UInt32(truncatingIfNeeded: e >> 32) == high {
+                    let colour = TermColor(raw: UInt32(truncatingIfNeeded: e))
+                    if colour.isTrueColor { out[i] = colour.raw }
+                  }
                 }
               }
             }

@@ -320,7 +320,7 @@ public final class DrawingContext {
   /// entry away (the upper drawing's colour wins). Palette colours on a canvas without 24-bit
   /// colours are drawn as they always were, at no cost.
   @inline(__always) func keepsColor(_ color: TermColor) -> Bool {
-    color.isTrueColor || canvas.hasTrueColor
+    color.isTrueColor || canvas.hasTrueColor || pending.hasColor
   }
 
   /// Draws `draw`'s dots with an ink of their own, which the dots within `area` (and the clip)
@@ -348,7 +348,6 @@ public final class DrawingContext {
       return
     }
     draw(Ink(raw: Self.pendingBase + UInt32(k)))
-    if color.isTrueColor { canvas.makePlane() }
   }
 
   /// Gives the dots drawn with pending inks (`drawKeepingColor`) their inks and colours.
@@ -356,12 +355,31 @@ public final class DrawingContext {
     guard !pending.entries.isEmpty else { return }
     var draws = PendingDraws()
     swap(&draws, &pending)
+    // (The plane is made here, not when a draw in a 24-bit colour is added: a tile handed out
+    // unsettled, `takeCanvasUnsettled()`, needs none.)
+    if draws.hasColor { canvas.makePlane() }
     draws.entries.withUnsafeBufferPointer {
       canvas.settlePending($0, base: Self.pendingBase, in: draws.area)
     }
     draws.entries.removeAll(keepingCapacity: true)
     draws.area = DotRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
+    draws.hasColor = false
     swap(&draws, &pending)
+  }
+
+  /// Hands the canvas out without settling its pending draws, with what they stand for: the
+  /// canvas `PendingInks.settle(_:)` makes of it is the one `takeCanvas()` gives (when every
+  /// dot a draw inked lies in the area it was drawn for), and `CellCanvas(_:pending:within:)`
+  /// sums it up into the cells of that canvas without settling it. For a map tile, whose dots
+  /// are seldom read once its cells are made: settling scanned each tile's drawn area, and
+  /// the cells are summed from the same dots anyway. The context keeps an empty canvas: it
+  /// draws nothing afterwards.
+  package func takeCanvasUnsettled() -> (canvas: DotCanvas, pending: PendingInks) {
+    var out = Stroker.lentOut
+    swap(&out, &canvas)
+    var draws = PendingDraws()
+    swap(&draws, &pending)
+    return (out, PendingInks(entries: draws.entries, hasColor: draws.hasColor))
   }
 
   /// The dots of the clip that the current path's points, grown by `margin` dots, reach (the
@@ -432,6 +450,9 @@ public final class DrawingContext {
 struct PendingDraws {
   var entries: [(ink: UInt32, entry: UInt64)] = []
   var area = DotRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
+  /// Whether an entry has a 24-bit colour (then the canvas gets a colour plane when they are
+  /// settled, and until then every draw on it keeps its colour: `keepsColor`).
+  var hasColor = false
 
   /// The index of the pending ink for a draw of `ink` and `entry` in `a`: that of one of the
   /// last few draws when it had the same (a building's fill and outline, building after
@@ -444,8 +465,44 @@ struct PendingDraws {
     if k == entries.count {
       guard k < DrawingContext.pendingCapacity else { return nil }
       entries.append((ink, entry))
+      if entry != 0 { hasColor = true }
     }
     area = area.union(a)
     return k
+  }
+}
+
+/// The draws a canvas handed out by `DrawingContext.takeCanvasUnsettled()` still holds as
+/// pending inks: pending ink `DrawingContext.pendingBase + k` stands for ink `entries[k].ink`
+/// and colour-plane entry `entries[k].entry` (0 for a palette colour).
+package struct PendingInks: Sendable {
+  let entries: [(ink: UInt32, entry: UInt64)]
+  /// Whether an entry has a 24-bit colour.
+  let hasColor: Bool
+
+  /// No pending draws.
+  package init() {
+    entries = []
+    hasColor = false
+  }
+
+  init(entries: [(ink: UInt32, entry: UInt64)], hasColor: Bool) {
+    self.entries = entries
+    self.hasColor = hasColor
+  }
+
+  /// Whether there are none.
+  package var isEmpty: Bool { entries.isEmpty }
+
+  /// Gives every dot of `canvas` that holds one of these pending inks its ink and colour, as
+  /// `DrawingContext.takeCanvas()` does with the dots in the areas drawn.
+  package func settle(_ canvas: inout DotCanvas) {
+    guard !entries.isEmpty else { return }
+    if hasColor { canvas.makePlane() }
+    entries.withUnsafeBufferPointer {
+      canvas.settlePending(
+        $0, base: DrawingContext.pendingBase,
+        in: DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
+    }
   }
 }

@@ -567,7 +567,8 @@ struct TileJob: Sendable {
         context.restoreGState()
       }
     }
-    return DrawnTile(context.takeCanvas(), text: context.textRuns, drawnIn: area)
+    let (dots, pending) = context.takeCanvasUnsettled()
+    return DrawnTile(dots, pending: pending, text: context.textRuns, drawnIn: area)
   }
 
   /// `TERMMAP_SERIAL_DRAW=1` draws a frame's tiles one after another on the calling thread,

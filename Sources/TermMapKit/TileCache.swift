@@ -37,14 +37,20 @@ struct DrawnTile: Equatable {
   /// A tile drawn in `area` of its dots (nil: all) with the text drawn on it (carried by its
   /// cells), or nil when it has neither a dot nor text there (the canvas then goes back to
   /// the pool at once). The dots must all lie in `area` (the clip the tile was drawn with).
-  init?(_ dots: DotCanvas, text: [TextRun] = [], drawnIn area: DotRect?) {
-    var cells = CellCanvas(dots, within: area)
+  /// The dots may hold `pending` draws (`DrawingContext.takeCanvasUnsettled()`): the cells
+  /// are summed without settling them, and they are settled when the dots are first read
+  /// (only tiles cut by map content above, or off the cell grid, are stacked from their dots).
+  init?(
+    _ dots: DotCanvas, pending: PendingInks = PendingInks(), text: [TextRun] = [],
+    drawnIn area: DotRect?
+  ) {
+    var cells = CellCanvas(dots, pending: pending, within: area)
     if !text.isEmpty { cells.addText(text, atX: 0, y: 0, layerBase: 0) }
     guard !cells.isBlank || !cells.textRuns.isEmpty else {
       TileCanvasPool.shared.give(dots, inked: cells)
       return nil
     }
-    storage = PooledDots(dots, inked: cells)
+    storage = PooledDots(dots, pending: pending, inked: cells)
     self.cells = cells
   }
 
@@ -54,18 +60,30 @@ struct DrawnTile: Equatable {
 }
 
 /// A drawn tile's dot canvas, given back to `TileCanvasPool` when the last drawn tile holding
-/// it goes.
+/// it goes; its pending draws are settled when its dots are first read.
 ///
-/// `Sendable`: both properties are immutable values.
+/// `Sendable`: the canvas and its pending draws are values behind a lock, `inked` an
+/// immutable value.
 private final class PooledDots: Sendable {
-  let canvas: DotCanvas
+  private let held: Mutex<(canvas: DotCanvas, pending: PendingInks)>
   /// The canvas summed up per cell (which cells the pool clears when it is used again).
   let inked: CellCanvas
-  init(_ canvas: DotCanvas, inked: CellCanvas) {
-    self.canvas = canvas
+  init(_ canvas: DotCanvas, pending: PendingInks, inked: CellCanvas) {
+    held = Mutex((canvas, pending))
     self.inked = inked
   }
-  deinit { TileCanvasPool.shared.give(canvas, inked: inked) }
+  /// The dots, settled.
+  var canvas: DotCanvas {
+    held.withLock { h in
+      if !h.pending.isEmpty {
+        h.pending.settle(&h.canvas)
+        h.pending = PendingInks()
+      }
+      return h.canvas
+    }
+  }
+  // (Settled or not: the pool clears the inked cells, and pending inks are ink.)
+  deinit { TileCanvasPool.shared.give(held.withLock { $0.canvas }, inked: inked) }
 }
 
 /// Tile canvases used again: a tile drawn takes a canvas that a dropped tile gave back, and

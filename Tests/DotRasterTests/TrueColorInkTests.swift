@@ -167,6 +167,13 @@ struct TrueColorInkTests {
   /// them apart), palette ones, wide and thin, dashed and solid; `settleEach` hands the canvas
   /// out after every drawing (which settles what is pending).
   static func busyCanvas(count: Int, settleEach: Bool, on canvas: DotCanvas? = nil) -> DotCanvas {
+    busyContext(count: count, settleEach: settleEach, on: canvas).takeCanvas()
+  }
+
+  /// The context `busyCanvas` draws with, its last drawings not settled.
+  static func busyContext(count: Int, settleEach: Bool, on canvas: DotCanvas? = nil)
+    -> DrawingContext
+  {
     let c = DrawingContext(canvas: canvas ?? DotCanvas(columns: 16, rows: 6))
     for i in 0..<count {
       let colour: TermColor =
@@ -192,7 +199,7 @@ struct TrueColorInkTests {
       }
       if settleEach { _ = c.takeCanvas() }
     }
-    return c.takeCanvas()
+    return c
   }
 
   @Test(

@@ -1,0 +1,85 @@
+import Testing
+
+@testable import DotRaster
+
+@Suite("Canvases handed out with their drawings unsettled")
+struct UnsettledCanvasTests {
+  /// `TrueColorInkTests.busyContext`'s drawings, with marks plotted among them when `marks`
+  /// (24-bit and palette, over and under fills and strokes), and a stroke and a fill whose areas
+  /// miss the canvas.
+  static func context(count: Int, marks: Bool, on canvas: DotCanvas? = nil) -> DrawingContext {
+    let c = TrueColorInkTests.busyContext(count: count / 2, settleEach: false, on: canvas)
+    if marks {
+      for i in 0..<40 {
+        let p = Point2D(x: Double((i * 7) % 32) + 0.5, y: Double((i * 5) % 24) + 0.5)
+        c.plot(p, color: i % 3 == 0 ? .yellow : TermColor(red: 90, green: i, blue: 9))
+      }
+    }
+    c.strokeColor = TrueColorInkTests.road
+    c.strokeSegment(from: Point2D(x: -50, y: -50), to: Point2D(x: -40, y: -45))
+    c.fillColor = TrueColorInkTests.sea
+    c.beginPath()
+    c.addRect(Rect2D(x: 100, y: 3, width: 5, height: 5))
+    c.fillPath()
+    // Settled once on the way (as a renderer setting dots itself does), then more drawings.
+    c.withCanvas { _ in }
+    for i in 0..<(count - count / 2) {
+      c.strokeColor = i % 5 == 2 ? .cyan : TermColor(red: 30, green: 200, blue: i % 256)
+      c.lineWidth = Double(1 + i % 2)
+      c.strokeDotLines { sink in
+        sink.move(x: Double((i * 3) % 32) + 0.5, y: Double((i * 17) % 24) + 0.5, dashOffset: 0)
+        sink.line(x: Double((i * 19) % 32) + 0.5, y: Double((i * 5) % 24) + 0.5)
+      }
+    }
+    return c
+  }
+
+  static let areas: [DotRect?] = [
+    nil, DotRect(minX: 4, minY: 4, maxX: 20, maxY: 16),
+    DotRect(minX: 3, minY: 1, maxX: 31, maxY: 23),
+  ]
+
+  @Test(
+    "The cells of an unsettled canvas are those of the settled one, and settling it gives that canvas",
+    arguments: [(60, false), (60, true), (9000, true), (9000, false)])
+  func sameAsSettled(_ count: Int, _ marks: Bool) {
+    let settled = Self.context(count: count, marks: marks).takeCanvas()
+    var (dots, pending) = Self.context(count: count, marks: marks).takeCanvasUnsettled()
+    #expect(!pending.isEmpty)
+    #expect(dots.dots.contains { $0.raw >= DrawingContext.pendingBase })
+    for area in Self.areas {
+      let cells = CellCanvas(dots, pending: pending, within: area)
+      #expect(cells == CellCanvas(settled, within: area))
+    }
+    #expect(CellCanvas(dots, pending: pending).trueColors.contains { $0 != 0 })
+    pending.settle(&dots)
+    #expect(dots == settled)
+    #expect(TrueColorInkTests.colours(dots) == TrueColorInkTests.colours(settled))
+  }
+
+  @Test("A canvas used again (cleared, its colour plane kept spare) sums and settles the same")
+  func reusedCanvas() {
+    var used = Self.context(count: 80, marks: true).takeCanvas()
+    used.clearInkedCells(of: CellCanvas(used))
+    let settled = Self.context(count: 50, marks: true, on: used).takeCanvas()
+    var (dots, pending) = Self.context(count: 50, marks: true, on: used).takeCanvasUnsettled()
+    #expect(CellCanvas(dots, pending: pending) == CellCanvas(settled))
+    pending.settle(&dots)
+    #expect(dots == settled)
+  }
+
+  @Test("Palette drawings alone leave nothing pending, and the context draws nothing afterwards")
+  func paletteOnly() {
+    let c = DrawingContext(canvas: DotCanvas(columns: 2, rows: 1))
+    c.fillColor = .blue
+    c.beginPath()
+    c.addRect(Rect2D(x: 0.5, y: 0.5, width: 2, height: 2))
+    c.fillPath()
+    let (dots, pending) = c.takeCanvasUnsettled()
+    #expect(pending.isEmpty)
+    #expect(!dots.hasTrueColor)
+    #expect(CellCanvas(dots, pending: pending) == CellCanvas(dots))
+    c.fillPath()
+    #expect(c.takeCanvas().width == 0)
+  }
+}
