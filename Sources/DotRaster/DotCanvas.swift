@@ -207,7 +207,7 @@ public struct DotCanvas: Sendable, Equatable {
   /// Clears the dots of the cells that `cells` shows inked: on a canvas whose dots all lie in
   /// those cells (`cells` summed it up, as `CellCanvas(_:within:)` does), this clears every
   /// dot, writing only where ink was (a canvas used again, not cleared whole). Each row of
-  /// cells is cleared from its first inked cell to its last.
+  /// cells is cleared from its first inked cell to its last, in one piece.
   public mutating func clearInkedCells(of cells: CellCanvas) {
     let (dw, dh) = (CellGeometry.dotsWide, CellGeometry.dotsHigh)
     let columns = min(cells.columns, width / dw)
@@ -221,26 +221,25 @@ public struct DotCanvas: Sendable, Equatable {
     swap(&spare, &trueColors)
     let w = width
     let stride = cells.columns
+    // A row of cells is cleared in one piece, from its first inked dot of its first dot row
+    // to its last of its last: the dots in between that lie outside the inked cells are
+    // empty already (and so are their plane entries). One `memset` instead of four.
+    // (Indices in wrapping arithmetic: they lie within both grids.)
     cells.bits.withUnsafeBufferPointer { bits in
       dots.withUnsafeMutableBufferPointer { d in
         spare.withUnsafeMutableBufferPointer { t in
           for row in 0..<rows {
-            let base = row * stride
+            let base = row &* stride
             var first = 0
-            while first < columns && bits[base + first] == 0 { first += 1 }
+            while first < columns && bits[base &+ first] == 0 { first &+= 1 }
             guard first < columns else { continue }
-            var last = columns - 1
-            while bits[base + last] == 0 { last -= 1 }
-            let x0 = first * dw
-            let x1 = (last + 1) * dw
-            for y in (row * dh)..<((row + 1) * dh) {
-              UnsafeMutableBufferPointer(rebasing: d[(y * w + x0)..<(y * w + x1)])
-                .update(repeating: .none)
-              if plane {
-                UnsafeMutableBufferPointer(rebasing: t[(y * w + x0)..<(y * w + x1)])
-                  .update(repeating: 0)
-              }
-            }
+            var last = columns &- 1
+            while bits[base &+ last] == 0 { last &-= 1 }
+            let top = row &* dh &* w
+            let start = top &+ first &* dw
+            let end = top &+ (dh &- 1) &* w &+ (last &+ 1) &* dw
+            (d.baseAddress! + start).update(repeating: .none, count: end &- start)
+            if plane { (t.baseAddress! + start).update(repeating: 0, count: end &- start) }
           }
         }
       }
