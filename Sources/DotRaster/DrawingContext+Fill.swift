@@ -22,7 +22,7 @@ extension DrawingContext {
         }
       }
     }
-    fill(ink: ink, edges: &edges, bounds: bounds)
+    edges.withUnsafeMutableBufferPointer { fill(ink: ink, edges: $0, bounds: bounds) }
   }
 
   /// Fills rings handed to `body` as dot-space lines (`DotRingSink`: a move starts a ring, and
@@ -33,29 +33,30 @@ extension DrawingContext {
   /// called.
   package func fillDotRings(_ body: (inout DotRingSink) -> Void) {
     guard let color = state.fillColor else { return }
-    var sink = DotRingSink(edges: fillScratch.edges)
-    fillScratch.edges = []
+    // The edges go to raw storage the context keeps from fill to fill (taken while `body`
+    // runs: a fill it made through this context would take storage of its own).
+    var sink = fillScratch.takeRingSink()
     body(&sink)
     sink.closeRing()
-    var edges = sink.edges
-    sink.edges = []
+    let edges = UnsafeMutableBufferPointer(start: sink.edges, count: sink.count)
     let b = sink.bounds
     if keepsColor(color) {
       // (`pathArea(margin: 2)` of the same points: their bounds.)
       let area = dotArea(b.minX, b.minY, b.maxX, b.maxY, margin: 2)
       drawKeepingColor(color, layer: Self.fillLayer, in: area) {
-        fill(ink: $0, edges: &edges, bounds: b)
+        fill(ink: $0, edges: edges, bounds: b)
       }
     } else {
-      fill(ink: Ink(layer: Self.fillLayer, color: color), edges: &edges, bounds: b)
+      fill(ink: Ink(layer: Self.fillLayer, color: color), edges: edges, bounds: b)
     }
-    edges.removeAll(keepingCapacity: true)
-    fillScratch.edges = edges
+    fillScratch.keepRingEdges(sink.edges, capacity: sink.capacity)
   }
 
   /// Inks the dots whose centres lie inside an odd number of the rings whose edges are
   /// `edges` (any order; sorted here) and whose points lie in `bounds`.
-  private func fill(ink: Ink, edges: inout [FillScratch.Edge], bounds: FillScratch.Bounds) {
+  private func fill(
+    ink: Ink, edges: UnsafeMutableBufferPointer<FillScratch.Edge>, bounds: FillScratch.Bounds
+  ) {
     // (Cut to the canvas: one lent out meanwhile is empty, and nothing is drawn.)
     let clip = state.clip.intersection(
       DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
@@ -88,7 +89,7 @@ extension DrawingContext {
     // growable array; `FillScratch.span` holds each within a dot of the clip). Which edge
     // gives a crossing does not matter, so neither does the order of edges of one top.
     let edgeCount = edges.count
-    edges.withUnsafeMutableBufferPointer { edges in
+    do {
       FillScratch.sortByTop(edges)
       withUnsafeTemporaryAllocation(of: Int.self, capacity: edgeCount) { active in
         withUnsafeTemporaryAllocation(of: Double.self, capacity: edgeCount) { crossings in
@@ -156,7 +157,12 @@ extension DrawingContext {
 /// a ring (closing the one before), a line adds an edge; the edges are kept, not the points.
 package struct DotRingSink: DotLineSink {
   // (Inlinable, with what it uses: a renderer hands it every vertex.)
-  @usableFromInline var edges: [FillScratch.Edge]
+  /// The edges so far, `count` of them, in raw storage for `capacity` (grown here; the
+  /// context keeps it from fill to fill, `FillScratch.takeRingSink`): an edge costs a store,
+  /// not an array's uniqueness and growth tests.
+  @usableFromInline var edges: UnsafeMutablePointer<FillScratch.Edge>
+  @usableFromInline var count = 0
+  @usableFromInline var capacity: Int
   @usableFromInline var bounds = FillScratch.Bounds()
   @usableFromInline var firstX = 0.0
   @usableFromInline var firstY = 0.0
@@ -165,7 +171,10 @@ package struct DotRingSink: DotLineSink {
   /// Whether a ring is open.
   @usableFromInline var open = false
 
-  init(edges: [FillScratch.Edge]) { self.edges = edges }
+  init(edges: UnsafeMutablePointer<FillScratch.Edge>, capacity: Int) {
+    self.edges = edges
+    self.capacity = capacity
+  }
 
   /// Closes the open ring and starts one at a dot-space point (the dash offset means nothing
   /// to a fill).
@@ -182,7 +191,7 @@ package struct DotRingSink: DotLineSink {
       move(x: x, y: y, dashOffset: 0)
       return
     }
-    FillScratch.addEdge(lastX, lastY, x, y, to: &edges)
+    addEdge(lastX, lastY, x, y)
     (lastX, lastY) = (x, y)
     bounds.widen(x, y)
   }
@@ -190,8 +199,33 @@ package struct DotRingSink: DotLineSink {
   /// Adds the open ring's closing edge.
   @inlinable mutating func closeRing() {
     guard open else { return }
-    FillScratch.addEdge(lastX, lastY, firstX, firstY, to: &edges)
+    addEdge(lastX, lastY, firstX, firstY)
     open = false
+  }
+
+  /// Adds the edge from (ax, ay) to (bx, by), top end first, unless it is horizontal or an end
+  /// is not finite (as `FillScratch.addEdge`).
+  @inlinable @inline(__always)
+  mutating func addEdge(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) {
+    if ay == by || !ay.isFinite || !by.isFinite { return }
+    if count == capacity { grow() }
+    if ay < by {
+      edges[count] = FillScratch.Edge(
+        yTop: ay, yBottom: by, xAtTop: ax, slope: (bx - ax) / (by - ay))
+    } else {
+      edges[count] = FillScratch.Edge(
+        yTop: by, yBottom: ay, xAtTop: bx, slope: (ax - bx) / (ay - by))
+    }
+    count += 1
+  }
+
+  /// Twice the room, the edges kept.
+  @usableFromInline @inline(never) mutating func grow() {
+    let larger = UnsafeMutablePointer<FillScratch.Edge>.allocate(capacity: capacity * 2)
+    larger.moveInitialize(from: edges, count: count)
+    edges.deallocate()
+    edges = larger
+    capacity *= 2
   }
 }
 
@@ -208,6 +242,27 @@ package struct DotRingSink: DotLineSink {
     }
   }
   var edges: [Edge] = []
+  /// The raw storage of `DotRingSink`'s edges between fills (nil: none yet, or lent out),
+  /// freed with the context.
+  var ringEdges: UnsafeMutablePointer<Edge>?
+  var ringCapacity = 0
+
+  /// A sink for a fill's rings writing into the kept storage (made the first time), which is
+  /// lent to it until `keepRingEdges`.
+  mutating func takeRingSink() -> DotRingSink {
+    guard let p = ringEdges else {
+      return DotRingSink(edges: .allocate(capacity: 64), capacity: 64)
+    }
+    ringEdges = nil
+    return DotRingSink(edges: p, capacity: ringCapacity)
+  }
+
+  /// Keeps a sink's storage for the next fill (freeing what a fill made meanwhile kept).
+  mutating func keepRingEdges(_ p: UnsafeMutablePointer<Edge>, capacity: Int) {
+    ringEdges?.deallocate()
+    ringEdges = p
+    ringCapacity = capacity
+  }
 
   /// The bounds of the points of a fill's rings (empty: no point yet).
   @usableFromInline struct Bounds {

@@ -72,6 +72,8 @@ public final class DrawingContext {
     state = State(clip: DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
   }
 
+  deinit { fillScratch.ringEdges?.deallocate() }
+
   /// Lets a renderer set dots directly (a raster picture); it must keep to `clipBounds`.
   /// (Drawing through the context while `body` runs draws nothing: the canvas is lent out.)
   public func withCanvas<R>(_ body: (inout DotCanvas) throws -> R) rethrows -> R {

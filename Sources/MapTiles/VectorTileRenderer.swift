@@ -315,8 +315,25 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
   }
 
   /// `addRun` for a fill's ring (no cut, no dashes, the last vertex not kept): the same moves
-  /// and lines, without the work for cuts and dashes on each vertex.
-  @inline(never) func addFillRing<Sink: DotLineSink>(
+  /// and lines, without the work for cuts and dashes on each vertex. (Written for the fill's
+  /// own sink, whose moves and lines are inlined here: through the generic form each was a
+  /// call, by the protocol's witness.)
+  @inline(never) func addFillRing(
+    _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
+    _ sink: inout DotRingSink
+  ) {
+    fillRing(points, range, m, &sink)
+  }
+
+  /// `addFillRing` for any sink.
+  func addFillRing<Sink: DotLineSink>(
+    _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
+    _ sink: inout Sink
+  ) {
+    fillRing(points, range, m, &sink)
+  }
+
+  @inline(__always) private func fillRing<Sink: DotLineSink>(
     _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
     _ sink: inout Sink
   ) {
