@@ -53,7 +53,8 @@ extension DrawingContext {
   }
 
   /// Inks the dots whose centres lie inside an odd number of the rings whose edges are
-  /// `edges` (any order; sorted here) and whose points lie in `bounds`.
+  /// `edges` (any order; more than `FillScratch.fewEdges` are sorted here) and whose points lie
+  /// in `bounds`.
   private func fill(
     ink: Ink, edges: UnsafeMutableBufferPointer<FillScratch.Edge>, bounds: FillScratch.Bounds
   ) {
@@ -72,7 +73,6 @@ extension DrawingContext {
     }
     let (firstRow, lastRow) = FillScratch.rows(bounds, clip)
     guard firstRow <= lastRow else { return }
-    var next = 0
     let w = canvas.width
     // The pattern's dots on a row (of the pattern's grid, a cell high): bit 0 those of even
     // columns, bit 1 those of odd ones. (A byte for each dot row of a cell.)
@@ -81,71 +81,107 @@ extension DrawingContext {
       (bits & CellGeometry.brailleBit(dx: 0, dy: r) != 0 ? 1 : 0)
         | (bits & CellGeometry.brailleBit(dx: 1, dy: r) != 0 ? 2 : 0)
     }
-    let rowParity = (parity(0), parity(1), parity(2), parity(3))
-    assert(MemoryLayout.size(ofValue: rowParity) == CellGeometry.dotsHigh)
-    // The edges crossing the row (those begun above it and not yet ended, in the order they
-    // began) and their crossings, sorted as they come (a row of a map's polygon crosses a few
-    // edges: an insertion gives what sorting them gave, without the calls per row of a
-    // growable array; `FillScratch.span` holds each within a dot of the clip). Which edge
-    // gives a crossing does not matter, so neither does the order of edges of one top.
+    // The four rows' parities, a byte each, and a bit for each row with dots.
+    let parities =
+      UInt32(parity(0)) | UInt32(parity(1)) << 8 | UInt32(parity(2)) << 16
+      | UInt32(parity(3)) << 24
+    assert(CellGeometry.dotsHigh == 4)
+    let rowsWithDots: UInt32 =
+      (parity(0) != 0 ? 1 : 0) | (parity(1) != 0 ? 2 : 0) | (parity(2) != 0 ? 4 : 0)
+      | (parity(3) != 0 ? 8 : 0)
+    // Rows the pattern leaves empty are skipped whole: the edges a row crosses do not depend
+    // on the rows before it (a pattern with no dots on any row draws nothing).
+    guard rowsWithDots != 0 else { return }
+    let mask = CellGeometry.dotsHigh - 1
+    /// The parity of row r of the pattern's grid.
+    @inline(__always) func parityOf(_ r: Int) -> UInt8 {
+      UInt8(truncatingIfNeeded: parities >> UInt32(r &* 8))
+    }
+    /// How many rows on from row r of the pattern's grid the next row with dots is (1...4).
+    @inline(__always) func step(_ r: Int) -> Int {
+      (((rowsWithDots | rowsWithDots << 4) >> UInt32(r + 1)) & 0xF).trailingZeroBitCount + 1
+    }
+    var row = firstRow
+    if parityOf((row + oy) & mask) == 0 { row += step((row + oy) & mask) }
     let edgeCount = edges.count
-    do {
-      FillScratch.sortByTop(edges)
-      withUnsafeTemporaryAllocation(of: Int.self, capacity: edgeCount) { active in
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: edgeCount) { crossings in
-          var activeCount = 0
-          withUnsafeBytes(of: rowParity) { rowParity in
-            canvas.withDots { dots in
-              for row in firstRow...lastRow {
-                // The pattern's dots on this row: those of even and of odd columns (of the
-                // pattern's grid), both (a solid run), one of them (every other dot) or none.
-                // A row of none is skipped whole: the edges a row crosses do not depend on the
-                // rows before it (those begun above it and not ended are taken up below).
-                let parity = rowParity[(row + oy) & (CellGeometry.dotsHigh - 1)]
-                guard parity != 0 else { continue }
-                let yc = Double(row) + 0.5
-                while next < edgeCount && edges[next].yTop <= yc {
-                  active[activeCount] = next
-                  activeCount += 1
-                  next += 1
-                }
-                var kept = 0
-                var count = 0
-                for a in 0..<activeCount {
-                  let e = active[a]
-                  if edges[e].yBottom <= yc { continue }
-                  active[kept] = e
-                  kept += 1
-                  guard edges[e].yTop <= yc else { continue }
-                  let x = edges[e].xAtTop + (yc - edges[e].yTop) * edges[e].slope
-                  var j = count
-                  while j > 0 && x < crossings[j - 1] {
-                    crossings[j] = crossings[j - 1]
-                    j -= 1
-                  }
-                  crossings[j] = x
-                  count += 1
-                }
-                activeCount = kept
-                guard count >= 2 else { continue }
-                let even = parity & 1 != 0
-                var k = 0
-                while k + 1 < count {
-                  let (a, b) = FillScratch.span(crossings[k], crossings[k + 1], clip)
-                  if a <= b {
-                    let base = row * w
-                    if parity == 3 {
-                      for x in a...b { dots[base + x] = ink }
-                    } else {
-                      // The first column of the right parity from a, then every other one.
-                      let first = a + (((even ? 0 : 1) - (a + ox)) & 1)
-                      for x in stride(from: first, through: b, by: 2) { dots[base + x] = ink }
-                    }
-                  }
-                  k += 2
-                }
+    withUnsafeTemporaryAllocation(of: Double.self, capacity: edgeCount) { crossings in
+      canvas.withDots { dots in
+        // Inks the dots of the pattern between pairs of a row's `count` crossings (sorted).
+        @inline(__always) func spans(_ row: Int, _ rowParity: UInt8, _ count: Int) {
+          let even = rowParity & 1 != 0
+          var k = 0
+          let base = row * w
+          while k + 1 < count {
+            let (a, b) = FillScratch.span(crossings[k], crossings[k + 1], clip)
+            if a <= b {
+              if rowParity == 3 {
+                for x in a...b { dots[base + x] = ink }
+              } else {
+                // The first column of the right parity from a, then every other one.
+                let first = a + (((even ? 0 : 1) - (a + ox)) & 1)
+                for x in stride(from: first, through: b, by: 2) { dots[base + x] = ink }
               }
             }
+            k += 2
+          }
+        }
+        // A row's crossing at x, inserted among the `count` sorted so far (a row of a map's
+        // polygon crosses a few edges: an insertion gives what sorting them gave, without the
+        // calls per row of a growable array; `FillScratch.span` holds each within a dot of the
+        // clip).
+        @inline(__always) func insert(_ x: Double, _ count: Int) {
+          var j = count
+          while j > 0 && x < crossings[j - 1] {
+            crossings[j] = crossings[j - 1]
+            j -= 1
+          }
+          crossings[j] = x
+        }
+        guard edgeCount > FillScratch.fewEdges else {
+          // Few edges (a building's): each row drawn takes the crossings of every edge it
+          // meets (top inclusive, bottom exclusive, as the active edges below), with no sort
+          // of the edges and no list of active ones.
+          while row <= lastRow {
+            let r = (row + oy) & mask
+            let yc = Double(row) + 0.5
+            var count = 0
+            for e in 0..<edgeCount where edges[e].yTop <= yc && edges[e].yBottom > yc {
+              insert(edges[e].xAtTop + (yc - edges[e].yTop) * edges[e].slope, count)
+              count += 1
+            }
+            spans(row, parityOf(r), count)
+            row += step(r)
+          }
+          return
+        }
+        // The edges crossing the row (those begun above it and not yet ended, in the order
+        // they began) and their crossings, sorted as they come. Which edge gives a crossing
+        // does not matter, so neither does the order of edges of one top.
+        FillScratch.sortByTop(edges)
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: edgeCount) { active in
+          var activeCount = 0
+          var next = 0
+          while row <= lastRow {
+            let r = (row + oy) & mask
+            let yc = Double(row) + 0.5
+            while next < edgeCount && edges[next].yTop <= yc {
+              active[activeCount] = next
+              activeCount += 1
+              next += 1
+            }
+            var kept = 0
+            var count = 0
+            for a in 0..<activeCount {
+              let e = active[a]
+              if edges[e].yBottom <= yc { continue }
+              active[kept] = e
+              kept += 1
+              insert(edges[e].xAtTop + (yc - edges[e].yTop) * edges[e].slope, count)
+              count += 1
+            }
+            activeCount = kept
+            spans(row, parityOf(r), count)
+            row += step(r)
           }
         }
       }
@@ -361,6 +397,10 @@ package struct DotRingSink: DotLineSink {
     let t = Int(v)
     return Double(t) < v ? t + 1 : t
   }
+
+  /// At most how many edges a fill takes each row's crossings from all of (more are sorted by
+  /// their tops and taken up as rows reach them).
+  static let fewEdges = 16
 
   /// Sorts edges by their tops: by insertion when they are few (a building's), else by the
   /// standard library.
