@@ -388,7 +388,7 @@ public final class DrawingContext {
       return clip
     }
     // (Limited to just beyond the clip before the conversion: no overflow.)
-    func dot(_ v: Double, _ lo: Int, _ hi: Int) -> Int {
+    @inline(__always) func dot(_ v: Double, _ lo: Int, _ hi: Int) -> Int {
       Int(min(max(v, Double(lo) - 1), Double(hi) + 1).rounded(.down))
     }
     return DotRect(
