@@ -214,7 +214,8 @@ package struct DotRingSink: DotLineSink {
 
   /// Closes the open ring and starts one at a dot-space point (the dash offset means nothing
   /// to a fill).
-  @inlinable package mutating func move(x: Double, y: Double, dashOffset: Double) {
+  @inlinable @inline(__always)
+  package mutating func move(x: Double, y: Double, dashOffset: Double) {
     closeRing()
     (firstX, firstY, lastX, lastY) = (x, y, x, y)
     open = true
@@ -222,7 +223,7 @@ package struct DotRingSink: DotLineSink {
   }
 
   /// Adds an edge from the last point to a dot-space point (a move when no ring is open).
-  @inlinable package mutating func line(x: Double, y: Double) {
+  @inlinable @inline(__always) package mutating func line(x: Double, y: Double) {
     guard open else {
       move(x: x, y: y, dashOffset: 0)
       return
@@ -233,7 +234,7 @@ package struct DotRingSink: DotLineSink {
   }
 
   /// Adds the open ring's closing edge.
-  @inlinable mutating func closeRing() {
+  @inlinable @inline(__always) mutating func closeRing() {
     guard open else { return }
     addEdge(lastX, lastY, firstX, firstY)
     open = false
