@@ -22,7 +22,7 @@ extension DrawingContext {
         }
       }
     }
-    fill(ink: ink, edges: &edges, bounds: bounds)
+    edges.withUnsafeMutableBufferPointer { fill(ink: ink, edges: $0, bounds: bounds) }
   }
 
   /// Fills rings handed to `body` as dot-space lines (`DotRingSink`: a move starts a ring, and
@@ -33,29 +33,31 @@ extension DrawingContext {
   /// called.
   package func fillDotRings(_ body: (inout DotRingSink) -> Void) {
     guard let color = state.fillColor else { return }
-    var sink = DotRingSink(edges: fillScratch.edges)
-    fillScratch.edges = []
+    // The edges go to raw storage the context keeps from fill to fill (taken while `body`
+    // runs: a fill it made through this context would take storage of its own).
+    var sink = fillScratch.takeRingSink()
     body(&sink)
     sink.closeRing()
-    var edges = sink.edges
-    sink.edges = []
+    let edges = UnsafeMutableBufferPointer(start: sink.edges, count: sink.count)
     let b = sink.bounds
     if keepsColor(color) {
       // (`pathArea(margin: 2)` of the same points: their bounds.)
       let area = dotArea(b.minX, b.minY, b.maxX, b.maxY, margin: 2)
       drawKeepingColor(color, layer: Self.fillLayer, in: area) {
-        fill(ink: $0, edges: &edges, bounds: b)
+        fill(ink: $0, edges: edges, bounds: b)
       }
     } else {
-      fill(ink: Ink(layer: Self.fillLayer, color: color), edges: &edges, bounds: b)
+      fill(ink: Ink(layer: Self.fillLayer, color: color), edges: edges, bounds: b)
     }
-    edges.removeAll(keepingCapacity: true)
-    fillScratch.edges = edges
+    fillScratch.keepRingEdges(sink.edges, capacity: sink.capacity)
   }
 
   /// Inks the dots whose centres lie inside an odd number of the rings whose edges are
-  /// `edges` (any order; sorted here) and whose points lie in `bounds`.
-  private func fill(ink: Ink, edges: inout [FillScratch.Edge], bounds: FillScratch.Bounds) {
+  /// `edges` (any order; more than `FillScratch.fewEdges` are sorted here) and whose points lie
+  /// in `bounds`.
+  private func fill(
+    ink: Ink, edges: UnsafeMutableBufferPointer<FillScratch.Edge>, bounds: FillScratch.Bounds
+  ) {
     // (Cut to the canvas: one lent out meanwhile is empty, and nothing is drawn.)
     let clip = state.clip.intersection(
       DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
@@ -71,7 +73,6 @@ extension DrawingContext {
     }
     let (firstRow, lastRow) = FillScratch.rows(bounds, clip)
     guard firstRow <= lastRow else { return }
-    var next = 0
     let w = canvas.width
     // The pattern's dots on a row (of the pattern's grid, a cell high): bit 0 those of even
     // columns, bit 1 those of odd ones. (A byte for each dot row of a cell.)
@@ -80,71 +81,107 @@ extension DrawingContext {
       (bits & CellGeometry.brailleBit(dx: 0, dy: r) != 0 ? 1 : 0)
         | (bits & CellGeometry.brailleBit(dx: 1, dy: r) != 0 ? 2 : 0)
     }
-    let rowParity = (parity(0), parity(1), parity(2), parity(3))
-    assert(MemoryLayout.size(ofValue: rowParity) == CellGeometry.dotsHigh)
-    // The edges crossing the row (those begun above it and not yet ended, in the order they
-    // began) and their crossings, sorted as they come (a row of a map's polygon crosses a few
-    // edges: an insertion gives what sorting them gave, without the calls per row of a
-    // growable array; `FillScratch.span` holds each within a dot of the clip). Which edge
-    // gives a crossing does not matter, so neither does the order of edges of one top.
+    // The four rows' parities, a byte each, and a bit for each row with dots.
+    let parities =
+      UInt32(parity(0)) | UInt32(parity(1)) << 8 | UInt32(parity(2)) << 16
+      | UInt32(parity(3)) << 24
+    assert(CellGeometry.dotsHigh == 4)
+    let rowsWithDots: UInt32 =
+      (parity(0) != 0 ? 1 : 0) | (parity(1) != 0 ? 2 : 0) | (parity(2) != 0 ? 4 : 0)
+      | (parity(3) != 0 ? 8 : 0)
+    // Rows the pattern leaves empty are skipped whole: the edges a row crosses do not depend
+    // on the rows before it (a pattern with no dots on any row draws nothing).
+    guard rowsWithDots != 0 else { return }
+    let mask = CellGeometry.dotsHigh - 1
+    /// The parity of row r of the pattern's grid.
+    @inline(__always) func parityOf(_ r: Int) -> UInt8 {
+      UInt8(truncatingIfNeeded: parities >> UInt32(r &* 8))
+    }
+    /// How many rows on from row r of the pattern's grid the next row with dots is (1...4).
+    @inline(__always) func step(_ r: Int) -> Int {
+      (((rowsWithDots | rowsWithDots << 4) >> UInt32(r + 1)) & 0xF).trailingZeroBitCount + 1
+    }
+    var row = firstRow
+    if parityOf((row + oy) & mask) == 0 { row += step((row + oy) & mask) }
     let edgeCount = edges.count
-    edges.withUnsafeMutableBufferPointer { edges in
-      FillScratch.sortByTop(edges)
-      withUnsafeTemporaryAllocation(of: Int.self, capacity: edgeCount) { active in
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: edgeCount) { crossings in
-          var activeCount = 0
-          withUnsafeBytes(of: rowParity) { rowParity in
-            canvas.withDots { dots in
-              for row in firstRow...lastRow {
-                // The pattern's dots on this row: those of even and of odd columns (of the
-                // pattern's grid), both (a solid run), one of them (every other dot) or none.
-                // A row of none is skipped whole: the edges a row crosses do not depend on the
-                // rows before it (those begun above it and not ended are taken up below).
-                let parity = rowParity[(row + oy) & (CellGeometry.dotsHigh - 1)]
-                guard parity != 0 else { continue }
-                let yc = Double(row) + 0.5
-                while next < edgeCount && edges[next].yTop <= yc {
-                  active[activeCount] = next
-                  activeCount += 1
-                  next += 1
-                }
-                var kept = 0
-                var count = 0
-                for a in 0..<activeCount {
-                  let e = active[a]
-                  if edges[e].yBottom <= yc { continue }
-                  active[kept] = e
-                  kept += 1
-                  guard edges[e].yTop <= yc else { continue }
-                  let x = edges[e].xAtTop + (yc - edges[e].yTop) * edges[e].slope
-                  var j = count
-                  while j > 0 && x < crossings[j - 1] {
-                    crossings[j] = crossings[j - 1]
-                    j -= 1
-                  }
-                  crossings[j] = x
-                  count += 1
-                }
-                activeCount = kept
-                guard count >= 2 else { continue }
-                let even = parity & 1 != 0
-                var k = 0
-                while k + 1 < count {
-                  let (a, b) = FillScratch.span(crossings[k], crossings[k + 1], clip)
-                  if a <= b {
-                    let base = row * w
-                    if parity == 3 {
-                      for x in a...b { dots[base + x] = ink }
-                    } else {
-                      // The first column of the right parity from a, then every other one.
-                      let first = a + (((even ? 0 : 1) - (a + ox)) & 1)
-                      for x in stride(from: first, through: b, by: 2) { dots[base + x] = ink }
-                    }
-                  }
-                  k += 2
-                }
+    withUnsafeTemporaryAllocation(of: Double.self, capacity: edgeCount) { crossings in
+      canvas.withDots { dots in
+        // Inks the dots of the pattern between pairs of a row's `count` crossings (sorted).
+        @inline(__always) func spans(_ row: Int, _ rowParity: UInt8, _ count: Int) {
+          let even = rowParity & 1 != 0
+          var k = 0
+          let base = row * w
+          while k + 1 < count {
+            let (a, b) = FillScratch.span(crossings[k], crossings[k + 1], clip)
+            if a <= b {
+              if rowParity == 3 {
+                for x in a...b { dots[base + x] = ink }
+              } else {
+                // The first column of the right parity from a, then every other one.
+                let first = a + (((even ? 0 : 1) - (a + ox)) & 1)
+                for x in stride(from: first, through: b, by: 2) { dots[base + x] = ink }
               }
             }
+            k += 2
+          }
+        }
+        // A row's crossing at x, inserted among the `count` sorted so far (a row of a map's
+        // polygon crosses a few edges: an insertion gives what sorting them gave, without the
+        // calls per row of a growable array; `FillScratch.span` holds each within a dot of the
+        // clip).
+        @inline(__always) func insert(_ x: Double, _ count: Int) {
+          var j = count
+          while j > 0 && x < crossings[j - 1] {
+            crossings[j] = crossings[j - 1]
+            j -= 1
+          }
+          crossings[j] = x
+        }
+        guard edgeCount > FillScratch.fewEdges else {
+          // Few edges (a building's): each row drawn takes the crossings of every edge it
+          // meets (top inclusive, bottom exclusive, as the active edges below), with no sort
+          // of the edges and no list of active ones.
+          while row <= lastRow {
+            let r = (row + oy) & mask
+            let yc = Double(row) + 0.5
+            var count = 0
+            for e in 0..<edgeCount where edges[e].yTop <= yc && edges[e].yBottom > yc {
+              insert(edges[e].xAtTop + (yc - edges[e].yTop) * edges[e].slope, count)
+              count += 1
+            }
+            spans(row, parityOf(r), count)
+            row += step(r)
+          }
+          return
+        }
+        // The edges crossing the row (those begun above it and not yet ended, in the order
+        // they began) and their crossings, sorted as they come. Which edge gives a crossing
+        // does not matter, so neither does the order of edges of one top.
+        FillScratch.sortByTop(edges)
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: edgeCount) { active in
+          var activeCount = 0
+          var next = 0
+          while row <= lastRow {
+            let r = (row + oy) & mask
+            let yc = Double(row) + 0.5
+            while next < edgeCount && edges[next].yTop <= yc {
+              active[activeCount] = next
+              activeCount += 1
+              next += 1
+            }
+            var kept = 0
+            var count = 0
+            for a in 0..<activeCount {
+              let e = active[a]
+              if edges[e].yBottom <= yc { continue }
+              active[kept] = e
+              kept += 1
+              insert(edges[e].xAtTop + (yc - edges[e].yTop) * edges[e].slope, count)
+              count += 1
+            }
+            activeCount = kept
+            spans(row, parityOf(r), count)
+            row += step(r)
           }
         }
       }
@@ -156,7 +193,12 @@ extension DrawingContext {
 /// a ring (closing the one before), a line adds an edge; the edges are kept, not the points.
 package struct DotRingSink: DotLineSink {
   // (Inlinable, with what it uses: a renderer hands it every vertex.)
-  @usableFromInline var edges: [FillScratch.Edge]
+  /// The edges so far, `count` of them, in raw storage for `capacity` (grown here; the
+  /// context keeps it from fill to fill, `FillScratch.takeRingSink`): an edge costs a store,
+  /// not an array's uniqueness and growth tests.
+  @usableFromInline var edges: UnsafeMutablePointer<FillScratch.Edge>
+  @usableFromInline var count = 0
+  @usableFromInline var capacity: Int
   @usableFromInline var bounds = FillScratch.Bounds()
   @usableFromInline var firstX = 0.0
   @usableFromInline var firstY = 0.0
@@ -165,11 +207,15 @@ package struct DotRingSink: DotLineSink {
   /// Whether a ring is open.
   @usableFromInline var open = false
 
-  init(edges: [FillScratch.Edge]) { self.edges = edges }
+  init(edges: UnsafeMutablePointer<FillScratch.Edge>, capacity: Int) {
+    self.edges = edges
+    self.capacity = capacity
+  }
 
   /// Closes the open ring and starts one at a dot-space point (the dash offset means nothing
   /// to a fill).
-  @inlinable package mutating func move(x: Double, y: Double, dashOffset: Double) {
+  @inlinable @inline(__always)
+  package mutating func move(x: Double, y: Double, dashOffset: Double) {
     closeRing()
     (firstX, firstY, lastX, lastY) = (x, y, x, y)
     open = true
@@ -177,21 +223,46 @@ package struct DotRingSink: DotLineSink {
   }
 
   /// Adds an edge from the last point to a dot-space point (a move when no ring is open).
-  @inlinable package mutating func line(x: Double, y: Double) {
+  @inlinable @inline(__always) package mutating func line(x: Double, y: Double) {
     guard open else {
       move(x: x, y: y, dashOffset: 0)
       return
     }
-    FillScratch.addEdge(lastX, lastY, x, y, to: &edges)
+    addEdge(lastX, lastY, x, y)
     (lastX, lastY) = (x, y)
     bounds.widen(x, y)
   }
 
   /// Adds the open ring's closing edge.
-  @inlinable mutating func closeRing() {
+  @inlinable @inline(__always) mutating func closeRing() {
     guard open else { return }
-    FillScratch.addEdge(lastX, lastY, firstX, firstY, to: &edges)
+    addEdge(lastX, lastY, firstX, firstY)
     open = false
+  }
+
+  /// Adds the edge from (ax, ay) to (bx, by), top end first, unless it is horizontal or an end
+  /// is not finite (as `FillScratch.addEdge`).
+  @inlinable @inline(__always)
+  mutating func addEdge(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) {
+    if ay == by || !ay.isFinite || !by.isFinite { return }
+    if count == capacity { grow() }
+    if ay < by {
+      edges[count] = FillScratch.Edge(
+        yTop: ay, yBottom: by, xAtTop: ax, slope: (bx - ax) / (by - ay))
+    } else {
+      edges[count] = FillScratch.Edge(
+        yTop: by, yBottom: ay, xAtTop: bx, slope: (ax - bx) / (ay - by))
+    }
+    count += 1
+  }
+
+  /// Twice the room, the edges kept.
+  @usableFromInline @inline(never) mutating func grow() {
+    let larger = UnsafeMutablePointer<FillScratch.Edge>.allocate(capacity: capacity * 2)
+    larger.moveInitialize(from: edges, count: count)
+    edges.deallocate()
+    edges = larger
+    capacity *= 2
   }
 }
 
@@ -208,6 +279,27 @@ package struct DotRingSink: DotLineSink {
     }
   }
   var edges: [Edge] = []
+  /// The raw storage of `DotRingSink`'s edges between fills (nil: none yet, or lent out),
+  /// freed with the context.
+  var ringEdges: UnsafeMutablePointer<Edge>?
+  var ringCapacity = 0
+
+  /// A sink for a fill's rings writing into the kept storage (made the first time), which is
+  /// lent to it until `keepRingEdges`.
+  mutating func takeRingSink() -> DotRingSink {
+    guard let p = ringEdges else {
+      return DotRingSink(edges: .allocate(capacity: 64), capacity: 64)
+    }
+    ringEdges = nil
+    return DotRingSink(edges: p, capacity: ringCapacity)
+  }
+
+  /// Keeps a sink's storage for the next fill (freeing what a fill made meanwhile kept).
+  mutating func keepRingEdges(_ p: UnsafeMutablePointer<Edge>, capacity: Int) {
+    ringEdges?.deallocate()
+    ringEdges = p
+    ringCapacity = capacity
+  }
 
   /// The bounds of the points of a fill's rings (empty: no point yet).
   @usableFromInline struct Bounds {
@@ -306,6 +398,10 @@ package struct DotRingSink: DotLineSink {
     let t = Int(v)
     return Double(t) < v ? t + 1 : t
   }
+
+  /// At most how many edges a fill takes each row's crossings from all of (more are sorted by
+  /// their tops and taken up as rows reach them).
+  static let fewEdges = 16
 
   /// Sorts edges by their tops: by insertion when they are few (a building's), else by the
   /// standard library.

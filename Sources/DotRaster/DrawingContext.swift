@@ -72,6 +72,8 @@ public final class DrawingContext {
     state = State(clip: DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
   }
 
+  deinit { fillScratch.ringEdges?.deallocate() }
+
   /// Lets a renderer set dots directly (a raster picture); it must keep to `clipBounds`.
   /// (Drawing through the context while `body` runs draws nothing: the canvas is lent out.)
   public func withCanvas<R>(_ body: (inout DotCanvas) throws -> R) rethrows -> R {
@@ -404,7 +406,7 @@ public final class DrawingContext {
       return clip
     }
     // (Limited to just beyond the clip before the conversion: no overflow.)
-    func dot(_ v: Double, _ lo: Int, _ hi: Int) -> Int {
+    @inline(__always) func dot(_ v: Double, _ lo: Int, _ hi: Int) -> Int {
       Int(min(max(v, Double(lo) - 1), Double(hi) + 1).rounded(.down))
     }
     return DotRect(

@@ -315,8 +315,27 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
   }
 
   /// `addRun` for a fill's ring (no cut, no dashes, the last vertex not kept): the same moves
-  /// and lines, without the work for cuts and dashes on each vertex.
-  @inline(never) func addFillRing<Sink: DotLineSink>(
+  /// and lines, without the work for cuts and dashes on each vertex. (Written for the fill's
+  /// own sink, whose moves and lines are inlined here: through `DotLineSink` each was a call
+  /// to the conformance's witness, which another module cannot inline.)
+  @inline(never) func addFillRing(
+    _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
+    _ sink: inout DotRingSink
+  ) {
+    fillRing(points, range, m, &sink)
+  }
+
+  /// `addFillRing` for any sink.
+  func addFillRing<Sink: DotLineSink>(
+    _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
+    _ sink: inout Sink
+  ) {
+    var ring = LineSinkRing(sink: sink)
+    fillRing(points, range, m, &ring)
+    sink = ring.sink
+  }
+
+  @inline(__always) private func fillRing<Sink: FillRingSink>(
     _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
     _ sink: inout Sink
   ) {
@@ -330,9 +349,9 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     var pending = false
     @inline(__always) func emit(_ x: Double, _ y: Double) {
       if started {
-        sink.line(x: x, y: y)
+        sink.ringLine(x: x, y: y)
       } else {
-        sink.move(x: x, y: y, dashOffset: 0)
+        sink.ringMove(x: x, y: y)
         started = true
       }
     }
@@ -363,6 +382,20 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
       lastCode = code
     }
     if pending { emit(pendingX, pendingY) }
+  }
+
+  /// Where `addFillRing` hands a ring's moves and lines: a fill's own sink, called directly (its
+  /// methods inlined), or any line sink.
+  protocol FillRingSink {
+    mutating func ringMove(x: Double, y: Double)
+    mutating func ringLine(x: Double, y: Double)
+  }
+
+  /// A line sink taking a ring's moves and lines (`addFillRing` for any sink).
+  struct LineSinkRing<Sink: DotLineSink>: FillRingSink {
+    var sink: Sink
+    mutating func ringMove(x: Double, y: Double) { sink.move(x: x, y: y, dashOffset: 0) }
+    mutating func ringLine(x: Double, y: Double) { sink.line(x: x, y: y) }
   }
 
   /// Adds one piece of a line or outline to the path (see `addRun`), skipping segments along
@@ -737,4 +770,11 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
       return nil
     }
   }
+}
+
+extension DotRingSink: VectorTileRenderer.FillRingSink {
+  @inline(__always) mutating func ringMove(x: Double, y: Double) {
+    move(x: x, y: y, dashOffset: 0)
+  }
+  @inline(__always) mutating func ringLine(x: Double, y: Double) { line(x: x, y: y) }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import DotRaster
@@ -121,6 +122,54 @@ struct FillDotRingsTests {
     let rings = Self.draw(polygons, rings: true, color: color, outline: true)
     #expect(rings == path)
     #expect(path.dots.contains { $0.layer == DrawingContext.fillLayer })
+  }
+
+  /// A ring of 20 edges to the right of the canvas, over rows -10 to 30: its crossings lie
+  /// beyond the clip and after every other crossing of a row, so it inks nothing and leaves
+  /// the pairs of the others alone, but it takes a fill past `FillScratch.fewEdges`.
+  static let farRing: Ring = (0..<20).map { k in
+    let a = Double(k) / 20 * 2 * Double.pi
+    return (120 + 15 * cos(a), 10 + 20 * sin(a))
+  }
+
+  @Test(
+    "A fill of few edges (each row from all of them) draws what the sorted edge table draws",
+    arguments: [DotPattern.solid, .checker, .sparse, .hatch])
+  func fewEdgesAsSorted(_ pattern: DotPattern) {
+    var seed: UInt64 = 0x1234_5678_9ABC_DEF1
+    func random(_ n: Int) -> Double {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double((seed >> 33) % UInt64(n * 8)) / 8
+    }
+    // Not the speck (with the far ring its bounds are no longer a dot's) nor the rings with a
+    // point not finite (their rows may cross an odd number of edges, and the far ring's first
+    // crossing would pair with the last of theirs).
+    var cases = Self.tricky.filter {
+      $0.0 != "speck" && $0.1.allSatisfy { $0.allSatisfy { $0.0.isFinite && $0.1.isFinite } }
+    }
+    for n in 0..<150 {
+      let (cx, cy) = (random(24) - 2, random(20) - 2)
+      // (Three points or more, at least a dot apart down: no speck.)
+      var ring = [(cx, cy), (cx + random(9), cy + 1 + random(6))]
+      ring += (0..<(1 + Int(random(6)))).map { _ in (cx + random(9), cy + random(7)) }
+      cases.append(("random \(n)", [ring]))
+    }
+    var drawn = 0
+    for (name, polygon) in cases {
+      // (The polygons' own edges are few: at most 16.)
+      #expect(polygon.reduce(0) { $0 + $1.count } <= 16, "\(name)")
+      for clip in [nil, Rect2D(x: 3, y: 2, width: 9, height: 7)] {
+        let few = Self.draw(
+          [polygon], rings: true, color: .green, pattern: pattern, clip: clip, origin: (1, 3))
+        let sorted = Self.draw(
+          [polygon + [Self.farRing]], rings: true, color: .green, pattern: pattern, clip: clip,
+          origin: (1, 3))
+        #expect(few == sorted, "\(name) \(String(describing: clip))")
+        drawn += few.dots.filter { !$0.isEmpty }.count
+      }
+    }
+    // (Fills drew: two that drew nothing would pass the comparison.)
+    #expect(drawn > 200)
   }
 
   @Test("Without a fill colour fillDotRings draws nothing and does not ask for the rings")
