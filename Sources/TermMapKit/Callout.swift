@@ -196,6 +196,15 @@ extension MapView {
       // The views hidden are passed over by their facts (each view's `isHidden`), without
       // reaching the view.
       let facts = annotationViews.facts
+      // Room for the views that show, at once: grown append by append, thousands of
+      // placements (each holding strings) were copied a dozen times a frame.
+      var showing = annotationViews.clusterViews.count
+      if let places = annotationViews.unclustered {
+        for p in places where !facts[Int(p)].hidden { showing += 1 }
+      } else {
+        for f in facts where !f.hidden { showing += 1 }
+      }
+      out.reserveCapacity(showing)
       if let places = annotationViews.unclustered {
         for p in places where !facts[Int(p)].hidden { place(shown[Int(p)]) }
       } else {

@@ -243,7 +243,10 @@ extension MapView {
     // keys' own `<`: a closure written here would be main-actor isolated, and checked to be on
     // the main actor at every comparison.) Each view's facts are read here only: the cells it
     // claims, its identifier and what a signature holds are in its claim.
+    // (Room for all of them at once: grown append by append, a screenful of claims was
+    // copied a dozen times a pass.)
     var claims: [ClusterClaim] = []
+    claims.reserveCapacity(facts.count)
     for n in facts.indices {
       let f = facts[n]
       guard f.clusterKey >= 0 && f.column >= 0 else { continue }
