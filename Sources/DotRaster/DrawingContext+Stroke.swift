@@ -430,12 +430,93 @@ struct Stroker {
   /// (a few units in the last place of numbers below the canvas's size), so both give the same
   /// dot; where it is a whole number (the error term is 0) the doubles may round either way,
   /// and that dot is worked out as the general path does.
+  ///
+  /// Stepped here with Δ taken as |Δ| and its sign put into the step across, the remainder
+  /// growing from steps by 2|Δ| a step: that is the same dot wherever the exact value is not
+  /// whole (⌊−v⌋ = −⌊v⌋ − 1 there, and the remainders mirror each other), and the remainder
+  /// can only land on 0 (the whole values) as it wraps, so the test for them is made there,
+  /// not at every dot.
   @inline(__always)
   static func plainSteps(
     _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int, width w: Int, ink: Ink,
     _ dots: UnsafeMutableBufferPointer<Ink>
   ) {
-    stepDots(ix0, iy0, ix1, iy1, steps: steps, width: w, ink: ink, dots) { _ in true }
+    var i = iy0 &* w &+ ix0
+    dots[i] = ink
+    if steps == 0 { return }
+    let ddx = ix1 &- ix0
+    let ddy = iy1 &- iy0
+    let xMajor = magnitude(ddx) >= magnitude(ddy)
+    let major = xMajor ? (ddx >= 0 ? 1 : -1) : (ddy >= 0 ? w : 0 &- w)
+    let minor = xMajor ? (ddy >= 0 ? w : 0 &- w) : (ddx >= 0 ? 1 : -1)
+    let twice = steps &* 2
+    let step = (xMajor ? magnitude(ddy) : magnitude(ddx)) &* 2
+    // (steps + 2|Δ|k) = q · 2steps + r, 0 ≤ r < 2steps; k = 0: q = 0, r = steps. The last
+    // step's dot is the far end's, and no other step's is (the major axis moves by one a
+    // step), so that ends the loop; the last step's value, steps·(1 + 2|Δ|) / 2·steps, is
+    // not whole.
+    let last = iy1 &* w &+ ix1
+    var r = steps
+    var q = 0
+    repeat {
+      i &+= major
+      r &+= step
+      if r >= twice {
+        r &-= twice
+        i &+= minor
+        q &+= 1
+        if r == 0 {
+          // (The rest out of line: nothing of this loop is kept across a call.)
+          plainStepsOn(ix0, iy0, ix1, iy1, steps: steps, at: i, q, width: w, ink: ink, dots)
+          return
+        }
+      }
+      dots[i] = ink
+    } while i != last
+  }
+
+  /// `plainSteps` from the step whose exact place across is whole (`q` wraps so far, the
+  /// integer steps at dot `i`) to the end: that dot the doubles give, the rest as there.
+  @inline(never)
+  static func plainStepsOn(
+    _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int, at index: Int, _ wraps: Int,
+    width w: Int, ink: Ink, _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    let ddx = ix1 &- ix0
+    let ddy = iy1 &- iy0
+    let xMajor = magnitude(ddx) >= magnitude(ddy)
+    let major = xMajor ? (ddx >= 0 ? 1 : -1) : (ddy >= 0 ? w : 0 &- w)
+    let minor = xMajor ? (ddy >= 0 ? w : 0 &- w) : (ddx >= 0 ? 1 : -1)
+    let twice = steps &* 2
+    let step = (xMajor ? magnitude(ddy) : magnitude(ddx)) &* 2
+    let last = iy1 &* w &+ ix1
+    var i = index
+    var r = 0
+    var q = wraps
+    while true {
+      if r == 0 {
+        // Step k where steps + 2|Δ|k = q · 2steps: the dot the doubles give.
+        let k = (q &* twice &- steps) / step
+        let kd = Double(k)
+        if xMajor {
+          let y = Int(Double(iy0) + 0.5 + Double(iy1 &- iy0) / Double(steps) * kd)
+          dots[y &* w &+ ix0 &+ (ix1 >= ix0 ? k : 0 &- k)] = ink
+        } else {
+          let x = Int(Double(ix0) + 0.5 + Double(ix1 &- ix0) / Double(steps) * kd)
+          dots[(iy0 &+ (iy1 >= iy0 ? k : 0 &- k)) &* w &+ x] = ink
+        }
+      } else {
+        dots[i] = ink
+      }
+      if i == last { return }
+      i &+= major
+      r &+= step
+      if r >= twice {
+        r &-= twice
+        i &+= minor
+        q &+= 1
+      }
+    }
   }
 
   /// `plainSteps` inking only the steps k for which `on(k)` is true (`on` is asked in order,
