@@ -124,14 +124,16 @@ extension DrawingContext {
     strokeDotLines(ink: Ink(layer: Self.strokeLayer, color: color), body)
   }
 
-  /// The lines of `body` stroked with `ink`: the stroker is made in the sink (moved there,
-  /// not copied) while the canvas is lent out (`withStroker(ink:_:)`'s swap).
+  /// The lines of `body` stroked with `ink`: the stroker is made in the sink while the
+  /// canvas is lent out (`withStroker(ink:_:)`'s swap).
   private func strokeDotLines(ink: Ink, _ body: (inout DotStrokeSink) -> Void) {
     var lent = Stroker.lentOut
     swap(&lent, &canvas)
-    let stroker = Stroker(context: self, canvas: lent, ink: ink)
+    let (width, height) = (lent.width, lent.height)
     lent.withDots { dots in
-      var sink = DotStrokeSink(stroker: stroker, dots: dots)
+      // (Made in place in the sink: a stroker made before and captured here was copied.)
+      var sink = DotStrokeSink(
+        stroker: Stroker(context: self, width: width, height: height, ink: ink), dots: dots)
       body(&sink)
       sink.finishSubpath()
     }
@@ -395,10 +397,16 @@ struct Stroker {
   /// A stroker drawing on `canvas` (the context's, moved out of it while the stroker draws:
   /// only its size is read here) with the context's width, dashes and clip.
   init(context: DrawingContext, canvas: borrowing DotCanvas, ink: Ink) {
+    self.init(context: context, width: canvas.width, height: canvas.height, ink: ink)
+  }
+
+  /// A stroker drawing on a canvas of `width` × `height` dots (the context's, lent out).
+  @inline(__always)
+  init(context: DrawingContext, width: Int, height: Int, ink: Ink) {
     self.ink = ink
     // (Cut to the canvas: one lent out meanwhile is empty, and nothing is drawn.)
     let clip = context.clipBounds.intersection(
-      DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
+      DotRect(minX: 0, minY: 0, maxX: width, maxY: height))
     self.clip = clip
     brush = Brush(widthInDots: context.lineWidthInDots)
     let scale = abs(context.transform.scaleX)
@@ -409,7 +417,7 @@ struct Stroker {
     dashPhase = context.state.dashPhase * scale
     plain = brush.reach == 0 && dashTotal <= 0
     thin = brush.reach == 0
-    width = canvas.width
+    self.width = width
     innerMinX = Double(clip.minX)
     innerMinY = Double(clip.minY)
     innerMaxX = Double(clip.maxX)
