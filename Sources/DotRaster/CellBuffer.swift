@@ -155,38 +155,64 @@ public struct CellBuffer: Sendable, Equatable {
     // most of their cost). Every cell written lies in the row: 0 ≤ c and c + width ≤ limit
     // ≤ columns.
     cells.withUnsafeMutableBufferPointer { out in
-      for raw in text.unicodeScalars {
-        if c >= limit { break }
-        let scalar = CellBuffer.isPrintable(raw) ? raw : "?"
-        // (Below U+0300 a scalar is one column wide: no call.)
-        let width = scalar.value < 0x300 ? 1 : CellBuffer.displayWidth(of: scalar)
-        if width == 0 { continue }  // combining marks have no cell of their own
-        if width == 2 && c + 1 >= limit { break }  // never half a wide glyph
-        var cell = blank
-        cell.glyphAndFlags = blank.glyphAndFlags & ~Cell.scalarMask | scalar.value
-        if c >= 0 { out[base + c] = cell }
-        if width == 2 {
-          cell.glyphAndFlags &= ~Cell.scalarMask  // the second cell: `Cell.continuation`
-          if c + 1 >= 0 {
-            out[base + c + 1] = cell
-            // (What the subscript notes for a wide glyph or its second cell.)
-            wide = true
-          }
-        }
-        c += width
+      // A native string's UTF-8, decoded here (a label is a dozen scalars: the scalar view's
+      // iterator cost as much as the rest of the loop).
+      let done = text.utf8.withContiguousStorageIfAvailable { bytes in
+        var scalars = UTF8Scalars(bytes: bytes)
+        return CellBuffer.write(&scalars, out, base: base, from: c, limit: limit, blank: blank)
+      }
+      if let done {
+        (c, wide) = done
+      } else {
+        var scalars = text.unicodeScalars.lazy.map(\.value).makeIterator()
+        (c, wide) = CellBuffer.write(&scalars, out, base: base, from: c, limit: limit, blank: blank)
       }
     }
     if wide { mayHoldWideGlyphs = true }
     return c - column
   }
 
+  /// `put`'s loop: the cells of `scalars` from column `c` of the row at `base` in `out`, up to
+  /// `limit`; returns the column after the last cell written and whether a wide glyph was.
+  /// Every cell written lies in the row: 0 ≤ c and c + width ≤ limit ≤ columns.
+  @inline(__always) static func write<S: IteratorProtocol<UInt32>>(
+    _ scalars: inout S, _ out: UnsafeMutableBufferPointer<Cell>, base: Int, from column: Int,
+    limit: Int, blank: Cell
+  ) -> (Int, Bool) {
+    var c = column
+    var wide = false
+    while c < limit, let raw = scalars.next() {
+      let v = CellBuffer.isPrintable(value: raw) ? raw : 0x3F  // "?"
+      // (Below U+0300 a scalar is one column wide: no call.)
+      let width =
+        v < 0x300 ? 1 : CellBuffer.displayWidth(of: unsafeBitCast(v, to: Unicode.Scalar.self))
+      if width == 0 { continue }  // combining marks have no cell of their own
+      if width == 2 && c + 1 >= limit { break }  // never half a wide glyph
+      var cell = blank
+      cell.glyphAndFlags = blank.glyphAndFlags & ~Cell.scalarMask | v
+      if c >= 0 { out[base + c] = cell }
+      if width == 2 {
+        cell.glyphAndFlags &= ~Cell.scalarMask  // the second cell: `Cell.continuation`
+        if c + 1 >= 0 {
+          out[base + c + 1] = cell
+          // (What the subscript notes for a wide glyph or its second cell.)
+          wide = true
+        }
+      }
+      c += width
+    }
+    return (c, wide)
+  }
+
   /// False for control characters (C0, DEL, C1) and bidi overrides: text from files is shown
   /// only without them, so no escape sequence from a file can reach the terminal.
   public static func isPrintable(_ s: Unicode.Scalar) -> Bool {
-    let v = s.value
-    if v < 0x20 || (0x7F...0x9F).contains(v) { return false }
-    if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) { return false }
-    return true
+    isPrintable(value: s.value)
+  }
+
+  /// `isPrintable(_:)` of a scalar's value (four unsigned compares).
+  @inline(__always) static func isPrintable(value v: UInt32) -> Bool {
+    v &- 0x20 < 0x5F || (v >= 0xA0 && v &- 0x202A >= 5 && v &- 0x2066 >= 4)
   }
 
   /// The frame as plain text lines, each exactly `columns` terminal columns wide (a wide
@@ -308,5 +334,34 @@ public enum ColorDepth: Sendable {
       let b = Int(c.basic16.index)
       return b < 8 ? "\(40 + b)" : "\(100 + b - 8)"
     }
+  }
+}
+
+/// The scalars of valid UTF-8 (a native string's bytes: each lead byte says how many
+/// continuation bytes follow), as their values.
+struct UTF8Scalars: IteratorProtocol {
+  let bytes: UnsafeBufferPointer<UInt8>
+  var i = 0
+
+  init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+  @inline(__always) mutating func next() -> UInt32? {
+    guard i < bytes.count else { return nil }
+    let b0 = UInt32(bytes[i])
+    if b0 < 0x80 {
+      i &+= 1
+      return b0
+    }
+    if b0 < 0xE0 {
+      defer { i &+= 2 }
+      return (b0 & 0x1F) << 6 | UInt32(bytes[i + 1]) & 0x3F
+    }
+    if b0 < 0xF0 {
+      defer { i &+= 3 }
+      return (b0 & 0x0F) << 12 | (UInt32(bytes[i + 1]) & 0x3F) << 6 | UInt32(bytes[i + 2]) & 0x3F
+    }
+    defer { i &+= 4 }
+    return (b0 & 0x07) << 18 | (UInt32(bytes[i + 1]) & 0x3F) << 12
+      | (UInt32(bytes[i + 2]) & 0x3F) << 6 | UInt32(bytes[i + 3]) & 0x3F
   }
 }

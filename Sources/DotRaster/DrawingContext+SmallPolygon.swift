@@ -10,9 +10,9 @@ extension DrawingContext {
   public func withSmallShapes<R>(_ body: (inout SmallShapeBatch) throws -> R) rethrows -> R {
     settlePending()
     var batch = SmallShapeBatch(context: self)
-    // The stroker holds the canvas; the context has an empty one until the batch ends.
+    // The batch holds the canvas; the context has an empty one until the batch ends.
     defer {
-      canvas = batch.stroker.canvas
+      canvas = batch.canvas
       if batch.keepsColors { batch.settle() }
     }
     return try body(&batch)
@@ -25,6 +25,8 @@ extension DrawingContext {
 /// ``addPoint(x:y:)`` and ``closeRing()``, then filled with ``fillRings()``, and strokes go
 /// segment by segment with ``strokeSegment(_:_:_:_:)``.
 public struct SmallShapeBatch {
+  /// The context's canvas, moved out of it while the batch lasts.
+  var canvas: DotCanvas
   var stroker: Stroker
   /// The context drawn on, for drawing through the path in between (``withContext(_:)``).
   let context: DrawingContext
@@ -59,7 +61,11 @@ public struct SmallShapeBatch {
     }
     pattern = state.fillPattern
     patternOrigin = context.patternOrigin
-    stroker = context.makeStroker(ink: strokeInk ?? .none)
+    // (Moved out of the context: a swap, no copy.)
+    var taken = Stroker.lentOut
+    swap(&taken, &context.canvas)
+    stroker = Stroker(context: context, canvas: taken, ink: strokeInk ?? .none)
+    canvas = taken
     // (The context's clip cut to the canvas, as the stroker's is.)
     clip = stroker.clip
     thin = stroker.brush.reach == 0 && stroker.dashTotal <= 0
@@ -195,15 +201,15 @@ public struct SmallShapeBatch {
     let (clip, pattern, patternOrigin) = (clip, pattern, patternOrigin)
     // The batch holds the scratch throughout: used without a retain.
     let s = Unmanaged.passUnretained(scratch)
-    // The canvas is moved out of the stroker (a swap: no copy, no retain) while its dots are
+    // The canvas is moved out of the batch (a swap: no copy, no retain) while its dots are
     // written and the stroker is passed on.
-    swap(&lent, &stroker.canvas)
-    defer { swap(&lent, &stroker.canvas) }
+    swap(&lent, &canvas)
+    defer { swap(&lent, &canvas) }
     let width = stroker.width
     withUnsafeMutablePointer(to: &self) { batch in
       // Safe without exclusivity checks: `batch` is this batch, held exclusively by this
-      // mutating method; `lent` (whose dots are written) and `stroker` (passed on, its canvas
-      // empty meanwhile) are distinct stored properties, and nothing else reaches either.
+      // mutating method; `lent` (whose dots are written) and `stroker` (passed on) are
+      // distinct stored properties, and nothing else reaches either.
       batch.pointee.lent.withDots { dots in
         s._withUnsafeGuaranteedRef { s in
           // Most small polygons: a stroke within a block of 2 × 2 dots, which covers the
@@ -232,8 +238,8 @@ public struct SmallShapeBatch {
     guard let ink = fillInk, scratch.pointCount > 0 else { return }
     let s = scratch
     let (clip, pattern, patternOrigin) = (clip, pattern, patternOrigin)
-    let w = stroker.canvas.width
-    stroker.canvas.withDots { dots in
+    let w = canvas.width
+    canvas.withDots { dots in
       s.fill(
         ink: ink, clip: clip, pattern: pattern, patternOrigin: patternOrigin, dots: dots, width: w)
     }
@@ -249,7 +255,7 @@ public struct SmallShapeBatch {
       thinSegment(x0, y0, x1, y1, ink: ink)
     } else {
       stroker.dashDistance = 0
-      stroker.segment(x0, y0, x1, y1)
+      canvas.withDots { stroker.segment(x0, y0, x1, y1, $0) }
     }
   }
 
@@ -303,8 +309,8 @@ public struct SmallShapeBatch {
     let kFirst = whole && t0 > 0 ? max(0, Int((t0 * Double(steps)).rounded(.down)) - 1) : 0
     let kLast = whole && t1 < 1 ? min(steps, Int((t1 * Double(steps)).rounded(.up)) + 1) : steps
     let (cminX, cminY, cmaxX, cmaxY) = (clip.minX, clip.minY, clip.maxX, clip.maxY)
-    let w = stroker.canvas.width
-    stroker.canvas.withDots { dots in
+    let w = canvas.width
+    canvas.withDots { dots in
       if steps == 0 {
         if ix0 >= cminX && ix0 < cmaxX && iy0 >= cminY && iy0 < cmaxY { dots[iy0 * w + ix0] = ink }
         return
@@ -338,13 +344,13 @@ public struct SmallShapeBatch {
     let y = Int(dy.rounded(.down))
     let clip = clip
     if x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
-      if color.isTrueColor || stroker.canvas.hasTrueColor {
-        stroker.canvas.plot(x: x, y: y, layer: DrawingContext.markLayer, color: color)
+      if color.isTrueColor || canvas.hasTrueColor {
+        canvas.plot(x: x, y: y, layer: DrawingContext.markLayer, color: color)
         return
       }
-      let w = stroker.canvas.width
+      let w = canvas.width
       let ink = Ink(layer: DrawingContext.markLayer, color: color)
-      stroker.canvas.withDots { $0[y * w + x] = ink }
+      canvas.withDots { $0[y * w + x] = ink }
     }
   }
 
@@ -352,10 +358,10 @@ public struct SmallShapeBatch {
   /// dashed for the batch), then takes it again. The context's state is as `body` leaves it;
   /// the batch keeps the colours, width and clip it began with.
   public mutating func withContext<R>(_ body: (DrawingContext) throws -> R) rethrows -> R {
-    context.canvas = stroker.canvas
-    stroker.canvas = DotCanvas(width: 0, height: 0)
+    context.canvas = canvas
+    canvas = DotCanvas(width: 0, height: 0)
     defer {
-      stroker.canvas = context.canvas
+      canvas = context.canvas
       context.canvas = DotCanvas(width: 0, height: 0)
     }
     return try body(context)

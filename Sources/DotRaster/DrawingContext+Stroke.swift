@@ -4,10 +4,9 @@ extension DrawingContext {
   /// Strokes every subpath of the current path with `ink`.
   func strokeCurrentPath(ink: Ink) {
     guard !xs.isEmpty else { return }
-    var stroker = makeStroker(ink: ink)
     // Local copies (no copying: the arrays are shared) so the loop reads plain values.
     let (xs, ys, subpaths) = (self.xs, self.ys, self.subpaths)
-    stroker.withDots { stroker, dots in
+    withStroker(ink: ink) { stroker, dots in
       xs.withUnsafeBufferPointer { xs in
         ys.withUnsafeBufferPointer { ys in
           for index in subpaths.indices {
@@ -29,17 +28,19 @@ extension DrawingContext {
         }
       }
     }
-    canvas = stroker.canvas
   }
 
-  /// A stroker holding the canvas, which the context lets go of until it is handed back
-  /// (`canvas = stroker.canvas`), so the stroker's writes do not copy the whole canvas.
-  func makeStroker(ink: Ink) -> Stroker {
-    // Moved, not copied (a copy and the empty canvas put in its place cost a retain and a
-    // release per array of the canvas).
+  /// Runs `body` with a stroker of the current width, dashes and clip drawing `ink`, and the
+  /// canvas's dots. The canvas is moved out of the context meanwhile (a swap: no copy, no
+  /// reference counting), so a drawing through the context while `body` runs finds an empty
+  /// canvas and draws nothing, and no access to `canvas` lasts while `body` runs.
+  @inline(__always)
+  func withStroker(ink: Ink, _ body: (inout Stroker, UnsafeMutableBufferPointer<Ink>) -> Void) {
     var lent = Stroker.lentOut
     swap(&lent, &canvas)
-    return Stroker(context: self, canvas: lent, ink: ink)
+    var stroker = Stroker(context: self, canvas: lent, ink: ink)
+    lent.withDots { body(&stroker, $0) }
+    swap(&lent, &canvas)
   }
 
   /// Strokes one segment given in user space, without building a path (the hot path of
@@ -52,15 +53,13 @@ extension DrawingContext {
       let area = dotArea(
         min(p.x, q.x), min(p.y, q.y), max(p.x, q.x), max(p.y, q.y), margin: strokeMargin)
       drawKeepingColor(color, layer: Self.strokeLayer, in: area) { ink in
-        var stroker = makeStroker(ink: ink)
-        stroker.segment(p.x, p.y, q.x, q.y)
-        canvas = stroker.canvas
+        withStroker(ink: ink) { $0.segment(p.x, p.y, q.x, q.y, $1) }
       }
       return
     }
-    var stroker = makeStroker(ink: Ink(layer: Self.strokeLayer, color: color))
-    stroker.segment(p.x, p.y, q.x, q.y)
-    canvas = stroker.canvas
+    withStroker(ink: Ink(layer: Self.strokeLayer, color: color)) {
+      $0.segment(p.x, p.y, q.x, q.y, $1)
+    }
   }
 
   /// Strokes a run of user-space points as one open polyline.
@@ -76,9 +75,8 @@ extension DrawingContext {
   }
 
   private func strokePolyline(_ points: UnsafeBufferPointer<Point2D>, ink: Ink) {
-    var stroker = makeStroker(ink: ink)
     let t = state.transform
-    stroker.withDots { stroker, dots in
+    withStroker(ink: ink) { stroker, dots in
       var prev = t.apply(points[0])
       if points.count == 1 { stroker.segment(prev.x, prev.y, prev.x, prev.y, dots) }
       for i in 1..<points.count {
@@ -87,7 +85,6 @@ extension DrawingContext {
         prev = next
       }
     }
-    canvas = stroker.canvas
   }
 }
 
@@ -113,11 +110,6 @@ extension DrawingContext {
 
   private func strokeDotLines(_ box: Rect2D?, _ body: (inout DotStrokeSink) -> Void) {
     guard let color = state.strokeColor else { return }
-    // (Asked before a stroker is made: the stroker the pending ink draws with is the only
-    // one made, and it holds the canvas only while it strokes. One left holding it would
-    // make the strokes below copy the whole canvas, dots and colour plane, once per call:
-    // liberty at Helsinki z15 160 × 48, 42.2 M instructions per frame, 21 M of them those
-    // copies.)
     if keepsColor(color) {
       // (Without a box, where the lines go is not known beforehand: the clip is settled.)
       let area =
@@ -129,28 +121,23 @@ extension DrawingContext {
       }
       return
     }
-    var stroker = makeStroker(ink: Ink(layer: Self.strokeLayer, color: color))
-    stroker.withDots { stroker, dots in
-      var sink = DotStrokeSink(stroker: stroker, dots: dots)
-      body(&sink)
-      sink.finishSubpath()
-      stroker = sink.stroker
-    }
-    canvas = stroker.canvas
+    strokeDotLines(ink: Ink(layer: Self.strokeLayer, color: color), body)
   }
 
-  // The loop above, made again on purpose: handing the palette path's stroker to a shared
-  // helper by value keeps a second reference to its canvas, and each stroke then copies the
-  // canvas (Helsinki z15 160 × 48 redraw: 7.77 M instructions per frame against 5.106 M).
+  /// The lines of `body` stroked with `ink`: the stroker is made in the sink while the
+  /// canvas is lent out (`withStroker(ink:_:)`'s swap).
   private func strokeDotLines(ink: Ink, _ body: (inout DotStrokeSink) -> Void) {
-    var stroker = makeStroker(ink: ink)
-    stroker.withDots { stroker, dots in
-      var sink = DotStrokeSink(stroker: stroker, dots: dots)
+    var lent = Stroker.lentOut
+    swap(&lent, &canvas)
+    let (width, height) = (lent.width, lent.height)
+    lent.withDots { dots in
+      // (Made in place in the sink: a stroker made before and captured here was copied.)
+      var sink = DotStrokeSink(
+        stroker: Stroker(context: self, width: width, height: height, ink: ink), dots: dots)
       body(&sink)
       sink.finishSubpath()
-      stroker = sink.stroker
     }
-    canvas = stroker.canvas
+    swap(&lent, &canvas)
   }
 }
 
@@ -228,35 +215,161 @@ public struct DotStrokeSink: DotLineSink {
   public var mayLiftBeyondClip: Bool { stroker.dashTotal <= 0 && stroker.brush.reach <= 1 }
 }
 
-/// The dots a stroke of some width stamps around each step of its centre line.
+/// The dots a stroke of some width stamps around each step of its centre line: those within
+/// its radius (dx² + dy² at most `limit`), row by row a span (a plain value: no array per
+/// stroker).
 struct Brush {
-  let offsets: [(dx: Int, dy: Int)]
+  /// How far the brush may reach from its centre, in dots, each way: ⌈r⌉, r half the width
+  /// (0: a single dot). Clipping and lifting grow the clip by this much.
   let reach: Int
-  /// One dot (made once: most strokes are this thin).
-  static let dot: [(dx: Int, dy: Int)] = [(0, 0)]
+  /// The largest dx² + dy² of a dot of the brush: ⌊r² + ¼⌋ (the dots whose
+  /// `Double(dx * dx + dy * dy) <= r * r + 0.25`; r² + ¼ is below (reach + 1)², so none
+  /// lies beyond `reach`).
+  let limit: Int
+  /// How far its dots do reach, each way: ⌊√limit⌋ (at most `reach`; its middle row's half
+  /// span too).
+  let rows: Int
+  /// Each row's half span for |dy| ≤ 7, a byte each, for brushes of at most 7 rows each way
+  /// (wider ones work them out).
+  let packed: UInt64
 
   init(widthInDots w: Double) {
     if w < 1.75 {
-      offsets = Brush.dot
       reach = 0
+      limit = 0
+      rows = 0
+      packed = 0
       return
     }
     let r = w / 2
-    let reach = Int(r.rounded(.up))
-    var o: [(Int, Int)] = []
-    for dy in -reach...reach {
-      for dx in -reach...reach where Double(dx * dx + dy * dy) <= r * r + 0.25 {
-        o.append((dx, dy))
+    reach = Int(r.rounded(.up))
+    let limit = Int((r * r + 0.25).rounded(.down))
+    self.limit = limit
+    rows = Brush.squareRootFloor(limit)
+    var p: UInt64 = 0
+    if rows <= 7 {
+      for dy in 0...rows { p |= UInt64(Brush.squareRootFloor(limit - dy * dy)) << (8 * dy) }
+    }
+    packed = p
+  }
+
+  /// ⌊√n⌋ for a whole n ≥ 0 below 2⁵² (exact in doubles: the square root rounds correctly,
+  /// and k − 1/2k, just below a whole k, is a double apart from k).
+  @inline(__always) static func squareRootFloor(_ n: Int) -> Int {
+    Int(Double(n).squareRoot())
+  }
+
+  /// Half the span of row `dy` of the brush, |dy| ≤ `rows` (its dots there run from −h to h).
+  @inline(__always) func halfWidth(_ dy: Int) -> Int {
+    rows <= 7 ? packedHalfWidth(dy) : Brush.squareRootFloor(limit &- dy &* dy)
+  }
+
+  /// `halfWidth` read from `packed` (`rows` ≤ 7).
+  @inline(__always) func packedHalfWidth(_ dy: Int) -> Int {
+    Int(truncatingIfNeeded: packed &>> UInt64(truncatingIfNeeded: magnitude(dy) &<< 3) & 0xFF)
+  }
+
+  /// Inks `dots[centre − h]` through `dots[centre + h]`. Spans of up to five dots (most
+  /// brushes' rows) are five writes without a branch, some of them to the same dot (the same
+  /// ink: harmless); a loop over a few dots cost the vectoriser's set-up, some 30
+  /// instructions, each time.
+  @inline(__always) static func span(
+    _ dots: UnsafeMutableBufferPointer<Ink>, _ centre: Int, _ h: Int, _ ink: Ink
+  ) {
+    if h <= 2 {
+      // (h = 0: the centre five times; 1: the three dots; 2: the five.)
+      let m = (h &+ 1) &>> 1
+      dots[centre &- h] = ink
+      dots[centre &- m] = ink
+      dots[centre] = ink
+      dots[centre &+ m] = ink
+      dots[centre &+ h] = ink
+      return
+    }
+    var c = centre &- h
+    let end = centre &+ h
+    while c <= end {
+      dots[c] = ink
+      c &+= 1
+    }
+  }
+
+  /// Inks the brush's dots around (`x`, `y`) that lie in `clip`, row by row.
+  @inline(__always) func stamp(
+    _ x: Int, _ y: Int, clip: DotRect, width w: Int, ink: Ink,
+    _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    var dy = max(0 &- rows, clip.minY &- y)
+    let last = min(rows, clip.maxY &- 1 &- y)
+    while dy <= last {
+      let h = halfWidth(dy)
+      let lo = max(x &- h, clip.minX)
+      let hi = min(x &+ h, clip.maxX &- 1)
+      if lo <= hi {
+        let base = (y &+ dy) &* w
+        var c = lo
+        while c <= hi {
+          dots[base &+ c] = ink
+          c &+= 1
+        }
+      }
+      dy &+= 1
+    }
+  }
+
+  /// `stamp`, out of line (for loops over thin strokes that must also stamp wide ones: the
+  /// call, not the stamp, is inlined there).
+  @inline(never) func stampApart(
+    _ x: Int, _ y: Int, clip: DotRect, width w: Int, ink: Ink,
+    _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    stamp(x, y, clip: clip, width: w, ink: ink, dots)
+  }
+
+  /// `stamp` for a brush wholly in the clip (`x` and `y` at least `rows` inside it): no
+  /// clipping, each row's span written at once.
+  @inline(__always) func stampInside(
+    _ x: Int, _ y: Int, width w: Int, ink: Ink, _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    stampInside(at: y &* w &+ x, width: w, ink: ink, dots)
+  }
+
+  /// `stampInside` around the dot at `index` (row-major, rows `w` dots wide).
+  @inline(__always) func stampInside(
+    at index: Int, width w: Int, ink: Ink, _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    if rows == 1 {
+      // (Most wide strokes: a plus or a 3 × 3 square, three rows written straight.)
+      let middle = Int(truncatingIfNeeded: packed & 0xFF)
+      let side = Int(truncatingIfNeeded: packed &>> 8 & 0xFF)
+      Brush.span(dots, index &- w, side, ink)
+      Brush.span(dots, index, middle, ink)
+      Brush.span(dots, index &+ w, side, ink)
+      return
+    }
+    var dy = 0 &- rows
+    var centre = index &- rows &* w
+    if rows <= 7 {
+      while dy <= rows {
+        Brush.span(dots, centre, packedHalfWidth(dy), ink)
+        centre &+= w
+        dy &+= 1
+      }
+    } else {
+      while dy <= rows {
+        Brush.span(dots, centre, Brush.squareRootFloor(limit &- dy &* dy), ink)
+        centre &+= w
+        dy &+= 1
       }
     }
-    offsets = o
-    self.reach = reach
   }
 }
 
-/// Rasterises segments in dot space into a canvas copy, clipped, with an optional dash pattern.
+/// Rasterises segments in dot space into a canvas's dots (lent to it by the context while it
+/// strokes), clipped, with an optional dash pattern. A plain value but for its dashes (an
+/// empty array for solid strokes): making one, copying it into a sink and letting it go cost
+/// no reference counting for the canvas or the brush.
 struct Stroker {
-  var canvas: DotCanvas
   let ink: Ink
   let clip: DotRect
   let brush: Brush
@@ -281,35 +394,34 @@ struct Stroker {
   /// A canvas with no dots, stored while a stroker lends its canvas out.
   static let lentOut = DotCanvas(width: 0, height: 0)
 
-  /// A stroker drawing on `canvas` (the context's, moved out of it: `makeStroker`) with the
-  /// context's width, dashes and clip.
-  init(context: DrawingContext, canvas: DotCanvas, ink: Ink) {
-    self.canvas = canvas
+  /// A stroker drawing on `canvas` (the context's, moved out of it while the stroker draws:
+  /// only its size is read here) with the context's width, dashes and clip.
+  init(context: DrawingContext, canvas: borrowing DotCanvas, ink: Ink) {
+    self.init(context: context, width: canvas.width, height: canvas.height, ink: ink)
+  }
+
+  /// A stroker drawing on a canvas of `width` × `height` dots (the context's, lent out).
+  @inline(__always)
+  init(context: DrawingContext, width: Int, height: Int, ink: Ink) {
     self.ink = ink
     // (Cut to the canvas: one lent out meanwhile is empty, and nothing is drawn.)
-    clip = context.clipBounds.intersection(
-      DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
+    let clip = context.clipBounds.intersection(
+      DotRect(minX: 0, minY: 0, maxX: width, maxY: height))
+    self.clip = clip
     brush = Brush(widthInDots: context.lineWidthInDots)
     let scale = abs(context.transform.scaleX)
-    dashes = context.lineDashPattern.map { $0 * scale }
+    let pattern = context.lineDashPattern
+    // (No new array for a solid stroke.)
+    dashes = pattern.isEmpty ? [] : pattern.map { $0 * scale }
     dashTotal = dashes.reduce(0, +)
     dashPhase = context.state.dashPhase * scale
     plain = brush.reach == 0 && dashTotal <= 0
     thin = brush.reach == 0
-    width = canvas.width
+    self.width = width
     innerMinX = Double(clip.minX)
     innerMinY = Double(clip.minY)
     innerMaxX = Double(clip.maxX)
     innerMaxY = Double(clip.maxY)
-  }
-
-  /// Runs `body` with the canvas's dots, taken out of the stroker meanwhile (one uniqueness
-  /// check for a whole path, not one per segment).
-  mutating func withDots(_ body: (inout Stroker, UnsafeMutableBufferPointer<Ink>) -> Void) {
-    var dots = canvas
-    canvas = Self.lentOut
-    dots.withDots { body(&self, $0) }
-    canvas = dots
   }
 
   /// Whether the dash pattern is on `distance` dots along the subpath.
@@ -333,11 +445,6 @@ struct Stroker {
       d -= length
     }
     return true
-  }
-
-  /// Strokes one segment into the canvas.
-  mutating func segment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
-    withDots { stroker, dots in stroker.segment(x0, y0, x1, y1, dots) }
   }
 
   /// Strokes one segment into `dots` (the canvas's, lent out by `withDots`).
@@ -609,6 +716,40 @@ struct Stroker {
     let length = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
     let distance = dashDistance
     dashDistance += length
+    // Ends below 2²⁰ in size (every segment of a map tile; wide strokes come here for all
+    // their segments): stepped from their dots at once, without Liang–Barsky. The dots are
+    // those below: for such ends the steps are taken from the ends themselves (`whole`),
+    // t0 and t1 only narrow the steps visited, and a step they leave out has its point on
+    // the centre line beyond the clip grown by the brush's reach and a dot, so no dot of its
+    // brush in the clip (a step's dot centre lies within a dot of that point, each way);
+    // `clippedSteps` visits only steps whose brush meets the clip. A segment that misses
+    // the grown clip has every step so, and inks nothing either way.
+    if abs(x0) < 0x1p20 && abs(y0) < 0x1p20 && abs(x1) < 0x1p20 && abs(y1) < 0x1p20 {
+      let ix0 = floorToIntNear(x0)
+      let iy0 = floorToIntNear(y0)
+      let ix1 = floorToIntNear(x0 + (x1 - x0))
+      let iy1 = floorToIntNear(y0 + (y1 - y0))
+      // (Below 2²⁰: no overflow.)
+      let steps = max(magnitude(ix1 &- ix0), magnitude(iy1 &- iy0))
+      // (As below with s0 = 0, s1 = 1: `length * 1` is `length`, `distance + 0 * length` is
+      // `distance` but for a −0, which the dash test takes as 0.)
+      if steps == 0 {
+        if dashTotal <= 0 || dashOn(distance) {
+          brush.stamp(ix0, iy0, clip: clip, width: width, ink: ink, dots)
+        }
+        return
+      }
+      if thin {
+        clippedSteps(
+          ix0, iy0, ix1, iy1, steps: steps, 0, steps, start: distance,
+          stepLength: length / Double(steps), dots)
+      } else {
+        wideSteps(
+          ix0, iy0, ix1, iy1, steps: steps, start: distance, stepLength: length / Double(steps),
+          dots)
+      }
+      return
+    }
     guard x0.isFinite && y0.isFinite && x1.isFinite && y1.isFinite else { return }
     // Liang–Barsky against the clip grown by the brush's reach.
     let margin = Double(brush.reach + 1)
@@ -678,13 +819,7 @@ struct Stroker {
       !dashed || dashOn(startDistance + Double(k) * stepLength)
     }
     if steps == 0 {
-      if on(0) {
-        for o in brush.offsets {
-          let x = ix0 + o.dx
-          let y = iy0 + o.dy
-          if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = inkValue }
-        }
-      }
+      if on(0) { brush.stamp(ix0, iy0, clip: clip, width: w, ink: inkValue, dots) }
       return
     }
     let fx = Double(ix1 - ix0) / Double(steps)
@@ -727,13 +862,7 @@ struct Stroker {
         if thin {
           if x >= cminX && x < cmaxX && y >= cminY && y < cmaxY { dots[y * w + x] = inkValue }
         } else {
-          for o in brush.offsets {
-            let bx = x + o.dx
-            let by = y + o.dy
-            if bx >= cminX && bx < cmaxX && by >= cminY && by < cmaxY {
-              dots[by * w + bx] = inkValue
-            }
-          }
+          brush.stamp(x, y, clip: clip, width: w, ink: inkValue, dots)
         }
       }
     }
@@ -796,19 +925,10 @@ extension Stroker {
         let (x, y) = xMajor ? (a, bk) : (bk, a)
         if thin {
           dots[y &* w &+ x] = inkValue
-        } else if x &- reach >= clip.minX && x &+ reach < clip.maxX && y &- reach >= clip.minY
-          && y &+ reach < clip.maxY
-        {
-          // The whole brush in the clip: no test per dot.
-          for o in brush.offsets { dots[(y &+ o.dy) &* w &+ x &+ o.dx] = inkValue }
         } else {
-          for o in brush.offsets {
-            let bx = x &+ o.dx
-            let by = y &+ o.dy
-            if bx >= clip.minX && bx < clip.maxX && by >= clip.minY && by < clip.maxY {
-              dots[by &* w &+ bx] = inkValue
-            }
-          }
+          // (Out of line: the thin strokes' loops, where this is inlined, stay small.
+          // Wide segments with small ends go through `wideSteps`.)
+          brush.stampApart(x, y, clip: clip, width: w, ink: inkValue, dots)
         }
       }
       if k == kHi { return }
@@ -821,6 +941,145 @@ extension Stroker {
       } else if r < 0 {
         r &+= twice
         b &-= 1
+      }
+    }
+  }
+}
+
+extension Stroker {
+  /// `clippedSteps` for a brush wider than a dot (the same steps, tests and dots), each
+  /// step's brush stamped row by row: `Brush.stampInside` where it lies wholly in the clip,
+  /// else cut to it. A solid segment whose every brush lies in the clip goes to
+  /// `wideInside`.
+  @inline(never)
+  func wideSteps(
+    _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int, start: Double,
+    stepLength: Double, _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    // (Coordinates below 2²⁰: no overflow anywhere below.)
+    let rows = brush.rows
+    let dashed = dashTotal > 0
+    if !dashed && min(ix0, ix1) &- rows >= clip.minX && max(ix0, ix1) &+ rows < clip.maxX
+      && min(iy0, iy1) &- rows >= clip.minY && max(iy0, iy1) &+ rows < clip.maxY
+    {
+      wideInside(ix0, iy0, ix1, iy1, steps: steps, dots)
+      return
+    }
+    let xMajor = magnitude(ix1 &- ix0) >= magnitude(iy1 &- iy0)
+    let reach = brush.reach
+    // The major axis a, the minor axis b, and the clip's span on each (grown by the brush).
+    let (a0, a1, b0, b1) = xMajor ? (ix0, ix1, iy0, iy1) : (iy0, iy1, ix0, ix1)
+    let (aMin, aMax, bMin, bMax) =
+      xMajor
+      ? (clip.minX &- reach, clip.maxX &+ reach, clip.minY &- reach, clip.maxY &+ reach)
+      : (clip.minY &- reach, clip.maxY &+ reach, clip.minX &- reach, clip.maxX &+ reach)
+    let forward = a1 >= a0
+    let kLo = max(0, forward ? aMin &- a0 : a0 &- (aMax &- 1))
+    let kHi = min(steps, forward ? aMax &- 1 &- a0 : a0 &- aMin)
+    guard kLo <= kHi else { return }
+    let delta = b1 &- b0
+    let twice = steps &* 2
+    let step = delta &* 2
+    // b(k) = b0 + ⌊(steps + 2Δk) / 2·steps⌋, r the remainder (see `plainSteps`).
+    let num = steps &+ step &* kLo
+    var q = num / twice
+    var r = num &- q &* twice
+    if r < 0 {
+      r &+= twice
+      q &-= 1
+    }
+    var a = forward ? a0 &+ kLo : a0 &- kLo
+    var b = b0 &+ q
+    let da = forward ? 1 : -1
+    let (w, inkValue, brush, clip) = (width, ink, brush, clip)
+    // (A centre this far inside the clip has its whole brush in it.)
+    let (xLo, xHi, yLo, yHi) =
+      (clip.minX &+ rows, clip.maxX &- rows, clip.minY &+ rows, clip.maxY &- rows)
+    let fb = Double(delta) / Double(steps)
+    let pb0 = Double(b0) + 0.5
+    var walk = DashWalk(self)
+    let dashes = self.dashes
+    var k = kLo
+    while true {
+      // (r = 0: the exact value is whole, and the dot is the one the doubles give.)
+      let bk = r != 0 ? b : floorToIntNear(pb0 + fb * Double(k))
+      if bk >= bMin && bk < bMax && (!dashed || walk.isOn(start + Double(k) * stepLength, dashes)) {
+        let (x, y) = xMajor ? (a, bk) : (bk, a)
+        if x >= xLo && x < xHi && y >= yLo && y < yHi {
+          brush.stampInside(x, y, width: w, ink: inkValue, dots)
+        } else {
+          brush.stamp(x, y, clip: clip, width: w, ink: inkValue, dots)
+        }
+      }
+      if k == kHi { return }
+      k &+= 1
+      a &+= da
+      r &+= step
+      if r >= twice {
+        r &-= twice
+        b &+= 1
+      } else if r < 0 {
+        r &+= twice
+        b &-= 1
+      }
+    }
+  }
+
+  /// The solid wide segment from dot (`ix0`, `iy0`) to (`ix1`, `iy1`), `steps` > 0 apart,
+  /// every step's brush in the clip: `wideSteps`' dots (its steps stepped as `plainSteps`
+  /// steps them, as an index into the canvas), with no test per step but the error term's.
+  @inline(__always)
+  func wideInside(
+    _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int,
+    _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    let w = width
+    let (brush, inkValue) = (brush, ink)
+    var i = iy0 &* w &+ ix0
+    let twice = steps &* 2
+    let major: Int
+    let minor: Int
+    let delta: Int
+    let xMajor = magnitude(ix1 &- ix0) >= magnitude(iy1 &- iy0)
+    if xMajor {
+      major = ix1 >= ix0 ? 1 : -1
+      minor = w
+      delta = iy1 &- iy0
+    } else {
+      major = iy1 >= iy0 ? w : -w
+      minor = 1
+      delta = ix1 &- ix0
+    }
+    let step = delta &* 2
+    let fb = Double(delta) / Double(steps)
+    var r = steps
+    var k = 0
+    while true {
+      if r != 0 {
+        brush.stampInside(at: i, width: w, ink: inkValue, dots)
+      } else {
+        // A whole number: the dot the doubles give (as `plainSteps`).
+        let kd = Double(k)
+        if xMajor {
+          let y = Int(Double(iy0) + 0.5 + fb * kd)
+          brush.stampInside(
+            ix0 &+ (ix1 >= ix0 ? k : 0 &- k), y, width: w, ink: inkValue, dots)
+        } else {
+          let x = Int(Double(ix0) + 0.5 + fb * kd)
+          brush.stampInside(
+            x, iy0 &+ (iy1 >= iy0 ? k : 0 &- k), width: w, ink: inkValue, dots)
+        }
+      }
+      if k == steps { return }
+      k &+= 1
+      i &+= major
+      r &+= step
+      if r >= twice {
+        r &-= twice
+        i &+= minor
+      } else if r < 0 {
+        r &+= twice
+        i &-= minor
       }
     }
   }

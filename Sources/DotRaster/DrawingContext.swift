@@ -405,9 +405,10 @@ public final class DrawingContext {
     guard x0.isFinite && y0.isFinite && x1.isFinite && y1.isFinite && margin.isFinite else {
       return clip
     }
-    // (Limited to just beyond the clip before the conversion: no overflow.)
+    // (Limited to just beyond the clip before the conversion: no overflow, and small enough
+    // for `floorToIntNear`, which makes no call to libm's `floor`.)
     @inline(__always) func dot(_ v: Double, _ lo: Int, _ hi: Int) -> Int {
-      Int(min(max(v, Double(lo) - 1), Double(hi) + 1).rounded(.down))
+      floorToIntNear(min(max(v, Double(lo) - 1), Double(hi) + 1))
     }
     return DotRect(
       minX: dot(x0 - margin, clip.minX, clip.maxX), minY: dot(y0 - margin, clip.minY, clip.maxY),

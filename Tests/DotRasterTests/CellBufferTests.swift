@@ -56,6 +56,10 @@ struct CellBufferTests {
     let texts = [
       "Helsinki", "Café Aalto", "e\u{301}x", "日本語テキスト", "a日b", "\u{1B}[2J\u{202E}",
       "Habibi 🍔 Deli", "╔═╗⠿", "Ôn\u{200B}am", "",
+      // UTF-8 of two, three and four bytes: Finnish names, a dash, C1 controls and bidi
+      // isolates written as more than one byte, a combining mark of two bytes.
+      "Töölöntori", "Kauppatori – Salutorget", "5 €", "a\u{85}b\u{9F}c", "x\u{2066}y\u{2069}",
+      "\u{1F600}z\u{10FFFD}", "A\u{308}\u{303}B", "\u{7F}\u{A0}\u{2FF}\u{300}",
     ]
     for text in texts {
       for column in [-3, -1, 0, 2, 7] {

@@ -308,6 +308,121 @@ struct StrokeTests {
     #expect(inked > 300)
   }
 
+  /// The dots of a brush `w` dots wide around (0, 0), as the rule states them: every dot
+  /// within `reach` = ⌈w / 2⌉ each way whose dx² + dy² is at most (w / 2)² + ¼ (a dot alone
+  /// below 1.75).
+  static func brushDots(_ w: Double) -> [(dx: Int, dy: Int)] {
+    if w < 1.75 { return [(0, 0)] }
+    let r = w / 2
+    let reach = Int(r.rounded(.up))
+    var out: [(dx: Int, dy: Int)] = []
+    for dy in -reach...reach {
+      for dx in -reach...reach where Double(dx * dx + dy * dy) <= r * r + 0.25 {
+        out.append((dx, dy))
+      }
+    }
+    return out
+  }
+
+  @Test(
+    "A brush stamps the dots within (w / 2)² + ¼ of its centre, row by row, cut by the clip",
+    arguments: [
+      0.5, 1, 1.74, 1.75, 1.9, 1.94, 2, 2.0000001, 2.5, 3, 3.3, 3.9, 4, 5.5, 7, 8.06, 10, 21.3,
+    ])
+  func brushRows(_ w: Double) {
+    let brush = Brush(widthInDots: w)
+    let dots = Self.brushDots(w)
+    #expect(brush.reach == (w < 1.75 ? 0 : Int((w / 2).rounded(.up))))
+    #expect(dots.allSatisfy { max(abs($0.dx), abs($0.dy)) <= brush.reach })
+    // Centres inside, on and beyond each edge of a clip of a 40 × 30 canvas.
+    let clip = DotRect(minX: 4, minY: 3, maxX: 31, maxY: 22)
+    for (x, y) in [(15, 12), (4, 3), (30, 21), (2, 12), (33, 12), (15, 0), (15, 25), (-9, -9)] {
+      var canvas = DotCanvas(width: 40, height: 30)
+      let ink = Ink(layer: 2, color: .white)
+      canvas.withDots { brush.stamp(x, y, clip: clip, width: 40, ink: ink, $0) }
+      var expected = Set<Dot>()
+      for o in dots {
+        let (dx, dy) = (x + o.dx, y + o.dy)
+        if dx >= 4 && dx < 31 && dy >= 3 && dy < 22 { expected.insert(Dot(dx, dy)) }
+      }
+      #expect(canvas.inkedDots == expected, "w \(w) at \(x), \(y)")
+    }
+  }
+
+  @Test(
+    "A wide segment's dots are its steps' brushes (dashed: the steps the dash test passes), cut by the clip",
+    arguments: [
+      (1.75, [Double]()), (2.0, []), (2.3, []), (3.3, []), (4.0, []), (6.5, []), (2.0, [2, 1]),
+      (3.3, [1.5, 2.5]),
+    ])
+  func wideSegmentDotsFollowTheRule(_ w: Double, _ dash: [Double]) {
+    let clip = (x: 3, y: 2, width: 30, height: 19)
+    let brush = Self.brushDots(w)
+    var inked = 0
+    var segments = clipTestSegments()
+    // Zero-length segments, on whole dots and not, in and beyond the clip.
+    segments += [(7, 7, 7, 7), (3.5, 2.5, 3.5, 2.5), (1, 1, 1, 1), (33.2, 20.9, 33.2, 20.9)]
+    for (x0, y0, x1, y1) in segments {
+      let c = makeContext(width: 40, height: 24)
+      c.clip(to: Rect2D(x: 3, y: 2, width: 30, height: 19))
+      c.lineWidth = w
+      c.setLineDash(phase: 0.25, lengths: dash)
+      c.strokeSegment(from: Point2D(x: x0, y: y0), to: Point2D(x: x1, y: y1))
+      // The rule, in doubles, as the general path states it.
+      let (ix0, iy0) = (Int(x0.rounded(.down)), Int(y0.rounded(.down)))
+      let (ix1, iy1) = (Int((x0 + (x1 - x0)).rounded(.down)), Int((y0 + (y1 - y0)).rounded(.down)))
+      let steps = max(abs(ix1 - ix0), abs(iy1 - iy0))
+      // (A billion steps is too many to check here.)
+      guard steps < 5_000_000 else { continue }
+      let length = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
+      let stepLength = steps == 0 ? 0 : length / Double(steps)
+      var expected = Set<Dot>()
+      let xMajor = abs(ix1 - ix0) >= abs(iy1 - iy0)
+      for k in 0...steps {
+        guard
+          Stroker.dashIsOn(
+            at: Double(k) * stepLength, dashes: dash, dashTotal: dash.reduce(0, +),
+            dashPhase: 0.25)
+        else { continue }
+        let f = steps == 0 ? 0 : Double(xMajor ? iy1 - iy0 : ix1 - ix0) / Double(steps)
+        let (x, y) =
+          xMajor
+          ? (ix0 + (ix1 >= ix0 ? k : -k), Int((Double(iy0) + 0.5 + f * Double(k)).rounded(.down)))
+          : (Int((Double(ix0) + 0.5 + f * Double(k)).rounded(.down)), iy0 + (iy1 >= iy0 ? k : -k))
+        for o in brush {
+          let (bx, by) = (x + o.dx, y + o.dy)
+          if bx >= clip.x && bx < clip.x + clip.width && by >= clip.y && by < clip.y + clip.height {
+            expected.insert(Dot(bx, by))
+          }
+        }
+      }
+      let got = c.takeCanvas().inkedDots
+      #expect(got == expected, "w \(w) \(dash): \((x0, y0, x1, y1))")
+      inked += got.count
+    }
+    #expect(inked > 1000)
+  }
+
+  @Test(
+    "A wide segment with an end not finite, or far beyond the clip, draws nothing and does not trap"
+  )
+  func wideNotFinite() {
+    for w in [2.0, 4.5] {
+      for (a, b) in [
+        (Point2D(x: .nan, y: 3), Point2D(x: 9, y: 9)),
+        (Point2D(x: 3, y: .infinity), Point2D(x: 9, y: 9)),
+        (Point2D(x: -.infinity, y: 3), Point2D(x: .infinity, y: 3)),
+        (Point2D(x: 1e300, y: 3), Point2D(x: 1e300, y: 9)),
+        (Point2D(x: -1e19, y: -1e19), Point2D(x: -1e19, y: 1e19)),
+      ] {
+        let c = makeContext(width: 20, height: 12)
+        c.lineWidth = w
+        c.strokeSegment(from: a, to: b)
+        #expect(c.takeCanvas().isBlank, "\(a) \(b)")
+      }
+    }
+  }
+
   @Test(
     "floorToIntNear is ⌊v⌋ on whole numbers, halves, values next to them and the ends of its range")
   func floorToIntNearIsFloor() {
