@@ -14,11 +14,10 @@ struct PlainStepsTests {
     width: Int, height: Int, _ segments: [(Double, Double, Double, Double)]
   ) -> (bad: [String], dots: Int) {
     let c = makeContext(width: width, height: height)
-    var stroker = c.makeStroker(ink: Ink(layer: 1, color: .white))
-    let ink = stroker.ink
+    let ink = Ink(layer: 1, color: .white)
     var bad: [String] = []
     var compared = 0
-    stroker.withDots { stroker, dots in
+    c.withStroker(ink: ink) { stroker, dots in
       // The inked dots of the box around both ends (grown by a dot), cleared after.
       func take(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) -> [Int] {
         var out: [Int] = []
