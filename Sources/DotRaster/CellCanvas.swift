@@ -34,18 +34,67 @@ public struct CellCanvas: Sendable, Equatable {
   /// whole cell are left out); with `area`, only the cells that meet it (the rest are blank:
   /// the part of a tile that was drawn).
   public init(_ canvas: DotCanvas, within area: DotRect? = nil) {
-    self.init(
-      columns: canvas.width / CellGeometry.dotsWide, rows: canvas.height / CellGeometry.dotsHigh)
-    var (c0, c1, r0, r1) = (0, columns, 0, rows)
-    if let a = area {
-      c0 = max(0, a.minX / CellGeometry.dotsWide)
-      c1 = min(columns, (a.maxX + CellGeometry.dotsWide - 1) / CellGeometry.dotsWide)
-      r0 = max(0, a.minY / CellGeometry.dotsHigh)
-      r1 = min(rows, (a.maxY + CellGeometry.dotsHigh - 1) / CellGeometry.dotsHigh)
-      guard c0 < c1 && r0 < r1 else { return }
+    let (c0, c1, r0, r1) = Self.cellRange(canvas, area)
+    self.init(canvas, pending: PendingInks(), c0, c1, r0, r1, cropped: false)
+  }
+
+  /// The cells of the canvas that `pending.settle(_:)` makes of `canvas` (as
+  /// `init(_:within:)` sums that canvas up), without settling it: each dot holding a pending
+  /// ink is read as the ink it stands for, and the cell's colour is its top dot's entry.
+  package init(_ canvas: DotCanvas, pending: PendingInks, within area: DotRect? = nil) {
+    let (c0, c1, r0, r1) = Self.cellRange(canvas, area)
+    self.init(canvas, pending: pending, c0, c1, r0, r1, cropped: false)
+  }
+
+  /// The cells of `canvas` that meet `area`, as `init(_:pending:within:)` sums them, on a
+  /// canvas of only those cells (blank, 0 × 0, when none); `column` and `row`: where its first
+  /// cell lies among the whole canvas's cells. What a map tile drawn in part is summed into:
+  /// its cells are made, cleared and read where it was drawn, not over the whole tile.
+  package static func cropped(
+    _ canvas: DotCanvas, pending: PendingInks, to area: DotRect
+  ) -> (cells: CellCanvas, column: Int, row: Int) {
+    let (c0, c1, r0, r1) = cellRange(canvas, area)
+    guard c0 < c1 && r0 < r1 else { return (CellCanvas(columns: 0, rows: 0), 0, 0) }
+    return (CellCanvas(canvas, pending: pending, c0, c1, r0, r1, cropped: true), c0, r0)
+  }
+
+  /// The cells (columns `c0..<c1`, rows `r0..<r1`) of `canvas` that meet `area` (nil: all).
+  private static func cellRange(
+    _ canvas: DotCanvas, _ area: DotRect?
+  ) -> (c0: Int, c1: Int, r0: Int, r1: Int) {
+    let (columns, rows) = (
+      canvas.width / CellGeometry.dotsWide, canvas.height / CellGeometry.dotsHigh
+    )
+    guard let a = area else { return (0, columns, 0, rows) }
+    return (
+      max(0, a.minX / CellGeometry.dotsWide),
+      min(columns, (a.maxX + CellGeometry.dotsWide - 1) / CellGeometry.dotsWide),
+      max(0, a.minY / CellGeometry.dotsHigh),
+      min(rows, (a.maxY + CellGeometry.dotsHigh - 1) / CellGeometry.dotsHigh)
+    )
+  }
+
+  /// The cells `c0..<c1` × `r0..<r1` of `canvas` (its pending inks read as what they stand
+  /// for), on a blank canvas of the whole canvas's cells, or of only those cells (`cropped`).
+  private init(
+    _ canvas: DotCanvas, pending: PendingInks, _ c0: Int, _ c1: Int, _ r0: Int, _ r1: Int,
+    cropped: Bool
+  ) {
+    if cropped {
+      self.init(columns: c1 - c0, rows: r1 - r0)
+    } else {
+      self.init(
+        columns: canvas.width / CellGeometry.dotsWide, rows: canvas.height / CellGeometry.dotsHigh)
+    }
+    guard c0 < c1 && r0 < r1 else { return }
+    // Cell (column, row) of `canvas` is at index `row * columns + column - origin` here.
+    let origin = cropped ? r0 * columns + c0 : 0
+    if !pending.isEmpty {
+      addPendingCells(canvas, pending, c0, c1, r0, r1, origin)
+      return
     }
     if canvas.hasTrueColor {
-      addColoredCells(canvas, c0, c1, r0, r1)
+      addColoredCells(canvas, c0, c1, r0, r1, origin)
       return
     }
     // Cell by cell, its eight dots in the order `DotCanvas.paint` reads them, a row's two dots
@@ -62,7 +111,7 @@ public struct CellCanvas: Sendable, Equatable {
         top.withUnsafeMutableBufferPointer { t in
           for row in r0..<r1 {
             var p = raw + (row &* CellGeometry.dotsHigh &* rowBytes &+ c0 &* cellBytes)
-            let out = row &* columns
+            let out = row &* columns &- origin
             for column in c0..<c1 {
               defer { p += cellBytes }
               let p0 = p.loadUnaligned(as: UInt64.self)
@@ -94,27 +143,6 @@ public struct CellCanvas: Sendable, Equatable {
         }
       }
     }
-  }
-
-  /// The cells of the canvas that `pending.settle(_:)` makes of `canvas` (as
-  /// `init(_:within:)` sums that canvas up), without settling it: each dot holding a pending
-  /// ink is read as the ink it stands for, and the cell's colour is its top dot's entry.
-  package init(_ canvas: DotCanvas, pending: PendingInks, within area: DotRect? = nil) {
-    guard !pending.isEmpty else {
-      self.init(canvas, within: area)
-      return
-    }
-    self.init(
-      columns: canvas.width / CellGeometry.dotsWide, rows: canvas.height / CellGeometry.dotsHigh)
-    var (c0, c1, r0, r1) = (0, columns, 0, rows)
-    if let a = area {
-      c0 = max(0, a.minX / CellGeometry.dotsWide)
-      c1 = min(columns, (a.maxX + CellGeometry.dotsWide - 1) / CellGeometry.dotsWide)
-      r0 = max(0, a.minY / CellGeometry.dotsHigh)
-      r1 = min(rows, (a.maxY + CellGeometry.dotsHigh - 1) / CellGeometry.dotsHigh)
-      guard c0 < c1 && r0 < r1 else { return }
-    }
-    addPendingCells(canvas, pending, c0, c1, r0, r1)
   }
 
   /// True when no cell has a dot.
@@ -225,7 +253,7 @@ public struct CellCanvas: Sendable, Equatable {
   /// 5.106 M).
   @inline(never)
   private mutating func addColoredCells(
-    _ canvas: DotCanvas, _ c0: Int, _ c1: Int, _ r0: Int, _ r1: Int
+    _ canvas: DotCanvas, _ c0: Int, _ c1: Int, _ r0: Int, _ r1: Int, _ origin: Int
   ) {
     trueColors = Array(repeating: 0, count: bits.count)
     let (w, columns) = (canvas.width, self.columns)
@@ -269,7 +297,7 @@ public struct CellCanvas: Sendable, Equatable {
                     }
                   }
                 }
-                let i = row * columns + column
+                let i = row * columns + column - origin
                 b[i] = cellBits
                 t[i] = high
                 // The top dot's 24-bit colour while it keeps the ink it got it with
@@ -293,7 +321,8 @@ public struct CellCanvas: Sendable, Equatable {
   /// canvas, then summing it, gives.
   @inline(never)
   private mutating func addPendingCells(
-    _ canvas: DotCanvas, _ pending: PendingInks, _ c0: Int, _ c1: Int, _ r0: Int, _ r1: Int
+    _ canvas: DotCanvas, _ pending: PendingInks, _ c0: Int, _ c1: Int, _ r0: Int, _ r1: Int,
+    _ origin: Int
   ) {
     let colours = pending.hasColor || canvas.hasTrueColor
     if colours { trueColors = Array(repeating: 0, count: bits.count) }
@@ -349,7 +378,7 @@ public struct CellCanvas: Sendable, Equatable {
                       }
                     }
                   }
-                  let i = row &* columns &+ column
+                  let i = row &* columns &+ column &- origin
                   b[i] = cellBits
                   t[i] = high
                   guard colours else { continue }

@@ -204,14 +204,17 @@ public struct DotCanvas: Sendable, Equatable {
     trueColors.removeAll()
   }
 
-  /// Clears the dots of the cells that `cells` shows inked: on a canvas whose dots all lie in
-  /// those cells (`cells` summed it up, as `CellCanvas(_:within:)` does), this clears every
-  /// dot, writing only where ink was (a canvas used again, not cleared whole). Each row of
-  /// cells is cleared from its first inked cell to its last, in one piece.
-  public mutating func clearInkedCells(of cells: CellCanvas) {
+  /// Clears the dots of the cells that `cells` shows inked, its first cell lying at cell
+  /// (`column`, `row`) of this canvas: on a canvas whose dots all lie in those cells (`cells`
+  /// summed it up, as `CellCanvas(_:within:)` does), this clears every dot, writing only where
+  /// ink was (a canvas used again, not cleared whole). Each row of cells is cleared from its
+  /// first inked cell to its last, in one piece; only the rows and columns `cells` covers are
+  /// looked at (a map tile drawn in part has cells only for that part).
+  public mutating func clearInkedCells(of cells: CellCanvas, column: Int = 0, row: Int = 0) {
     let (dw, dh) = (CellGeometry.dotsWide, CellGeometry.dotsHigh)
-    let columns = min(cells.columns, width / dw)
-    let rows = min(cells.rows, height / dh)
+    guard column >= 0 && row >= 0 else { return }
+    let columns = min(cells.columns, width / dw - column)
+    let rows = min(cells.rows, height / dh - row)
     guard columns > 0 && rows > 0 else { return }
     // A colour plane has entries only at inked dots (it is given entries where dots are
     // inked, and dots lose ink only here and in `clear`): cleared in the same rows, it is
@@ -221,6 +224,7 @@ public struct DotCanvas: Sendable, Equatable {
     swap(&spare, &trueColors)
     let w = width
     let stride = cells.columns
+    let (c0, r0) = (column, row)
     // A row of cells is cleared in one piece, from its first inked dot of its first dot row
     // to its last of its last: the dots in between that lie outside the inked cells are
     // empty already (and so are their plane entries). One `memset` instead of four.
@@ -235,16 +239,16 @@ public struct DotCanvas: Sendable, Equatable {
             guard first < columns else { continue }
             var last = columns &- 1
             while bits[base &+ last] == 0 { last &-= 1 }
-            let top = row &* dh &* w
-            let start = top &+ first &* dw
-            let end = top &+ (dh &- 1) &* w &+ (last &+ 1) &* dw
+            let top = (row &+ r0) &* dh &* w
+            let start = top &+ (first &+ c0) &* dw
+            let end = top &+ (dh &- 1) &* w &+ (last &+ 1 &+ c0) &* dw
             (d.baseAddress! + start).update(repeating: .none, count: end &- start)
             if plane { (t.baseAddress! + start).update(repeating: 0, count: end &- start) }
           }
         }
       }
     }
-    if plane && columns * dw == width && rows * dh == height { sparePlane = spare }
+    if plane && width % dw == 0 && height % dh == 0 { sparePlane = spare }
   }
 
   /// True when no dot is inked.

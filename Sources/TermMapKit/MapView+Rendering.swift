@@ -177,6 +177,8 @@ extension FrameComposer {
     var plan = FramePlan()
     plan.layers = layerStack()
     var jobIndex: [TileKey: Int] = [:]
+    // Whether a tile of this view was drawn before (reused, or drawn in a part too small now).
+    var drawnBefore = false
     let scaleBits = vp.zoomScale.bitPattern
     let tilesAcross = Int((vp.worldWidthInDots / Double(TileGrid.size)).rounded(.up))
     let jMin = max(0, Int((Double(vp.originY) / Double(TileGrid.size)).rounded(.down)))
@@ -233,7 +235,10 @@ extension FrameComposer {
               minX: max(0, -x), minY: max(0, -y), maxX: min(TileGrid.size, vp.widthInDots - x),
               maxY: min(TileGrid.size, vp.heightInDots - y))
             var entry = tileCache.lookup(key)
-            if case .drawn(_, let area)? = entry, !area.contains(shows) { entry = nil }
+            if case .drawn(_, let area)? = entry {
+              drawnBefore = true
+              if !area.contains(shows) { entry = nil }
+            }
             switch entry {
             case .drawn?:
               plan.statistics.tilesReused += 1
@@ -264,12 +269,13 @@ extension FrameComposer {
         }
       }
     }
-    // A frame that reuses no tile shows a new view (a zoom step, a jump, the first frame):
-    // its tiles are drawn only where they show, about half the dots of whole tiles at
-    // 160 × 48. Once tiles are reused the view is panning, and tiles are drawn whole and kept
-    // for the pans that follow. (A tile drawn in part is drawn again, whole, when more of it
-    // comes into view.)
-    if plan.statistics.tilesReused > 0 {
+    // A frame that finds none of its tiles drawn shows a new view (a zoom step, a jump, the
+    // first frame): its tiles are drawn only where they show, about half the dots of whole
+    // tiles at 160 × 48. Once tiles are found drawn (whole or in part) the view is panning,
+    // and tiles are drawn whole and kept for the pans that follow. (A tile drawn in part is
+    // drawn again, whole, when more of it comes into view; on a small screen every 128-dot
+    // tile may be cut by its edges, so a pan may reuse none and still be a pan.)
+    if plan.statistics.tilesReused > 0 || drawnBefore {
       for n in plan.jobs.indices { plan.jobs[n].area = nil }
     }
     return plan
@@ -365,18 +371,21 @@ extension FrameComposer {
         }
         let area = DotRect(
           minX: p.x, minY: p.y, maxX: p.x + tile.dots.width, maxY: p.y + tile.dots.height)
+        let (tx, ty) = (p.x + tile.cellOrigin.x, p.y + tile.cellOrigin.y)
         for part in area.intersection(screen).subtracting(holes) {
           canvas.add(tile.dots, atX: p.x, y: p.y, layerBase: layer.layerBase, within: part)
           canvas.addText(
-            tile.cells.textRuns, atX: p.x, y: p.y, layerBase: layer.layerBase, within: part)
+            tile.cells.textRuns, atX: tx, y: ty, layerBase: layer.layerBase, within: part)
         }
       } else if p.x % CellGeometry.dotsWide == 0 && p.y % CellGeometry.dotsHigh == 0 {
         canvas.composite(
-          tile.cells, column: p.x / CellGeometry.dotsWide, row: p.y / CellGeometry.dotsHigh,
-          layerBase: layer.layerBase)
+          tile.cells, column: p.x / CellGeometry.dotsWide + tile.cellColumn,
+          row: p.y / CellGeometry.dotsHigh + tile.cellRow, layerBase: layer.layerBase)
       } else {
         canvas.add(tile.dots, atX: p.x, y: p.y, layerBase: layer.layerBase)
-        canvas.addText(tile.cells.textRuns, atX: p.x, y: p.y, layerBase: layer.layerBase)
+        canvas.addText(
+          tile.cells.textRuns, atX: p.x + tile.cellOrigin.x, y: p.y + tile.cellOrigin.y,
+          layerBase: layer.layerBase)
       }
     }
     return canvas

@@ -14,7 +14,7 @@ struct TileKey: Hashable {
 /// How the world is cut into overlay tiles.
 enum TileGrid {
   /// Tile edge in dots (a whole number of cells both ways).
-  static let size = 64
+  static let size = 128
   /// All of a tile's dots, in its own dots.
   static let whole = DotRect(minX: 0, minY: 0, maxX: size, maxY: size)
 
@@ -30,7 +30,15 @@ enum TileGrid {
 struct DrawnTile: Equatable {
   /// The dots, held by an object that hands them to the pool when it goes.
   private let storage: PooledDots
+  /// The cells of the part of the tile that was drawn (all of it, or the cells that meet the
+  /// area it was drawn in), from cell (`cellColumn`, `cellRow`) of the tile; their text runs
+  /// are anchored on the dot grid of these cells. (Made, looked at and cleared for the drawn
+  /// part only: a new view draws half a tile's dots or less.)
   let cells: CellCanvas
+  /// The tile's cell column where `cells` begins.
+  let cellColumn: Int
+  /// The tile's cell row where `cells` begins.
+  let cellRow: Int
   /// The tile's dots.
   var dots: DotCanvas { storage.canvas }
 
@@ -44,18 +52,30 @@ struct DrawnTile: Equatable {
     _ dots: DotCanvas, pending: PendingInks = PendingInks(), text: [TextRun] = [],
     drawnIn area: DotRect?
   ) {
-    var cells = CellCanvas(dots, pending: pending, within: area)
-    if !text.isEmpty { cells.addText(text, atX: 0, y: 0, layerBase: 0) }
+    let whole = DotRect(minX: 0, minY: 0, maxX: dots.width, maxY: dots.height)
+    var (cells, column, row) = CellCanvas.cropped(dots, pending: pending, to: area ?? whole)
+    if !text.isEmpty {
+      cells.addText(
+        text, atX: -column * CellGeometry.dotsWide, y: -row * CellGeometry.dotsHigh, layerBase: 0)
+    }
     guard !cells.isBlank || !cells.textRuns.isEmpty else {
-      TileCanvasPool.shared.give(dots, inked: cells)
+      TileCanvasPool.shared.give(dots, inked: cells, column: column, row: row)
       return nil
     }
-    storage = PooledDots(dots, pending: pending, inked: cells)
+    storage = PooledDots(dots, pending: pending, inked: cells, column: column, row: row)
     self.cells = cells
+    cellColumn = column
+    cellRow = row
+  }
+
+  /// Where `cells` (and its text) sit on the tile's dot grid.
+  var cellOrigin: (x: Int, y: Int) {
+    (cellColumn * CellGeometry.dotsWide, cellRow * CellGeometry.dotsHigh)
   }
 
   static func == (a: DrawnTile, b: DrawnTile) -> Bool {
-    a.cells == b.cells && a.dots == b.dots
+    a.cells == b.cells && a.cellColumn == b.cellColumn && a.cellRow == b.cellRow
+      && a.dots == b.dots
   }
 }
 
@@ -66,11 +86,16 @@ struct DrawnTile: Equatable {
 /// immutable value.
 private final class PooledDots: Sendable {
   private let held: Mutex<(canvas: DotCanvas, pending: PendingInks)>
-  /// The canvas summed up per cell (which cells the pool clears when it is used again).
+  /// The canvas summed up per cell, from cell (`column`, `row`) (which cells the pool clears
+  /// when it is used again).
   let inked: CellCanvas
-  init(_ canvas: DotCanvas, pending: PendingInks, inked: CellCanvas) {
+  let column: Int
+  let row: Int
+  init(_ canvas: DotCanvas, pending: PendingInks, inked: CellCanvas, column: Int, row: Int) {
     held = Mutex((canvas, pending))
     self.inked = inked
+    self.column = column
+    self.row = row
   }
   /// The dots, settled.
   var canvas: DotCanvas {
@@ -83,45 +108,52 @@ private final class PooledDots: Sendable {
     }
   }
   // (Settled or not: the pool clears the inked cells, and pending inks are ink.)
-  deinit { TileCanvasPool.shared.give(held.withLock { $0.canvas }, inked: inked) }
+  deinit {
+    TileCanvasPool.shared.give(held.withLock { $0.canvas }, inked: inked, column: column, row: row)
+  }
 }
 
 /// Tile canvases used again: a tile drawn takes a canvas that a dropped tile gave back, and
 /// clears only the cells that held ink (a new canvas of `TileGrid.size` dots square is cleared
-/// whole: 16 KB per tile, a tenth of a redrawn frame's instructions). At most `capacity`
-/// canvases wait here. A canvas someone else still holds a copy of is copied on its first
-/// write, as any array is, so the pool never changes a copy in use.
+/// whole: 64 KB per tile). At most `capacity` canvases wait here (2 MB: a 300 × 100 view's
+/// map tiles, about 30, each drawn again from the pool). A canvas someone else still holds a
+/// copy of is copied on its first write, as any array is, so the pool never changes a copy in
+/// use.
 final class TileCanvasPool: Sendable {
   static let shared = TileCanvasPool()
-  static let capacity = 64
-  private let canvases = Mutex<[(canvas: DotCanvas, inked: CellCanvas)]>([])
+  static let capacity = 32
+  private let canvases = Mutex<[(canvas: DotCanvas, inked: CellCanvas, column: Int, row: Int)]>(
+    [])
 
   /// A blank canvas of `TileGrid.size` × `TileGrid.size` dots.
   func take() -> DotCanvas {
-    guard let (pooled, inked) = canvases.withLock({ $0.popLast() }) else {
+    guard let (pooled, inked, column, row) = canvases.withLock({ $0.popLast() }) else {
       return DotCanvas(width: TileGrid.size, height: TileGrid.size)
     }
     var canvas = pooled
-    canvas.clearInkedCells(of: inked)
+    canvas.clearInkedCells(of: inked, column: column, row: row)
     return canvas
   }
 
-  /// Takes back a tile's canvas, `inked` being its cells (all its dots lie in them); canvases
-  /// of another size are not kept. A colour plane is cleared with the dots and kept
-  /// (`DotCanvas.clearInkedCells`).
-  func give(_ canvas: DotCanvas, inked: CellCanvas) {
+  /// Takes back a tile's canvas, `inked` being its cells from cell (`column`, `row`) (all its
+  /// dots lie in them); canvases of another size are not kept. A colour plane is cleared with
+  /// the dots and kept (`DotCanvas.clearInkedCells`).
+  func give(_ canvas: DotCanvas, inked: CellCanvas, column: Int = 0, row: Int = 0) {
     guard canvas.width == TileGrid.size && canvas.height == TileGrid.size,
-      inked.columns * CellGeometry.dotsWide == canvas.width,
-      inked.rows * CellGeometry.dotsHigh == canvas.height
+      column >= 0, row >= 0,
+      (column + inked.columns) * CellGeometry.dotsWide <= canvas.width,
+      (row + inked.rows) * CellGeometry.dotsHigh <= canvas.height
     else { return }
     canvases.withLock {
-      if $0.count < Self.capacity { $0.append((canvas, inked)) }
+      if $0.count < Self.capacity { $0.append((canvas, inked, column, row)) }
     }
   }
 }
 
 /// Drawn overlay tiles, reused while panning and dropped where renderers ask for a redraw;
-/// bounded, least recently used first out.
+/// bounded, least recently used first out. At most `capacity` tiles (and a quarter more before
+/// the oldest go): 1,024 map tiles of 128 dots square (64 KB of dots each, 64 MB in all) are
+/// the 4,096 tiles of 64 dots the cache held before, the same map area and bytes.
 struct TileCache {
   enum Entry {
     /// Drawn where `area` says (the tile's own dots: all of them, or the part that showed
@@ -133,7 +165,7 @@ struct TileCache {
 
   private var entries: [TileKey: (entry: Entry, used: UInt64)] = [:]
   private var clock: UInt64 = 0
-  var capacity = 4096
+  var capacity = 1024
 
   var count: Int { entries.count }
 

@@ -302,10 +302,11 @@ struct BasemapLoadingTests {
   }
 }
 
-/// The map view's tile (64 dots on the grid of `scale`) that holds `p`.
+/// The map view's tile (`TileGrid.size` dots on the grid of `scale`) that holds `p`.
 func gridTile(at p: MapPoint, _ scale: Double, dx: Int = 0) -> (rect: MapRect, i: Int, j: Int) {
-  let i = Int((p.x * scale / 64).rounded(.down)) + dx
-  let j = Int((p.y * scale / 64).rounded(.down))
+  let size = Double(TileGrid.size)
+  let i = Int((p.x * scale / size).rounded(.down)) + dx
+  let j = Int((p.y * scale / size).rounded(.down))
   return (TileGrid.mapRect(i: i, j: j, zoomScale: scale), i, j)
 }
 
@@ -315,7 +316,7 @@ func drawTile(_ r: OverlayRenderer, at p: MapPoint, _ scale: Double) -> DotCanva
   return TileJob(
     key: TileKey(overlay: ObjectIdentifier(r.overlay), scaleBits: scale.bitPattern, i: 0, j: 0),
     renderer: r, rect: t.rect, zoomScale: scale, i: t.i, j: t.j
-  ).draw()?.dots ?? DotCanvas(width: 64, height: 64)
+  ).draw()?.dots ?? DotCanvas(width: TileGrid.size, height: TileGrid.size)
 }
 
 @Suite("Basemap over HTTP (loopback server)")

@@ -50,7 +50,15 @@ struct DrawnTileTests {
     let (dots, pending) = context.takeCanvasUnsettled()
     #expect(!pending.isEmpty)
     let tile = try #require(DrawnTile(dots, pending: pending, drawnIn: area))
-    #expect(tile.cells == CellCanvas(settled, within: area))
+    // The cells of the part drawn only (all of them when drawn whole), where they lie.
+    let cells = CellCanvas(settled, within: area)
+    let a = area ?? TileGrid.whole
+    #expect(tile.cellColumn == a.minX / 2 && tile.cellRow == a.minY / 4)
+    #expect(tile.cells.columns == (a.maxX + 1) / 2 - a.minX / 2)
+    #expect(tile.cells.rows == (a.maxY + 3) / 4 - a.minY / 4)
+    var placed = CellCanvas(columns: cells.columns, rows: cells.rows)
+    placed.composite(tile.cells, column: tile.cellColumn, row: tile.cellRow, layerBase: 0)
+    #expect(placed == cells)
     #expect(tile.cells.trueColors.contains { $0 != 0 })
     // The dots, settled when first read, and the same when read again.
     #expect(tile.dots == settled)

@@ -159,10 +159,10 @@ struct OverlayBehaviourTests {
     // Each tile meets the screen, at the map's zoom scale.
     #expect(rects.allSatisfy { $0.intersects(map.viewport.mapRect) })
     #expect(calls.allSatisfy { $0.zoomScale == map.zoomScale })
-    // Tiles are rects of whole cells on the 64-dot tile grid: a new view asks only for what
+    // Tiles are rects of whole cells on the 128-dot tile grid: a new view asks only for what
     // shows of each tile, so the tiles inside the screen are whole squares, those on its
     // edges are cut to the screen.
-    let side = 64.0
+    let side = 128.0
     for r in rects {
       let (x0, y0) = (r.minX * map.zoomScale, r.minY * map.zoomScale)
       let (x1, y1) = (r.maxX * map.zoomScale, r.maxY * map.zoomScale)
@@ -302,7 +302,8 @@ struct OverlayBehaviourTests {
 
   @Test("12. setNeedsDisplay(rect) redraws only the tiles that meet the rect")
   func invalidateRect() {
-    let map = lisbonMap(columns: 100, rows: 30)
+    // (Large enough that the centre's 128-dot tile lies wholly on the screen.)
+    let map = lisbonMap(columns: 160, rows: 80)
     let (r, _) = recordTiles(map)
     let all = r.calls.map(\.rect)
     #expect(all.count >= 6)
