@@ -246,13 +246,7 @@ package struct DotRingSink: DotLineSink {
   mutating func addEdge(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) {
     if ay == by || !ay.isFinite || !by.isFinite { return }
     if count == capacity { grow() }
-    if ay < by {
-      edges[count] = FillScratch.Edge(
-        yTop: ay, yBottom: by, xAtTop: ax, slope: (bx - ax) / (by - ay))
-    } else {
-      edges[count] = FillScratch.Edge(
-        yTop: by, yBottom: ay, xAtTop: bx, slope: (ax - bx) / (ay - by))
-    }
+    edges[count] = FillScratch.Edge(ax, ay, bx, by)
     count += 1
   }
 
@@ -276,6 +270,16 @@ package struct DotRingSink: DotLineSink {
 
     @inlinable init(yTop: Double, yBottom: Double, xAtTop: Double, slope: Double) {
       (self.yTop, self.yBottom, self.xAtTop, self.slope) = (yTop, yBottom, xAtTop, slope)
+    }
+
+    /// The edge from (`ax`, `ay`) to (`bx`, `by`), whichever end is on top (`ay` ≠ `by`).
+    @inlinable @inline(__always)
+    init(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) {
+      if ay < by {
+        self.init(yTop: ay, yBottom: by, xAtTop: ax, slope: (bx - ax) / (by - ay))
+      } else {
+        self.init(yTop: by, yBottom: ay, xAtTop: bx, slope: (ax - bx) / (ay - by))
+      }
     }
   }
   var edges: [Edge] = []
@@ -342,11 +346,7 @@ package struct DotRingSink: DotLineSink {
     _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, to edges: inout [Edge]
   ) {
     if ay == by || !ay.isFinite || !by.isFinite { return }
-    if ay < by {
-      edges.append(Edge(yTop: ay, yBottom: by, xAtTop: ax, slope: (bx - ax) / (by - ay)))
-    } else {
-      edges.append(Edge(yTop: by, yBottom: ay, xAtTop: bx, slope: (ax - bx) / (ay - by)))
-    }
+    edges.append(Edge(ax, ay, bx, by))
   }
 
   /// Adds the edges of the ring `range` of the points, closed (as every ring is for filling),

@@ -546,13 +546,7 @@ final class PolygonScratch {
         let (ax, ay, bx, by) = (xs[i], ys[i], xs[j], ys[j])
         i += 1
         if ay == by || !ay.isFinite || !by.isFinite { continue }
-        if ay < by {
-          edges[count] = FillScratch.Edge(
-            yTop: ay, yBottom: by, xAtTop: ax, slope: (bx - ax) / (by - ay))
-        } else {
-          edges[count] = FillScratch.Edge(
-            yTop: by, yBottom: ay, xAtTop: bx, slope: (ax - bx) / (ay - by))
-        }
+        edges[count] = FillScratch.Edge(ax, ay, bx, by)
         count += 1
       }
       start = end

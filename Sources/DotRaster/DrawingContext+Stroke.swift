@@ -626,6 +626,19 @@ struct Stroker {
     }
   }
 
+  /// Stepping from dot (`ix0`, `iy0`) to (`ix1`, `iy1`) as an index into a canvas `w` dots
+  /// wide: whether x is the major axis, the index's move along it (`major`) and across it when
+  /// the error term wraps (`minor`), and the distance across (`delta`, signed).
+  @inline(__always)
+  static func indexAxes(_ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, width w: Int)
+    -> (xMajor: Bool, major: Int, minor: Int, delta: Int)
+  {
+    if magnitude(ix1 &- ix0) >= magnitude(iy1 &- iy0) {
+      return (true, ix1 >= ix0 ? 1 : -1, w, iy1 &- iy0)
+    }
+    return (false, iy1 >= iy0 ? w : -w, 1, ix1 &- ix0)
+  }
+
   /// `plainSteps` inking only the steps k for which `on(k)` is true (`on` is asked in order,
   /// once per step).
   @inline(__always)
@@ -639,21 +652,7 @@ struct Stroker {
       return
     }
     let twice = steps &* 2
-    // Along the major axis the index moves by `major`; across it by `minor` when the error
-    // term wraps.
-    let major: Int
-    let minor: Int
-    let delta: Int
-    let xMajor = magnitude(ix1 &- ix0) >= magnitude(iy1 &- iy0)
-    if xMajor {
-      major = ix1 >= ix0 ? 1 : -1
-      minor = w
-      delta = iy1 &- iy0
-    } else {
-      major = iy1 >= iy0 ? w : -w
-      minor = 1
-      delta = ix1 &- ix0
-    }
+    let (xMajor, major, minor, delta) = indexAxes(ix0, iy0, ix1, iy1, width: w)
     let step = delta &* 2
     // (steps + 2Δk) = q · 2steps + r, 0 ≤ r < 2steps; k = 0: q = 0, r = steps.
     var r = steps
@@ -884,33 +883,14 @@ extension Stroker {
     start: Double, stepLength: Double, _ dots: UnsafeMutableBufferPointer<Ink>
   ) {
     // (Coordinates below 2²⁰: no overflow anywhere below.)
-    let xMajor = magnitude(ix1 &- ix0) >= magnitude(iy1 &- iy0)
-    let reach = brush.reach
-    // The major axis a, the minor axis b, and the clip's span on each (grown by the brush).
-    let (a0, a1, b0, b1) = xMajor ? (ix0, ix1, iy0, iy1) : (iy0, iy1, ix0, ix1)
-    let (aMin, aMax, bMin, bMax) =
-      xMajor
-      ? (clip.minX &- reach, clip.maxX &+ reach, clip.minY &- reach, clip.maxY &+ reach)
-      : (clip.minY &- reach, clip.maxY &+ reach, clip.minX &- reach, clip.maxX &+ reach)
-    let forward = a1 >= a0
-    let kLo = max(kFirst, forward ? aMin &- a0 : a0 &- (aMax &- 1))
-    let kHi = min(kLast, forward ? aMax &- 1 &- a0 : a0 &- aMin)
-    guard kLo <= kHi else { return }
+    guard
+      case (
+        let xMajor, var a, var b, let da, let bMin, let bMax, let b0, let kLo, let kHi, let delta,
+        let twice, let step, var r
+      )? = clippedRange(
+        ix0, iy0, ix1, iy1, steps: steps, kFirst, kLast)
+    else { return }
     let dashed = dashTotal > 0
-    let delta = b1 &- b0
-    let twice = steps &* 2
-    let step = delta &* 2
-    // b(k) = b0 + ⌊(steps + 2Δk) / 2·steps⌋, r the remainder (see `plainSteps`).
-    let num = steps &+ step &* kLo
-    var q = num / twice
-    var r = num &- q &* twice
-    if r < 0 {
-      r &+= twice
-      q &-= 1
-    }
-    var a = forward ? a0 &+ kLo : a0 &- kLo
-    var b = b0 &+ q
-    let da = forward ? 1 : -1
     let w = width
     let inkValue = ink
     let fb = Double(delta) / Double(steps)
@@ -947,6 +927,49 @@ extension Stroker {
 }
 
 extension Stroker {
+  /// The steps of a segment from dot (`ix0`, `iy0`) to (`ix1`, `iy1`), `steps` apart, among
+  /// `kFirst`...`kLast` whose place along the major axis lies in the clip grown by the brush's
+  /// reach (nil for none): whether x is the major axis, the first such step's place along it
+  /// (`a`) and across it (`b`), the step along it (`da`), the span across (`bMin`..<`bMax`),
+  /// the place across at step 0 (`b0`), the steps (`kLo`...`kHi`), the distance across
+  /// (`delta`), and the error term's modulus, step and value at `kLo` (b(k) = b0 +
+  /// ⌊(steps + 2Δk) / 2·steps⌋, `r` the remainder: see `plainSteps`). Coordinates below 2²⁰:
+  /// no overflow.
+  @inline(__always)
+  func clippedRange(
+    _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int, _ kFirst: Int, _ kLast: Int
+  ) -> (
+    xMajor: Bool, a: Int, b: Int, da: Int, bMin: Int, bMax: Int, b0: Int, kLo: Int, kHi: Int,
+    delta: Int, twice: Int, step: Int, r: Int
+  )? {
+    let xMajor = magnitude(ix1 &- ix0) >= magnitude(iy1 &- iy0)
+    let reach = brush.reach
+    // The major axis a, the minor axis b, and the clip's span on each (grown by the brush).
+    let (a0, a1, b0, b1) = xMajor ? (ix0, ix1, iy0, iy1) : (iy0, iy1, ix0, ix1)
+    let (aMin, aMax, bMin, bMax) =
+      xMajor
+      ? (clip.minX &- reach, clip.maxX &+ reach, clip.minY &- reach, clip.maxY &+ reach)
+      : (clip.minY &- reach, clip.maxY &+ reach, clip.minX &- reach, clip.maxX &+ reach)
+    let forward = a1 >= a0
+    let kLo = max(kFirst, forward ? aMin &- a0 : a0 &- (aMax &- 1))
+    let kHi = min(kLast, forward ? aMax &- 1 &- a0 : a0 &- aMin)
+    guard kLo <= kHi else { return nil }
+    let delta = b1 &- b0
+    let twice = steps &* 2
+    let step = delta &* 2
+    let num = steps &+ step &* kLo
+    var q = num / twice
+    var r = num &- q &* twice
+    if r < 0 {
+      r &+= twice
+      q &-= 1
+    }
+    return (
+      xMajor, forward ? a0 &+ kLo : a0 &- kLo, b0 &+ q, forward ? 1 : -1, bMin, bMax, b0, kLo,
+      kHi, delta, twice, step, r
+    )
+  }
+
   /// `clippedSteps` for a brush wider than a dot (the same steps, tests and dots), each
   /// step's brush stamped row by row: `Brush.stampInside` where it lies wholly in the clip,
   /// else cut to it. A solid segment whose every brush lies in the clip goes to
@@ -965,32 +988,13 @@ extension Stroker {
       wideInside(ix0, iy0, ix1, iy1, steps: steps, dots)
       return
     }
-    let xMajor = magnitude(ix1 &- ix0) >= magnitude(iy1 &- iy0)
-    let reach = brush.reach
-    // The major axis a, the minor axis b, and the clip's span on each (grown by the brush).
-    let (a0, a1, b0, b1) = xMajor ? (ix0, ix1, iy0, iy1) : (iy0, iy1, ix0, ix1)
-    let (aMin, aMax, bMin, bMax) =
-      xMajor
-      ? (clip.minX &- reach, clip.maxX &+ reach, clip.minY &- reach, clip.maxY &+ reach)
-      : (clip.minY &- reach, clip.maxY &+ reach, clip.minX &- reach, clip.maxX &+ reach)
-    let forward = a1 >= a0
-    let kLo = max(0, forward ? aMin &- a0 : a0 &- (aMax &- 1))
-    let kHi = min(steps, forward ? aMax &- 1 &- a0 : a0 &- aMin)
-    guard kLo <= kHi else { return }
-    let delta = b1 &- b0
-    let twice = steps &* 2
-    let step = delta &* 2
-    // b(k) = b0 + ⌊(steps + 2Δk) / 2·steps⌋, r the remainder (see `plainSteps`).
-    let num = steps &+ step &* kLo
-    var q = num / twice
-    var r = num &- q &* twice
-    if r < 0 {
-      r &+= twice
-      q &-= 1
-    }
-    var a = forward ? a0 &+ kLo : a0 &- kLo
-    var b = b0 &+ q
-    let da = forward ? 1 : -1
+    guard
+      case (
+        let xMajor, var a, var b, let da, let bMin, let bMax, let b0, let kLo, let kHi, let delta,
+        let twice, let step, var r
+      )? = clippedRange(
+        ix0, iy0, ix1, iy1, steps: steps, 0, steps)
+    else { return }
     let (w, inkValue, brush, clip) = (width, ink, brush, clip)
     // (A centre this far inside the clip has its whole brush in it.)
     let (xLo, xHi, yLo, yHi) =
@@ -1037,19 +1041,7 @@ extension Stroker {
     let (brush, inkValue) = (brush, ink)
     var i = iy0 &* w &+ ix0
     let twice = steps &* 2
-    let major: Int
-    let minor: Int
-    let delta: Int
-    let xMajor = magnitude(ix1 &- ix0) >= magnitude(iy1 &- iy0)
-    if xMajor {
-      major = ix1 >= ix0 ? 1 : -1
-      minor = w
-      delta = iy1 &- iy0
-    } else {
-      major = iy1 >= iy0 ? w : -w
-      minor = 1
-      delta = ix1 &- ix0
-    }
+    let (xMajor, major, minor, delta) = Self.indexAxes(ix0, iy0, ix1, iy1, width: w)
     let step = delta &* 2
     let fb = Double(delta) / Double(steps)
     var r = steps
