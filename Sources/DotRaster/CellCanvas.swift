@@ -90,11 +90,11 @@ public struct CellCanvas: Sendable, Equatable {
     // Cell (column, row) of `canvas` is at index `row * columns + column - origin` here.
     let origin = cropped ? r0 * columns + c0 : 0
     if !pending.isEmpty {
-      addPendingCells(canvas, pending, c0, c1, r0, r1, origin)
+      addColoredCells(canvas, pending, c0, c1, r0, r1, origin)
       return
     }
     if canvas.hasTrueColor {
-      addColoredCells(canvas, c0, c1, r0, r1, origin)
+      addColoredCells(canvas, PendingInks(), c0, c1, r0, r1, origin)
       return
     }
     // Cell by cell, its eight dots in the order `DotCanvas.paint` reads them, a row's two dots
@@ -244,83 +244,17 @@ public struct CellCanvas: Sendable, Equatable {
     return out
   }
 
-  /// The cells `c0..<c1` × `r0..<r1` of a canvas with a colour plane, on a blank canvas: what
-  /// `add(_:atX:y:layerBase:within:)` gives there, cell by cell as the palette path of
-  /// `init(_:within:)` reads them (a cell's eight dots, a row's two in one load), the 24-bit
-  /// colour looked up once per inked cell, for its top dot (the last of the highest ink in
-  /// that order, whose colour `add` leaves). Apart from that path (inlined there, it made the
-  /// palette path slower: Helsinki z15 160 × 48, 5.138 M instructions per frame against
-  /// 5.106 M).
+  /// The cells `c0..<c1` × `r0..<r1` of a canvas with a colour plane or pending inks
+  /// (`PendingInks`), on a blank canvas: what settling the canvas, then
+  /// `add(_:atX:y:layerBase:within:)`, gives there, cell by cell as the palette path of
+  /// `init(_:within:)` reads them (a cell's eight dots, a row's two in one load). A dot's ink
+  /// is the one its pending ink stands for; the 24-bit colour is looked up once per inked
+  /// cell, for its top dot (the last of the highest ink in that order, whose colour `add`
+  /// leaves): its pending entry, or its colour-plane entry when it holds no pending ink. Apart
+  /// from the palette path (inlined there, it made that path slower: Helsinki z15 160 × 48,
+  /// 5.138 M instructions per frame against 5.106 M).
   @inline(never)
   private mutating func addColoredCells(
-    _ canvas: DotCanvas, _ c0: Int, _ c1: Int, _ r0: Int, _ r1: Int, _ origin: Int
-  ) {
-    trueColors = Array(repeating: 0, count: bits.count)
-    let (w, columns) = (canvas.width, self.columns)
-    canvas.withDotsAndColors { d, plane in
-      let raw = UnsafeRawPointer(d.baseAddress!)
-      let rowBytes = w * MemoryLayout<Ink>.stride
-      bits.withUnsafeMutableBufferPointer { b in
-        top.withUnsafeMutableBufferPointer { t in
-          trueColors.withUnsafeMutableBufferPointer { out in
-            for row in r0..<r1 {
-              let rowBase = raw + row * CellGeometry.dotsHigh * rowBytes
-              for column in c0..<c1 {
-                let x = column * CellGeometry.dotsWide
-                let p = rowBase + x * MemoryLayout<Ink>.stride
-                let p0 = p.loadUnaligned(as: UInt64.self)
-                let p1 = (p + rowBytes).loadUnaligned(as: UInt64.self)
-                let p2 = (p + 2 * rowBytes).loadUnaligned(as: UInt64.self)
-                let p3 = (p + 3 * rowBytes).loadUnaligned(as: UInt64.self)
-                if p0 | p1 | p2 | p3 == 0 { continue }
-                var cellBits: UInt8 = 0
-                var high: UInt32 = 0
-                var at = 0
-                for (dy, pair) in [p0, p1, p2, p3].enumerated() where pair != 0 {
-                  #if _endian(big)
-                    let (left, right) = (UInt32(pair >> 32), UInt32(truncatingIfNeeded: pair))
-                  #else
-                    let (left, right) = (UInt32(truncatingIfNeeded: pair), UInt32(pair >> 32))
-                  #endif
-                  if left != 0 {
-                    cellBits |= CellGeometry.brailleBit(dx: 0, dy: dy)
-                    if left >= high {
-                      high = left
-                      at = dy
-                    }
-                  }
-                  if right != 0 {
-                    cellBits |= CellGeometry.brailleBit(dx: 1, dy: dy)
-                    if right >= high {
-                      high = right
-                      at = dy + 4
-                    }
-                  }
-                }
-                let i = row * columns + column - origin
-                b[i] = cellBits
-                t[i] = high
-                // The top dot's 24-bit colour while it keeps the ink it got it with
-                // (`DotCanvas.color(x:y:)`); a palette colour is none.
-                let e = plane[(row * CellGeometry.dotsHigh + (at & 3)) * w + x + (at >> 2)]
-                if e != 0 && UInt32(truncatingIfNeeded: e >> 32) == high {
-                  let colour = TermColor(raw: UInt32(truncatingIfNeeded: e))
-                  if colour.isTrueColor { out[i] = colour.raw }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-
-  /// `addColoredCells` for a canvas whose dots may hold pending inks (`PendingInks`): a dot's
-  /// ink is the one its pending ink stands for, and the top dot's colour is its pending
-  /// entry, or its colour-plane entry when it holds no pending ink. What settling the
-  /// canvas, then summing it, gives.
-  @inline(never)
-  private mutating func addPendingCells(
     _ canvas: DotCanvas, _ pending: PendingInks, _ c0: Int, _ c1: Int, _ r0: Int, _ r1: Int,
     _ origin: Int
   ) {
