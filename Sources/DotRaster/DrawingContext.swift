@@ -467,6 +467,9 @@ struct PendingDraws {
     }
     if k == entries.count {
       guard k < DrawingContext.pendingCapacity else { return nil }
+      // (Room for a map tile's draws at once: a context is made per map tile, and its
+      // entries grew by doubling in each, about four new buffers a tile.)
+      if k == 0 && entries.capacity < 32 { entries.reserveCapacity(32) }
       entries.append((ink, entry))
       if entry != 0 { hasColor = true }
     }
