@@ -269,6 +269,36 @@ struct Brush {
     Int(truncatingIfNeeded: packed &>> UInt64(truncatingIfNeeded: magnitude(dy) &<< 3) & 0xFF)
   }
 
+  /// The brushes of one row each way (`rows` 1: `limit` 1, 2 or 3, so ⌊√limit⌋ = 1): the
+  /// middle row's half span is 1, the others' ⌊√(limit − 1)⌋, 0 for `limit` 1 (a plus) and 1
+  /// else (a 3 × 3 square). `plus` inks the plus around `dots[index]` in rows `w` dots wide.
+  @inline(__always) static func plus(
+    _ dots: UnsafeMutableBufferPointer<Ink>, _ index: Int, _ w: Int, _ ink: Ink
+  ) {
+    dots[index &- w] = ink
+    dots[index &- 1] = ink
+    dots[index] = ink
+    dots[index &+ 1] = ink
+    dots[index &+ w] = ink
+  }
+
+  /// The 3 × 3 square around `dots[index]` (see `plus`).
+  @inline(__always) static func square(
+    _ dots: UnsafeMutableBufferPointer<Ink>, _ index: Int, _ w: Int, _ ink: Ink
+  ) {
+    let up = index &- w
+    let down = index &+ w
+    dots[up &- 1] = ink
+    dots[up] = ink
+    dots[up &+ 1] = ink
+    dots[index &- 1] = ink
+    dots[index] = ink
+    dots[index &+ 1] = ink
+    dots[down &- 1] = ink
+    dots[down] = ink
+    dots[down &+ 1] = ink
+  }
+
   /// Inks `dots[centre − h]` through `dots[centre + h]`. Spans of up to five dots (most
   /// brushes' rows) are five writes without a branch, some of them to the same dot (the same
   /// ink: harmless); a loop over a few dots cost the vectoriser's set-up, some 30
@@ -339,12 +369,12 @@ struct Brush {
     at index: Int, width w: Int, ink: Ink, _ dots: UnsafeMutableBufferPointer<Ink>
   ) {
     if rows == 1 {
-      // (Most wide strokes: a plus or a 3 × 3 square, three rows written straight.)
-      let middle = Int(truncatingIfNeeded: packed & 0xFF)
-      let side = Int(truncatingIfNeeded: packed &>> 8 & 0xFF)
-      Brush.span(dots, index &- w, side, ink)
-      Brush.span(dots, index, middle, ink)
-      Brush.span(dots, index &+ w, side, ink)
+      // (Most wide strokes: a plus or a 3 × 3 square, written straight.)
+      if limit == 1 {
+        Brush.plus(dots, index, w, ink)
+      } else {
+        Brush.square(dots, index, w, ink)
+      }
       return
     }
     var dy = 0 &- rows
@@ -1032,6 +1062,8 @@ extension Stroker {
   /// The solid wide segment from dot (`ix0`, `iy0`) to (`ix1`, `iy1`), `steps` > 0 apart,
   /// every step's brush in the clip: `wideSteps`' dots (its steps stepped as `plainSteps`
   /// steps them, as an index into the canvas), with no test per step but the error term's.
+  /// The brushes of one row each way (a plus or a 3 × 3 square: most wide strokes) have a
+  /// loop each, with their dots written straight.
   @inline(__always)
   func wideInside(
     _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int,
@@ -1039,27 +1071,48 @@ extension Stroker {
   ) {
     let w = width
     let (brush, inkValue) = (brush, ink)
+    if brush.rows == 1 {
+      if brush.limit == 1 {
+        Self.wideInsideSteps(ix0, iy0, ix1, iy1, steps: steps, width: w) {
+          Brush.plus(dots, $0, w, inkValue)
+        }
+      } else {
+        Self.wideInsideSteps(ix0, iy0, ix1, iy1, steps: steps, width: w) {
+          Brush.square(dots, $0, w, inkValue)
+        }
+      }
+      return
+    }
+    Self.wideInsideSteps(ix0, iy0, ix1, iy1, steps: steps, width: w) {
+      brush.stampInside(at: $0, width: w, ink: inkValue, dots)
+    }
+  }
+
+  /// `wideInside`'s steps: `stamp` is given the index of each step's centre dot.
+  @inline(__always)
+  static func wideInsideSteps(
+    _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int, width w: Int,
+    _ stamp: (Int) -> Void
+  ) {
     var i = iy0 &* w &+ ix0
     let twice = steps &* 2
-    let (xMajor, major, minor, delta) = Self.indexAxes(ix0, iy0, ix1, iy1, width: w)
+    let (xMajor, major, minor, delta) = indexAxes(ix0, iy0, ix1, iy1, width: w)
     let step = delta &* 2
     let fb = Double(delta) / Double(steps)
     var r = steps
     var k = 0
     while true {
       if r != 0 {
-        brush.stampInside(at: i, width: w, ink: inkValue, dots)
+        stamp(i)
       } else {
         // A whole number: the dot the doubles give (as `plainSteps`).
         let kd = Double(k)
         if xMajor {
           let y = Int(Double(iy0) + 0.5 + fb * kd)
-          brush.stampInside(
-            ix0 &+ (ix1 >= ix0 ? k : 0 &- k), y, width: w, ink: inkValue, dots)
+          stamp(y &* w &+ ix0 &+ (ix1 >= ix0 ? k : 0 &- k))
         } else {
           let x = Int(Double(ix0) + 0.5 + fb * kd)
-          brush.stampInside(
-            x, iy0 &+ (iy1 >= iy0 ? k : 0 &- k), width: w, ink: inkValue, dots)
+          stamp((iy0 &+ (iy1 >= iy0 ? k : 0 &- k)) &* w &+ x)
         }
       }
       if k == steps { return }
