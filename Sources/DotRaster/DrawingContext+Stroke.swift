@@ -116,9 +116,9 @@ extension DrawingContext {
         box.map {
           dotArea($0.x, $0.y, $0.maxX, $0.maxY, margin: strokeMargin)
         } ?? state.clip
-      drawKeepingColor(color, layer: Self.strokeLayer, in: area) {
-        strokeDotLines(ink: $0, body)
-      }
+      // (The ink taken first, not through `drawKeepingColor`'s closure: a stroke a feature,
+      // for buildings, paid for the closure's context and its retains.)
+      strokeDotLines(ink: keptInk(color, layer: Self.strokeLayer, in: area), body)
       return
     }
     strokeDotLines(ink: Ink(layer: Self.strokeLayer, color: color), body)
@@ -742,7 +742,9 @@ struct Stroker {
     _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
     _ dots: UnsafeMutableBufferPointer<Ink>
   ) {
-    let length = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
+    // (Only dashes read the distance: none for a solid stroke.)
+    let length =
+      dashTotal > 0 ? ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot() : 0
     let distance = dashDistance
     dashDistance += length
     // Ends below 2²⁰ in size (every segment of a map tile; wide strokes come here for all
@@ -768,10 +770,17 @@ struct Stroker {
         }
         return
       }
+      let rows = brush.rows
       if thin {
         clippedSteps(
           ix0, iy0, ix1, iy1, steps: steps, 0, steps, start: distance,
           stepLength: length / Double(steps), dots)
+      } else if dashTotal <= 0 && min(ix0, ix1) &- rows >= clip.minX
+        && max(ix0, ix1) &+ rows < clip.maxX && min(iy0, iy1) &- rows >= clip.minY
+        && max(iy0, iy1) &+ rows < clip.maxY
+      {
+        // (`wideSteps`' first case, here: no call and no copy of the stroker for it.)
+        wideInside(ix0, iy0, ix1, iy1, steps: steps, dots)
       } else {
         wideSteps(
           ix0, iy0, ix1, iy1, steps: steps, start: distance, stepLength: length / Double(steps),

@@ -334,22 +334,24 @@ public final class DrawingContext {
   func drawKeepingColor(
     _ color: TermColor, layer: UInt32, in area: DotRect, _ draw: (Ink) -> Void
   ) {
+    draw(keptInk(color, layer: layer, in: area))
+  }
+
+  /// The ink `drawKeepingColor` draws with (its pending draw added first): for a caller that
+  /// draws with it at once, without a closure.
+  func keptInk(_ color: TermColor, layer: UInt32, in area: DotRect) -> Ink {
     // (The clip lies in the canvas.)
     let a = area.intersection(state.clip)
-    guard !a.isEmpty else {
-      draw(Self.pendingInk)
-      return
-    }
+    guard !a.isEmpty else { return Self.pendingInk }
     let ink = Ink(layer: layer, color: color)
     let entry = color.isTrueColor ? UInt64(ink.raw) << 32 | UInt64(color.raw) : 0
     // (One access to the context's pending draws: each is a call to the runtime's
     // exclusivity check.)
     guard let k = pending.add(ink: ink.raw, entry: entry, area: a) else {
       settlePending()
-      drawKeepingColor(color, layer: layer, in: area, draw)
-      return
+      return keptInk(color, layer: layer, in: area)
     }
-    draw(Ink(raw: Self.pendingBase + UInt32(k)))
+    return Ink(raw: Self.pendingBase + UInt32(k))
   }
 
   /// Gives the dots drawn with pending inks (`drawKeepingColor`) their inks and colours.
@@ -461,11 +463,19 @@ struct PendingDraws {
   /// last few draws when it had the same (a building's fill and outline, building after
   /// building), else a new one; nil when `DrawingContext.pendingCapacity` are waiting.
   mutating func add(ink: UInt32, entry: UInt64, area a: DotRect) -> Int? {
-    var k = entries.count
-    for j in entries.indices.suffix(4) where entries[j].ink == ink && entries[j].entry == entry {
-      k = j
+    let count = entries.count
+    var k = count
+    // The last of the last four that matches (a loop down, not `suffix(4)`'s slice).
+    var j = count
+    let stop = count > 4 ? count &- 4 : 0
+    while j > stop {
+      j &-= 1
+      if entries[j].ink == ink && entries[j].entry == entry {
+        k = j
+        break
+      }
     }
-    if k == entries.count {
+    if k == count {
       guard k < DrawingContext.pendingCapacity else { return nil }
       // (Room for a map tile's draws at once: a context is made per map tile, and its
       // entries grew by doubling in each, about four new buffers a tile.)
