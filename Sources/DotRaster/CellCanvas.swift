@@ -231,6 +231,26 @@ public struct CellCanvas: Sendable, Equatable {
     bits: UnsafeMutablePointer<UInt8>, top: UnsafeMutablePointer<UInt32>,
     colours: UnsafeMutablePointer<UInt32>?, stride: Int
   ) {
+    // One loop with colours, one without: the test made once, not per cell.
+    if let colours {
+      pendingCells(
+        first, rowBytes: rowBytes, columns: columns, rows: rows, table, bits: bits, top: top,
+        colours: colours, stride: stride)
+    } else {
+      pendingCells(
+        first, rowBytes: rowBytes, columns: columns, rows: rows, table, bits: bits, top: top,
+        colours: nil, stride: stride)
+    }
+  }
+
+  /// `sumPendingCells`' loop.
+  @inline(__always)
+  private static func pendingCells(
+    _ first: UnsafeRawPointer, rowBytes: Int, columns: Int, rows: Int,
+    _ table: UnsafeBufferPointer<(ink: UInt32, entry: UInt64)>,
+    bits: UnsafeMutablePointer<UInt8>, top: UnsafeMutablePointer<UInt32>,
+    colours: UnsafeMutablePointer<UInt32>?, stride: Int
+  ) {
     let base = DrawingContext.pendingBase
     let count = UInt32(truncatingIfNeeded: table.count)
     let cellBytes = CellGeometry.dotsWide * MemoryLayout<Ink>.stride
