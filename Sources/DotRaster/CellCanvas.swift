@@ -76,72 +76,259 @@ public struct CellCanvas: Sendable, Equatable {
 
   /// The cells `c0..<c1` × `r0..<r1` of `canvas` (its pending inks read as what they stand
   /// for), on a blank canvas of the whole canvas's cells, or of only those cells (`cropped`).
+  /// A cropped canvas's arrays are made without being cleared first: the sum writes every
+  /// one of its cells, the blank ones too (clearing them cost `memset` a byte an instruction
+  /// under callgrind, above 2 KB).
   private init(
     _ canvas: DotCanvas, pending: PendingInks, _ c0: Int, _ c1: Int, _ r0: Int, _ r1: Int,
     cropped: Bool
   ) {
-    if cropped {
-      self.init(columns: c1 - c0, rows: r1 - r0)
-    } else {
+    let colours = pending.hasColor || canvas.hasTrueColor
+    guard cropped && c0 < c1 && r0 < r1 else {
       self.init(
         columns: canvas.width / CellGeometry.dotsWide, rows: canvas.height / CellGeometry.dotsHigh)
-    }
-    guard c0 < c1 && r0 < r1 else { return }
-    // Cell (column, row) of `canvas` is at index `row * columns + column - origin` here.
-    let origin = cropped ? r0 * columns + c0 : 0
-    if !pending.isEmpty {
-      addColoredCells(canvas, pending, c0, c1, r0, r1, origin)
-      return
-    }
-    if canvas.hasTrueColor {
-      addColoredCells(canvas, PendingInks(), c0, c1, r0, r1, origin)
-      return
-    }
-    // Cell by cell, its eight dots in the order `DotCanvas.paint` reads them, a row's two dots
-    // in one load; a cell whose four rows are all empty (most of a map) is left as it is.
-    assert(CellGeometry.dotsWide == 2, "a cell row is read as two dots")
-    assert(CellGeometry.dotsHigh == 4, "a cell is read as four rows")
-    let (w, columns) = (canvas.width, self.columns)
-    // (Offsets in wrapping arithmetic: they lie within the canvas, so no overflow tests.)
-    let cellBytes = CellGeometry.dotsWide * MemoryLayout<Ink>.stride
-    canvas.dots.withUnsafeBufferPointer { d in
-      let raw = UnsafeRawPointer(d.baseAddress!)
-      let rowBytes = w &* MemoryLayout<Ink>.stride
+      guard c0 < c1 && r0 < r1 else { return }
+      if colours { trueColors = Array(repeating: 0, count: bits.count) }
+      let columns = self.columns
       bits.withUnsafeMutableBufferPointer { b in
         top.withUnsafeMutableBufferPointer { t in
-          for row in r0..<r1 {
-            var p = raw + (row &* CellGeometry.dotsHigh &* rowBytes &+ c0 &* cellBytes)
-            let out = row &* columns &- origin
-            for column in c0..<c1 {
-              defer { p += cellBytes }
-              let p0 = p.loadUnaligned(as: UInt64.self)
-              let p1 = (p + rowBytes).loadUnaligned(as: UInt64.self)
-              let p2 = (p + 2 * rowBytes).loadUnaligned(as: UInt64.self)
-              let p3 = (p + 3 * rowBytes).loadUnaligned(as: UInt64.self)
-              if p0 | p1 | p2 | p3 == 0 { continue }
-              var cellBits: UInt8 = 0
-              var high: UInt32 = 0
-              for (dy, pair) in [p0, p1, p2, p3].enumerated() where pair != 0 {
-                #if _endian(big)
-                  let (left, right) = (UInt32(pair >> 32), UInt32(truncatingIfNeeded: pair))
-                #else
-                  let (left, right) = (UInt32(truncatingIfNeeded: pair), UInt32(pair >> 32))
-                #endif
-                if left != 0 {
-                  cellBits |= CellGeometry.brailleBit(dx: 0, dy: dy)
-                  if left >= high { high = left }
-                }
-                if right != 0 {
-                  cellBits |= CellGeometry.brailleBit(dx: 1, dy: dy)
-                  if right >= high { high = right }
-                }
-              }
-              b[out &+ column] = cellBits
-              t[out &+ column] = high
-            }
+          trueColors.withUnsafeMutableBufferPointer { tc in
+            // Cell (column, row) of `canvas` is at index `row * columns + column` here.
+            let at = r0 &* columns &+ c0
+            Self.sumCells(
+              canvas, pending, c0, c1, r0, r1, bits: b.baseAddress! + at,
+              top: t.baseAddress! + at, colours: colours ? tc.baseAddress! + at : nil,
+              stride: columns)
           }
         }
       }
+      return
+    }
+    let (columns, rows) = (c1 - c0, r1 - r0)
+    let n = columns * rows
+    // (Every element is written by `sumCells` before the initialisers return.)
+    var (t, tc): ([UInt32], [UInt32]) = ([], [])
+    let bits = [UInt8](unsafeUninitializedCapacity: n) { b, bCount in
+      t = [UInt32](unsafeUninitializedCapacity: n) { t, tCount in
+        guard colours else {
+          Self.sumCells(
+            canvas, pending, c0, c1, r0, r1, bits: b.baseAddress!, top: t.baseAddress!,
+            colours: nil, stride: columns)
+          tCount = n
+          return
+        }
+        tc = [UInt32](unsafeUninitializedCapacity: n) { tc, tcCount in
+          Self.sumCells(
+            canvas, pending, c0, c1, r0, r1, bits: b.baseAddress!, top: t.baseAddress!,
+            colours: tc.baseAddress!, stride: columns)
+          tcCount = n
+        }
+        tCount = n
+      }
+      bCount = n
+    }
+    self.init(columns: columns, rows: rows, bits: bits, top: t, trueColors: tc)
+  }
+
+  /// A canvas of these cells.
+  private init(columns: Int, rows: Int, bits: [UInt8], top: [UInt32], trueColors: [UInt32]) {
+    self.columns = columns
+    self.rows = rows
+    self.bits = bits
+    self.top = top
+    self.trueColors = trueColors
+  }
+
+  /// Writes the cells `c0..<c1` × `r0..<r1` of `canvas` (its pending inks read as what they
+  /// stand for), blank ones too: cell (c0 + i, r0 + j) at `bits[j * stride + i]`, `top[…]`
+  /// and, when `colours` is given (the canvas has a colour plane or pending 24-bit colours),
+  /// `colours[…]`. Which loop: the palette path (no plane, no pending inks), the pending
+  /// inks of a canvas without a colour plane (a map tile drawn in 24-bit colours), or the
+  /// general one (`addColoredCells`).
+  private static func sumCells(
+    _ canvas: DotCanvas, _ pending: PendingInks, _ c0: Int, _ c1: Int, _ r0: Int, _ r1: Int,
+    bits: UnsafeMutablePointer<UInt8>, top: UnsafeMutablePointer<UInt32>,
+    colours: UnsafeMutablePointer<UInt32>?, stride: Int
+  ) {
+    assert(CellGeometry.dotsWide == 2, "a cell row is read as two dots")
+    assert(CellGeometry.dotsHigh == 4, "a cell is read as four rows")
+    let w = canvas.width
+    let rowBytes = w &* MemoryLayout<Ink>.stride
+    let cellBytes = CellGeometry.dotsWide * MemoryLayout<Ink>.stride
+    if canvas.hasTrueColor {
+      addColoredCells(
+        canvas, pending, c0, c1, r0, r1, bits: bits, top: top, colours: colours, stride: stride)
+      return
+    }
+    canvas.dots.withUnsafeBufferPointer { d in
+      // The canvas's dot (2 c0, 4 r0).
+      let first =
+        UnsafeRawPointer(d.baseAddress!)
+        + (r0 &* CellGeometry.dotsHigh &* rowBytes &+ c0 &* cellBytes)
+      if !pending.isEmpty {
+        pending.entries.withUnsafeBufferPointer { table in
+          sumPendingCells(
+            first, rowBytes: rowBytes, columns: c1 - c0, rows: r1 - r0, table,
+            bits: bits, top: top, colours: colours, stride: stride)
+        }
+        return
+      }
+      // Cell by cell, its eight dots in the order `DotCanvas.paint` reads them, a row's two
+      // dots in one load; a cell whose four rows are all empty (most of a map) is blank.
+      // (Offsets in wrapping arithmetic: they lie within the canvas and the cells.)
+      var row = first
+      var out = 0
+      for _ in r0..<r1 {
+        var p = row
+        for i in 0..<(c1 - c0) {
+          defer { p += cellBytes }
+          let p0 = p.loadUnaligned(as: UInt64.self)
+          let p1 = (p + rowBytes).loadUnaligned(as: UInt64.self)
+          let p2 = (p + 2 * rowBytes).loadUnaligned(as: UInt64.self)
+          let p3 = (p + 3 * rowBytes).loadUnaligned(as: UInt64.self)
+          if p0 | p1 | p2 | p3 == 0 {
+            bits[out &+ i] = 0
+            top[out &+ i] = 0
+            continue
+          }
+          var cellBits: UInt8 = 0
+          var high: UInt32 = 0
+          for (dy, pair) in [p0, p1, p2, p3].enumerated() where pair != 0 {
+            #if _endian(big)
+              let (left, right) = (UInt32(pair >> 32), UInt32(truncatingIfNeeded: pair))
+            #else
+              let (left, right) = (UInt32(truncatingIfNeeded: pair), UInt32(pair >> 32))
+            #endif
+            if left != 0 {
+              cellBits |= CellGeometry.brailleBit(dx: 0, dy: dy)
+              if left >= high { high = left }
+            }
+            if right != 0 {
+              cellBits |= CellGeometry.brailleBit(dx: 1, dy: dy)
+              if right >= high { high = right }
+            }
+          }
+          bits[out &+ i] = cellBits
+          top[out &+ i] = high
+        }
+        row += CellGeometry.dotsHigh &* rowBytes
+        out &+= stride
+      }
+    }
+  }
+
+  /// `sumCells` for a canvas without a colour plane holding pending inks (a map tile drawn in
+  /// 24-bit colours, handed out unsettled): `first` is the first cell's top-left dot, each
+  /// dot row `rowBytes` on. A dot's ink is the one its pending ink stands for, and the cell's
+  /// 24-bit colour its top dot's pending entry (the last of the highest ink in reading order,
+  /// as `addColoredCells` finds it): a pending entry's ink is the one the dot stands for, so
+  /// the entry's colour is the cell's whenever it has one (0 when the draw was in a palette
+  /// colour); a dot holding a settled ink has no colour here, there being no plane.
+  @inline(never)
+  private static func sumPendingCells(
+    _ first: UnsafeRawPointer, rowBytes: Int, columns: Int, rows: Int,
+    _ table: UnsafeBufferPointer<(ink: UInt32, entry: UInt64)>,
+    bits: UnsafeMutablePointer<UInt8>, top: UnsafeMutablePointer<UInt32>,
+    colours: UnsafeMutablePointer<UInt32>?, stride: Int
+  ) {
+    // One loop with colours, one without: the test made once, not per cell.
+    if let colours {
+      pendingCells(
+        first, rowBytes: rowBytes, columns: columns, rows: rows, table, bits: bits, top: top,
+        colours: colours, stride: stride)
+    } else {
+      pendingCells(
+        first, rowBytes: rowBytes, columns: columns, rows: rows, table, bits: bits, top: top,
+        colours: nil, stride: stride)
+    }
+  }
+
+  /// `sumPendingCells`' loop.
+  @inline(__always)
+  private static func pendingCells(
+    _ first: UnsafeRawPointer, rowBytes: Int, columns: Int, rows: Int,
+    _ table: UnsafeBufferPointer<(ink: UInt32, entry: UInt64)>,
+    bits: UnsafeMutablePointer<UInt8>, top: UnsafeMutablePointer<UInt32>,
+    colours: UnsafeMutablePointer<UInt32>?, stride: Int
+  ) {
+    let base = DrawingContext.pendingBase
+    let count = UInt32(truncatingIfNeeded: table.count)
+    let cellBytes = CellGeometry.dotsWide * MemoryLayout<Ink>.stride
+    // (Offsets in wrapping arithmetic: they lie within the canvas and the cells.)
+    var row = first
+    var out = 0
+    for _ in 0..<rows {
+      var p = row
+      var i = 0
+      while i < columns {
+        defer {
+          p += cellBytes
+          i &+= 1
+        }
+        let p0 = p.loadUnaligned(as: UInt64.self)
+        let p1 = (p + rowBytes).loadUnaligned(as: UInt64.self)
+        let p2 = (p + 2 &* rowBytes).loadUnaligned(as: UInt64.self)
+        let p3 = (p + 3 &* rowBytes).loadUnaligned(as: UInt64.self)
+        let o = out &+ i
+        if p0 | p1 | p2 | p3 == 0 {
+          bits[o] = 0
+          top[o] = 0
+          colours?[o] = 0
+          continue
+        }
+        // A cell whose dots hold what the one before it holds (a fill's pattern, cell after
+        // cell: a third of liberty's inked cells) is that cell again.
+        if i > 0 {
+          let q = p - cellBytes
+          if q.loadUnaligned(as: UInt64.self) == p0
+            && (q + rowBytes).loadUnaligned(as: UInt64.self) == p1
+            && (q + 2 &* rowBytes).loadUnaligned(as: UInt64.self) == p2
+            && (q + 3 &* rowBytes).loadUnaligned(as: UInt64.self) == p3
+          {
+            bits[o] = bits[o &- 1]
+            top[o] = top[o &- 1]
+            if let colours { colours[o] = colours[o &- 1] }
+            continue
+          }
+        }
+        var cellBits: UInt8 = 0
+        var high: UInt32 = 0
+        var topRaw: UInt32 = 0
+        @inline(__always) func dot(_ raw: UInt32, _ bit: UInt8) {
+          guard raw != 0 else { return }
+          cellBits |= bit
+          // (The top dot's again: its ink, which ties, so the top dot's entry is the same.)
+          if raw == topRaw { return }
+          let k = raw &- base
+          let ink = k < count ? table[Int(k)].ink : raw
+          if ink >= high {
+            high = ink
+            topRaw = raw
+          }
+        }
+        @inline(__always) func pair(_ pair: UInt64, _ dy: Int) {
+          guard pair != 0 else { return }
+          #if _endian(big)
+            dot(UInt32(pair >> 32), CellGeometry.brailleBit(dx: 0, dy: dy))
+            dot(UInt32(truncatingIfNeeded: pair), CellGeometry.brailleBit(dx: 1, dy: dy))
+          #else
+            dot(UInt32(truncatingIfNeeded: pair), CellGeometry.brailleBit(dx: 0, dy: dy))
+            dot(UInt32(pair >> 32), CellGeometry.brailleBit(dx: 1, dy: dy))
+          #endif
+        }
+        pair(p0, 0)
+        pair(p1, 1)
+        pair(p2, 2)
+        pair(p3, 3)
+        bits[o] = cellBits
+        top[o] = high
+        if let colours {
+          let k = topRaw &- base
+          colours[o] = k < count ? UInt32(truncatingIfNeeded: table[Int(k)].entry) : 0
+        }
+      }
+      row += CellGeometry.dotsHigh &* rowBytes
+      out &+= stride
     }
   }
 
@@ -174,20 +361,33 @@ public struct CellCanvas: Sendable, Equatable {
           bits.withUnsafeMutableBufferPointer { db in
             top.withUnsafeMutableBufferPointer { dt in
               trueColors.withUnsafeMutableBufferPointer { tc in
-                // (Indices in wrapping arithmetic: they lie within both canvases.)
-                for r in r0..<r1 {
-                  let s = r &* sw
-                  let d = (r &+ dr) &* w &+ dc
-                  for c in c0..<c1 {
-                    let b = sb[s &+ c]
-                    if b == 0 { continue }
-                    db[d &+ c] |= b
-                    let t = st[s &+ c] &+ shift
-                    if t >= dt[d &+ c] {
-                      dt[d &+ c] = t
-                      if colours { tc[d &+ c] = sc.isEmpty ? 0 : sc[s &+ c] }
+                // One loop for each case of the colours (written here, and read there), the
+                // case settled once, not per cell.
+                @inline(__always) func stack(
+                  _ out: UnsafeMutablePointer<UInt32>?, _ from: UnsafePointer<UInt32>?
+                ) {
+                  // (Indices in wrapping arithmetic: they lie within both canvases.)
+                  for r in r0..<r1 {
+                    let s = r &* sw
+                    let d = (r &+ dr) &* w &+ dc
+                    for c in c0..<c1 {
+                      let b = sb[s &+ c]
+                      if b == 0 { continue }
+                      db[d &+ c] |= b
+                      let t = st[s &+ c] &+ shift
+                      if t >= dt[d &+ c] {
+                        dt[d &+ c] = t
+                        if let out { out[d &+ c] = from?[s &+ c] ?? 0 }
+                      }
                     }
                   }
+                }
+                if !colours {
+                  stack(nil, nil)
+                } else if sc.isEmpty {
+                  stack(tc.baseAddress!, nil)
+                } else {
+                  stack(tc.baseAddress!, sc.baseAddress!)
                 }
               }
             }
@@ -244,23 +444,21 @@ public struct CellCanvas: Sendable, Equatable {
     return out
   }
 
-  /// The cells `c0..<c1` × `r0..<r1` of a canvas with a colour plane or pending inks
-  /// (`PendingInks`), on a blank canvas: what settling the canvas, then
-  /// `add(_:atX:y:layerBase:within:)`, gives there, cell by cell as the palette path of
-  /// `init(_:within:)` reads them (a cell's eight dots, a row's two in one load). A dot's ink
+  /// `sumCells` for a canvas with a colour plane (its dots may hold pending inks too): what
+  /// settling the canvas, then `add(_:atX:y:layerBase:within:)`, gives there, cell by cell as
+  /// the palette path reads them (a cell's eight dots, a row's two in one load). A dot's ink
   /// is the one its pending ink stands for; the 24-bit colour is looked up once per inked
   /// cell, for its top dot (the last of the highest ink in that order, whose colour `add`
-  /// leaves): its pending entry, or its colour-plane entry when it holds no pending ink. Apart
-  /// from the palette path (inlined there, it made that path slower: Helsinki z15 160 × 48,
-  /// 5.138 M instructions per frame against 5.106 M).
+  /// leaves): its pending entry, or its colour-plane entry when it holds no pending ink.
+  /// `colours` is given, the canvas having a plane.
   @inline(never)
-  private mutating func addColoredCells(
+  private static func addColoredCells(
     _ canvas: DotCanvas, _ pending: PendingInks, _ c0: Int, _ c1: Int, _ r0: Int, _ r1: Int,
-    _ origin: Int
+    bits b: UnsafeMutablePointer<UInt8>, top t: UnsafeMutablePointer<UInt32>,
+    colours: UnsafeMutablePointer<UInt32>?, stride: Int
   ) {
-    let colours = pending.hasColor || canvas.hasTrueColor
-    if colours { trueColors = Array(repeating: 0, count: bits.count) }
-    let (w, columns) = (canvas.width, self.columns)
+    guard let out = colours else { return }
+    let w = canvas.width
     let base = DrawingContext.pendingBase
     let count = UInt32(pending.entries.count)
     pending.entries.withUnsafeBufferPointer { table in
@@ -268,71 +466,72 @@ public struct CellCanvas: Sendable, Equatable {
         let raw = UnsafeRawPointer(d.baseAddress!)
         let rowBytes = w &* MemoryLayout<Ink>.stride
         let cellBytes = CellGeometry.dotsWide * MemoryLayout<Ink>.stride
-        bits.withUnsafeMutableBufferPointer { b in
-          top.withUnsafeMutableBufferPointer { t in
-            trueColors.withUnsafeMutableBufferPointer { out in
-              // (Offsets in wrapping arithmetic: they lie within the canvas.)
-              for row in r0..<r1 {
-                var p = raw + (row &* CellGeometry.dotsHigh &* rowBytes &+ c0 &* cellBytes)
-                for column in c0..<c1 {
-                  defer { p += cellBytes }
-                  let p0 = p.loadUnaligned(as: UInt64.self)
-                  let p1 = (p + rowBytes).loadUnaligned(as: UInt64.self)
-                  let p2 = (p + 2 * rowBytes).loadUnaligned(as: UInt64.self)
-                  let p3 = (p + 3 * rowBytes).loadUnaligned(as: UInt64.self)
-                  if p0 | p1 | p2 | p3 == 0 { continue }
-                  var cellBits: UInt8 = 0
-                  var high: UInt32 = 0
-                  var topRaw: UInt32 = 0
-                  var at = 0
-                  for (dy, pair) in [p0, p1, p2, p3].enumerated() where pair != 0 {
-                    #if _endian(big)
-                      let (left, right) = (UInt32(pair >> 32), UInt32(truncatingIfNeeded: pair))
-                    #else
-                      let (left, right) = (UInt32(truncatingIfNeeded: pair), UInt32(pair >> 32))
-                    #endif
-                    if left != 0 {
-                      cellBits |= CellGeometry.brailleBit(dx: 0, dy: dy)
-                      let k = left &- base
-                      let ink = k < count ? table[Int(k)].ink : left
-                      if ink >= high {
-                        high = ink
-                        topRaw = left
-                        at = dy
-                      }
-                    }
-                    if right != 0 {
-                      cellBits |= CellGeometry.brailleBit(dx: 1, dy: dy)
-                      let k = right &- base
-                      let ink = k < count ? table[Int(k)].ink : right
-                      if ink >= high {
-                        high = ink
-                        topRaw = right
-                        at = dy &+ 4
-                      }
-                    }
-                  }
-                  let i = row &* columns &+ column &- origin
-                  b[i] = cellBits
-                  t[i] = high
-                  guard colours else { continue }
-                  // The top dot's entry: its pending one, or the plane's while the dot keeps
-                  // the ink it got it with (`DotCanvas.color(x:y:)`); a palette colour is none.
-                  let k = topRaw &- base
-                  var e: UInt64 = 0
-                  if k < count {
-                    e = table[Int(k)].entry
-                  } else if !plane.isEmpty {
-                    let x = column &* CellGeometry.dotsWide &+ (at >> 2)
-                    e = plane[(row &* CellGeometry.dotsHigh &+ (at & 3)) &* w &+ x]
-                  }
-                  if e != 0 && UInt32(truncatingIfNeeded: e >> 32) == high {
-                    let colour = TermColor(raw: UInt32(truncatingIfNeeded: e))
-                    if colour.isTrueColor { out[i] = colour.raw }
-                  }
+        // (Offsets in wrapping arithmetic: they lie within the canvas and the cells.)
+        for row in r0..<r1 {
+          var p = raw + (row &* CellGeometry.dotsHigh &* rowBytes &+ c0 &* cellBytes)
+          let rowOut = (row &- r0) &* stride &- c0
+          for column in c0..<c1 {
+            defer { p += cellBytes }
+            let i = rowOut &+ column
+            let p0 = p.loadUnaligned(as: UInt64.self)
+            let p1 = (p + rowBytes).loadUnaligned(as: UInt64.self)
+            let p2 = (p + 2 * rowBytes).loadUnaligned(as: UInt64.self)
+            let p3 = (p + 3 * rowBytes).loadUnaligned(as: UInt64.self)
+            if p0 | p1 | p2 | p3 == 0 {
+              b[i] = 0
+              t[i] = 0
+              out[i] = 0
+              continue
+            }
+            var cellBits: UInt8 = 0
+            var high: UInt32 = 0
+            var topRaw: UInt32 = 0
+            var at = 0
+            for (dy, pair) in [p0, p1, p2, p3].enumerated() where pair != 0 {
+              #if _endian(big)
+                let (left, right) = (UInt32(pair >> 32), UInt32(truncatingIfNeeded: pair))
+              #else
+                let (left, right) = (UInt32(truncatingIfNeeded: pair), UInt32(pair >> 32))
+              #endif
+              if left != 0 {
+                cellBits |= CellGeometry.brailleBit(dx: 0, dy: dy)
+                let k = left &- base
+                let ink = k < count ? table[Int(k)].ink : left
+                if ink >= high {
+                  high = ink
+                  topRaw = left
+                  at = dy
+                }
+              }
+              if right != 0 {
+                cellBits |= CellGeometry.brailleBit(dx: 1, dy: dy)
+                let k = right &- base
+                let ink = k < count ? table[Int(k)].ink : right
+                if ink >= high {
+                  high = ink
+                  topRaw = right
+                  at = dy &+ 4
                 }
               }
             }
+            b[i] = cellBits
+            t[i] = high
+            // The top dot's entry: its pending one, or the plane's while the dot keeps the
+            // ink it got it with (`DotCanvas.color(x:y:)`); a palette colour is none.
+            let k = topRaw &- base
+            var e: UInt64 = 0
+            if k < count {
+              e = table[Int(k)].entry
+            } else if !plane.isEmpty {
+              let x = column &* CellGeometry.dotsWide &+ (at >> 2)
+              e = plane[(row &* CellGeometry.dotsHigh &+ (at & 3)) &* w &+ x]
+            }
+            var colour: UInt32 = 0
+            if e != 0 && UInt32(truncatingIfNeeded: e >> 32) == high {
+              let c = TermColor(raw: UInt32(truncatingIfNeeded: e))
+              if c.isTrueColor { colour = c.raw }
+            }
+            out[i] = colour
           }
         }
       }
@@ -426,22 +625,26 @@ public struct CellCanvas: Sendable, Equatable {
     buffer.withNarrowCells { out in
       bits.withUnsafeBufferPointer { bits in
         top.withUnsafeBufferPointer { top in
-          glyphs.withUnsafeBufferPointer { glyphs in
-            for row in 0..<rows {
-              let base = row &* self.columns
-              let outBase = row &* outColumns
-              for column in 0..<columns {
-                let b = bits[base &+ column]
-                if b == 0 { continue }
-                var colour = Ink(raw: top[base &+ column]).color
-                if colours, trueColors[base &+ column] != 0 {
-                  colour = TermColor(raw: trueColors[base &+ column])
+          trueColors.withUnsafeBufferPointer { trueColors in
+            glyphs.withUnsafeBufferPointer { glyphs in
+              // One loop with the colour plane, one without.
+              @inline(__always) func paint(_ trueColors: UnsafePointer<UInt32>?) {
+                for row in 0..<rows {
+                  let base = row &* self.columns
+                  let outBase = row &* outColumns
+                  for column in 0..<columns {
+                    let b = bits[base &+ column]
+                    if b == 0 { continue }
+                    var colour = Ink(raw: top[base &+ column]).color.raw
+                    if let c = trueColors?[base &+ column], c != 0 { colour = c }
+                    // The glyph, not bold or reversed, in the ink's colour, on the cell's
+                    // background.
+                    out[outBase &+ column].glyphAndFlags = glyphs[Int(b)]
+                    out[outBase &+ column].foregroundRaw = colour
+                  }
                 }
-                // The glyph, not bold or reversed, in the ink's colour, on the cell's
-                // background.
-                out[outBase &+ column].glyphAndFlags = glyphs[Int(b)]
-                out[outBase &+ column].foregroundRaw = colour.raw
               }
+              if colours { paint(trueColors.baseAddress!) } else { paint(nil) }
             }
           }
         }
