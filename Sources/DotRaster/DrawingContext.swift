@@ -6,21 +6,20 @@ import Foundation
 /// width in user units (scaled by the transform), fills use the even-odd rule so inner rings are
 /// holes, and everything is clipped to the clip rect. One context is used by one thread.
 public final class DrawingContext {
-  // Exclusivity: `canvas`, the path (`xs`, `ys`, `subpaths`) and `pending` are read and
-  // written without the runtime's check (`@exclusivity(unchecked)`), which cost a call per
-  // access, about 75 instructions: 6,800 a frame for OpenFreeMap liberty at Helsinki z15
-  // 160 × 48, 0.5 M instructions. It is safe because no two accesses to one of them can
-  // overlap. Only this class's methods (here and in its extensions in this module) reach
-  // them, on the one thread that uses the context (it is not `Sendable`), and no access spans
-  // a call that can come back to the context: while one lasts, only the standard library
-  // (array growth and removal, `swap`), `DotCanvas`'s and `PendingDraws`' own methods, or
-  // closures of this module that use local values (the fill's row loop) run. Where code
-  // from outside gets the canvas (`withCanvas(_:)`, `strokeDotLines`' sink, a
-  // `SmallShapeBatch`), it is moved out of the property first, and a drawing made through
-  // the context meanwhile finds an empty canvas and draws nothing (every rasteriser cuts
-  // its clip to its canvas). The compiler keeps the check for a class's property when any
-  // one access might overlap another (such as an `append` that may call the array's growth);
-  // the other properties have none.
+  // Exclusivity: `canvas`, the path (`xs`, `ys`, `subpaths`), `fillScratch` and `pending` are read
+  // and written without the runtime's check (`@exclusivity(unchecked)`), which cost a call per
+  // access, about 75 instructions: 6,800 a frame for OpenFreeMap liberty at Helsinki z15 160 × 48,
+  // 0.5 M instructions. It is safe because no two accesses to one of them can overlap. Only this
+  // class's methods (here and in its extensions in this module) reach them, on the one thread that
+  // uses the context (it is not `Sendable`), and no access spans a call that can come back to the
+  // context: while one lasts, only the standard library (array growth and removal, `swap`),
+  // `DotCanvas`'s, `FillScratch`'s and `PendingDraws`' own methods, or closures of this module that
+  // use local values (the fill's row loop) run. Where code from outside gets the canvas
+  // (`withCanvas(_:)`, `strokeDotLines`' sink, a `SmallShapeBatch`), it is moved out of the
+  // property first, and a drawing made through the context meanwhile finds an empty canvas and
+  // draws nothing (every rasteriser cuts its clip to its canvas). The compiler keeps the check for
+  // a class's property when any one access might overlap another (such as an `append` that may call
+  // the array's growth); the other properties have none.
 
   /// The canvas drawn on; dots drawn in 24-bit colours (or on a canvas that has some) may
   /// hold pending inks until `settlePending()`: read it through `takeCanvas()` or
@@ -57,8 +56,10 @@ public final class DrawingContext {
   /// Each subpath's first point, whether it is closed, and how far into the dash pattern it
   /// starts (in dots).
   @exclusivity(unchecked) var subpaths: [DotPathBuilder.Subpath] = []
-  /// Reused by fills.
-  var fillScratch = FillScratch()
+  /// Reused by fills (taken and handed back with nothing but the standard library and
+  /// `FillScratch`'s own methods in between: two checks a fill were 0.04 M instructions a frame
+  /// for liberty).
+  @exclusivity(unchecked) var fillScratch = FillScratch()
   /// The draws waiting to be settled (`drawKeepingColor`).
   @exclusivity(unchecked) var pending = PendingDraws()
   /// The text drawn so far (`drawText`), in the order drawn.

@@ -316,8 +316,8 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
 
   /// `addRun` for a fill's ring (no cut, no dashes, the last vertex not kept): the same moves
   /// and lines, without the work for cuts and dashes on each vertex. (Written for the fill's
-  /// own sink, whose moves and lines are inlined here: through `DotLineSink` each was a call
-  /// to the conformance's witness, which another module cannot inline.)
+  /// own sink, which takes the ring's points kept in one call: through `DotLineSink` each
+  /// vertex was a call to the conformance's witness, which another module cannot inline.)
   @inline(never) func addFillRing(
     _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
     _ sink: inout DotRingSink
@@ -339,63 +339,71 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
     _ sink: inout Sink
   ) {
-    let a = range.lowerBound
-    var started = false
-    var lastCode = -1
-    var keptX = 0.0
-    var keptY = 0.0
-    var pendingX = 0.0
-    var pendingY = 0.0
-    var pending = false
-    @inline(__always) func emit(_ x: Double, _ y: Double) {
-      if started {
-        sink.ringLine(x: x, y: y)
-      } else {
-        sink.ringMove(x: x, y: y)
-        started = true
+    guard !range.isEmpty else { return }
+    // The points kept, handed to the sink in one call (at most one a vertex: a vertex held
+    // beyond an edge is handed on once, when a later one comes).
+    withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * range.count) { kept in
+      guard let out = kept.baseAddress else { return }
+      var n = 0
+      @inline(__always) func emit(_ x: Double, _ y: Double) {
+        out[2 &* n] = x
+        out[2 &* n &+ 1] = y
+        n &+= 1
       }
+      let a = range.lowerBound
+      var lastCode = -1
+      var keptX = 0.0
+      var keptY = 0.0
+      var pendingX = 0.0
+      var pendingY = 0.0
+      var pending = false
+      for k in range {
+        let q = points[k]
+        let x = m.ox + Double(q.x) * m.sx
+        let y = m.oy + Double(q.y) * m.sy
+        let code = m.code(x, y)
+        if k > a {
+          let dx = x - keptX
+          let dy = y - keptY
+          if dx * dx + dy * dy < 0.25 { continue }
+        }
+        (keptX, keptY) = (x, y)
+        if code != 0 && lastCode >= 0 && code & lastCode != 0 {
+          // Still beyond the same edge: hold the point, the run's end is what matters.
+          pendingX = x
+          pendingY = y
+          pending = true
+          lastCode &= code
+          continue
+        }
+        if pending {
+          emit(pendingX, pendingY)
+          pending = false
+        }
+        emit(x, y)
+        lastCode = code
+      }
+      if pending { emit(pendingX, pendingY) }
+      sink.addRing(out, count: n)
     }
-    for n in range {
-      let q = points[n]
-      let x = m.ox + Double(q.x) * m.sx
-      let y = m.oy + Double(q.y) * m.sy
-      let code = m.code(x, y)
-      if n > a {
-        let dx = x - keptX
-        let dy = y - keptY
-        if dx * dx + dy * dy < 0.25 { continue }
-      }
-      (keptX, keptY) = (x, y)
-      if code != 0 && lastCode >= 0 && code & lastCode != 0 {
-        // Still beyond the same edge: hold the point, the run's end is what matters.
-        pendingX = x
-        pendingY = y
-        pending = true
-        lastCode &= code
-        continue
-      }
-      if pending {
-        emit(pendingX, pendingY)
-        pending = false
-      }
-      emit(x, y)
-      lastCode = code
-    }
-    if pending { emit(pendingX, pendingY) }
   }
 
-  /// Where `addFillRing` hands a ring's moves and lines: a fill's own sink, called directly (its
-  /// methods inlined), or any line sink.
+  /// Where `addFillRing` hands a ring's points: a fill's own sink (its edges made in one call),
+  /// or any line sink.
   protocol FillRingSink {
-    mutating func ringMove(x: Double, y: Double)
-    mutating func ringLine(x: Double, y: Double)
+    /// Takes a ring of `count` dot-space points (x then y for each): a move to the first and
+    /// lines to the others.
+    mutating func addRing(_ points: UnsafePointer<Double>, count: Int)
   }
 
   /// A line sink taking a ring's moves and lines (`addFillRing` for any sink).
   struct LineSinkRing<Sink: DotLineSink>: FillRingSink {
     var sink: Sink
-    mutating func ringMove(x: Double, y: Double) { sink.move(x: x, y: y, dashOffset: 0) }
-    mutating func ringLine(x: Double, y: Double) { sink.line(x: x, y: y) }
+    mutating func addRing(_ points: UnsafePointer<Double>, count: Int) {
+      guard count > 0 else { return }
+      sink.move(x: points[0], y: points[1], dashOffset: 0)
+      for i in 1..<count { sink.line(x: points[2 * i], y: points[2 * i + 1]) }
+    }
   }
 
   /// Adds one piece of a line or outline to the path (see `addRun`), skipping segments along
@@ -772,9 +780,4 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
   }
 }
 
-extension DotRingSink: VectorTileRenderer.FillRingSink {
-  @inline(__always) mutating func ringMove(x: Double, y: Double) {
-    move(x: x, y: y, dashOffset: 0)
-  }
-  @inline(__always) mutating func ringLine(x: Double, y: Double) { line(x: x, y: y) }
-}
+extension DotRingSink: VectorTileRenderer.FillRingSink {}
