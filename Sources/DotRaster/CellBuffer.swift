@@ -172,6 +172,58 @@ public struct CellBuffer: Sendable, Equatable {
     return c - column
   }
 
+  /// Writes a measured text from (column, row), clipped at the screen's edges (never half a
+  /// wide glyph); the cells are those `put(_:column:row:foreground:bold:)` of the text's string
+  /// writes. Returns the columns used.
+  @discardableResult
+  public mutating func put(
+    _ text: CellText, column: Int, row: Int, foreground: TermColor? = nil, bold: Bool = false
+  ) -> Int {
+    guard row >= 0 && row < rows else { return 0 }
+    let n = text.glyphs.count
+    let flags = bold ? Cell.boldBit : 0
+    let fg = foreground?.raw ?? Cell.noColor
+    let base = row * columns
+    let cols = columns
+    var c = column
+    var wide = false
+    // Through the buffers: every cell written lies in the row (0 ≤ c and c + width ≤ limit ≤
+    // cols, tested per cell below, or for the whole text at once), and every glyph read is
+    // one of the text's (i < n).
+    cells.withUnsafeMutableBufferPointer { out in
+      text.glyphs.withUnsafeBufferPointer { g in
+        let cell = out.baseAddress! + base
+        if column >= 0 && column <= cols - n {
+          // All of it on the screen (a placed label).
+          let start = cell + column
+          for i in 0..<n {
+            start[i] = Cell(raw: g[i] | flags, foreground: fg, background: Cell.noColor)
+          }
+          c = column + n
+          wide = text.hasWide
+          return
+        }
+        // As `put` of a string: up to `columns` cells from the start.
+        let limit = min(cols, column + cols)
+        var i = 0
+        while i < n && c < limit {
+          let v = g[i]
+          let w = i + 1 < n && g[i + 1] == 0 ? 2 : 1
+          if w == 2 && c + 1 >= limit { break }
+          if c >= 0 { cell[c] = Cell(raw: v | flags, foreground: fg, background: Cell.noColor) }
+          if w == 2 && c + 1 >= 0 {
+            cell[c + 1] = Cell(raw: flags, foreground: fg, background: Cell.noColor)
+            wide = true
+          }
+          c += w
+          i += w
+        }
+      }
+    }
+    if wide { mayHoldWideGlyphs = true }
+    return c - column
+  }
+
   /// `put`'s loop: the cells of `scalars` from column `c` of the row at `base` in `out`, up to
   /// `limit`; returns the column after the last cell written and whether a wide glyph was.
   /// Every cell written lies in the row: 0 ≤ c and c + width ≤ limit ≤ columns.
