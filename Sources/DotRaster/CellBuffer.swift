@@ -20,7 +20,7 @@ public struct Cell: Hashable, Sendable {
 
   /// True for a scalar value that is surely one column wide without a table look-up: below
   /// U+1100 (but not 0, a wide glyph's second cell) or braille. (Two unsigned compares.)
-  @inline(__always) static func isPlainNarrow(_ v: UInt32) -> Bool {
+  @usableFromInline @inline(__always) static func isPlainNarrow(_ v: UInt32) -> Bool {
     v &- 1 < 0x10FF || v &- 0x2800 < 0x100
   }
 
@@ -173,55 +173,30 @@ public struct CellBuffer: Sendable, Equatable {
   }
 
   /// Writes a measured text from (column, row), clipped at the screen's edges (never half a
-  /// wide glyph); the cells are those `put(_:column:row:foreground:bold:)` of the text's string
-  /// writes. Returns the columns used.
+  /// wide glyph); the cells are those `put(_:column:row:foreground:background:bold:reverse:maxWidth:)`
+  /// of the text's string writes. Returns the columns used.
   @discardableResult
   public mutating func put(
     _ text: CellText, column: Int, row: Int, foreground: TermColor? = nil, bold: Bool = false
   ) -> Int {
-    guard row >= 0 && row < rows else { return 0 }
-    let n = text.glyphs.count
-    let flags = bold ? Cell.boldBit : 0
-    let fg = foreground?.raw ?? Cell.noColor
-    let base = row * columns
-    let cols = columns
-    var c = column
+    withTextWriter { $0.put(text, column: column, row: row, foreground: foreground, bold: bold) }
+  }
+
+  /// Lends the cells to `body` as a writer of measured texts and single cells (many labels
+  /// a frame: one uniqueness check of the cells for all of them). The writer must not
+  /// outlive `body`.
+  public mutating func withTextWriter<R>(_ body: (inout CellTextWriter) -> R) -> R {
+    let columns = columns
+    let rows = rows
     var wide = false
-    // Through the buffers: every cell written lies in the row (0 ≤ c and c + width ≤ limit ≤
-    // cols, tested per cell below, or for the whole text at once), and every glyph read is
-    // one of the text's (i < n).
-    cells.withUnsafeMutableBufferPointer { out in
-      text.glyphs.withUnsafeBufferPointer { g in
-        let cell = out.baseAddress! + base
-        if column >= 0 && column <= cols - n {
-          // All of it on the screen (a placed label).
-          let start = cell + column
-          for i in 0..<n {
-            start[i] = Cell(raw: g[i] | flags, foreground: fg, background: Cell.noColor)
-          }
-          c = column + n
-          wide = text.hasWide
-          return
-        }
-        // As `put` of a string: up to `columns` cells from the start.
-        let limit = min(cols, column + cols)
-        var i = 0
-        while i < n && c < limit {
-          let v = g[i]
-          let w = i + 1 < n && g[i + 1] == 0 ? 2 : 1
-          if w == 2 && c + 1 >= limit { break }
-          if c >= 0 { cell[c] = Cell(raw: v | flags, foreground: fg, background: Cell.noColor) }
-          if w == 2 && c + 1 >= 0 {
-            cell[c + 1] = Cell(raw: flags, foreground: fg, background: Cell.noColor)
-            wide = true
-          }
-          c += w
-          i += w
-        }
-      }
+    let result = cells.withUnsafeMutableBufferPointer { cells in
+      var writer = CellTextWriter(cells: cells, columns: columns, rows: rows)
+      let result = body(&writer)
+      wide = writer.wroteWide
+      return result
     }
     if wide { mayHoldWideGlyphs = true }
-    return c - column
+    return result
   }
 
   /// `put`'s loop: the cells of `scalars` from column `c` of the row at `base` in `out`, up to

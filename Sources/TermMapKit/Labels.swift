@@ -209,38 +209,40 @@ public struct LabelPlacer {
     // `init` made it one flag per cell of the screen.
     return labels.withUnsafeBufferPointer { labels in
       taken.withUnsafeMutableBufferPointer { taken in
-        guard let first = labels.baseAddress else { return 0 }
-        let pass = Pass(viewport: viewport, worldWidth: w, taken: taken)
-        // A list already in order, as a tile renderer keeps its labels, is taken as it is;
-        // another is sorted by index (labels are not copied to sort them).
-        var inOrder = true
-        var last = first.pointee.priority
-        var p = first
-        let end = first + labels.count
-        while p < end {
-          if last < p.pointee.priority {
-            inOrder = false
-            break
-          }
-          last = p.pointee.priority
-          p += 1
-        }
-        var placed = 0
-        if inOrder {
-          p = first
+        cells.withTextWriter { cells in
+          guard let first = labels.baseAddress else { return 0 }
+          let pass = Pass(viewport: viewport, worldWidth: w, taken: taken)
+          // A list already in order, as a tile renderer keeps its labels, is taken as it is;
+          // another is sorted by index (labels are not copied to sort them).
+          var inOrder = true
+          var last = first.pointee.priority
+          var p = first
+          let end = first + labels.count
           while p < end {
-            if pass.place(p, into: &cells) { placed += 1 }
+            if last < p.pointee.priority {
+              inOrder = false
+              break
+            }
+            last = p.pointee.priority
             p += 1
           }
-        } else {
-          let priorities = labels.map(\.priority)
-          var order = Array(labels.indices)
-          order.sort {
-            priorities[$0] != priorities[$1] ? priorities[$0] > priorities[$1] : $0 < $1
+          var placed = 0
+          if inOrder {
+            p = first
+            while p < end {
+              if pass.place(p, into: &cells) { placed += 1 }
+              p += 1
+            }
+          } else {
+            let priorities = labels.map(\.priority)
+            var order = Array(labels.indices)
+            order.sort {
+              priorities[$0] != priorities[$1] ? priorities[$0] > priorities[$1] : $0 < $1
+            }
+            for i in order where pass.place(first + i, into: &cells) { placed += 1 }
           }
-          for i in order where pass.place(first + i, into: &cells) { placed += 1 }
+          return placed
         }
-        return placed
       }
     }
   }
@@ -255,9 +257,9 @@ public struct LabelPlacer {
     let taken: UnsafeMutableBufferPointer<Bool>
 
     /// Places one label if it fits; returns whether it was placed.
-    @inline(__always) func place(_ label: UnsafePointer<MapLabel>, into cells: inout CellBuffer)
-      -> Bool
-    {
+    @inline(__always) func place(
+      _ label: UnsafePointer<MapLabel>, into cells: inout CellTextWriter
+    ) -> Bool {
       guard let cell = viewport.cell(for: label.pointee.point, worldWidth: worldWidth) else {
         return false
       }
@@ -295,14 +297,15 @@ public struct LabelPlacer {
       guard let at else { return false }
       take(at.column, at.row, width, marker: markerCell)
       if let m = marker {
-        cells[cell.column, cell.row] = Cell(glyph: m.glyph, foreground: m.color, bold: true)
+        cells.set(
+          column: cell.column, row: cell.row, Cell(glyph: m.glyph, foreground: m.color, bold: true))
         if at.row == cell.row {
           // Nothing between the marker and its name: the map's dots there would read as part
           // of either.
           let gap =
             at.column > cell.column
             ? (cell.column + 1)..<at.column : (at.column + width)..<cell.column
-          for col in gap { cells[col, cell.row] = .blank }
+          for col in gap { cells.set(column: col, row: cell.row, .blank) }
         }
       }
       cells.put(
