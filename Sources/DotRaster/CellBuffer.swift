@@ -20,7 +20,7 @@ public struct Cell: Hashable, Sendable {
 
   /// True for a scalar value that is surely one column wide without a table look-up: below
   /// U+1100 (but not 0, a wide glyph's second cell) or braille. (Two unsigned compares.)
-  @inline(__always) static func isPlainNarrow(_ v: UInt32) -> Bool {
+  @usableFromInline @inline(__always) static func isPlainNarrow(_ v: UInt32) -> Bool {
     v &- 1 < 0x10FF || v &- 0x2800 < 0x100
   }
 
@@ -170,6 +170,33 @@ public struct CellBuffer: Sendable, Equatable {
     }
     if wide { mayHoldWideGlyphs = true }
     return c - column
+  }
+
+  /// Writes a measured text from (column, row), clipped at the screen's edges (never half a
+  /// wide glyph); the cells are those `put(_:column:row:foreground:background:bold:reverse:maxWidth:)`
+  /// of the text's string writes. Returns the columns used.
+  @discardableResult
+  public mutating func put(
+    _ text: CellText, column: Int, row: Int, foreground: TermColor? = nil, bold: Bool = false
+  ) -> Int {
+    withTextWriter { $0.put(text, column: column, row: row, foreground: foreground, bold: bold) }
+  }
+
+  /// Lends the cells to `body` as a writer of measured texts and single cells (many labels
+  /// a frame: one uniqueness check of the cells for all of them). The writer must not
+  /// outlive `body`.
+  public mutating func withTextWriter<R>(_ body: (inout CellTextWriter) -> R) -> R {
+    let columns = columns
+    let rows = rows
+    var wide = false
+    let result = cells.withUnsafeMutableBufferPointer { cells in
+      var writer = CellTextWriter(cells: cells, columns: columns, rows: rows)
+      let result = body(&writer)
+      wide = writer.wroteWide
+      return result
+    }
+    if wide { mayHoldWideGlyphs = true }
+    return result
   }
 
   /// `put`'s loop: the cells of `scalars` from column `c` of the row at `base` in `out`, up to

@@ -8,11 +8,17 @@ import MapGeometry
 public struct MapLabel: Sendable {
   /// The text (sanitised when placed).
   public var text: String {
-    didSet { shown = Self.shownText(text) }
+    didSet {
+      shown = Self.shownText(text)
+      firstOffset = Self.offset(positions, width: shown.width)
+    }
   }
-  /// The text as cells show it (printable, cut to `LabelPlacer.maximumLength`) and its width,
-  /// worked out once per label rather than once per frame.
-  private(set) var shown: (text: String, width: Int)
+  /// The text as cells show it (printable, cut to `LabelPlacer.maximumLength`), measured once
+  /// per label rather than once per frame.
+  private(set) var shown: CellText
+  /// Where the first of `positions` puts the text against the point's cell, in cells (nil:
+  /// no positions), worked out with the text's width once per label.
+  private(set) var firstOffset: LabelOffset?
   /// Where the label belongs (the place itself, or the middle of a street).
   public var point: MapPoint
   /// Higher wins a place first.
@@ -30,7 +36,9 @@ public struct MapLabel: Sendable {
   /// `text-anchor` and `text-offset`, or its `text-variable-anchor`s). Empty: the text is
   /// centred on the point, or with a marker starts two cells to its right (on the left where
   /// the right edge cuts it).
-  public var positions: [LabelPosition]
+  public var positions: [LabelPosition] {
+    didSet { firstOffset = Self.offset(positions, width: shown.width) }
+  }
 
   /// A label of a text at a map point.
   public init(
@@ -47,6 +55,7 @@ public struct MapLabel: Sendable {
     self.marker = marker
     self.category = category
     self.positions = positions
+    firstOffset = Self.offset(positions, width: shown.width)
   }
 }
 
@@ -135,12 +144,29 @@ public struct LabelPosition: Sendable, Equatable {
   }
 }
 
+/// The first column and the row of a text against its point's cell, as differences
+/// (`LabelPosition.cell(column:row:width:)` of the cell (0, 0)).
+struct LabelOffset {
+  var columns: Int32
+  var rows: Int32
+}
+
 extension MapLabel {
-  static func shownText(_ text: String) -> (text: String, width: Int) {
-    let t = CellBuffer.truncated(
-      String(text.unicodeScalars.filter { CellBuffer.isPrintable($0) }.map(Character.init)),
-      width: LabelPlacer.maximumLength)
-    return (t, CellBuffer.displayWidth(of: t))
+  /// `positions`' first, for a text `width` cells wide.
+  static func offset(_ positions: [LabelPosition], width: Int) -> LabelOffset? {
+    guard let p = positions.first else { return nil }
+    let c = p.cell(column: 0, row: 0, width: width)
+    // A position too far off (`cell` answers far to the upper left, where nothing fits)
+    // stays as far off.
+    return LabelOffset(
+      columns: Int32(clamping: c.column), rows: Int32(clamping: c.row))
+  }
+
+  static func shownText(_ text: String) -> CellText {
+    CellText(
+      CellBuffer.truncated(
+        String(text.unicodeScalars.filter { CellBuffer.isPrintable($0) }.map(Character.init)),
+        width: LabelPlacer.maximumLength))
   }
 }
 
@@ -176,24 +202,87 @@ public struct LabelPlacer {
   /// returns how many were placed.
   @discardableResult
   public mutating func place(_ labels: [MapLabel], into cells: inout CellBuffer) -> Int {
-    // The order of places, by index (labels are not copied to sort them; a list already in
-    // order, as a tile renderer keeps its labels, is not sorted at all).
-    var order = Array(labels.indices)
-    if labels.indices.dropFirst().contains(where: { labels[$0 - 1].priority < labels[$0].priority })
-    {
-      let priorities = labels.map(\.priority)
-      order.sort { priorities[$0] != priorities[$1] ? priorities[$0] > priorities[$1] : $0 < $1 }
+    let viewport = viewport
+    let w = MapSize.world.width
+    // Labels read in place, through the buffer: a copy of a label would retain and release its
+    // arrays for every label tried, and most are not placed. The taken cells through theirs:
+    // `init` made it one flag per cell of the screen.
+    return labels.withUnsafeBufferPointer { labels in
+      taken.withUnsafeMutableBufferPointer { taken in
+        cells.withTextWriter { cells in
+          guard let first = labels.baseAddress else { return 0 }
+          let pass = Pass(viewport: viewport, worldWidth: w, taken: taken)
+          // A list already in order, as a tile renderer keeps its labels, is taken as it is;
+          // another is sorted by index (labels are not copied to sort them).
+          var inOrder = true
+          var last = first.pointee.priority
+          var p = first
+          let end = first + labels.count
+          while p < end {
+            if last < p.pointee.priority {
+              inOrder = false
+              break
+            }
+            last = p.pointee.priority
+            p += 1
+          }
+          var placed = 0
+          if inOrder {
+            p = first
+            while p < end {
+              if pass.place(p, into: &cells) { placed += 1 }
+              p += 1
+            }
+          } else {
+            let priorities = labels.map(\.priority)
+            var order = Array(labels.indices)
+            order.sort {
+              priorities[$0] != priorities[$1] ? priorities[$0] > priorities[$1] : $0 < $1
+            }
+            for i in order where pass.place(first + i, into: &cells) { placed += 1 }
+          }
+          return placed
+        }
+      }
     }
-    let cols = viewport.columns
-    var placed = 0
-    for index in order {
-      // Fields read in place: a copy of the label would retain and release its strings for
-      // every label tried, and most are not placed.
-      guard let cell = viewport.cell(for: labels[index].point) else { continue }
-      let width = labels[index].shown.width
-      let marker = labels[index].marker
+  }
+
+  /// One `place(_:into:)`: the frame's geometry in locals and the taken cells through their
+  /// buffer, so that nothing is read again from the placer per label.
+  private struct Pass {
+    let viewport: Viewport
+    /// The world's width in map points (a global of another module: a call to read).
+    let worldWidth: Double
+    /// One flag per cell of the screen, row-major.
+    let taken: UnsafeMutableBufferPointer<Bool>
+
+    /// Places one label if it fits; returns whether it was placed.
+    @inline(__always) func place(
+      _ label: UnsafePointer<MapLabel>, into cells: inout CellTextWriter
+    ) -> Bool {
+      guard let cell = viewport.cell(for: label.pointee.point, worldWidth: worldWidth) else {
+        return false
+      }
+      let cols = viewport.columns
+      let width = label.pointee.shown.width
+      let marker = label.pointee.marker
+      let markerCell = marker == nil ? nil : cell
       var at: (column: Int, row: Int)?
-      if labels[index].positions.isEmpty {
+      if let offset = label.pointee.firstOffset {
+        // The first position (worked out with the label), then any others.
+        let c = (cell.column + Int(offset.columns), cell.row + Int(offset.rows))
+        if fits(c.0, c.1, width, marker: markerCell) {
+          at = c
+        } else {
+          for p in label.pointee.positions.dropFirst() {
+            let c = p.cell(column: cell.column, row: cell.row, width: width)
+            if fits(c.column, c.row, width, marker: markerCell) {
+              at = c
+              break
+            }
+          }
+        }
+      } else {
         var start: Int
         if marker != nil {
           start = cell.column + 2
@@ -201,93 +290,83 @@ public struct LabelPlacer {
         } else {
           start = cell.column - width / 2
         }
-        if fits(start, cell.row, width, marker: marker == nil ? nil : cell) {
+        if fits(start, cell.row, width, marker: markerCell) {
           at = (start, cell.row)
         }
-      } else {
-        for p in labels[index].positions {
-          let c = p.cell(column: cell.column, row: cell.row, width: width)
-          if fits(c.column, c.row, width, marker: marker == nil ? nil : cell) {
-            at = c
-            break
-          }
-        }
       }
-      guard let at else { continue }
-      take(at.column, at.row, width, marker: marker == nil ? nil : cell)
+      guard let at else { return false }
+      take(at.column, at.row, width, marker: markerCell)
       if let m = marker {
-        cells[cell.column, cell.row] = Cell(glyph: m.glyph, foreground: m.color, bold: true)
+        cells.set(
+          column: cell.column, row: cell.row, Cell(glyph: m.glyph, foreground: m.color, bold: true))
         if at.row == cell.row {
           // Nothing between the marker and its name: the map's dots there would read as part
           // of either.
           let gap =
             at.column > cell.column
             ? (cell.column + 1)..<at.column : (at.column + width)..<cell.column
-          for col in gap { cells[col, cell.row] = .blank }
+          for col in gap { cells.set(column: col, row: cell.row, .blank) }
         }
       }
       cells.put(
-        labels[index].shown.text, column: at.column, row: at.row, foreground: labels[index].color,
-        bold: labels[index].bold)
-      placed += 1
-    }
-    return placed
-  }
-
-  /// The cells a text at (`start`, `row`) and `width` wide takes, with a free cell either
-  /// side, and its marker's cell: the span from one to the other when on the same row.
-  private func spans(_ start: Int, _ row: Int, _ width: Int, marker: (column: Int, row: Int)?)
-    -> (text: Range<Int>, marker: Int?)
-  {
-    let cols = viewport.columns
-    if let m = marker, m.row == row {
-      let lo = max(min(start, m.column) - 1, 0)
-      let hi = min(max(start + width, m.column + 1) + 1, cols)
-      return (lo..<hi, nil)
-    }
-    return (max(start - 1, 0)..<min(start + width + 1, cols), marker.map { m in m.column })
-  }
-
-  /// Whether a text fits at (`start`, `row`): on screen, its cells and a cell either side
-  /// free, its marker's cell free and not under the text.
-  private func fits(_ start: Int, _ row: Int, _ width: Int, marker: (column: Int, row: Int)?)
-    -> Bool
-  {
-    let cols = viewport.columns
-    guard start >= 0, start + width <= cols, row >= 0, row < viewport.rows else { return false }
-    if let m = marker, m.row == row, m.column >= start, m.column < start + width { return false }
-    let (text, markerColumn) = spans(start, row, width, marker: marker)
-    // Through the buffer: `text` is within the row (`spans` clamps it to the screen) and the
-    // row and the marker's cell are on it, so no index needs the array's check.
-    return taken.withUnsafeBufferPointer { t in
-      let base = row * cols
-      var col = base &+ text.lowerBound
-      let end = base &+ text.upperBound
-      while col < end {
-        if t[col] { return false }
-        col &+= 1
-      }
-      if let c = markerColumn, let m = marker, t[m.row * cols + c] { return false }
+        label.pointee.shown, column: at.column, row: at.row, foreground: label.pointee.color,
+        bold: label.pointee.bold)
       return true
     }
-  }
 
-  /// Marks the cells `fits` checked as taken.
-  private mutating func take(
-    _ start: Int, _ row: Int, _ width: Int, marker: (column: Int, row: Int)?
-  ) {
-    let cols = viewport.columns
-    let (text, markerColumn) = spans(start, row, width, marker: marker)
-    // Through the buffer, for the reasons in `fits`.
-    taken.withUnsafeMutableBufferPointer { t in
-      let base = row * cols
+    /// The cells a text at (`start`, `row`) and `width` wide takes, with a free cell either
+    /// side, and its marker's cell: the span from one to the other when on the same row.
+    @inline(__always) private func spans(
+      _ start: Int, _ row: Int, _ width: Int, marker: (column: Int, row: Int)?
+    ) -> (text: Range<Int>, marker: Int?) {
+      let cols = viewport.columns
+      if let m = marker, m.row == row {
+        let lo = max(min(start, m.column) - 1, 0)
+        let hi = min(max(start + width, m.column + 1) + 1, cols)
+        return (lo..<hi, nil)
+      }
+      return (max(start - 1, 0)..<min(start + width + 1, cols), marker.map { m in m.column })
+    }
+
+    /// Whether a text fits at (`start`, `row`): on screen, its cells and a cell either side
+    /// free, its marker's cell free and not under the text.
+    @inline(__always) private func fits(
+      _ start: Int, _ row: Int, _ width: Int, marker: (column: Int, row: Int)?
+    ) -> Bool {
+      let cols = viewport.columns
+      guard start >= 0, start <= cols - width, row >= 0, row < viewport.rows else {
+        return false
+      }
+      if let m = marker, m.row == row, m.column >= start, m.column < start + width { return false }
+      let (text, markerColumn) = spans(start, row, width, marker: marker)
+      // `text` is within the row (`spans` clamps it to the screen) and the row and the
+      // marker's cell are on it, so every index is in the buffer.
+      let base = row &* cols
       var col = base &+ text.lowerBound
       let end = base &+ text.upperBound
       while col < end {
-        t[col] = true
+        if taken[col] { return false }
         col &+= 1
       }
-      if let c = markerColumn, let m = marker { t[m.row * cols + c] = true }
+      if let c = markerColumn, let m = marker, taken[m.row &* cols &+ c] { return false }
+      return true
+    }
+
+    /// Marks the cells `fits` checked as taken.
+    @inline(__always) private func take(
+      _ start: Int, _ row: Int, _ width: Int, marker: (column: Int, row: Int)?
+    ) {
+      let cols = viewport.columns
+      let (text, markerColumn) = spans(start, row, width, marker: marker)
+      // In the buffer, for the reasons in `fits`.
+      let base = row &* cols
+      var col = base &+ text.lowerBound
+      let end = base &+ text.upperBound
+      while col < end {
+        taken[col] = true
+        col &+= 1
+      }
+      if let c = markerColumn, let m = marker { taken[m.row &* cols &+ c] = true }
     }
   }
 }

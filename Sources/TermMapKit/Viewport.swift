@@ -52,7 +52,11 @@ public struct Viewport: Sendable, Equatable {
 
   /// `dot(for:)`'s x.
   @inline(__always) private func dotX(forMapX mapX: Double) -> Double {
-    let w = MapSize.world.width
+    dotX(forMapX: mapX, worldWidth: MapSize.world.width)
+  }
+
+  /// `dotX(forMapX:)` with the world's width given.
+  @inline(__always) private func dotX(forMapX mapX: Double, worldWidth w: Double) -> Double {
     let cx = (Double(originX) + Double(widthInDots) / 2) / zoomScale
     var x = mapX
     // The world copy: `v.rounded()` (libm's `round`, a call), which is `v * 0` (a zero of
@@ -70,12 +74,18 @@ public struct Viewport: Sendable, Equatable {
 
   /// The cell holding a map point, if it is on screen.
   public func cell(for p: MapPoint) -> (column: Int, row: Int)? {
+    cell(for: p, worldWidth: MapSize.world.width)
+  }
+
+  /// `cell(for:)` with the world's width in map points given (read once for many points: it
+  /// is a global of another module, a call to reach).
+  @inline(__always) func cell(for p: MapPoint, worldWidth w: Double) -> (column: Int, row: Int)? {
     // The row first: most points off the screen are above or below it, and the row needs no
     // world copy. `Int(q.rounded(.down))` is on the screen exactly when 0 <= q < the count
     // (-0 included), and there it is `Int(q)`; a NaN or a huge q is off the screen.
     let y = (p.y * zoomScale - Double(originY)) / Double(CellGeometry.dotsHigh)
     guard y >= 0 && y < Double(rows) else { return nil }
-    let x = dotX(forMapX: p.x) / Double(CellGeometry.dotsWide)
+    let x = dotX(forMapX: p.x, worldWidth: w) / Double(CellGeometry.dotsWide)
     guard x >= 0 && x < Double(columns) else { return nil }
     return (Int(x), Int(y))
   }

@@ -79,6 +79,40 @@ struct CellBufferTests {
     }
   }
 
+  @Test("A measured text (CellText) is put as its string is: width, wide glyphs, clipping")
+  func measuredTextMatchesString() {
+    let texts = [
+      "Helsinki", "Café Aalto", "e\u{301}x", "日本語テキスト", "a日b", "\u{1B}[2J\u{202E}",
+      "Habibi 🍔 Deli", "╔═╗⠿", "Ôn\u{200B}am", "", "Kauppatori – Salutorget…",
+      "\u{1F600}z\u{10FFFD}", "A\u{308}\u{303}B", "\u{7F}\u{A0}\u{2FF}\u{300}", "x\u{2066}y",
+    ]
+    for text in texts {
+      let measured = CellText(text)
+      if text.unicodeScalars.allSatisfy(CellBuffer.isPrintable) {
+        #expect(measured.width == CellBuffer.displayWidth(of: text), "\(text)")
+      }
+      for column in [-5, -3, -1, 0, 1, 2, 4, 7, 8, 9, 12] {
+        for row in [-1, 0, 1, 2] {
+          for bold in [false, true] {
+            var a = CellBuffer(columns: 9, rows: 2)
+            var b = a
+            let used = a.put(measured, column: column, row: row, foreground: .yellow, bold: bold)
+            let expected = b.put(text, column: column, row: row, foreground: .yellow, bold: bold)
+            #expect(used == expected, "\(text) at \(column), \(row)")
+            #expect(a == b, "\(text) at \(column), \(row)")
+            #expect(a.mayHoldWideGlyphs == b.mayHoldWideGlyphs, "\(text) at \(column)")
+          }
+        }
+      }
+    }
+    // No colour, on a wider screen.
+    var a = CellBuffer(columns: 40, rows: 1)
+    var b = a
+    a.put(CellText("Töölöntori 日本"), column: 3, row: 0)
+    b.put("Töölöntori 日本", column: 3, row: 0)
+    #expect(a == b)
+  }
+
   @Test("put turns ESC, other C0/C1 controls and bidi overrides into '?'")
   func putStripsControls() {
     var b = CellBuffer(columns: 16, rows: 1)
