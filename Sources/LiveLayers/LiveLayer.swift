@@ -138,7 +138,7 @@ public final class LiveLayer {
         // (The state read where the store keeps it, not copied.)
         if case .point = state.pointee.geometry, slot < bySlot.count, let t = bySlot[slot] {
           // A point target already (so no line or polygon has its id): it moves.
-          if t.update(state.pointee) {
+          if t.update(from: state) {
             redisplayed.append(slot)
           } else {
             moved.append(slot)

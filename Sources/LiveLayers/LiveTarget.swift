@@ -84,6 +84,33 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
     return !same
   }
 
+  /// `update(_:)` from a state where the store keeps it (`TargetStore.takeChangedSlots(_:)`),
+  /// read field by field: the state is not copied as a whole (passing `pointee` on made a copy
+  /// of every field, its id and arrays retained and released, for each moved target).
+  /// The pointer must be valid during the call.
+  @discardableResult
+  func update(from state: UnsafePointer<TargetState>) -> Bool {
+    let same = fields.withLock { s in
+      let same =
+        s.kind == state.pointee.kind && s.isStale == state.pointee.isStale
+        && s.properties == state.pointee.properties
+      if same && s.id == state.pointee.id {
+        s.geometry = state.pointee.geometry
+        s.lastSeen = state.pointee.lastSeen
+        s.timeToLive = state.pointee.timeToLive
+        s.trail = state.pointee.trail
+      } else {
+        s = state.pointee
+      }
+      return same
+    }
+    if !same {
+      let d = Self.display(of: state.pointee)
+      shown.withLock { $0 = d }
+    }
+    return !same
+  }
+
   var display: Display { shown.withLock { $0 } }
 
   static func display(of s: TargetState) -> Display {

@@ -190,6 +190,9 @@ open class AnnotationView {
   @exclusivity(unchecked) var layoutOrder = 0
   /// `label`'s width when it was last measured (`measuredLabel`).
   @exclusivity(unchecked) var measuredLabelWidth = 0
+  /// Whether `measuredLabel` is a label that is not empty (read for every view on screen
+  /// each frame without reaching the string).
+  @exclusivity(unchecked) var measuredLabelNamed = false
   /// `clusteringIdentifier` as a small number (-1: none), read by the collision pass.
   @exclusivity(unchecked) var clusterKey: Int32 = -1
   /// Whether the map is dragging this view's marker (it always shows, and is never clustered).

@@ -183,14 +183,6 @@ extension MapView {
     // layout found it.
     // Then the clusters' views, which stand where their first member's view stood.
     // (Without the members of clusters, hidden, when the layout listed the others.)
-    func place(_ v: AnnotationView) {
-      guard v.layoutSlot >= 0, let c = vp.cell(for: v.layoutPoint) else { return }
-      let offset = v.centerOffset
-      let col = c.column + offset.columns
-      let row = c.row + offset.rows
-      guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { return }
-      out.append(MarkerPlacement(view: v, column: col, row: row))
-    }
     let shown = annotationViews.shown
     if annotationViews.factsValid && annotationViews.facts.count == shown.count {
       // The views hidden are passed over by their facts (each view's `isHidden`), without
@@ -206,17 +198,23 @@ extension MapView {
       }
       out.reserveCapacity(showing)
       if let places = annotationViews.unclustered {
-        for p in places where !facts[Int(p)].hidden { place(shown[Int(p)]) }
+        for p in places where !facts[Int(p)].hidden {
+          if let m = markerPlacement(shown[Int(p)], vp) { out.append(m) }
+        }
       } else {
-        for n in facts.indices where !facts[n].hidden { place(shown[n]) }
+        for n in facts.indices where !facts[n].hidden {
+          if let m = markerPlacement(shown[n], vp) { out.append(m) }
+        }
       }
     } else {
       for v in annotationViews.unclustered.map({ $0.map { shown[Int($0)] } }) ?? shown
       where !v.isHidden {
-        place(v)
+        if let m = markerPlacement(v, vp) { out.append(m) }
       }
     }
-    for v in annotationViews.clusterViews where !v.isHidden { place(v) }
+    for v in annotationViews.clusterViews where !v.isHidden {
+      if let m = markerPlacement(v, vp) { out.append(m) }
+    }
     // The keys sorted, not the placements (which hold strings, so every move of one in a sort
     // costs retains and releases): `drawingOrder`, ties kept in the order found, as the
     // stable sort of the placements themselves gave.
@@ -253,6 +251,18 @@ extension MapView {
     }
     keys.sort()
     return keys.map { out[$0.index] }
+  }
+
+  /// Where a view's marker goes, if on screen. (A method, not a function nested in
+  /// `markerPlacements`: 1.5 % fewer instructions in `markerPlacements` at 300 × 100.)
+  @inline(__always)
+  private func markerPlacement(_ v: AnnotationView, _ vp: Viewport) -> MarkerPlacement? {
+    guard v.layoutSlot >= 0, let c = vp.cell(for: v.layoutPoint) else { return nil }
+    let offset = v.centerOffset
+    let col = c.column + offset.columns
+    let row = c.row + offset.rows
+    guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { return nil }
+    return MarkerPlacement(view: v, column: col, row: row)
   }
 
 }
@@ -370,13 +380,22 @@ extension FrameComposer {
   func drawMarkers(
     _ markers: [MarkerPlacement], labels: [MarkerLabel], into cells: inout CellBuffer
   ) -> Int {
+    // Whether the last glyph written notes a wide glyph, measured once for each run of markers
+    // of one glyph (a screenful of one kind: thousands of markers, one measure).
+    var lastScalar: Unicode.Scalar = "*"
+    var lastWide = CellBuffer.notesWideGlyph(lastScalar)
     for m in markers {
       let glyph = charset == .ascii ? m.asciiGlyph : m.glyph
       // A control character as a marker would reach the terminal as is: show "?" instead.
       let first = glyph.unicodeScalars.first ?? "*"
       let scalar = CellBuffer.isPrintable(first) ? first : "?"
-      cells[m.column, m.row] = Cell(
-        glyph: scalar, foreground: m.color, bold: true, reverse: m.isSelected)
+      if scalar != lastScalar {
+        lastScalar = scalar
+        lastWide = CellBuffer.notesWideGlyph(scalar)
+      }
+      cells.set(
+        Cell(glyph: scalar, foreground: m.color, bold: true, reverse: m.isSelected),
+        column: m.column, row: m.row, wide: lastWide)
     }
     for l in labels {
       // The cell between a marker and its label is the label's: a space, not map dots.

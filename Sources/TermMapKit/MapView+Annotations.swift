@@ -689,7 +689,7 @@ extension MapView {
     if v.collisionMode == .rectangle {
       let others = v.representedCount - 1 + v.collidedCount
       var text = Self.measuredLabelWidth(v)
-      let named = !(v.measuredLabel?.isEmpty ?? true)
+      let named = v.measuredLabelNamed
       if others > 0 { text += (named ? 2 : 1) + Self.decimalDigits(others) }
       if named || others > 0 { width = 1 + 1 + min(text, 24) }
       // A cluster's count is what it says: it keeps the free cell its label needs after it.
@@ -703,7 +703,13 @@ extension MapView {
     let label = v.label
     if label != v.measuredLabel {
       v.measuredLabel = label
-      v.measuredLabelWidth = label.map { FrameComposer.labelWidth($0) } ?? 0
+      v.measuredLabelNamed = !(label?.isEmpty ?? true)
+      // (Not `label.map { … }`: a closure written here is checked to be on the main actor.)
+      if let label {
+        v.measuredLabelWidth = FrameComposer.labelWidth(label)
+      } else {
+        v.measuredLabelWidth = 0
+      }
     }
     return v.measuredLabelWidth
   }

@@ -302,12 +302,17 @@ extension MapView {
         }
       }
     }
-    // The clusters by their first member's slot, grown to the index's slots.
+    // The clusters by their first member's slot, grown to the index's slots: out of the
+    // registry while the kept clusters are tested and the gone ones found (no delegate call
+    // comes between), so each read of a slot is not an access of the map's registry checked
+    // at run time.
+    var clusterSlots: [ClusterSlot] = []
+    swap(&clusterSlots, &annotationViews.clusterSlots)
     let slotCapacity = annotationIndex.slotCapacity
-    if annotationViews.clusterSlots.count < slotCapacity {
-      annotationViews.clusterSlots.append(
+    if clusterSlots.count < slotCapacity {
+      clusterSlots.append(
         contentsOf: repeatElement(
-          ClusterSlot(), count: slotCapacity - annotationViews.clusterSlots.count))
+          ClusterSlot(), count: slotCapacity - clusterSlots.count))
     }
     // This pass's number: a cluster kept carries it (`ClusterSlot.keptPass`), so the clusters
     // gone are told without taking the kept ones out of a list.
@@ -324,14 +329,14 @@ extension MapView {
       let claim = claims[Int(claimOf[Int(h)])]
       let slot = Int(claim.slot)
       // (The slot's fields read in place: no retain of the record, which would reach it.)
-      guard slot < annotationViews.clusterSlots.count,
-        annotationViews.clusterSlots[slot].record != nil,
-        annotationViews.clusterSlots[slot].keptPass != pass,
-        annotationViews.clusterSlots[slot].headOrder == claim.order
+      guard slot < clusterSlots.count,
+        clusterSlots[slot].record != nil,
+        clusterSlots[slot].keptPass != pass,
+        clusterSlots[slot].headOrder == claim.order
       else { continue }
       let count = Int(memberCount[Int(h)]) + 1
-      let claimsStart = Int(annotationViews.clusterSlots[slot].claimsStart)
-      if sameZoom && Int(annotationViews.clusterSlots[slot].claimsCount) == count
+      let claimsStart = Int(clusterSlots[slot].claimsStart)
+      if sameZoom && Int(clusterSlots[slot].claimsCount) == count
         && claimsStart + count <= last.members.count
       {
         var same = true
@@ -347,13 +352,13 @@ extension MapView {
         }
         if same {
           // Kept as it is: its record is not reached.
-          annotationViews.clusterSlots[slot].keptPass = pass
+          clusterSlots[slot].keptPass = pass
           sameViews[n] = true
           unchanged[n] = true
           continue
         }
       }
-      guard let record = annotationViews.clusterSlots[slot].record else { continue }
+      guard let record = clusterSlots[slot].record else { continue }
       let sig = record.signature
       guard sig.zoomScale == vp.zoomScale, sig.slots.count == count else { continue }
       var matches = true
@@ -375,16 +380,17 @@ extension MapView {
       }
       guard matches else { continue }
       kept[n] = record
-      annotationViews.clusterSlots[slot].keptPass = pass
+      clusterSlots[slot].keptPass = pass
       sameViews[n] = same
     }
     // The clusters of the last pass not kept (by their slots: the kept ones are not reached).
     var gone: [ClusterRecord] = []
     for s in annotationViews.clusterHeads
-    where annotationViews.clusterSlots[Int(s)].keptPass != pass {
-      if let record = annotationViews.clusterSlots[Int(s)].record { gone.append(record) }
-      annotationViews.clusterSlots[Int(s)] = ClusterSlot()
+    where clusterSlots[Int(s)].keptPass != pass {
+      if let record = clusterSlots[Int(s)].record { gone.append(record) }
+      clusterSlots[Int(s)] = ClusterSlot()
     }
+    swap(&clusterSlots, &annotationViews.clusterSlots)
     // Member views leave the clusters that are gone or changed their views (those kept with
     // the same views keep them).
     for record in gone {
