@@ -182,10 +182,7 @@ public struct CellCanvas: Sendable, Equatable {
         var p = row
         for i in 0..<(c1 - c0) {
           defer { p += cellBytes }
-          let p0 = p.loadUnaligned(as: UInt64.self)
-          let p1 = (p + rowBytes).loadUnaligned(as: UInt64.self)
-          let p2 = (p + 2 * rowBytes).loadUnaligned(as: UInt64.self)
-          let p3 = (p + 3 * rowBytes).loadUnaligned(as: UInt64.self)
+          let (p0, p1, p2, p3) = cellRows(p, rowBytes)
           if p0 | p1 | p2 | p3 == 0 {
             bits[out &+ i] = 0
             top[out &+ i] = 0
@@ -194,11 +191,7 @@ public struct CellCanvas: Sendable, Equatable {
           var cellBits: UInt8 = 0
           var high: UInt32 = 0
           for (dy, pair) in [p0, p1, p2, p3].enumerated() where pair != 0 {
-            #if _endian(big)
-              let (left, right) = (UInt32(pair >> 32), UInt32(truncatingIfNeeded: pair))
-            #else
-              let (left, right) = (UInt32(truncatingIfNeeded: pair), UInt32(pair >> 32))
-            #endif
+            let (left, right) = dots(of: pair)
             if left != 0 {
               cellBits |= CellGeometry.brailleBit(dx: 0, dy: dy)
               if left >= high { high = left }
@@ -265,10 +258,7 @@ public struct CellCanvas: Sendable, Equatable {
           p += cellBytes
           i &+= 1
         }
-        let p0 = p.loadUnaligned(as: UInt64.self)
-        let p1 = (p + rowBytes).loadUnaligned(as: UInt64.self)
-        let p2 = (p + 2 &* rowBytes).loadUnaligned(as: UInt64.self)
-        let p3 = (p + 3 &* rowBytes).loadUnaligned(as: UInt64.self)
+        let (p0, p1, p2, p3) = cellRows(p, rowBytes)
         let o = out &+ i
         if p0 | p1 | p2 | p3 == 0 {
           bits[o] = 0
@@ -280,11 +270,7 @@ public struct CellCanvas: Sendable, Equatable {
         // cell: a third of liberty's inked cells) is that cell again.
         if i > 0 {
           let q = p - cellBytes
-          if q.loadUnaligned(as: UInt64.self) == p0
-            && (q + rowBytes).loadUnaligned(as: UInt64.self) == p1
-            && (q + 2 &* rowBytes).loadUnaligned(as: UInt64.self) == p2
-            && (q + 3 &* rowBytes).loadUnaligned(as: UInt64.self) == p3
-          {
+          if cellRows(q, rowBytes) == (p0, p1, p2, p3) {
             bits[o] = bits[o &- 1]
             top[o] = top[o &- 1]
             if let colours { colours[o] = colours[o &- 1] }
@@ -308,13 +294,9 @@ public struct CellCanvas: Sendable, Equatable {
         }
         @inline(__always) func pair(_ pair: UInt64, _ dy: Int) {
           guard pair != 0 else { return }
-          #if _endian(big)
-            dot(UInt32(pair >> 32), CellGeometry.brailleBit(dx: 0, dy: dy))
-            dot(UInt32(truncatingIfNeeded: pair), CellGeometry.brailleBit(dx: 1, dy: dy))
-          #else
-            dot(UInt32(truncatingIfNeeded: pair), CellGeometry.brailleBit(dx: 0, dy: dy))
-            dot(UInt32(pair >> 32), CellGeometry.brailleBit(dx: 1, dy: dy))
-          #endif
+          let (left, right) = dots(of: pair)
+          dot(left, CellGeometry.brailleBit(dx: 0, dy: dy))
+          dot(right, CellGeometry.brailleBit(dx: 1, dy: dy))
         }
         pair(p0, 0)
         pair(p1, 1)
@@ -330,6 +312,30 @@ public struct CellCanvas: Sendable, Equatable {
       row += CellGeometry.dotsHigh &* rowBytes
       out &+= stride
     }
+  }
+
+  /// A cell's rows of dots (`CellGeometry.dotsHigh`, four), from its top-left dot `p` in a
+  /// canvas whose dot rows are `rowBytes` apart: each row's two dots (`CellGeometry.dotsWide`)
+  /// in one 64-bit load.
+  @inline(__always)
+  private static func cellRows(
+    _ p: UnsafeRawPointer, _ rowBytes: Int
+  ) -> (UInt64, UInt64, UInt64, UInt64) {
+    (
+      p.loadUnaligned(as: UInt64.self), (p + rowBytes).loadUnaligned(as: UInt64.self),
+      (p + 2 &* rowBytes).loadUnaligned(as: UInt64.self),
+      (p + 3 &* rowBytes).loadUnaligned(as: UInt64.self)
+    )
+  }
+
+  /// A row's two dots (their inks), left and right, from their one load (`cellRows`).
+  @inline(__always)
+  private static func dots(of pair: UInt64) -> (left: UInt32, right: UInt32) {
+    #if _endian(big)
+      (UInt32(pair >> 32), UInt32(truncatingIfNeeded: pair))
+    #else
+      (UInt32(truncatingIfNeeded: pair), UInt32(pair >> 32))
+    #endif
   }
 
   /// True when no cell has a dot.
@@ -473,10 +479,7 @@ public struct CellCanvas: Sendable, Equatable {
           for column in c0..<c1 {
             defer { p += cellBytes }
             let i = rowOut &+ column
-            let p0 = p.loadUnaligned(as: UInt64.self)
-            let p1 = (p + rowBytes).loadUnaligned(as: UInt64.self)
-            let p2 = (p + 2 * rowBytes).loadUnaligned(as: UInt64.self)
-            let p3 = (p + 3 * rowBytes).loadUnaligned(as: UInt64.self)
+            let (p0, p1, p2, p3) = cellRows(p, rowBytes)
             if p0 | p1 | p2 | p3 == 0 {
               b[i] = 0
               t[i] = 0
@@ -488,11 +491,7 @@ public struct CellCanvas: Sendable, Equatable {
             var topRaw: UInt32 = 0
             var at = 0
             for (dy, pair) in [p0, p1, p2, p3].enumerated() where pair != 0 {
-              #if _endian(big)
-                let (left, right) = (UInt32(pair >> 32), UInt32(truncatingIfNeeded: pair))
-              #else
-                let (left, right) = (UInt32(truncatingIfNeeded: pair), UInt32(pair >> 32))
-              #endif
+              let (left, right) = dots(of: pair)
               if left != 0 {
                 cellBits |= CellGeometry.brailleBit(dx: 0, dy: dy)
                 let k = left &- base
