@@ -34,13 +34,25 @@ extension DrawingContext {
   /// canvas's dots. The canvas is moved out of the context meanwhile (a swap: no copy, no
   /// reference counting), so a drawing through the context while `body` runs finds an empty
   /// canvas and draws nothing, and no access to `canvas` lasts while `body` runs.
+  ///
+  /// The canvas is swapped with `spareCanvas` (no reference counting); a stroke begun while
+  /// one is drawing lends out the empty canvas it finds.
   @inline(__always)
   func withStroker(ink: Ink, _ body: (inout Stroker, UnsafeMutableBufferPointer<Ink>) -> Void) {
-    var lent = Stroker.lentOut
-    swap(&lent, &canvas)
-    var stroker = Stroker(context: self, canvas: lent, ink: ink)
-    lent.withDots { body(&stroker, $0) }
-    swap(&lent, &canvas)
+    if spareHoldsCanvas {
+      var lent = Stroker.lentOut
+      swap(&lent, &canvas)
+      var stroker = Stroker(context: self, canvas: lent, ink: ink)
+      lent.withDots { body(&stroker, $0) }
+      swap(&lent, &canvas)
+      return
+    }
+    spareHoldsCanvas = true
+    swap(&spareCanvas, &canvas)
+    var stroker = Stroker(context: self, canvas: spareCanvas, ink: ink)
+    spareCanvas.withDots { body(&stroker, $0) }
+    swap(&spareCanvas, &canvas)
+    spareHoldsCanvas = false
   }
 
   /// Strokes one segment given in user space, without building a path (the hot path of
@@ -125,19 +137,37 @@ extension DrawingContext {
   }
 
   /// The lines of `body` stroked with `ink`: the stroker is made in the sink while the
-  /// canvas is lent out (`withStroker(ink:_:)`'s swap).
+  /// canvas is lent out (`withStroker(ink:_:)`'s swap with `spareCanvas`).
   private func strokeDotLines(ink: Ink, _ body: (inout DotStrokeSink) -> Void) {
-    var lent = Stroker.lentOut
-    swap(&lent, &canvas)
+    if spareHoldsCanvas {
+      // (A stroke begun from another's lines: the empty canvas found is lent out.)
+      var lent = Stroker.lentOut
+      swap(&lent, &canvas)
+      Self.strokeDotLines(context: self, ink: ink, on: &lent, body)
+      swap(&lent, &canvas)
+      return
+    }
+    spareHoldsCanvas = true
+    swap(&spareCanvas, &canvas)
+    Self.strokeDotLines(context: self, ink: ink, on: &spareCanvas, body)
+    swap(&spareCanvas, &canvas)
+    spareHoldsCanvas = false
+  }
+
+  /// The lines of `body` stroked with `ink` into `lent` (the context's canvas, lent out).
+  @inline(__always)
+  private static func strokeDotLines(
+    context: DrawingContext, ink: Ink, on lent: inout DotCanvas,
+    _ body: (inout DotStrokeSink) -> Void
+  ) {
     let (width, height) = (lent.width, lent.height)
     lent.withDots { dots in
       // (Made in place in the sink: a stroker made before and captured here was copied.)
       var sink = DotStrokeSink(
-        stroker: Stroker(context: self, width: width, height: height, ink: ink), dots: dots)
+        stroker: Stroker(context: context, width: width, height: height, ink: ink), dots: dots)
       body(&sink)
       sink.finishSubpath()
     }
-    swap(&lent, &canvas)
   }
 }
 
@@ -253,6 +283,18 @@ struct Brush {
     packed = p
   }
 
+  /// `init(widthInDots:)`, with a stroke a dot wide (most strokes) made without a call.
+  @inline(__always) static func of(widthInDots w: Double) -> Brush {
+    w < 1.75 ? Brush(reach: 0, limit: 0, rows: 0, packed: 0) : Brush(widthInDots: w)
+  }
+
+  @inline(__always) private init(reach: Int, limit: Int, rows: Int, packed: UInt64) {
+    self.reach = reach
+    self.limit = limit
+    self.rows = rows
+    self.packed = packed
+  }
+
   /// ⌊√n⌋ for a whole n ≥ 0 below 2⁵² (exact in doubles: the square root rounds correctly,
   /// and k − 1/2k, just below a whole k, is a double apart from k).
   @inline(__always) static func squareRootFloor(_ n: Int) -> Int {
@@ -347,6 +389,46 @@ struct Brush {
     }
   }
 
+  /// `stamp` for a brush of one row each way (`rows` 1: a plus for `limit` 1, else a 3 × 3
+  /// square): the same dots, the clipped span of each row (one to three dots) written as its
+  /// first, middle and last dot, with no loop.
+  @inline(__always) func stampOneRow(
+    _ x: Int, _ y: Int, clip: DotRect, width w: Int, ink: Ink,
+    _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    let lo = max(x &- 1, clip.minX)
+    let hi = min(x &+ 1, clip.maxX &- 1)
+    // (No dot of the middle row, the widest, in the clip: none at all.)
+    guard lo <= hi else { return }
+    let mid = (lo &+ hi) &>> 1
+    let (up, down) = (y &- 1, y &+ 1)
+    if y >= clip.minY && y < clip.maxY {
+      let base = y &* w
+      dots[base &+ lo] = ink
+      dots[base &+ mid] = ink
+      dots[base &+ hi] = ink
+    }
+    if limit == 1 {
+      // A plus: the centre's column only, above and below.
+      guard x >= clip.minX && x < clip.maxX else { return }
+      if up >= clip.minY && up < clip.maxY { dots[up &* w &+ x] = ink }
+      if down >= clip.minY && down < clip.maxY { dots[down &* w &+ x] = ink }
+      return
+    }
+    if up >= clip.minY && up < clip.maxY {
+      let base = up &* w
+      dots[base &+ lo] = ink
+      dots[base &+ mid] = ink
+      dots[base &+ hi] = ink
+    }
+    if down >= clip.minY && down < clip.maxY {
+      let base = down &* w
+      dots[base &+ lo] = ink
+      dots[base &+ mid] = ink
+      dots[base &+ hi] = ink
+    }
+  }
+
   /// `stamp`, out of line (for loops over thin strokes that must also stamp wide ones: the
   /// call, not the stamp, is inlined there).
   @inline(never) func stampApart(
@@ -438,7 +520,7 @@ struct Stroker {
     let clip = context.clipBounds.intersection(
       DotRect(minX: 0, minY: 0, maxX: width, maxY: height))
     self.clip = clip
-    brush = Brush(widthInDots: context.lineWidthInDots)
+    brush = Brush.of(widthInDots: context.lineWidthInDots)
     let scale = abs(context.transform.scaleX)
     let pattern = context.lineDashPattern
     // (No new array for a solid stroke.)
@@ -489,6 +571,13 @@ struct Stroker {
     // conversion per step.
     if thin && abs(x0) < 0x1p20 && abs(y0) < 0x1p20 && abs(x1) < 0x1p20 && abs(y1) < 0x1p20 {
       thinSegment(x0, y0, x1, y1, dots)
+      return
+    }
+    // A solid wide one with such ends: `clippedSegment`'s first case, without its set-up.
+    if !thin && dashTotal <= 0 && abs(x0) < 0x1p20 && abs(y0) < 0x1p20 && abs(x1) < 0x1p20
+      && abs(y1) < 0x1p20
+    {
+      solidWideSegment(x0, y0, x1, y1, dots)
       return
     }
     // A thin segment wholly beyond one edge of the clip (grown by the one dot the clipper
@@ -734,6 +823,34 @@ struct Stroker {
     var walk = DashWalk(self)
     Self.stepDots(ix0, iy0, ix1, iy1, steps: steps, width: width, ink: ink, dots) { k in
       walk.isOn(start + Double(k) * stepLength, dashes)
+    }
+  }
+
+  /// A solid segment of a brush wider than a dot whose ends are below 2²⁰ in size (and
+  /// finite): `clippedSegment`'s dots for it (its first case, with no length: a solid stroke
+  /// reads no distance), out of line with a small frame.
+  @inline(never)
+  mutating func solidWideSegment(
+    _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+    _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    let ix0 = floorToIntNear(x0)
+    let iy0 = floorToIntNear(y0)
+    let ix1 = floorToIntNear(x0 + (x1 - x0))
+    let iy1 = floorToIntNear(y0 + (y1 - y0))
+    // (Below 2²⁰: no overflow.)
+    let steps = max(magnitude(ix1 &- ix0), magnitude(iy1 &- iy0))
+    if steps == 0 {
+      brush.stamp(ix0, iy0, clip: clip, width: width, ink: ink, dots)
+      return
+    }
+    let rows = brush.rows
+    if min(ix0, ix1) &- rows >= clip.minX && max(ix0, ix1) &+ rows < clip.maxX
+      && min(iy0, iy1) &- rows >= clip.minY && max(iy0, iy1) &+ rows < clip.maxY
+    {
+      wideInside(ix0, iy0, ix1, iy1, steps: steps, dots)
+    } else {
+      wideSteps(ix0, iy0, ix1, iy1, steps: steps, start: dashDistance, stepLength: 0, dots)
     }
   }
 
@@ -1014,7 +1131,7 @@ extension Stroker {
   /// else cut to it. A solid segment whose every brush lies in the clip goes to
   /// `wideInside`.
   @inline(never)
-  func wideSteps(
+  mutating func wideSteps(
     _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int, start: Double,
     stepLength: Double, _ dots: UnsafeMutableBufferPointer<Ink>
   ) {
@@ -1050,6 +1167,8 @@ extension Stroker {
         let (x, y) = xMajor ? (a, bk) : (bk, a)
         if x >= xLo && x < xHi && y >= yLo && y < yHi {
           brush.stampInside(x, y, width: w, ink: inkValue, dots)
+        } else if rows == 1 {
+          brush.stampOneRow(x, y, clip: clip, width: w, ink: inkValue, dots)
         } else {
           brush.stamp(x, y, clip: clip, width: w, ink: inkValue, dots)
         }
@@ -1074,7 +1193,7 @@ extension Stroker {
   /// The brushes of one row each way (a plus or a 3 × 3 square: most wide strokes) have a
   /// loop each, with their dots written straight.
   @inline(__always)
-  func wideInside(
+  mutating func wideInside(
     _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int,
     _ dots: UnsafeMutableBufferPointer<Ink>
   ) {

@@ -62,6 +62,13 @@ public final class DrawingContext {
   @exclusivity(unchecked) var fillScratch = FillScratch()
   /// The draws waiting to be settled (`drawKeepingColor`).
   @exclusivity(unchecked) var pending = PendingDraws()
+  /// An empty canvas swapped with `canvas` while a stroke lends the canvas out
+  /// (`strokeDotLines`, `withStroker`): a swap of two properties costs no reference counting,
+  /// where a copy of `Stroker.lentOut` per stroke cost three retains and three releases.
+  @exclusivity(unchecked) var spareCanvas = Stroker.lentOut
+  /// Whether `spareCanvas` holds the lent canvas (a stroke is drawing): a stroke begun
+  /// meanwhile (from the lines' `body`) lends out the empty canvas it finds, as before.
+  var spareHoldsCanvas = false
   /// The text drawn so far (`drawText`), in the order drawn.
   public internal(set) var textRuns: [TextRun] = []
 

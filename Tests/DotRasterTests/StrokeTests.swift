@@ -22,6 +22,30 @@ struct StrokeTests {
     #expect(canvas.inkedDots == row(2, 0...9))
   }
 
+  @Test(
+    "A stroke begun while another's lines are handed over draws nothing; the outer one and later ones draw"
+  )
+  func strokeWithinStrokeDrawsNothing() {
+    let c = makeContext(width: 40, height: 24)
+    c.strokeDotLines { sink in
+      sink.move(x: 0.5, y: 2.5, dashOffset: 0)
+      c.strokeSegment(from: Point2D(x: 0.5, y: 8.5), to: Point2D(x: 9.5, y: 8.5))
+      c.strokeDotLines { inner in
+        inner.move(x: 0.5, y: 12.5, dashOffset: 0)
+        inner.line(x: 9.5, y: 12.5)
+      }
+      let points = [Point2D(x: 0.5, y: 14.5), Point2D(x: 9.5, y: 14.5)]
+      points.withUnsafeBufferPointer { c.strokePolyline($0) }
+      sink.line(x: 9.5, y: 2.5)
+    }
+    c.strokeSegment(from: Point2D(x: 0.5, y: 20.5), to: Point2D(x: 9.5, y: 20.5))
+    c.strokeDotLines { sink in
+      sink.move(x: 0.5, y: 22.5, dashOffset: 0)
+      sink.line(x: 9.5, y: 22.5)
+    }
+    #expect(c.takeCanvas().inkedDots == row(2, 0...9).union(row(20, 0...9)).union(row(22, 0...9)))
+  }
+
   @Test("A vertical line sets exactly the dots under it")
   func vertical() {
     let canvas = stroke([Point2D(x: 3.5, y: 1.5), Point2D(x: 3.5, y: 10.5)])
