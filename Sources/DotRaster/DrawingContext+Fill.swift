@@ -53,27 +53,177 @@ extension DrawingContext {
   }
 
   /// Inks the dots whose centres lie inside an odd number of the rings whose edges are
-  /// `edges` (any order; more than `FillScratch.fewEdges` are counted out here by the rows
-  /// that reach their tops) and whose points lie in `bounds`.
+  /// `edges` (any order; more than `FillScratch.fewEdges` are counted out by the rows that
+  /// reach their tops) and whose points lie in `bounds`.
   private func fill(
     ink: Ink, edges: UnsafeMutableBufferPointer<FillScratch.Edge>, bounds: FillScratch.Bounds
   ) {
     // (Cut to the canvas: one lent out meanwhile is empty, and nothing is drawn.)
-    let clip = state.clip.intersection(
-      DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
-    guard bounds.meets(clip) else { return }
-    let pattern = state.fillPattern
-    let (ox, oy) = patternOrigin
-    // A shape smaller than one dot still shows as one dot.
-    if let (x, y) = bounds.speck {
-      if x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
-        canvas[x, y] = ink
-      }
-      return
+    let raster = FillRaster(
+      clip: state.clip, pattern: state.fillPattern, origin: patternOrigin, width: canvas.width,
+      height: canvas.height)
+    guard bounds.meets(raster.clip) else { return }
+    canvas.withDots { raster.fill(ink: ink, edges: edges, bounds: bounds, dots: $0) }
+  }
+}
+
+extension DrawingContext {
+  /// Fills and outlines polygons one after another (buildings: each one's fill, then its
+  /// outline over it, then the next one's), with `body`'s calls of `FillOutlineBatch.fill(_:)`
+  /// and `FillOutlineBatch.outline(within:_:)`: the dots and pending draws are those of
+  /// `fillDotRings(_:)` and `strokeDotLines(within:_:)` made in the same order, but the
+  /// canvas is lent out, and the fill's settings and the stroker made, once for all of them,
+  /// not once a polygon. The state (colours, pattern, width, dashes, clip) is read when the
+  /// batch starts; the current path must be empty (it is left alone). Drawing through the
+  /// context while `body` runs draws nothing (the canvas is lent out).
+  package func withFillsAndOutlines(_ body: (inout FillOutlineBatch) -> Void) {
+    // Room for the batch's pending draws: a fill's and an outline's, the same two all along
+    // (`PendingDraws.add` finds them among its last four), so none settles while the canvas
+    // is lent out.
+    if pending.entries.count > Self.pendingCapacity - 2 { settlePending() }
+    // (Moved out of the context while `body` runs: see "Exclusivity" in `DrawingContext`.)
+    var lent = Stroker.lentOut
+    swap(&lent, &canvas)
+    let (width, height, hasTrueColor) = (lent.width, lent.height, lent.hasTrueColor)
+    lent.withDots { dots in
+      var batch = FillOutlineBatch(
+        context: self, width: width, height: height, hasTrueColor: hasTrueColor, dots: dots,
+        rings: fillScratch.takeRingSink())
+      body(&batch)
+      fillScratch.keepRingEdges(batch.rings.edges, capacity: batch.rings.capacity)
     }
-    let (firstRow, lastRow) = FillScratch.rows(bounds, clip)
-    guard firstRow <= lastRow else { return }
-    let w = canvas.width
+    swap(&lent, &canvas)
+  }
+}
+
+/// Fills and outlines drawn one after another on a context's canvas, lent out to the batch
+/// (`DrawingContext.withFillsAndOutlines(_:)`).
+package struct FillOutlineBatch {
+  let context: DrawingContext
+  let dots: UnsafeMutableBufferPointer<Ink>
+  let raster: FillRaster
+  let fillColor: TermColor?
+  let strokeColor: TermColor?
+  /// Whether the canvas has a colour plane (`DotCanvas.hasTrueColor`: it gets none while lent
+  /// out).
+  let hasTrueColor: Bool
+  /// `DrawingContext.strokeMargin`.
+  let strokeMargin: Double
+  /// The fills' edges (the context's kept storage).
+  var rings: DotRingSink
+  /// The outlines' sink, with the stroker (its ink set for each outline).
+  var strokes: DotStrokeSink
+  /// The context's clip (`DrawingContext.keptInk` cuts areas to it).
+  let clip: DotRect
+  /// The pending ink the last fill and the last outline took (`DrawingContext.keptInk`), with
+  /// how many pending draws there were then (−1: none taken yet).
+  var fillPending = (ink: Ink.none, count: -1)
+  var outlinePending = (ink: Ink.none, count: -1)
+
+  init(
+    context: DrawingContext, width: Int, height: Int, hasTrueColor: Bool,
+    dots: UnsafeMutableBufferPointer<Ink>, rings: DotRingSink
+  ) {
+    self.context = context
+    self.dots = dots
+    self.hasTrueColor = hasTrueColor
+    self.rings = rings
+    let state = context.state
+    fillColor = state.fillColor
+    strokeColor = state.strokeColor
+    strokeMargin = context.strokeMargin
+    clip = state.clip
+    raster = FillRaster(
+      clip: state.clip, pattern: state.fillPattern, origin: context.patternOrigin, width: width,
+      height: height)
+    strokes = DotStrokeSink(
+      stroker: Stroker(context: context, width: width, height: height, ink: .none), dots: dots)
+  }
+
+  /// Whether drawing in `color` takes a pending ink (`DrawingContext.keepsColor`, the lent
+  /// canvas's plane read from before it was lent).
+  @inline(__always) func keeps(_ color: TermColor) -> Bool {
+    color.isTrueColor || hasTrueColor || context.pending.hasColor
+  }
+
+  /// `DrawingContext.keptInk(_:layer:in:)` for the batch's fills (`last` is `fillPending`) or
+  /// outlines (`outlinePending`): while no pending draw has been added since the last of them
+  /// took its ink, `PendingDraws.add` would find that one again (the same ink and colour, the
+  /// pending draws unchanged), so it is taken again and only the area is added.
+  @inline(__always) func keptInk(
+    _ color: TermColor, layer: UInt32, in area: DotRect, _ last: inout (ink: Ink, count: Int)
+  ) -> Ink {
+    if last.count == context.pending.entries.count {
+      let a = area.intersection(clip)
+      guard !a.isEmpty else { return DrawingContext.pendingInk }
+      context.pending.area = context.pending.area.union(a)
+      return last.ink
+    }
+    let ink = context.keptInk(color, layer: layer, in: area)
+    if ink.raw >= DrawingContext.pendingBase && ink.raw != DrawingContext.pendingInk.raw {
+      last = (ink, context.pending.entries.count)
+    }
+    return ink
+  }
+
+  /// Fills the rings `body` hands over, as `DrawingContext.fillDotRings(_:)` (nothing without
+  /// a fill colour; `body` is then not called).
+  package mutating func fill(_ body: (inout DotRingSink) -> Void) {
+    guard let color = fillColor else { return }
+    rings.restart()
+    body(&rings)
+    rings.closeRing()
+    let b = rings.bounds
+    let ink: Ink
+    if keeps(color) {
+      // (`pathArea(margin: 2)` of the same points: their bounds.)
+      let area = context.dotArea(b.minX, b.minY, b.maxX, b.maxY, margin: 2)
+      ink = keptInk(color, layer: DrawingContext.fillLayer, in: area, &fillPending)
+    } else {
+      ink = Ink(layer: DrawingContext.fillLayer, color: color)
+    }
+    raster.fill(
+      ink: ink, edges: UnsafeMutableBufferPointer(start: rings.edges, count: rings.count),
+      bounds: b, dots: dots)
+  }
+
+  /// Strokes the lines `body` hands over, every vertex in `box` (dot space), as
+  /// `DrawingContext.strokeDotLines(within:_:)` (nothing without a stroke colour; `body` is
+  /// then not called).
+  package mutating func outline(within box: Rect2D, _ body: (inout DotStrokeSink) -> Void) {
+    guard let color = strokeColor else { return }
+    if keeps(color) {
+      let area = context.dotArea(box.x, box.y, box.maxX, box.maxY, margin: strokeMargin)
+      strokes.stroker.ink = keptInk(
+        color, layer: DrawingContext.strokeLayer, in: area, &outlinePending)
+    } else {
+      strokes.stroker.ink = Ink(layer: DrawingContext.strokeLayer, color: color)
+    }
+    body(&strokes)
+    strokes.finishSubpath()
+  }
+}
+
+/// A fill's settings worked out once (the clip cut to the canvas, the pattern's rows and
+/// origin): `DrawingContext.fill` makes one a fill, a `FillOutlineBatch` one for all its
+/// fills.
+struct FillRaster {
+  let clip: DotRect
+  /// The pattern's origin on the canvas's dot grid (`DrawingContext.patternOrigin`).
+  let ox: Int
+  let oy: Int
+  /// The canvas's width in dots.
+  let width: Int
+  /// The four rows' parities of the pattern's dots (bit 0 those of even columns, bit 1 those
+  /// of odd ones), a byte each.
+  let parities: UInt32
+  /// A bit for each row of the pattern with dots.
+  let rowsWithDots: UInt32
+
+  init(clip: DotRect, pattern: DotPattern, origin: (x: Int, y: Int), width: Int, height: Int) {
+    self.clip = clip.intersection(DotRect(minX: 0, minY: 0, maxX: width, maxY: height))
+    (ox, oy) = origin
+    self.width = width
     // The pattern's dots on a row (of the pattern's grid, a cell high): bit 0 those of even
     // columns, bit 1 those of odd ones. (A byte for each dot row of a cell.)
     let bits = pattern.bits
@@ -81,14 +231,36 @@ extension DrawingContext {
       (bits & CellGeometry.brailleBit(dx: 0, dy: r) != 0 ? 1 : 0)
         | (bits & CellGeometry.brailleBit(dx: 1, dy: r) != 0 ? 2 : 0)
     }
-    // The four rows' parities, a byte each, and a bit for each row with dots.
-    let parities =
+    assert(CellGeometry.dotsHigh == 4)
+    parities =
       UInt32(parity(0)) | UInt32(parity(1)) << 8 | UInt32(parity(2)) << 16
       | UInt32(parity(3)) << 24
-    assert(CellGeometry.dotsHigh == 4)
-    let rowsWithDots: UInt32 =
+    rowsWithDots =
       (parity(0) != 0 ? 1 : 0) | (parity(1) != 0 ? 2 : 0) | (parity(2) != 0 ? 4 : 0)
       | (parity(3) != 0 ? 8 : 0)
+  }
+
+  /// Inks, in `dots` (the canvas's), the dots whose centres lie inside an odd number of the
+  /// rings whose edges are `edges` (any order; more than `FillScratch.fewEdges` are counted
+  /// out here by the rows that reach their tops) and whose points lie in `bounds`.
+  func fill(
+    ink: Ink, edges: UnsafeMutableBufferPointer<FillScratch.Edge>, bounds: FillScratch.Bounds,
+    dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    let clip = self.clip
+    guard bounds.meets(clip) else { return }
+    let (ox, oy) = (self.ox, self.oy)
+    let w = width
+    // A shape smaller than one dot still shows as one dot.
+    if let (x, y) = bounds.speck {
+      if x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
+        dots[y * w + x] = ink
+      }
+      return
+    }
+    let (firstRow, lastRow) = FillScratch.rows(bounds, clip)
+    guard firstRow <= lastRow else { return }
+    let (parities, rowsWithDots) = (self.parities, self.rowsWithDots)
     // Rows the pattern leaves empty are skipped whole: the edges a row crosses do not depend
     // on the rows before it (a pattern with no dots on any row draws nothing).
     guard rowsWithDots != 0 else { return }
@@ -105,7 +277,7 @@ extension DrawingContext {
     if parityOf((row + oy) & mask) == 0 { row += step((row + oy) & mask) }
     let edgeCount = edges.count
     withUnsafeTemporaryAllocation(of: Double.self, capacity: edgeCount) { crossings in
-      canvas.withDots { dots in
+      do {
         // Inks the dots of the pattern between pairs of a row's `count` crossings (sorted).
         @inline(__always) func spans(_ row: Int, _ rowParity: UInt8, _ count: Int) {
           let even = rowParity & 1 != 0
@@ -284,6 +456,13 @@ package struct DotRingSink: DotLineSink {
     addEdge(lastX, lastY, x, y)
     (lastX, lastY) = (x, y)
     bounds.widen(x, y)
+  }
+
+  /// Empty again (no edges, no bounds, no ring open), its storage kept.
+  mutating func restart() {
+    count = 0
+    bounds = FillScratch.Bounds()
+    open = false
   }
 
   /// Adds the open ring's closing edge.

@@ -482,7 +482,8 @@ struct Brush {
 /// empty array for solid strokes): making one, copying it into a sink and letting it go cost
 /// no reference counting for the canvas or the brush.
 struct Stroker {
-  let ink: Ink
+  /// (Set again between outlines by a `FillOutlineBatch`.)
+  var ink: Ink
   let clip: DotRect
   let brush: Brush
   let dashes: [Double]

@@ -10,16 +10,17 @@ public final class DrawingContext {
   // and written without the runtime's check (`@exclusivity(unchecked)`), which cost a call per
   // access, about 75 instructions: 6,800 a frame for OpenFreeMap liberty at Helsinki z15 160 × 48,
   // 0.5 M instructions. It is safe because no two accesses to one of them can overlap. Only this
-  // class's methods (here and in its extensions in this module) reach them, on the one thread that
+  // class's methods (here and in its extensions in this module) and a `FillOutlineBatch` (which
+  // reads `pending` and calls `keptInk` between its draws) reach them, on the one thread that
   // uses the context (it is not `Sendable`), and no access spans a call that can come back to the
   // context: while one lasts, only the standard library (array growth and removal, `swap`),
   // `DotCanvas`'s, `FillScratch`'s and `PendingDraws`' own methods, or closures of this module that
   // use local values (the fill's row loop) run. Where code from outside gets the canvas
-  // (`withCanvas(_:)`, `strokeDotLines`' sink, a `SmallShapeBatch`), it is moved out of the
-  // property first, and a drawing made through the context meanwhile finds an empty canvas and
-  // draws nothing (every rasteriser cuts its clip to its canvas). The compiler keeps the check for
-  // a class's property when any one access might overlap another (such as an `append` that may call
-  // the array's growth); the other properties have none.
+  // (`withCanvas(_:)`, `strokeDotLines`' sink, a `SmallShapeBatch`, a `FillOutlineBatch`), it is
+  // moved out of the property first, and a drawing made through the context meanwhile finds an
+  // empty canvas and draws nothing (every rasteriser cuts its clip to its canvas). The compiler
+  // keeps the check for a class's property when any one access might overlap another (such as an
+  // `append` that may call the array's growth); the other properties have none.
 
   /// The canvas drawn on; dots drawn in 24-bit colours (or on a canvas that has some) may
   /// hold pending inks until `settlePending()`: read it through `takeCanvas()` or

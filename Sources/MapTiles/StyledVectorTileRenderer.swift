@@ -122,6 +122,13 @@ extension VectorTileRenderer {
           layer.withFlatGeometry { points, offsets in
             group.pointee.items.items.withUnsafeBufferPointer { items in
               let fills = paint.fill != nil
+              if paint.stroke != nil && context.isPathEmpty {
+                drawOutlined(
+                  items, fills: fills, points: points, offsets: offsets, chunks: chunks,
+                  chunkPoints: chunkPoints, box: box, placement: placement, cut: cut,
+                  dashed: dashed, context: context)
+                return
+              }
               for i in items.indices {
                 // (`meets`: an item's box holds its vertices and `box` met the group's, so
                 // neither is empty; only the box is read, not the item copied, for the many
@@ -194,6 +201,38 @@ extension VectorTileRenderer {
                 }
               }
             }
+          }
+        }
+      }
+    }
+  }
+}
+
+extension VectorTileRenderer {
+  /// Draws a group's outlined polygons (buildings) that meet `box`: each one's fill (with
+  /// `fills`) and then its outline over it, before the next one's, in one batch
+  /// (`DrawingContext.withFillsAndOutlines(_:)`: the dots of a `fillDotRings` and a
+  /// `strokeDotLines(within:_:)` each, with their set-up made once). Out of line, so the
+  /// group loop of `drawStyled` keeps its code.
+  @inline(never) fileprivate func drawOutlined(
+    _ items: UnsafeBufferPointer<PreparedVectorTile.Item>, fills: Bool,
+    points: UnsafeBufferPointer<TilePoint>, offsets: UnsafeBufferPointer<Int32>,
+    chunks: UnsafeBufferPointer<PreparedVectorTile.Chunk>,
+    chunkPoints: UnsafeBufferPointer<TilePoint>, box: TileBox, placement: DotPlacement,
+    cut: CutEdges, dashed: Bool, context: DrawingContext
+  ) {
+    context.withFillsAndOutlines { batch in
+      for i in items.indices {
+        // (`meets`: as in `draw`'s loop.)
+        guard items[i].box.meets(box) else { continue }
+        let item = items[i]
+        if fills {
+          let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)
+          batch.fill { addFillParts(geometry, placement, &$0) }
+        }
+        batch.outline(within: placement.dotBox(item.box)) { sink in
+          for c in item.chunks where chunks[Int(c)].box.intersects(box) {
+            addChunk(chunks[Int(c)], chunkPoints, placement, cut: cut, dashed: dashed, &sink)
           }
         }
       }

@@ -181,4 +181,102 @@ struct FillDotRingsTests {
     #expect(!asked)
     #expect(c.takeCanvas().isBlank)
   }
+
+  @Test(
+    "A batch of fills and outlines draws what fillDotRings and strokeDotLines(within:) draw, pending draws included",
+    arguments: [false, true])
+  func fillOutlineBatch(_ trueColor: Bool) {
+    var seed: UInt64 = 0x0DDB_A11F_EED5_1234
+    func random(_ n: Int) -> Double {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double((seed >> 33) % UInt64(n * 8)) / 8
+    }
+    var polygons: [[Ring]] = []
+    for _ in 0..<120 {
+      polygons.append(
+        (0..<(1 + Int(random(2)))).map { _ in
+          let (cx, cy) = (random(30) - 5, random(24) - 5)
+          return (0..<(1 + Int(random(7)))).map { _ in (cx + random(9), cy + random(7)) }
+        })
+    }
+    // Polygons in the tricky list with finite points, and one dot apart.
+    polygons += Self.tricky.map(\.1).filter {
+      $0.allSatisfy { $0.allSatisfy { $0.0.isFinite && $0.1.isFinite } }
+    }
+    let fillColor = trueColor ? TermColor(red: 10, green: 120, blue: 250) : .cyan
+    let strokeColor = trueColor ? TermColor(red: 200, green: 30, blue: 40) : .red
+    var drawn = 0
+    for fills in [true, false] {
+      for (width, dashes) in [(1.0, [Double]()), (3.0, []), (1.0, [2.0, 1.0])] {
+        for clip in [nil, Rect2D(x: 3, y: 2, width: 11, height: 9)] {
+          for pattern in [DotPattern.solid, .sparse, .hatch] {
+            func draw(batch: Bool) -> (DotCanvas, PendingInks) {
+              let c = DrawingContext(canvas: DotCanvas(columns: 10, rows: 4), patternOrigin: (1, 2))
+              if let clip { c.clip(to: clip) }
+              c.fillColor = fills ? fillColor : nil
+              c.fillPattern = pattern
+              c.strokeColor = strokeColor
+              c.lineWidth = width
+              c.setLineDash(phase: 0, lengths: dashes)
+              func add<Sink: DotLineSink>(_ polygon: [Ring], _ sink: inout Sink) {
+                for ring in polygon {
+                  for (i, p) in ring.enumerated() {
+                    if i == 0 {
+                      sink.move(x: p.0, y: p.1, dashOffset: 0)
+                    } else {
+                      sink.line(x: p.0, y: p.1)
+                    }
+                  }
+                }
+              }
+              func box(_ polygon: [Ring]) -> Rect2D {
+                let xs = polygon.flatMap { $0.map(\.0) }
+                let ys = polygon.flatMap { $0.map(\.1) }
+                let (x0, y0) = (xs.min() ?? 0, ys.min() ?? 0)
+                return Rect2D(
+                  x: x0, y: y0, width: (xs.max() ?? 0) - x0, height: (ys.max() ?? 0) - y0)
+              }
+              if batch {
+                c.withFillsAndOutlines { batch in
+                  for polygon in polygons {
+                    batch.fill { add(polygon, &$0) }
+                    batch.outline(within: box(polygon)) { add(polygon, &$0) }
+                  }
+                }
+              } else {
+                for polygon in polygons {
+                  c.fillDotRings { add(polygon, &$0) }
+                  c.strokeDotLines(within: box(polygon)) { add(polygon, &$0) }
+                }
+              }
+              let (canvas, pending) = c.takeCanvasUnsettled()
+              return (canvas, pending)
+            }
+            let (a, pa) = draw(batch: false)
+            let (b, pb) = draw(batch: true)
+            #expect(a == b, "fills \(fills) width \(width) \(dashes) \(pattern)")
+            #expect(pa.hasColor == pb.hasColor)
+            #expect(pa.entries.map(\.ink) == pb.entries.map(\.ink))
+            #expect(pa.entries.map(\.entry) == pb.entries.map(\.entry))
+            drawn += a.dots.filter { !$0.isEmpty }.count
+          }
+        }
+      }
+    }
+    #expect(drawn > 1000)
+  }
+
+  @Test("A batch without colours draws nothing and does not ask for the lines")
+  func fillOutlineBatchWithoutColours() {
+    let c = DrawingContext(canvas: DotCanvas(columns: 4, rows: 2))
+    c.fillColor = nil
+    c.strokeColor = nil
+    var asked = false
+    c.withFillsAndOutlines { batch in
+      batch.fill { _ in asked = true }
+      batch.outline(within: Rect2D(x: 0, y: 0, width: 4, height: 4)) { _ in asked = true }
+    }
+    #expect(!asked)
+    #expect(c.takeCanvas().isBlank)
+  }
 }
