@@ -169,7 +169,7 @@ public struct CellCanvas: Sendable, Equatable {
         pending.entries.withUnsafeBufferPointer { table in
           sumPendingCells(
             first, rowBytes: rowBytes, columns: c1 - c0, rows: r1 - r0, table,
-            bits: bits, top: top, colours: colours, stride: stride)
+            plain: pending.plain, bits: bits, top: top, colours: colours, stride: stride)
         }
         return
       }
@@ -217,35 +217,77 @@ public struct CellCanvas: Sendable, Equatable {
   /// as `addColoredCells` finds it): a pending entry's ink is the one the dot stands for, so
   /// the entry's colour is the cell's whenever it has one (0 when the draw was in a palette
   /// colour); a dot holding a settled ink has no colour here, there being no plane.
+  ///
+  /// When every inked dot holds a pending ink (`PendingInks.plain`), no dot is looked up: a
+  /// pending ink holds the ink it stands for above its draw's index
+  /// (`DrawingContext.pendingRaw(ink:index:)`), so the highest of a cell's dots, compared as
+  /// they are, holds its top ink; the cell's dots are those with bit 31 set, four rows' worth
+  /// gathered at once. The top draw's colour is the cell's unless another draw of that ink
+  /// has another colour (then the top dot is the last of that ink in reading order, not the
+  /// one of the highest index): such a draw's colour is marked `mixed`, and its cells summed
+  /// dot by dot (`mixedCell`), as are the cells of a canvas that may hold settled inks.
   @inline(never)
   private static func sumPendingCells(
     _ first: UnsafeRawPointer, rowBytes: Int, columns: Int, rows: Int,
-    _ table: UnsafeBufferPointer<(ink: UInt32, entry: UInt64)>,
+    _ table: UnsafeBufferPointer<(ink: UInt32, entry: UInt64)>, plain: Bool,
     bits: UnsafeMutablePointer<UInt8>, top: UnsafeMutablePointer<UInt32>,
     colours: UnsafeMutablePointer<UInt32>?, stride: Int
   ) {
-    // One loop with colours, one without: the test made once, not per cell.
-    if let colours {
-      pendingCells(
-        first, rowBytes: rowBytes, columns: columns, rows: rows, table, bits: bits, top: top,
-        colours: colours, stride: stride)
-    } else {
-      pendingCells(
-        first, rowBytes: rowBytes, columns: columns, rows: rows, table, bits: bits, top: top,
-        colours: nil, stride: stride)
+    // Each draw's colour (`shown`), or `mixed` when another draw of its ink has another (a map
+    // tile has a handful of draws: each compared with the others; past `shownCapacity`, every
+    // cell is summed dot by dot).
+    let n = table.count
+    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.shownCapacity) { shown in
+      let plain = plain && n <= Self.shownCapacity
+      if plain {
+        for k in 0..<n {
+          let (ink, colour) = (table[k].ink, UInt32(truncatingIfNeeded: table[k].entry))
+          var c = colour
+          for j in 0..<n where table[j].ink == ink {
+            if UInt32(truncatingIfNeeded: table[j].entry) != colour { c = mixed }
+          }
+          shown.initializeElement(at: k, to: c)
+        }
+      }
+      // One loop with colours, one without, one for a canvas that may hold settled inks:
+      // the tests made once, not per cell.
+      if !plain {
+        pendingCells(
+          first, rowBytes: rowBytes, columns: columns, rows: rows, table, shown: nil,
+          bits: bits, top: top, colours: colours, stride: stride)
+      } else if let colours {
+        pendingCells(
+          first, rowBytes: rowBytes, columns: columns, rows: rows, table,
+          shown: UnsafePointer(shown.baseAddress!), bits: bits, top: top, colours: colours,
+          stride: stride)
+      } else {
+        pendingCells(
+          first, rowBytes: rowBytes, columns: columns, rows: rows, table,
+          shown: UnsafePointer(shown.baseAddress!), bits: bits, top: top, colours: nil,
+          stride: stride)
+      }
     }
   }
 
-  /// `sumPendingCells`' loop.
+  /// How many draws `sumPendingCells` compares for their colours at most (a map tile has a
+  /// handful; below `DrawingContext.pendingInk`'s index, so it is never taken for a draw's).
+  private static let shownCapacity = 64
+
+  /// What `sumPendingCells` marks a draw's colour with when another draw of its ink has
+  /// another (no `TermColor` has this raw value: see `Cell.noColor`).
+  private static let mixed: UInt32 = 0xFFFF_FFFF
+
+  /// `sumPendingCells`' loop: `shown`, each draw's colour or `mixed`, given when every inked
+  /// dot holds a pending ink (nil: each cell is summed dot by dot).
   @inline(__always)
   private static func pendingCells(
     _ first: UnsafeRawPointer, rowBytes: Int, columns: Int, rows: Int,
-    _ table: UnsafeBufferPointer<(ink: UInt32, entry: UInt64)>,
+    _ table: UnsafeBufferPointer<(ink: UInt32, entry: UInt64)>, shown: UnsafePointer<UInt32>?,
     bits: UnsafeMutablePointer<UInt8>, top: UnsafeMutablePointer<UInt32>,
     colours: UnsafeMutablePointer<UInt32>?, stride: Int
   ) {
-    let base = DrawingContext.pendingBase
     let count = UInt32(truncatingIfNeeded: table.count)
+    let indexMask: UInt32 = 1 << DrawingContext.pendingIndexBits - 1
     let cellBytes = CellGeometry.dotsWide * MemoryLayout<Ink>.stride
     // (Offsets in wrapping arithmetic: they lie within the canvas and the cells.)
     var row = first
@@ -268,50 +310,85 @@ public struct CellCanvas: Sendable, Equatable {
         }
         // A cell whose dots hold what the one before it holds (a fill's pattern, cell after
         // cell: a third of liberty's inked cells) is that cell again.
-        if i > 0 {
-          let q = p - cellBytes
-          if cellRows(q, rowBytes) == (p0, p1, p2, p3) {
-            bits[o] = bits[o &- 1]
-            top[o] = top[o &- 1]
-            if let colours { colours[o] = colours[o &- 1] }
-            continue
+        if i > 0 && cellRows(p - cellBytes, rowBytes) == (p0, p1, p2, p3) {
+          bits[o] = bits[o &- 1]
+          top[o] = top[o &- 1]
+          if let colours { colours[o] = colours[o &- 1] }
+          continue
+        }
+        if let shown {
+          // The highest dot (an empty one is 0), and the inked ones: those with bit 31.
+          var high: UInt32 = 0
+          var cellBits: UInt8 = 0
+          @inline(__always) func pair(_ pair: UInt64, _ dy: Int) {
+            let (left, right) = dots(of: pair)
+            high = max(high, left, right)
+            cellBits |=
+              UInt8(truncatingIfNeeded: left >> 31) << bitIndex(0, dy)
+              | UInt8(truncatingIfNeeded: right >> 31) << bitIndex(1, dy)
+          }
+          if p0 != 0 { pair(p0, 0) }
+          if p1 != 0 { pair(p1, 1) }
+          if p2 != 0 { pair(p2, 2) }
+          if p3 != 0 { pair(p3, 3) }
+          // (`DrawingContext.pendingInk` and the like have an index past `shownCapacity`.)
+          let k = high & indexMask
+          if k < count {
+            let colour = shown[Int(k)]
+            if colour != mixed {
+              bits[o] = cellBits
+              top[o] = (high & ~DrawingContext.pendingBase) >> DrawingContext.pendingIndexBits
+              colours?[o] = colour
+              continue
+            }
           }
         }
-        var cellBits: UInt8 = 0
-        var high: UInt32 = 0
-        var topRaw: UInt32 = 0
-        @inline(__always) func dot(_ raw: UInt32, _ bit: UInt8) {
-          guard raw != 0 else { return }
-          cellBits |= bit
-          // (The top dot's again: its ink, which ties, so the top dot's entry is the same.)
-          if raw == topRaw { return }
-          let k = raw &- base
-          let ink = k < count ? table[Int(k)].ink : raw
-          if ink >= high {
-            high = ink
-            topRaw = raw
-          }
-        }
-        @inline(__always) func pair(_ pair: UInt64, _ dy: Int) {
-          guard pair != 0 else { return }
-          let (left, right) = dots(of: pair)
-          dot(left, CellGeometry.brailleBit(dx: 0, dy: dy))
-          dot(right, CellGeometry.brailleBit(dx: 1, dy: dy))
-        }
-        pair(p0, 0)
-        pair(p1, 1)
-        pair(p2, 2)
-        pair(p3, 3)
-        bits[o] = cellBits
-        top[o] = high
-        if let colours {
-          let k = topRaw &- base
-          colours[o] = k < count ? UInt32(truncatingIfNeeded: table[Int(k)].entry) : 0
-        }
+        let cell = mixedCell(p0, p1, p2, p3, table)
+        bits[o] = cell.bits
+        top[o] = cell.top
+        colours?[o] = cell.colour
       }
       row += CellGeometry.dotsHigh &* rowBytes
       out &+= stride
     }
+  }
+
+  /// Which bit of `CellGeometry.brailleBit(dx:dy:)` is set.
+  @inline(__always)
+  private static func bitIndex(_ dx: Int, _ dy: Int) -> UInt8 {
+    UInt8(truncatingIfNeeded: CellGeometry.brailleBit(dx: dx, dy: dy).trailingZeroBitCount)
+  }
+
+  /// A cell of `sumPendingCells` summed dot by dot, from its four rows of dots: each dot's ink
+  /// looked up, the top dot the last of the highest ink in reading order, its colour its
+  /// pending entry's (0 for a settled ink).
+  @inline(never)
+  private static func mixedCell(
+    _ p0: UInt64, _ p1: UInt64, _ p2: UInt64, _ p3: UInt64,
+    _ table: UnsafeBufferPointer<(ink: UInt32, entry: UInt64)>
+  ) -> (bits: UInt8, top: UInt32, colour: UInt32) {
+    let count = UInt32(truncatingIfNeeded: table.count)
+    var cellBits: UInt8 = 0
+    var high: UInt32 = 0
+    var topRaw: UInt32 = 0
+    @inline(__always) func dot(_ raw: UInt32, _ bit: UInt8) {
+      guard raw != 0 else { return }
+      cellBits |= bit
+      let ink = DrawingContext.pendingIndex(raw, count: count).map { table[$0].ink } ?? raw
+      if ink >= high {
+        high = ink
+        topRaw = raw
+      }
+    }
+    for (dy, pair) in [p0, p1, p2, p3].enumerated() where pair != 0 {
+      let (left, right) = dots(of: pair)
+      dot(left, CellGeometry.brailleBit(dx: 0, dy: dy))
+      dot(right, CellGeometry.brailleBit(dx: 1, dy: dy))
+    }
+    let colour = DrawingContext.pendingIndex(topRaw, count: count).map {
+      UInt32(truncatingIfNeeded: table[$0].entry)
+    }
+    return (cellBits, high, colour ?? 0)
   }
 
   /// A cell's rows of dots (`CellGeometry.dotsHigh`, four), from its top-left dot `p` in a
@@ -465,7 +542,6 @@ public struct CellCanvas: Sendable, Equatable {
   ) {
     guard let out = colours else { return }
     let w = canvas.width
-    let base = DrawingContext.pendingBase
     let count = UInt32(pending.entries.count)
     pending.entries.withUnsafeBufferPointer { table in
       canvas.withDotsAndColors { d, plane in
@@ -494,8 +570,8 @@ public struct CellCanvas: Sendable, Equatable {
               let (left, right) = dots(of: pair)
               if left != 0 {
                 cellBits |= CellGeometry.brailleBit(dx: 0, dy: dy)
-                let k = left &- base
-                let ink = k < count ? table[Int(k)].ink : left
+                let ink =
+                  DrawingContext.pendingIndex(left, count: count).map { table[$0].ink } ?? left
                 if ink >= high {
                   high = ink
                   topRaw = left
@@ -504,8 +580,8 @@ public struct CellCanvas: Sendable, Equatable {
               }
               if right != 0 {
                 cellBits |= CellGeometry.brailleBit(dx: 1, dy: dy)
-                let k = right &- base
-                let ink = k < count ? table[Int(k)].ink : right
+                let ink =
+                  DrawingContext.pendingIndex(right, count: count).map { table[$0].ink } ?? right
                 if ink >= high {
                   high = ink
                   topRaw = right
@@ -517,10 +593,9 @@ public struct CellCanvas: Sendable, Equatable {
             t[i] = high
             // The top dot's entry: its pending one, or the plane's while the dot keeps the
             // ink it got it with (`DotCanvas.color(x:y:)`); a palette colour is none.
-            let k = topRaw &- base
             var e: UInt64 = 0
-            if k < count {
-              e = table[Int(k)].entry
+            if let k = DrawingContext.pendingIndex(topRaw, count: count) {
+              e = table[k].entry
             } else if !plane.isEmpty {
               let x = column &* CellGeometry.dotsWide &+ (at >> 2)
               e = plane[(row &* CellGeometry.dotsHigh &+ (at & 3)) &* w &+ x]

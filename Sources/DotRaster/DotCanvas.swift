@@ -106,15 +106,15 @@ public struct DotCanvas: Sendable, Equatable {
     }
   }
 
-  /// Settles the dots of `area` (clipped to the canvas) that hold a pending ink
-  /// `base + k` for an entry k of `pending`: they get its ink, and its colour-plane entry (0
-  /// for a palette colour) when the canvas has a plane. (Every entry is drawn either in a
-  /// 24-bit colour, which made the plane, or on a canvas that had one.) What
+  /// Settles the dots of `area` (clipped to the canvas) that hold the pending ink of an entry
+  /// k of `pending` (`DrawingContext.pendingIndex(_:count:)`): they get its ink, and its
+  /// colour-plane entry (0 for a palette colour) when the canvas has a plane. (Every entry is
+  /// drawn either in a 24-bit colour, which made the plane, or on a canvas that had one.) What
   /// `settle(_:as:color:in:)` gives each draw's dots, for many draws in one pass. Pending
   /// inks have bit 31 set (layers from 0x800000, which drawings do not reach), so four dots
   /// are tested at once, and those with the bit are looked at one by one.
   mutating func settlePending(
-    _ pending: UnsafeBufferPointer<(ink: UInt32, entry: UInt64)>, base: UInt32, in area: DotRect
+    _ pending: UnsafeBufferPointer<(ink: UInt32, entry: UInt64)>, in area: DotRect
   ) {
     let r = area.intersection(DotRect(minX: 0, minY: 0, maxX: width, maxY: height))
     guard !r.isEmpty else { return }
@@ -125,10 +125,9 @@ public struct DotCanvas: Sendable, Equatable {
         let plane = !t.isEmpty
         let raw = UnsafeRawPointer(d.baseAddress!)
         @inline(__always) func settle(_ i: Int) {
-          let k = d[i].raw &- base
-          guard k < count else { return }
-          d[i] = Ink(raw: pending[Int(k)].ink)
-          if plane { t[i] = pending[Int(k)].entry }
+          guard let k = DrawingContext.pendingIndex(d[i].raw, count: count) else { return }
+          d[i] = Ink(raw: pending[k].ink)
+          if plane { t[i] = pending[k].entry }
         }
         for y in r.minY..<r.maxY {
           var i = y * w + r.minX

@@ -141,9 +141,12 @@ package struct FillOutlineBatch {
   }
 
   /// Whether drawing in `color` takes a pending ink (`DrawingContext.keepsColor`, the lent
-  /// canvas's plane read from before it was lent).
+  /// canvas's plane read from before it was lent). When it does not, the canvas gets a settled
+  /// ink, so the context says so (`DrawingContext.mayHoldSettledInk`), as `keepsColor` does.
   @inline(__always) func keeps(_ color: TermColor) -> Bool {
-    color.isTrueColor || hasTrueColor || context.pending.hasColor
+    if color.isTrueColor || hasTrueColor || context.pending.hasColor { return true }
+    context.mayHoldSettledInk = true
+    return false
   }
 
   /// `DrawingContext.keptInk(_:layer:in:)` for the batch's fills (`last` is `fillPending`) or

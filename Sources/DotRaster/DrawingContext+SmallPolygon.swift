@@ -9,6 +9,7 @@ extension DrawingContext {
   /// segment; draw dashed strokes through the path.
   public func withSmallShapes<R>(_ body: (inout SmallShapeBatch) throws -> R) rethrows -> R {
     settlePending()
+    mayHoldSettledInk = true
     var batch = SmallShapeBatch(context: self)
     // The batch holds the canvas; the context has an empty one until the batch ends.
     defer {

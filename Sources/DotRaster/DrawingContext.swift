@@ -70,6 +70,14 @@ public final class DrawingContext {
   /// Whether `spareCanvas` holds the lent canvas (a stroke is drawing): a stroke begun
   /// meanwhile (from the lines' `body`) lends out the empty canvas it finds, as before.
   var spareHoldsCanvas = false
+  /// Whether the canvas may hold a settled ink without a colour plane: true unless the owner
+  /// says the canvas was blank when the context got it (a map tile's, `holdsNoInk()`), until
+  /// a drawing inks dots in a palette colour (`keepsColor` says no), a mark is plotted, or
+  /// the canvas is lent out (`withCanvas(_:)`, `withSmallShapes(_:)`). Drawings in 24-bit
+  /// colours ink pending inks only, so a canvas handed out unsettled without this holds only
+  /// pending inks (`PendingInks.plain`). (Written only by this class's methods, on the
+  /// context's thread, with no access overlapping another: see "Exclusivity" above.)
+  @exclusivity(unchecked) var mayHoldSettledInk = true
   /// The text drawn so far (`drawText`), in the order drawn.
   public internal(set) var textRuns: [TextRun] = []
 
@@ -87,6 +95,7 @@ public final class DrawingContext {
   /// (Drawing through the context while `body` runs draws nothing: the canvas is lent out.)
   public func withCanvas<R>(_ body: (inout DotCanvas) throws -> R) rethrows -> R {
     settlePending()
+    mayHoldSettledInk = true
     // Moved out while `body` runs (see "Exclusivity" above): no access to `canvas` lasts
     // while code from outside runs.
     var lent = Stroker.lentOut
@@ -305,6 +314,7 @@ public final class DrawingContext {
     let y = Int(d.y.rounded(.down))
     let clip = state.clip
     if x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
+      mayHoldSettledInk = true
       if keepsColor(c) {
         canvas.plot(x: x, y: y, layer: Self.markLayer, color: c)
       } else {
@@ -320,19 +330,45 @@ public final class DrawingContext {
   static let pendingInk = Ink(raw: 0xFFFF_FFFF)
 
   /// The first of the inks fills and strokes that keep their colour draw with
-  /// (`drawKeepingColor`): `pendingBase + k` stands for `pending[k]` until the dots are
-  /// settled. Layers from 0x800000 up, which no drawing uses.
+  /// (`drawKeepingColor`): `pendingRaw(ink:index:)` stands for `pending[k]` until the dots
+  /// are settled. Layers from 0x800000 up, which no drawing uses.
   static let pendingBase: UInt32 = 0x8000_0000
+  /// Where the pending inks end: `pendingInk` and the small-shape batches' inks lie above.
+  static let pendingEnd: UInt32 = 0xFFFF_F000
+  /// How many low bits of a pending ink hold its draw's index.
+  static let pendingIndexBits: UInt32 = 12
   /// How many draws wait to be settled at most (then they are settled at once).
-  static let pendingCapacity = 4096
+  static let pendingCapacity = 1 << pendingIndexBits
+
+  /// The pending ink of draw `k`, drawn in `ink` (below 0x7FFFF: layers below 0x7FF): bit 31,
+  /// the ink in bits 12–30 and k in bits 0–11. Two pending inks compare as the inks they
+  /// stand for, and draws of one ink by their index, so the cells of a canvas of pending inks
+  /// find their top ink without looking each dot's up (`CellCanvas.sumPendingCells`).
+  @inline(__always) static func pendingRaw(ink: UInt32, index k: Int) -> UInt32 {
+    pendingBase | ink << pendingIndexBits | UInt32(truncatingIfNeeded: k)
+  }
+
+  /// The index of the draw that `raw` is the pending ink of, among `count` draws: nil when it is
+  /// not one (a settled ink, `pendingInk`, or an index past them).
+  @inline(__always) static func pendingIndex(_ raw: UInt32, count: UInt32) -> Int? {
+    let k = raw & (1 << pendingIndexBits - 1)
+    return raw >= pendingBase && raw < pendingEnd && k < count ? Int(k) : nil
+  }
 
   /// Whether drawing in `color` goes through the canvas's colour plane: a 24-bit colour is kept
   /// there, and once the canvas has one, a palette colour drawn over a dot takes the dot's
   /// entry away (the upper drawing's colour wins). Palette colours on a canvas without 24-bit
   /// colours are drawn as they always were, at no cost.
   @inline(__always) func keepsColor(_ color: TermColor) -> Bool {
-    color.isTrueColor || canvas.hasTrueColor || pending.hasColor
+    if color.isTrueColor || canvas.hasTrueColor || pending.hasColor { return true }
+    mayHoldSettledInk = true
+    return false
   }
+
+  /// Says that the canvas holds no ink yet (a map tile's, taken blank from its pool), so that
+  /// a canvas drawn in 24-bit colours alone is handed out as holding pending inks only
+  /// (`mayHoldSettledInk`).
+  package func holdsNoInk() { mayHoldSettledInk = false }
 
   /// Draws `draw`'s dots with an ink of their own, which the dots within `area` (and the clip)
   /// still hold when `settlePending()` comes exchange for the ink of `color` on `layer`, and
@@ -353,6 +389,7 @@ public final class DrawingContext {
     let a = area.intersection(state.clip)
     guard !a.isEmpty else { return Self.pendingInk }
     let ink = Ink(layer: layer, color: color)
+    precondition(ink.raw < 0x7_FFFF, "a pending ink holds layers below 0x7FF")
     let entry = color.isTrueColor ? UInt64(ink.raw) << 32 | UInt64(color.raw) : 0
     // (One access to the context's pending draws: each is a call to the runtime's
     // exclusivity check.)
@@ -360,7 +397,7 @@ public final class DrawingContext {
       settlePending()
       return keptInk(color, layer: layer, in: area)
     }
-    return Ink(raw: Self.pendingBase + UInt32(k))
+    return Ink(raw: Self.pendingRaw(ink: ink.raw, index: k))
   }
 
   /// Gives the dots drawn with pending inks (`drawKeepingColor`) their inks and colours.
@@ -372,7 +409,7 @@ public final class DrawingContext {
     // unsettled, `takeCanvasUnsettled()`, needs none.)
     if draws.hasColor { canvas.makePlane() }
     draws.entries.withUnsafeBufferPointer {
-      canvas.settlePending($0, base: Self.pendingBase, in: draws.area)
+      canvas.settlePending($0, in: draws.area)
     }
     draws.entries.removeAll(keepingCapacity: true)
     draws.area = DotRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
@@ -392,7 +429,10 @@ public final class DrawingContext {
     swap(&out, &canvas)
     var draws = PendingDraws()
     swap(&draws, &pending)
-    return (out, PendingInks(entries: draws.entries, hasColor: draws.hasColor))
+    return (
+      out,
+      PendingInks(entries: draws.entries, hasColor: draws.hasColor, plain: !mayHoldSettledInk)
+    )
   }
 
   /// The dots of the clip that the current path's points, grown by `margin` dots, reach (the
@@ -459,8 +499,8 @@ public final class DrawingContext {
 }
 
 /// Fills and strokes drawn with pending inks (`DrawingContext.drawKeepingColor`): the ink and
-/// colour-plane entry that pending ink `DrawingContext.pendingBase + k` stands for, and the
-/// dots where pending inks may lie.
+/// colour-plane entry that the pending ink of index k (`DrawingContext.pendingRaw(ink:index:)`)
+/// stands for, and the dots where pending inks may lie.
 struct PendingDraws {
   var entries: [(ink: UInt32, entry: UInt64)] = []
   var area = DotRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
@@ -498,22 +538,27 @@ struct PendingDraws {
 }
 
 /// The draws a canvas handed out by `DrawingContext.takeCanvasUnsettled()` still holds as
-/// pending inks: pending ink `DrawingContext.pendingBase + k` stands for ink `entries[k].ink`
-/// and colour-plane entry `entries[k].entry` (0 for a palette colour).
+/// pending inks: the pending ink of index k (`DrawingContext.pendingIndex(_:count:)`) stands
+/// for ink `entries[k].ink` and colour-plane entry `entries[k].entry` (0 for a palette colour).
 package struct PendingInks: Sendable {
   let entries: [(ink: UInt32, entry: UInt64)]
   /// Whether an entry has a 24-bit colour.
   let hasColor: Bool
+  /// Whether every inked dot of the canvas holds a pending ink (or `DrawingContext.pendingInk`),
+  /// none a settled one (`DrawingContext.mayHoldSettledInk`).
+  let plain: Bool
 
   /// No pending draws.
   package init() {
     entries = []
     hasColor = false
+    plain = false
   }
 
-  init(entries: [(ink: UInt32, entry: UInt64)], hasColor: Bool) {
+  init(entries: [(ink: UInt32, entry: UInt64)], hasColor: Bool, plain: Bool) {
     self.entries = entries
     self.hasColor = hasColor
+    self.plain = plain
   }
 
   /// Whether there are none.
@@ -526,8 +571,7 @@ package struct PendingInks: Sendable {
     if hasColor { canvas.makePlane() }
     entries.withUnsafeBufferPointer {
       canvas.settlePending(
-        $0, base: DrawingContext.pendingBase,
-        in: DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
+        $0, in: DotRect(minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height))
     }
   }
 }

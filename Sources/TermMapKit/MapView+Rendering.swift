@@ -546,6 +546,7 @@ struct TileJob: Sendable {
     let size = TileGrid.size
     let context = DrawingContext(
       canvas: TileCanvasPool.shared.take(), patternOrigin: (i * size, j * size))
+    context.holdsNoInk()
     let origin = renderer.overlay.boundingMapRect.origin
     let tileOrigin = MapPoint(x: Double(i * size) / zoomScale, y: Double(j * size) / zoomScale)
     let base = Transform2D(

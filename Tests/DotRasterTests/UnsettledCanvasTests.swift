@@ -68,6 +68,75 @@ struct UnsettledCanvasTests {
     #expect(dots == settled)
   }
 
+  /// Drawings on a canvas that keeps no colour plane (nothing settled on the way), with draws
+  /// of one ink in two 24-bit colours (one palette index) sharing cells: on a blank canvas the
+  /// context is told of (`kind` 0), over palette inks set before on layers below and above
+  /// the drawings' (1), or with palette marks plotted among the drawings (2).
+  static func planeless(kind: Int) -> DrawingContext {
+    var canvas = DotCanvas(width: 32, height: 24)
+    if kind == 1 {
+      for i in 0..<90 {
+        canvas.plot(
+          x: (i * 7) % 32, y: (i * 5) % 24,
+          ink: Ink(layer: UInt32(1 + i % 3), color: TermColor(UInt8(16 + i % 200))))
+      }
+    }
+    let c = DrawingContext(canvas: canvas)
+    if kind != 1 { c.holdsNoInk() }
+    for i in 0..<60 {
+      let colour: TermColor =
+        i % 7 == 3
+        ? TermColor(UInt8(i % 200 + 20))
+        : TermColor(red: 200 + i % 3, green: 10, blue: (i * 37) % 256)
+      let (x, y) = (Double((i * 13) % 29), Double((i * 7) % 21))
+      if i % 3 == 0 {
+        c.fillColor = colour
+        c.fillPattern = i % 2 == 0 ? .solid : .checker
+        c.beginPath()
+        c.addRect(Rect2D(x: x, y: y, width: Double(3 + i % 5), height: Double(2 + i % 4)))
+        c.fillPath()
+      } else {
+        c.strokeColor = colour
+        c.lineWidth = Double(1 + i % 3)
+        c.strokeSegment(
+          from: Point2D(x: x + 0.5, y: y + 0.5),
+          to: Point2D(x: Double((i * 5) % 32) + 0.5, y: Double((i * 11) % 24) + 0.5))
+      }
+      if kind == 2 && i % 10 == 5 { c.plot(Point2D(x: x + 1.5, y: y + 0.5), color: .yellow) }
+    }
+    for (i, red) in [200, 201, 200, 202].enumerated() {
+      c.fillColor = TermColor(red: red, green: 10, blue: 0)
+      c.fillPattern = i % 2 == 0 ? .solid : .checker
+      c.beginPath()
+      c.addRect(Rect2D(x: Double(3 * i), y: Double(i), width: 7, height: 9))
+      c.fillPath()
+      c.strokeColor = TermColor(red: red, green: 10, blue: 0)
+      c.strokeSegment(
+        from: Point2D(x: 0.5, y: Double(2 * i) + 0.5), to: Point2D(x: 31.5, y: Double(i) + 0.5))
+    }
+    return c
+  }
+
+  @Test(
+    "Pending inks on a canvas without a colour plane sum to the settled canvas's cells",
+    arguments: [0, 1, 2])
+  func planelessSameAsSettled(_ kind: Int) {
+    let settled = Self.planeless(kind: kind).takeCanvas()
+    var (dots, pending) = Self.planeless(kind: kind).takeCanvasUnsettled()
+    #expect(!dots.hasTrueColor)
+    #expect(pending.plain == (kind == 0))
+    #expect(
+      TermColor(red: 200, green: 10, blue: 0).index == TermColor(red: 201, green: 10, blue: 0).index
+    )
+    for area in Self.areas {
+      let cells = CellCanvas(dots, pending: pending, within: area)
+      #expect(cells == CellCanvas(settled, within: area), "\(String(describing: area))")
+    }
+    #expect(CellCanvas(dots, pending: pending).trueColors.contains { $0 != 0 })
+    pending.settle(&dots)
+    #expect(dots == settled)
+  }
+
   @Test("Palette drawings alone leave nothing pending, and the context draws nothing afterwards")
   func paletteOnly() {
     let c = DrawingContext(canvas: DotCanvas(columns: 2, rows: 1))
