@@ -76,6 +76,48 @@ final class AnnotationIndex {
   }
   private var slotRecords: [SlotRecord] = []
   private var nextSerial = 0
+  /// Changes to the index's members and points (each insert, removal and move): a
+  /// `MemberLog` holds while this is what it was when the log was made.
+  private var generation = 0
+
+  /// The members `representatives` counted in each screen cell, in the order of its walks,
+  /// when a layout asks for them (`startMemberLog(_:)`): a clustering pass finds its new
+  /// clusters' members in this list, not in another walk of the tree.
+  struct MemberLog {
+    /// Each member counted, in the order of the walks (one per copy of the world, in
+    /// `Viewport.worldCopies`' order): its screen cell (row × columns + column) in the high 32
+    /// bits, its slot in the low (one array: one append a member).
+    var entries: [UInt64] = []
+    /// The layout's viewport (nil: no log is being made).
+    var viewport: Viewport?
+    /// The index's `generation` when the log was started.
+    var generation = -1
+    /// A table by screen cell for the log's reader, all -1 between its uses.
+    var table: [Int32] = []
+  }
+  private var memberLog = MemberLog()
+
+  /// Starts a log of the members the next `representatives` walks count (for a layout at
+  /// `viewport`), or stops logging (nil).
+  func startMemberLog(_ viewport: Viewport?) {
+    memberLog.entries.removeAll(keepingCapacity: true)
+    memberLog.viewport = viewport
+    memberLog.generation = generation
+  }
+
+  /// The log of the last layout at `viewport`, taken out of the index, when the index has not
+  /// changed since (nil otherwise): give it back with `restoreMemberLog(_:)`.
+  func takeMemberLog(for viewport: Viewport) -> MemberLog? {
+    guard memberLog.viewport == viewport, memberLog.generation == generation else { return nil }
+    var log = MemberLog()
+    swap(&log, &memberLog)
+    return log
+  }
+
+  /// Gives a log taken with `takeMemberLog(for:)` back (its table all -1 again).
+  func restoreMemberLog(_ log: MemberLog) {
+    memberLog = log
+  }
 
   /// Slots in use or free: slot numbers are below this.
   var slotCapacity: Int { store.count }
@@ -130,6 +172,7 @@ final class AnnotationIndex {
   }
 
   private func insert(_ a: any Annotation, at p: MapPoint, serial: Int) {
+    generation &+= 1
     let id = ObjectIdentifier(a)
     let slot: Int32
     if let s = freeSlots.popLast() {
@@ -148,6 +191,7 @@ final class AnnotationIndex {
   @discardableResult
   func remove(_ a: any Annotation) -> Bool {
     guard let slot = slotOf.removeValue(forKey: ObjectIdentifier(a)) else { return false }
+    generation &+= 1
     let p = slotRecords[Int(slot)].point
     store[Int(slot)] = nil
     slotRecords[Int(slot)].leaf = nil
@@ -174,6 +218,7 @@ final class AnnotationIndex {
   /// `move(_:)` for a slot and its new (clamped) point.
   @discardableResult
   func move(slot: Int32, to p: MapPoint) -> Bool {
+    generation &+= 1
     let k = Int(slot)
     // A free slot's serial is -1 (its leaf is nil: read without reaching the node).
     guard slotRecords[k].serial >= 0 else { return false }
@@ -216,6 +261,7 @@ final class AnnotationIndex {
   /// (live targets: thousands a frame); fewer are sorted.
   @discardableResult
   func move(slots given: [Int32]) -> [Int32] {
+    generation &+= 1
     var order: [Int32] = []
     order.reserveCapacity(given.count)
     if given.count >= store.count / 16 {
@@ -459,10 +505,29 @@ final class AnnotationIndex {
     let columns = vp.columns
     // The points, read from a local copy of the records (no exclusivity check per read).
     let records = slotRecords
-    func take(_ e: Entry, _ n: Int, _ marks: UInt64) {
+    // The members counted, logged when a layout asked (in local arrays while the walk runs).
+    let logging = memberLog.viewport != nil
+    var logged: [UInt64] = []
+    if logging { swap(&logged, &memberLog.entries) }
+    defer { if logging { swap(&logged, &memberLog.entries) } }
+    // A node's members, as `memberSlots` lists them.
+    func log(_ n: Node, _ cell: UInt64) {
+      for e in n.entries { logged.append(cell | UInt64(UInt32(bitPattern: e.slot))) }
+      guard let children = n.children else { return }
+      for c in children where c.count > 0 { log(c, cell) }
+    }
+    func take(_ e: Entry, _ n: Int, _ marks: UInt64, _ node: Node?) {
       let point = records[Int(e.slot)].point
       guard let c = Self.cell(of: point, shift: shift, viewport: vp) else { return }
       let index = c.row * columns + c.column
+      if logging {
+        let cell = UInt64(index) << 32
+        if let node {
+          log(node, cell)
+        } else {
+          logged.append(cell | UInt64(UInt32(bitPattern: e.slot)))
+        }
+      }
       let s = Int(slots[index])
       if s >= 0 {
         // The annotation added first stands for the cell.
@@ -486,14 +551,14 @@ final class AnnotationIndex {
     func walk(_ n: Node) {
       guard n.count > 0, n.rect.intersects(rect) else { return }
       if n.rect.width <= resolution && rect.contains(n.rect) {
-        if let e = firstEntry(n) { take(e, n.count, n.marks) }
+        if let e = firstEntry(n) { take(e, n.count, n.marks, n) }
         return
       }
       if let children = n.children {
         for c in children { walk(c) }
       } else {
         for e in n.entries where rect.contains(records[Int(e.slot)].point) {
-          take(e, 1, Self.mark(e.serial))
+          take(e, 1, Self.mark(e.serial), nil)
         }
       }
     }

@@ -464,6 +464,8 @@ extension MapView {
     defer { swap(&reps, &annotationViews.reps) }
     var slots = [Int32](repeating: -1, count: vp.columns * vp.rows)
     let visible = vp.mapRect
+    // While views cluster, the walk logs the members it counts (for the new clusters' members).
+    annotationIndex.startMemberLog(annotationViews.clustering ? vp : nil)
     for shift in vp.worldCopies {
       let r = visible.offsetBy(dx: -shift, dy: 0).intersection(.world)
       guard !r.isNull else { continue }

@@ -100,7 +100,7 @@ final class ClusterRecord {
   /// The member views, the one that held its place first.
   let memberViews: [AnnotationView]
   let signature: Signature
-  /// The first member's slot in the index (`signature.slots[0]`, read without the array), where
+  /// The first member's slot in the index (`signature.members[0].slot`, read without the array), where
   /// `AnnotationViewRegistry.clusterSlots` holds the record.
   let headSlot: Int32
   /// The first member's annotation's place in the order of addition: a slot freed and taken by
@@ -115,7 +115,7 @@ final class ClusterRecord {
     self.view = view
     self.memberViews = memberViews
     self.signature = signature
-    self.headSlot = signature.slots.first ?? -1
+    self.headSlot = signature.members.first?.slot ?? -1
     self.headOrder = headOrder
   }
 
@@ -124,10 +124,18 @@ final class ClusterRecord {
   /// signature means the same members, though they moved within their cells (live targets
   /// between two frames) or the map panned.
   struct Signature: Equatable {
-    let slots: [Int32]
-    let counts: [Int]
-    let marks: [UInt64]
+    /// Each member view's slot, count and marks (one array: a cluster made is one allocation,
+    /// not three).
+    let members: [Member]
     let zoomScale: Double
+  }
+
+  /// A member view's slot (`layoutSlot`), count (`representedCount`) and marks
+  /// (`representedMarks`) in a signature.
+  struct Member: Equatable {
+    let slot: Int32
+    let count: Int
+    let marks: UInt64
   }
 }
 
@@ -182,6 +190,28 @@ struct ClusterClaim: Comparable {
   static func sameMember(_ a: ClusterClaim, _ b: ClusterClaim) -> Bool {
     a.slot == b.slot && a.order == b.order && a.count == b.count && a.marks == b.marks
       && a.view == b.view
+  }
+}
+
+/// A cluster's first member's order of addition and its place in a list, sorted by the order
+/// (`MapView.inOrder(_:orders:)`).
+struct OrderKey: Comparable {
+  let order: Int
+  let index: Int
+
+  static func < (a: OrderKey, b: OrderKey) -> Bool {
+    (a.order, a.index) < (b.order, b.index)
+  }
+}
+
+extension ClusterClaim {
+  /// The claim of the view at `index` in the views, from its facts.
+  @inline(__always)
+  init(_ f: ViewFacts, index: Int, _ view: AnnotationView, columns: Int) {
+    self.init(
+      order: f.order, index: Int32(index), cell: f.row * Int32(columns) + f.column,
+      width: f.width, key: f.clusterKey, slot: f.slot, count: Int(f.count), marks: f.marks,
+      view: ObjectIdentifier(view), point: f.point)
   }
 }
 
@@ -247,16 +277,7 @@ extension MapView {
     // copied a dozen times a pass.)
     var claims: [ClusterClaim] = []
     claims.reserveCapacity(facts.count)
-    for n in facts.indices {
-      let f = facts[n]
-      guard f.clusterKey >= 0 && f.column >= 0 else { continue }
-      claims.append(
-        ClusterClaim(
-          order: f.order, index: Int32(n), cell: f.row * Int32(columns) + f.column,
-          width: f.width, key: f.clusterKey, slot: f.slot, count: Int(f.count), marks: f.marks,
-          view: ObjectIdentifier(views[n]), point: f.point))
-    }
-    Self.sortByOrder(&claims)
+    Self.orderedClaims(views, facts, columns: columns, into: &claims)
     var last = ClusterPass()
     swap(&last, &annotationViews.lastClusterPass)
     let sameZoom = last.zoomScale == vp.zoomScale
@@ -360,14 +381,15 @@ extension MapView {
       }
       guard let record = clusterSlots[slot].record else { continue }
       let sig = record.signature
-      guard sig.zoomScale == vp.zoomScale, sig.slots.count == count else { continue }
+      guard sig.zoomScale == vp.zoomScale, sig.members.count == count else { continue }
       var matches = true
       var same = record.memberViews.count == count
       var m = h
       var k = 0
       while m >= 0 {
         let f = facts[Int(m)]
-        if sig.slots[k] != f.slot || sig.counts[k] != Int(f.count) || sig.marks[k] != f.marks {
+        let member = sig.members[k]
+        if member.slot != f.slot || member.count != Int(f.count) || member.marks != f.marks {
           matches = false
           break
         }
@@ -384,10 +406,16 @@ extension MapView {
       sameViews[n] = same
     }
     // The clusters of the last pass not kept (by their slots: the kept ones are not reached).
+    // (With their first members' orders from the slots: `view.layoutOrder`, which the pass
+    // that kept or made each wrote, without reaching the views.)
     var gone: [ClusterRecord] = []
+    var goneOrders: [Int] = []
     for s in annotationViews.clusterHeads
     where clusterSlots[Int(s)].keptPass != pass {
-      if let record = clusterSlots[Int(s)].record { gone.append(record) }
+      if let record = clusterSlots[Int(s)].record {
+        gone.append(record)
+        goneOrders.append(clusterSlots[Int(s)].headOrder)
+      }
       clusterSlots[Int(s)] = ClusterSlot()
     }
     swap(&clusterSlots, &annotationViews.clusterSlots)
@@ -400,7 +428,7 @@ extension MapView {
       guard let record = kept[n] else { continue }
       for m in record.memberViews { m.cluster = nil }
     }
-    for record in Self.inOrder(gone) { dismissCluster(record) }
+    for record in Self.inOrder(gone, orders: goneOrders) { dismissCluster(record) }
     // The clusters made and kept (their first members' slots), in the order they formed, and
     // their members' claims.
     var clusterHeads: [Int32] = []
@@ -431,6 +459,9 @@ extension MapView {
       memberViews.append(members)
     }
     let members = memberAnnotations(of: memberViews, except: kept, vp)
+    // The clusters by slot out of the registry again while they are written (no run-time
+    // exclusivity check per cluster), back in it while the delegate or a view's code runs.
+    swap(&clusterSlots, &annotationViews.clusterSlots)
     for (n, h) in heads.enumerated() {
       // (The head's claim, not its facts: the claims are in the order the heads are, the facts
       // in the views'.)
@@ -439,12 +470,12 @@ extension MapView {
       if unchanged[n] {
         // Kept as it was: its view, from the slot; its members' views as they are (hidden, as
         // their facts say).
-        let view = annotationViews.clusterSlots[slot].view!
+        let view = clusterSlots[slot].view!
         view.layoutSlot = head.slot
         view.layoutPoint = head.point
         view.layoutOrder = head.order
         view.representedCount = 1
-        annotationViews.clusterSlots[slot].claimsStart = Int32(memberClaims.count)
+        clusterSlots[slot].claimsStart = Int32(memberClaims.count)
         var m = h
         while m >= 0 {
           memberClaims.append(claims[Int(claimOf[Int(m)])])
@@ -466,7 +497,11 @@ extension MapView {
             signature: k.signature, headOrder: k.headOrder)
         }
       } else {
-        guard views[Int(h)].annotation != nil else { continue }
+        swap(&clusterSlots, &annotationViews.clusterSlots)
+        guard views[Int(h)].annotation != nil else {
+          swap(&clusterSlots, &annotationViews.clusterSlots)
+          continue
+        }
         let memberAnnotations = members[n]
         let cluster =
           delegate?.mapView(self, clusterAnnotationForMemberAnnotations: memberAnnotations)
@@ -474,21 +509,17 @@ extension MapView {
         let view = makeView(for: cluster)
         view.prepareForDisplay()
         annotationViews.visible[ObjectIdentifier(cluster)] = view
-        var slots: [Int32] = []
-        var counts: [Int] = []
-        var marks: [UInt64] = []
-        slots.reserveCapacity(memberViews[n].count)
-        counts.reserveCapacity(memberViews[n].count)
-        marks.reserveCapacity(memberViews[n].count)
+        swap(&clusterSlots, &annotationViews.clusterSlots)
+        var signature: [ClusterRecord.Member] = []
+        signature.reserveCapacity(memberViews[n].count)
         for m in memberViews[n] {
-          slots.append(m.layoutSlot)
-          counts.append(m.representedCount)
-          marks.append(m.representedMarks)
+          signature.append(
+            ClusterRecord.Member(
+              slot: m.layoutSlot, count: m.representedCount, marks: m.representedMarks))
         }
         record = ClusterRecord(
           annotation: cluster, view: view, memberViews: memberViews[n],
-          signature: ClusterRecord.Signature(
-            slots: slots, counts: counts, marks: marks, zoomScale: vp.zoomScale),
+          signature: ClusterRecord.Signature(members: signature, zoomScale: vp.zoomScale),
           headOrder: head.order)
         added.append(view)
       }
@@ -509,7 +540,7 @@ extension MapView {
         // selection leaves the next pass no claims to compare.)
         for m in record.memberViews { m.isHidden = true }
       }
-      annotationViews.clusterSlots[Int(record.headSlot)] = ClusterSlot(
+      clusterSlots[Int(record.headSlot)] = ClusterSlot(
         record: record, view: view, headOrder: record.headOrder, keptPass: pass,
         claimsStart: Int32(memberClaims.count), claimsCount: memberCount[Int(h)] + 1)
       var m = h
@@ -523,6 +554,7 @@ extension MapView {
       viewOfHead[Int(h)] = Int32(clusterViews.count)
       clusterViews.append(view)
     }
+    swap(&clusterSlots, &annotationViews.clusterSlots)
     annotationViews.clusterHeads = clusterHeads
     annotationViews.clusterViews = clusterViews
     annotationViews.lastClusterPass = ClusterPass(members: memberClaims, zoomScale: vp.zoomScale)
@@ -568,6 +600,12 @@ extension MapView {
       cells += g.count
     }
     guard !wanted.isEmpty else { return out }
+    if var log = annotationIndex.takeMemberLog(for: vp) {
+      Self.memberSlots(
+        of: groups, wanted, cells: cells, log: &log, annotationIndex, vp, into: &out)
+      annotationIndex.restoreMemberLog(log)
+      return out
+    }
     if cells <= 64 {
       for n in wanted {
         for v in groups[n] {
@@ -599,6 +637,111 @@ extension MapView {
     return out
   }
 
+  /// `memberAnnotations(of:except:_:)` read from the layout's log of the members its walk
+  /// counted (`AnnotationIndex.MemberLog`), in the same order as the walks of the index that
+  /// function makes otherwise: for a few cells, each view's cell's annotations, its own first,
+  /// the others in the walk's order; for many, each group's annotations in the walk's order,
+  /// its first view's first.
+  static func memberSlots(
+    of groups: [[AnnotationView]], _ wanted: [Int], cells: Int,
+    log: inout AnnotationIndex.MemberLog, _ index: AnnotationIndex, _ vp: Viewport,
+    into out: inout [[any Annotation]]
+  ) {
+    let screen = vp.columns * vp.rows
+    if log.table.count < screen {
+      log.table = [Int32](repeating: -1, count: screen)
+    }
+    // The cells marked in the table (cleared after).
+    var marked: [Int] = []
+    if cells <= 64 {
+      // Each view's cell's place in `lists` (-1: off screen), view after view.
+      var places: [Int32] = []
+      places.reserveCapacity(cells)
+      var lists: [[Int32]] = []
+      for n in wanted {
+        for v in groups[n] {
+          guard let c = vp.cell(for: v.layoutPoint) else {
+            places.append(-1)
+            continue
+          }
+          let k = c.row * vp.columns + c.column
+          if log.table[k] < 0 {
+            log.table[k] = Int32(lists.count)
+            lists.append([])
+            marked.append(k)
+          }
+          places.append(log.table[k])
+        }
+      }
+      for e in log.entries {
+        let w = log.table[Int(e >> 32)]
+        if w >= 0 { lists[Int(w)].append(Int32(truncatingIfNeeded: e)) }
+      }
+      for k in marked { log.table[k] = -1 }
+      var p = 0
+      for n in wanted {
+        var slots: [Int32] = []
+        for v in groups[n] {
+          let w = places[p]
+          p += 1
+          guard w >= 0 else { continue }
+          let first = v.layoutSlot
+          slots.append(first)
+          for s in lists[Int(w)] where s != first { slots.append(s) }
+        }
+        out[n] = index.annotations(inSlots: slots)
+      }
+      return
+    }
+    for n in wanted {
+      for v in groups[n] {
+        guard let c = vp.cell(for: v.layoutPoint) else { continue }
+        let k = c.row * vp.columns + c.column
+        if log.table[k] < 0 { marked.append(k) }
+        log.table[k] = Int32(n)
+      }
+    }
+    // The members in the cells marked, in the log's order, and how many each group has; then
+    // each group's, in that order, in one array (a group's after the group before's).
+    var found: [UInt64] = []
+    var count = [Int32](repeating: 0, count: groups.count)
+    for e in log.entries {
+      let g = log.table[Int(e >> 32)]
+      guard g >= 0 else { continue }
+      found.append(UInt64(UInt32(bitPattern: g)) << 32 | (e & 0xFFFF_FFFF))
+      count[Int(g)] += 1
+    }
+    for k in marked { log.table[k] = -1 }
+    var start = [Int32](repeating: 0, count: groups.count)
+    var next: Int32 = 0
+    for n in wanted {
+      start[n] = next
+      next += count[n]
+    }
+    var bySlot = [Int32](repeating: 0, count: found.count)
+    var fill = start
+    for e in found {
+      let g = Int(e >> 32)
+      bySlot[Int(fill[g])] = Int32(truncatingIfNeeded: e)
+      fill[g] += 1
+    }
+    for n in wanted {
+      let members = bySlot[Int(start[n])..<Int(start[n] + count[n])]
+      // The first view's annotation first: the cluster stands where it stands.
+      let first = groups[n][0].layoutSlot
+      var slots: [Int32] = []
+      slots.reserveCapacity(members.count)
+      if let i = members.firstIndex(of: first), i > members.startIndex {
+        slots.append(first)
+        slots.append(contentsOf: members[..<i])
+        slots.append(contentsOf: members[(i + 1)...])
+      } else {
+        slots.append(contentsOf: members)
+      }
+      out[n] = index.annotations(inSlots: slots)
+    }
+  }
+
   /// Takes a cluster off the map: deselected (the delegate hears it) when selected, its view
   /// to the reuse queue.
   func dismissCluster(_ record: ClusterRecord) {
@@ -611,17 +754,24 @@ extension MapView {
   }
 
   /// Clusters in the order their first members were added.
-  static func inOrder(_ records: some Collection<ClusterRecord>) -> [ClusterRecord] {
-    var keys: [ClusterClaim] = []
-    var list: [ClusterRecord] = []
-    for r in records {
-      keys.append(ClusterClaim(order: r.view.layoutOrder, index: Int32(list.count), cell: 0))
-      list.append(r)
-    }
+  static func inOrder(_ records: [ClusterRecord]) -> [ClusterRecord] {
+    var orders: [Int] = []
+    orders.reserveCapacity(records.count)
+    for r in records { orders.append(r.view.layoutOrder) }
+    return inOrder(records, orders: orders)
+  }
+
+  /// Clusters in the order of their first members' orders of addition, given (`orders[k]`
+  /// is `records[k].view.layoutOrder`).
+  static func inOrder(_ records: [ClusterRecord], orders: [Int]) -> [ClusterRecord] {
+    guard records.count > 1 else { return records }
+    var keys: [OrderKey] = []
+    keys.reserveCapacity(records.count)
+    for (k, order) in orders.enumerated() { keys.append(OrderKey(order: order, index: k)) }
     keys.sort()
     var out: [ClusterRecord] = []
-    out.reserveCapacity(list.count)
-    for k in keys { out.append(list[Int(k.index)]) }
+    out.reserveCapacity(records.count)
+    for k in keys { out.append(records[k.index]) }
     return out
   }
 
@@ -642,39 +792,51 @@ extension MapView {
     }
   }
 
-  /// Sorts claims by their order of addition (each view's is its own: no two are the same).
-  /// Orders within sixteen times as many as the claims are placed in a table
-  /// and read through, not compared (a screenful of live targets: thousands of claims, a
-  /// sort's comparisons were a tenth of the pass; 1,600 claims of 10,000 targets at 160 × 48
-  /// were still sorted); others are sorted.
-  static func sortByOrder(_ claims: inout [ClusterClaim]) {
-    guard claims.count > 64 else {
-      claims.sort()
-      return
-    }
+  /// The claims of the views that may cluster and have a marker's cell (`ViewFacts.clusterKey`
+  /// and `column`), by their order of addition (each view's is its own: no two are the same).
+  ///
+  /// When the orders lie within sixteen times as many as the claims, the views are placed in a
+  /// table by order and their claims made reading it through, not compared (a screenful of
+  /// live targets: thousands of claims, whose sort's comparisons were a tenth of the pass), nor
+  /// made first and copied into their order; otherwise (and for 64 claims or fewer) the claims
+  /// are made and sorted.
+  static func orderedClaims(
+    _ views: [AnnotationView], _ facts: [ViewFacts], columns: Int,
+    into claims: inout [ClusterClaim]
+  ) {
     var lowest = Int.max
     var highest = Int.min
-    for c in claims {
-      lowest = min(lowest, c.order)
-      highest = max(highest, c.order)
+    var count = 0
+    for f in facts where f.clusterKey >= 0 && f.column >= 0 {
+      lowest = min(lowest, f.order)
+      highest = max(highest, f.order)
+      count += 1
     }
-    let span = highest - lowest + 1
-    guard span <= 16 * claims.count else {
-      claims.sort()
-      return
-    }
-    var place = [Int32](repeating: -1, count: span)
-    for (i, c) in claims.enumerated() {
-      // Two claims of one order (never, with a view per annotation) are sorted.
-      guard place[c.order - lowest] < 0 else {
-        claims.sort()
+    if count > 64 && highest - lowest < 16 * count {
+      var place = [Int32](repeating: -1, count: highest - lowest + 1)
+      var placed = true
+      for n in facts.indices {
+        let f = facts[n]
+        guard f.clusterKey >= 0 && f.column >= 0 else { continue }
+        // Two views of one order (never, with a view per annotation) are sorted.
+        guard place[f.order - lowest] < 0 else {
+          placed = false
+          break
+        }
+        place[f.order - lowest] = Int32(n)
+      }
+      if placed {
+        for p in place where p >= 0 {
+          claims.append(ClusterClaim(facts[Int(p)], index: Int(p), views[Int(p)], columns: columns))
+        }
         return
       }
-      place[c.order - lowest] = Int32(i)
     }
-    var sorted: [ClusterClaim] = []
-    sorted.reserveCapacity(claims.count)
-    for p in place where p >= 0 { sorted.append(claims[Int(p)]) }
-    claims = sorted
+    for n in facts.indices {
+      let f = facts[n]
+      guard f.clusterKey >= 0 && f.column >= 0 else { continue }
+      claims.append(ClusterClaim(f, index: n, views[n], columns: columns))
+    }
+    claims.sort()
   }
 }
