@@ -41,14 +41,22 @@ public final class LiveLayer {
         slots[slot] = map.slot(of: t)
       }
     }
-    /// The map's slots of targets given by their slots in the store.
-    func mapSlots(_ storeSlots: [Int]) -> [AnnotationSlot] {
+    /// The map's slots of targets given by their slots in the store, each with its
+    /// coordinate (`coordinates[k]` is the target's of `storeSlots[k]`).
+    func mapSlots(_ storeSlots: [Int], _ coordinates: [Coordinate]) -> (
+      slots: [AnnotationSlot], coordinates: [Coordinate]
+    ) {
       var out: [AnnotationSlot] = []
+      var at: [Coordinate] = []
       out.reserveCapacity(storeSlots.count)
-      for s in storeSlots where s < slots.count {
-        if let m = slots[s] { out.append(m) }
+      at.reserveCapacity(storeSlots.count)
+      for (s, c) in zip(storeSlots, coordinates) where s < slots.count {
+        if let m = slots[s] {
+          out.append(m)
+          at.append(c)
+        }
       }
-      return out
+      return (out, at)
     }
   }
   private var maps: [WeakMap] = []
@@ -123,6 +131,10 @@ public final class LiveLayer {
     // new here, lines and polygons) are copied out and made after.
     var moved: [Int] = []
     var redisplayed: [Int] = []
+    // Their coordinates, as they moved: handed to the maps with their slots, so the index
+    // does not ask each target for it again.
+    var movedTo: [Coordinate] = []
+    var redisplayedAt: [Coordinate] = []
     var changed: [(slot: Int, state: TargetState)] = []
     let bySlot = targetBySlot
     let (removed, trailLength) = feed.withStore { store in
@@ -136,12 +148,16 @@ public final class LiveLayer {
       }
       let removed = store.takeChangedSlots { slot, state in
         // (The state read where the store keeps it, not copied.)
-        if case .point = state.pointee.geometry, slot < bySlot.count, let t = bySlot[slot] {
+        if case .point(let c) = state.pointee.geometry, slot < bySlot.count,
+          let t = bySlot[slot]
+        {
           // A point target already (so no line or polygon has its id): it moves.
           if t.update(from: state) {
             redisplayed.append(slot)
+            redisplayedAt.append(c)
           } else {
             moved.append(slot)
+            movedTo.append(c)
           }
         } else {
           changed.append((slot, state.pointee))
@@ -168,13 +184,15 @@ public final class LiveLayer {
     var addedSlots: [(slot: Int, target: LiveTarget)] = []
     for (slot, state) in changed {
       switch state.geometry {
-      case .point:
+      case .point(let c):
         if slot < targetBySlot.count, let t = targetBySlot[slot] {
           // A point target already (so no line or polygon has its id): it moves.
           if t.update(state) {
             redisplayed.append(slot)
+            redisplayedAt.append(c)
           } else {
             moved.append(slot)
+            movedTo.append(c)
           }
         } else {
           if let o = shapes.removeValue(forKey: state.id) { shapesGone.append(o) }
@@ -211,10 +229,12 @@ public final class LiveLayer {
         maps[k].note(addedSlots, on: map)
       }
       if !moved.isEmpty {
-        map.annotationsDidMove(inSlots: maps[k].mapSlots(moved), redisplaying: false)
+        let (slots, coordinates) = maps[k].mapSlots(moved, movedTo)
+        map.annotationsDidMove(inSlots: slots, coordinates: coordinates, redisplaying: false)
       }
       if !redisplayed.isEmpty {
-        map.annotationsDidMove(inSlots: maps[k].mapSlots(redisplayed), redisplaying: true)
+        let (slots, coordinates) = maps[k].mapSlots(redisplayed, redisplayedAt)
+        map.annotationsDidMove(inSlots: slots, coordinates: coordinates, redisplaying: true)
       }
     }
     if trailLength > 0 && trailsChanged && (trailsNow || now - lastTrails >= 1) {

@@ -77,6 +77,11 @@ public struct TargetStore: Sendable {
     var isStale: Bool
   }
   private var ages: [Age] = []
+  /// No target turns stale or goes before this time, less a millisecond (a bound: `apply`
+  /// lowers it to each target's time to turn stale, `expire(now:)` sets it to the earliest
+  /// of the targets it keeps): an `expire(now:)` before it has nothing to do, and returns
+  /// without walking the targets.
+  private var quietUntil = -Double.infinity
   private var slotById: [String: Int] = [:]
   private var free: [Int] = []
   // Recency: a doubly linked list of slots, most recent at the head.
@@ -146,6 +151,7 @@ public struct TargetStore: Sendable {
       t.timeToLive = timeToLive.seconds(for: t.kind, property: Self.ttlProperty(t.properties))
       t.isStale = false
       ages[slot] = Age(lastSeen: t.lastSeen, timeToLive: t.timeToLive, isStale: false)
+      if let ttl = t.timeToLive { quietUntil = min(quietUntil, t.lastSeen + ttl) }
       slots[slot] = t
       touch(slot)
       markChanged(slot)
@@ -163,6 +169,7 @@ public struct TargetStore: Sendable {
       isStale: false, trail: trail)
     let slot: Int
     let age = Age(lastSeen: t.lastSeen, timeToLive: t.timeToLive, isStale: false)
+    if let ttl = t.timeToLive { quietUntil = min(quietUntil, t.lastSeen + ttl) }
     if let f = free.popLast() {
       slot = f
       slots[slot] = t
@@ -192,6 +199,11 @@ public struct TargetStore: Sendable {
   /// Turns targets silent for their time-to-live stale and removes those silent for twice
   /// that. A walk over every target: call it a few times a second, not per update.
   public mutating func expire(now: Double) {
+    // Before every target's time (a millisecond to spare for rounding: `now - lastSeen` is
+    // then below each one's time to live, or twice it for a stale one), nothing turns stale
+    // or goes.
+    guard !(now + 0.001 < quietUntil) else { return }
+    var earliest = Double.infinity
     var s = tail
     while s >= 0 {
       let next = newer[s]
@@ -206,10 +218,14 @@ public struct TargetStore: Sendable {
           slots[s]?.isStale = true
           ages[s].isStale = true
           markChanged(s)
+          earliest = min(earliest, age.lastSeen + 2 * ttl)
+        } else {
+          earliest = min(earliest, age.lastSeen + (age.isStale ? 2 * ttl : ttl))
         }
       }
       s = next
     }
+    quietUntil = earliest
   }
 
   /// The targets changed since the last call (their state now) and the ids removed since,

@@ -223,14 +223,38 @@ open class AnnotationView {
   @exclusivity(unchecked) open var centerOffset: (columns: Int, rows: Int) = (0, 0)
   /// The marker's colour (and the callout title's).
   @exclusivity(unchecked) open var color: TermColor = StandardMarker.color
-  /// A short label drawn right of the marker.
-  open var label: String?
+  /// A short label drawn right of the marker. The map reads it again when it is set (each
+  /// frame reads the width and text it measured then).
+  open var label: String? {
+    didSet { labelSet = true }
+  }
   /// `label` when its width was last measured.
-  var measuredLabel: String?
-  /// The marker character.
-  open var glyph: Character = StandardMarker.glyph
-  /// The marker character when the screen shows ASCII only.
-  open var asciiGlyph: Character = StandardMarker.asciiGlyph
+  ///
+  /// Unchecked, though a string: it is the map's own copy (internal), only ever assigned
+  /// whole (`MapView.measuredLabelWidth`) and read whole, never passed `inout` nor modified
+  /// in place, so no access to it can begin while another is under way (and the view is
+  /// main-actor isolated: never on two threads at once).
+  @exclusivity(unchecked) var measuredLabel: String?
+  /// Whether `label` was set since the map last measured it (`MapView.measuredLabelWidth`).
+  @exclusivity(unchecked) var labelSet = true
+  /// The marker character. The map reads it again when it is set.
+  open var glyph: Character = StandardMarker.glyph {
+    didSet { glyphsSet = true }
+  }
+  /// The marker character when the screen shows ASCII only. The map reads it again when it
+  /// is set.
+  open var asciiGlyph: Character = StandardMarker.asciiGlyph {
+    didSet { glyphsSet = true }
+  }
+  /// Whether `glyph` or `asciiGlyph` was set since the map last read them
+  /// (`MapView.drawnGlyphs`).
+  @exclusivity(unchecked) var glyphsSet = true
+  /// `glyph` and `asciiGlyph` as drawn (`MarkerPlacement.drawnScalar`) and whether each is a
+  /// wide glyph (`CellBuffer.notesWideGlyph`), when the map last read them.
+  @exclusivity(unchecked) var drawnGlyph: Unicode.Scalar = "*"
+  @exclusivity(unchecked) var drawnAsciiGlyph: Unicode.Scalar = "*"
+  @exclusivity(unchecked) var drawnGlyphWide = false
+  @exclusivity(unchecked) var drawnAsciiGlyphWide = false
 
   /// The annotation shown; nil while the view waits in the reuse queue.
   public internal(set) var annotation: (any Annotation)?

@@ -256,43 +256,55 @@ final class AnnotationIndex {
   /// entries in memory order, near each other, not one cache miss each. A slot given twice
   /// moves once. Returns the slots moved, in that order.
   ///
+  /// With `coordinates` (one for each slot given), each annotation moves to its coordinate
+  /// there, which its caller knows is the annotation's `coordinate` now (a slot given twice:
+  /// the last), and the annotations are not asked.
+  ///
   /// The order is found by marking the slots in a table of every slot (`slotCapacity`) and
   /// reading it through, not by sorting, when the moves are at least a sixteenth of the slots
   /// (live targets: thousands a frame); fewer are sorted.
   @discardableResult
-  func move(slots given: [Int32]) -> [Int32] {
+  func move(slots given: [Int32], coordinates: [Coordinate]? = nil) -> [Int32] {
+    precondition(coordinates.map { $0.count == given.count } ?? true, "a coordinate a slot")
     generation &+= 1
     var order: [Int32] = []
     order.reserveCapacity(given.count)
+    // Each slot's place in `given` (the last), in `order`'s order, when coordinates are given.
+    var places: [Int32] = []
     if given.count >= store.count / 16 {
       // (The table in a local variable while it is marked and read: no run-time exclusivity
-      // check per slot.)
-      var flags: [Bool] = []
-      swap(&flags, &movedFlags)
-      defer { swap(&flags, &movedFlags) }
-      if flags.count < store.count {
-        flags.append(contentsOf: repeatElement(false, count: store.count - flags.count))
+      // check per slot.) A slot's place in `given`, plus one (0: not given).
+      var table: [Int32] = []
+      swap(&table, &movedAt)
+      defer { swap(&table, &movedAt) }
+      if table.count < store.count {
+        table.append(contentsOf: repeatElement(0, count: store.count - table.count))
       }
       var lowest = Int.max
       var highest = -1
-      for s in given {
+      for (n, s) in given.enumerated() {
         let k = Int(s)
-        flags[k] = true
+        table[k] = Int32(n + 1)
         if k < lowest { lowest = k }
         if k > highest { highest = k }
       }
       if highest >= 0 {
-        for k in lowest...highest where flags[k] {
-          flags[k] = false
+        if coordinates != nil { places.reserveCapacity(given.count) }
+        for k in lowest...highest where table[k] != 0 {
+          if coordinates != nil { places.append(table[k] - 1) }
+          table[k] = 0
           order.append(Int32(k))
         }
       }
     } else {
-      order = given.sorted()
-      var last: Int32 = -1
-      order.removeAll { s in
-        defer { last = s }
-        return s == last
+      // By slot, then place: the last place of each slot kept.
+      var pairs: [(slot: Int32, place: Int32)] = []
+      pairs.reserveCapacity(given.count)
+      for (n, s) in given.enumerated() { pairs.append((s, Int32(n))) }
+      pairs.sort { $0.slot != $1.slot ? $0.slot < $1.slot : $0.place < $1.place }
+      for (n, p) in pairs.enumerated() where n + 1 == pairs.count || pairs[n + 1].slot != p.slot {
+        order.append(p.slot)
+        places.append(p.place)
       }
     }
     // The annotations' places now (a moved live target reads its own under its lock), all
@@ -300,7 +312,9 @@ final class AnnotationIndex {
     // read the index.
     var points: [MapPoint] = []
     points.reserveCapacity(order.count)
-    do {
+    if let coordinates {
+      for n in places { points.append(Self.clamped(MapPoint(coordinates[Int(n)]))) }
+    } else {
       let annotations = store
       for s in order { points.append(Self.clamped(MapPoint(annotations[Int(s)]!.coordinate))) }
     }
@@ -324,8 +338,9 @@ final class AnnotationIndex {
     return order
   }
 
-  /// `move(slots:)`'s table of slots to move (all false between calls).
-  private var movedFlags: [Bool] = []
+  /// `move(slots:coordinates:)`'s table of each slot's place in the slots to move, plus one
+  /// (all 0 between calls).
+  private var movedAt: [Int32] = []
 
   func contains(_ a: any Annotation) -> Bool { slotOf[ObjectIdentifier(a)] != nil }
 
@@ -355,8 +370,13 @@ final class AnnotationIndex {
 
   static func clamped(_ p: MapPoint) -> MapPoint {
     let w = MapSize.world.width
-    var x = p.x.truncatingRemainder(dividingBy: w)
-    if x < 0 { x += w }
+    var x = p.x
+    // A point in the world already (nearly always) is its own remainder (-0 too): no call to
+    // `fmod`.
+    if !(x >= 0 && x < w) {
+      x = x.truncatingRemainder(dividingBy: w)
+      if x < 0 { x += w }
+    }
     return MapPoint(x: x, y: min(max(p.y, 0), w.nextDown))
   }
 
@@ -501,25 +521,77 @@ final class AnnotationIndex {
     in rect: MapRect, shift: Double, viewport vp: Viewport, into found: inout [Representative],
     slots: inout [Int32]
   ) {
-    let resolution = vp.cellSizeInMapPoints.width
-    let columns = vp.columns
-    // The points, read from a local copy of the records (no exclusivity check per read).
-    let records = slotRecords
-    // The members counted, logged when a layout asked (in local arrays while the walk runs).
-    let logging = memberLog.viewport != nil
-    var logged: [UInt64] = []
-    if logging { swap(&logged, &memberLog.entries) }
-    defer { if logging { swap(&logged, &memberLog.entries) } }
-    // A node's members, as `memberSlots` lists them.
-    func log(_ n: Node, _ cell: UInt64) {
+    guard !rect.isNull else { return }
+    // The walk's state in one local value passed down `inout` (not captured by nested
+    // functions: each read of a captured `inout` array was checked for exclusive access at
+    // run time), the rect's edges read once (a node's rect meets it, or holds it, by four
+    // compares, not calls into MapGeometry).
+    var w = RepresentativeWalk(
+      minX: rect.minX, minY: rect.minY, maxX: rect.maxX, maxY: rect.maxY,
+      isEmpty: rect.isEmpty, resolution: vp.cellSizeInMapPoints.width, shift: shift,
+      viewport: vp, records: slotRecords, found: [], slots: [],
+      logging: memberLog.viewport != nil, logged: [])
+    swap(&w.found, &found)
+    swap(&w.slots, &slots)
+    // The members counted, logged when a layout asked (`MemberLog`).
+    if w.logging { swap(&w.logged, &memberLog.entries) }
+    walk(root, &w)
+    swap(&w.found, &found)
+    swap(&w.slots, &slots)
+    if w.logging { swap(&w.logged, &memberLog.entries) }
+  }
+
+  /// What `representatives(in:shift:viewport:into:slots:)` walks with.
+  private struct RepresentativeWalk {
+    /// The rect's edges (a rect that is not null), and whether it is empty (it then holds no
+    /// point, as `MapRect.contains(_:)` has it).
+    let minX: Double
+    let minY: Double
+    let maxX: Double
+    let maxY: Double
+    let isEmpty: Bool
+    let resolution: Double
+    let shift: Double
+    let viewport: Viewport
+    /// The points, read from a local copy of the records (no exclusivity check per read).
+    let records: [SlotRecord]
+    var found: [Representative]
+    var slots: [Int32]
+    /// Whether the members counted are logged (`MemberLog`), and the log while the walk runs.
+    let logging: Bool
+    var logged: [UInt64]
+
+    /// A node's members, as `memberSlots` lists them, logged in `cell`.
+    mutating func log(_ n: Node, _ cell: UInt64) {
       for e in n.entries { logged.append(cell | UInt64(UInt32(bitPattern: e.slot))) }
       guard let children = n.children else { return }
       for c in children where c.count > 0 { log(c, cell) }
     }
-    func take(_ e: Entry, _ n: Int, _ marks: UInt64, _ node: Node?) {
-      let point = records[Int(e.slot)].point
-      guard let c = Self.cell(of: point, shift: shift, viewport: vp) else { return }
-      let index = c.row * columns + c.column
+
+    /// `MapRect.intersects(_:)` of the rect and a node's (neither null).
+    @inline(__always) func meets(_ r: MapRect) -> Bool {
+      min(r.maxX, maxX) > max(r.minX, minX) && min(r.maxY, maxY) > max(r.minY, minY)
+    }
+
+    /// `MapRect.contains(_:)` of the rect and a node's (neither null).
+    @inline(__always) func holds(_ r: MapRect) -> Bool {
+      r.minX >= minX && r.maxX <= maxX && r.minY >= minY && r.maxY <= maxY
+    }
+
+    /// `MapRect.contains(_:)` of the rect and a point.
+    @inline(__always) func holds(_ p: MapPoint) -> Bool {
+      !isEmpty && p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY
+    }
+
+    /// Counts an entry (standing for `n` members with these marks) in its cell.
+    /// (`node`: the node the entry stands for, whose members are logged; nil: the entry alone.)
+    @inline(__always) mutating func take(
+      _ e: Entry, _ point: MapPoint, _ n: Int, _ marks: UInt64, _ node: Node?
+    ) {
+      guard let c = AnnotationIndex.cell(of: point, shift: shift, viewport: viewport) else {
+        return
+      }
+      let index = c.row * viewport.columns + c.column
       if logging {
         let cell = UInt64(index) << 32
         if let node {
@@ -548,21 +620,27 @@ final class AnnotationIndex {
             marks: marks))
       }
     }
-    func walk(_ n: Node) {
-      guard n.count > 0, n.rect.intersects(rect) else { return }
-      if n.rect.width <= resolution && rect.contains(n.rect) {
-        if let e = firstEntry(n) { take(e, n.count, n.marks, n) }
-        return
+  }
+
+  /// `representatives`' walk of a node.
+  private func walk(_ n: Node, _ w: inout RepresentativeWalk) {
+    guard n.count > 0 else { return }
+    let r = n.rect
+    guard w.meets(r) else { return }
+    if r.width <= w.resolution && w.holds(r) {
+      if let e = firstEntry(n) {
+        w.take(e, w.records[Int(e.slot)].point, n.count, n.marks, n)
       }
-      if let children = n.children {
-        for c in children { walk(c) }
-      } else {
-        for e in n.entries where rect.contains(records[Int(e.slot)].point) {
-          take(e, 1, Self.mark(e.serial), nil)
-        }
+      return
+    }
+    if let children = n.children {
+      for c in children { walk(c, &w) }
+    } else {
+      for e in n.entries {
+        let point = w.records[Int(e.slot)].point
+        if w.holds(point) { w.take(e, point, 1, Self.mark(e.serial), nil) }
       }
     }
-    walk(root)
   }
 
   /// The screen cell where `representatives` counts a point's copy shifted by `shift` map

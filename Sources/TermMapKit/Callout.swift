@@ -1,12 +1,18 @@
 import DotRaster
 
 /// A marker's place on screen this frame, with what is drawn there: a value, so the frame's
-/// cells can be made off the main actor (views are main-actor objects).
+/// cells can be made off the main actor (views are main-actor objects). Nothing in it but its
+/// label holds a reference, so a copy retains one string at most.
 struct MarkerPlacement: Sendable {
   let column: Int
   let row: Int
-  let glyph: Character
-  let asciiGlyph: Character
+  /// The marker's glyph as drawn (`drawnScalar`), and whether it is wide
+  /// (`CellBuffer.notesWideGlyph`).
+  let glyph: Unicode.Scalar
+  let glyphWide: Bool
+  /// The same for the glyph drawn when the screen shows ASCII only.
+  let asciiGlyph: Unicode.Scalar
+  let asciiGlyphWide: Bool
   let color: TermColor
   let isSelected: Bool
   /// The view's own label (without the count).
@@ -31,19 +37,32 @@ struct MarkerPlacement: Sendable {
     return labelWidth + (label?.isEmpty ?? true ? 1 : 2) + MapView.decimalDigits(others)
   }
 
-  @MainActor
-  init(view v: AnnotationView, column: Int, row: Int) {
+  /// The scalar a marker glyph is drawn as: its first, or "?" for one that is not printable
+  /// (a control character would reach the terminal as is).
+  static func drawnScalar(_ glyph: Character) -> Unicode.Scalar {
+    let first = glyph.unicodeScalars.first ?? "*"
+    return CellBuffer.isPrintable(first) ? first : "?"
+  }
+
+  /// A view's placement, from what the map read of it (`MapView.markerPlacement`). Not
+  /// isolated: it takes values only.
+  init(
+    column: Int, row: Int, glyph: Unicode.Scalar, glyphWide: Bool, asciiGlyph: Unicode.Scalar,
+    asciiGlyphWide: Bool, color: TermColor, isSelected: Bool, label: String?, labelWidth: Int,
+    others: Int, z: Float
+  ) {
     self.column = column
     self.row = row
-    glyph = v.glyph
-    asciiGlyph = v.asciiGlyph
-    color = v.color
-    let selected = v.isSelected
-    isSelected = selected
-    labelWidth = MapView.measuredLabelWidth(v)
-    label = v.measuredLabel
-    others = v.representedCount - 1 + v.collidedCount
-    z = selected ? v.selectedZPriority : v.zPriority
+    self.glyph = glyph
+    self.glyphWide = glyphWide
+    self.asciiGlyph = asciiGlyph
+    self.asciiGlyphWide = asciiGlyphWide
+    self.color = color
+    self.isSelected = isSelected
+    self.label = label
+    self.labelWidth = labelWidth
+    self.others = others
+    self.z = z
   }
 
   /// A placement with its label and the count of others; `displayedLabel` must be the two as
@@ -56,8 +75,10 @@ struct MarkerPlacement: Sendable {
     assert(displayedLabel == MapSnapshotter.displayedLabel(label, others: others))
     self.column = column
     self.row = row
-    self.glyph = glyph
-    self.asciiGlyph = asciiGlyph
+    self.glyph = Self.drawnScalar(glyph)
+    self.glyphWide = CellBuffer.notesWideGlyph(self.glyph)
+    self.asciiGlyph = Self.drawnScalar(asciiGlyph)
+    self.asciiGlyphWide = CellBuffer.notesWideGlyph(self.asciiGlyph)
     self.color = color
     self.isSelected = false
     self.label = label
@@ -241,7 +262,12 @@ extension MapView {
           order[Int(start[c])] = Int32(n)
           start[c] += 1
         }
-        return order.map { out[Int($0)] }
+        // (A loop, not `map` with a closure: a closure written here is main-actor isolated
+        // and checked to be on the main actor for every placement.)
+        var sorted: [MarkerPlacement] = []
+        sorted.reserveCapacity(out.count)
+        for n in order { sorted.append(out[Int(n)]) }
+        return sorted
       }
     }
     var keys: [MarkerPlacement.OrderKey] = []
@@ -250,7 +276,10 @@ extension MapView {
       keys.append(.init(z: m.z, row: m.row, column: m.column, index: n))
     }
     keys.sort()
-    return keys.map { out[$0.index] }
+    var sorted: [MarkerPlacement] = []
+    sorted.reserveCapacity(out.count)
+    for k in keys { sorted.append(out[k.index]) }
+    return sorted
   }
 
   /// Where a view's marker goes, if on screen. (A method, not a function nested in
@@ -262,7 +291,30 @@ extension MapView {
     let col = c.column + offset.columns
     let row = c.row + offset.rows
     guard col >= 0 && row >= 0 && col < vp.columns && row < vp.rows else { return nil }
-    return MarkerPlacement(view: v, column: col, row: row)
+    Self.readGlyphs(v)
+    let selected = v.isSelected
+    let labelWidth = Self.measuredLabelWidth(v)
+    return MarkerPlacement(
+      column: col, row: row, glyph: v.drawnGlyph, glyphWide: v.drawnGlyphWide,
+      asciiGlyph: v.drawnAsciiGlyph, asciiGlyphWide: v.drawnAsciiGlyphWide, color: v.color,
+      isSelected: selected, label: v.measuredLabel, labelWidth: labelWidth,
+      others: v.representedCount - 1 + v.collidedCount,
+      z: selected ? v.selectedZPriority : v.zPriority)
+  }
+
+  /// Reads a view's `glyph` and `asciiGlyph` into what the frame draws of them
+  /// (`AnnotationView.drawnGlyph` and the rest) when they were set since they were last read:
+  /// the strings are read once per change, not for every marker every frame.
+  @inline(__always)
+  static func readGlyphs(_ v: AnnotationView) {
+    guard v.glyphsSet else { return }
+    v.glyphsSet = false
+    let glyph = MarkerPlacement.drawnScalar(v.glyph)
+    let ascii = MarkerPlacement.drawnScalar(v.asciiGlyph)
+    v.drawnGlyph = glyph
+    v.drawnGlyphWide = CellBuffer.notesWideGlyph(glyph)
+    v.drawnAsciiGlyph = ascii
+    v.drawnAsciiGlyphWide = CellBuffer.notesWideGlyph(ascii)
   }
 
 }
@@ -296,20 +348,25 @@ extension FrameComposer {
     for m in markers.reversed() {
       guard m.hasLabel else { continue }
       let start = m.column + 2
+      var width = m.displayedLabelWidth
+      // The free cells after the marker are counted only as far as the label and the free
+      // cell after it need (they are not when the label fits; when it does not, the count
+      // stopped short of that and is the room there is).
+      let needed = min(24, width + 1)
       var room = 0
-      while start + room < columns, room < 24, !taken[m.row * columns + start + room] {
+      while start + room < columns, room < needed, !taken[m.row * columns + start + room] {
         room += 1
       }
+      let fits = room == needed && needed < 24
       // Keep a free cell before whatever comes next.
-      if start + room < columns && room < 24 { room -= 1 }
+      if !fits && start + room < columns && room < 24 { room -= 1 }
       // The count matters more than the name: "name… +N", else "+N" alone; with too little
       // room for a readable piece the marker shows alone. (The count, "+N", is ASCII.)
       let others = m.others
       let countWidth = others > 0 ? 1 + MapView.decimalDigits(others) : 0
       let name: String
       var count = others
-      var width = m.displayedLabelWidth
-      if width <= room {
+      if fits || width <= room {
         name = m.label ?? ""
       } else if others > 0, let label = m.label, !label.isEmpty, room - countWidth - 1 >= 4 {
         name = Self.truncatedLabel(label, width: room - countWidth - 1)
@@ -380,22 +437,14 @@ extension FrameComposer {
   func drawMarkers(
     _ markers: [MarkerPlacement], labels: [MarkerLabel], into cells: inout CellBuffer
   ) -> Int {
-    // Whether the last glyph written notes a wide glyph, measured once for each run of markers
-    // of one glyph (a screenful of one kind: thousands of markers, one measure).
-    var lastScalar: Unicode.Scalar = "*"
-    var lastWide = CellBuffer.notesWideGlyph(lastScalar)
+    // Each glyph as drawn ("?" for a control character, which would reach the terminal as
+    // is) and whether it is wide were found when the view's glyphs were set.
+    let ascii = charset == .ascii
     for m in markers {
-      let glyph = charset == .ascii ? m.asciiGlyph : m.glyph
-      // A control character as a marker would reach the terminal as is: show "?" instead.
-      let first = glyph.unicodeScalars.first ?? "*"
-      let scalar = CellBuffer.isPrintable(first) ? first : "?"
-      if scalar != lastScalar {
-        lastScalar = scalar
-        lastWide = CellBuffer.notesWideGlyph(scalar)
-      }
+      let scalar = ascii ? m.asciiGlyph : m.glyph
       cells.set(
         Cell(glyph: scalar, foreground: m.color, bold: true, reverse: m.isSelected),
-        column: m.column, row: m.row, wide: lastWide)
+        column: m.column, row: m.row, wide: ascii ? m.asciiGlyphWide : m.glyphWide)
     }
     for l in labels {
       // The cell between a marker and its label is the label's: a space, not map dots.
@@ -434,6 +483,16 @@ extension FrameComposer {
   ) -> Int? {
     guard row >= 0 && row < cells.rows else { return nil }
     let limit = cells.columns
+    // Printable ASCII (most labels) written as one run of cells, its bytes in place.
+    var bytes = text
+    var written: Int?? = .none
+    bytes.withUTF8 { utf8 in
+      guard utf8.allSatisfy({ $0 &- 0x20 < 0x5F }) else { return }
+      cells.setASCII(utf8, column: column, row: row, foreground: foreground, bold: bold)
+      // (Stopped short, as the loop below stops, at a character at or past the edge.)
+      written = .some(utf8.isEmpty || column + utf8.count <= limit ? column + utf8.count : nil)
+    }
+    if case .some(let end) = written { return end }
     var c = column
     for raw in text.unicodeScalars {
       if c >= limit { return nil }

@@ -80,6 +80,9 @@ struct AnnotationViewRegistry {
   /// The last pass's representatives, kept for its capacity (a pass over a dense place finds
   /// thousands).
   var reps: [AnnotationIndex.Representative] = []
+  /// The table `AnnotationIndex.representatives` finds cells' representatives in (a place in
+  /// `reps` by cell), kept between passes with every cell -1.
+  var cellReps: [Int32] = []
   var queues: [String: [AnnotationView]] = [:]
   var classes: [String: AnnotationView.Type] = [:]
   var selected: (any Annotation)?
@@ -212,11 +215,34 @@ extension MapView {
     moveInIndex(found, redisplaying: redisplaying)
   }
 
-  /// Moves annotations in the index by slot (each to its coordinate now), perhaps with their
-  /// views on screen prepared for display again, and lays out again.
-  private func moveInIndex(_ slots: [Int32], redisplaying: Bool) {
+  /// `annotationsDidMove(inSlots:redisplaying:)` for annotations whose coordinates now are
+  /// given with their slots (`coordinates[k]` is the `coordinate` of the annotation of
+  /// `slots[k]`, as the caller knows, having just set it): the map does not ask each
+  /// annotation for its coordinate (a live target reads its own under a lock). The frame is
+  /// the one `annotationsDidMove(inSlots:redisplaying:)` would give.
+  public func annotationsDidMove(
+    inSlots slots: [AnnotationSlot], coordinates: [Coordinate], redisplaying: Bool = true
+  ) {
+    precondition(coordinates.count == slots.count, "a coordinate for each slot")
+    var found: [Int32] = []
+    var at: [Coordinate] = []
+    found.reserveCapacity(slots.count)
+    at.reserveCapacity(slots.count)
+    for (s, c) in zip(slots, coordinates)
+    where annotationIndex.holds(slot: s.index, serial: s.serial) {
+      found.append(s.index)
+      at.append(c)
+    }
+    moveInIndex(found, coordinates: at, redisplaying: redisplaying)
+  }
+
+  /// Moves annotations in the index by slot (each to its coordinate now, given or asked),
+  /// perhaps with their views on screen prepared for display again, and lays out again.
+  private func moveInIndex(
+    _ slots: [Int32], coordinates: [Coordinate]? = nil, redisplaying: Bool
+  ) {
     guard !slots.isEmpty else { return }
-    let moved = annotationIndex.move(slots: slots)
+    let moved = annotationIndex.move(slots: slots, coordinates: coordinates)
     if redisplaying {
       // The views on screen, found by slot (the same views as `visible` has for them).
       let views = annotationViews.bySlot.count
@@ -462,7 +488,13 @@ extension MapView {
     swap(&reps, &annotationViews.reps)
     reps.removeAll(keepingCapacity: true)
     defer { swap(&reps, &annotationViews.reps) }
-    var slots = [Int32](repeating: -1, count: vp.columns * vp.rows)
+    // The table of cells' representatives, kept between passes all -1 but for the cells the
+    // last pass wrote, which it cleared after (not a screenful of cells filled each pass).
+    var slots: [Int32] = []
+    swap(&slots, &annotationViews.cellReps)
+    if slots.count != vp.columns * vp.rows {
+      slots = [Int32](repeating: -1, count: vp.columns * vp.rows)
+    }
     let visible = vp.mapRect
     // While views cluster, the walk logs the members it counts (for the new clusters' members).
     annotationIndex.startMemberLog(annotationViews.clustering ? vp : nil)
@@ -471,6 +503,8 @@ extension MapView {
       guard !r.isNull else { continue }
       annotationIndex.representatives(in: r, shift: shift, viewport: vp, into: &reps, slots: &slots)
     }
+    for rep in reps { slots[rep.row * vp.columns + rep.column] = -1 }
+    swap(&slots, &annotationViews.cellReps)
     let capacity = annotationIndex.slotCapacity
     if annotationViews.bySlot.count < capacity {
       annotationViews.bySlot.append(
@@ -647,39 +681,58 @@ extension MapView {
   func readFacts(_ views: [AnnotationView], _ vp: Viewport, into facts: inout [ViewFacts]) {
     facts.removeAll(keepingCapacity: true)
     facts.reserveCapacity(views.count)
-    for v in views { facts.append(Self.facts(of: v, vp, clusterable: isClusterable(v))) }
+    // (The world's width read once: a global of another module, a call each time.)
+    let w = MapSize.world.width
+    // (Whether each may join a cluster found from the fields `facts` reads anyway:
+    // `isClusterable`'s test.)
+    for v in views { facts.append(Self.facts(of: v, vp, clusterable: nil, worldWidth: w)) }
   }
 
   /// What the passes read of a view (`ViewFacts`), its marker's cell for a viewport.
   @inline(__always)
   static func facts(of v: AnnotationView, _ vp: Viewport, clusterable: Bool) -> ViewFacts {
+    facts(of: v, vp, clusterable: clusterable, worldWidth: MapSize.world.width)
+  }
+
+  /// `facts(of:_:clusterable:)` with the world's width given; `clusterable` nil: the view's
+  /// own (`isClusterable`), found from the fields read here.
+  @inline(__always)
+  static func facts(
+    of v: AnnotationView, _ vp: Viewport, clusterable: Bool?, worldWidth w: Double
+  ) -> ViewFacts {
+    // Each of the view's overridable properties read once (a call each).
+    let mode = v.collisionMode
+    let selected = v.isSelected
+    let priority = v.displayPriority
+    let dragged = v.isBeingDragged
+    let key = v.clusterKey
     let slot = v.layoutSlot
     var column: Int32 = -1
     var row: Int32 = -1
     var width: Int32 = 1
-    if slot >= 0, let c = vp.cell(for: v.layoutPoint) {
+    if slot >= 0, let c = vp.cell(for: v.layoutPoint, worldWidth: w) {
       let offset = v.centerOffset
       let col = c.column + offset.columns
       let r = c.row + offset.rows
       if col >= 0 && r >= 0 && col < vp.columns && r < vp.rows {
         column = Int32(col)
         row = Int32(r)
-        width = Int32(collisionWidth(v, column: col, columns: vp.columns))
+        width = Int32(collisionWidth(v, mode: mode, column: col, columns: vp.columns))
       }
     }
-    let mode = v.collisionMode
-    let selected = v.isSelected
-    let priority = v.displayPriority
+    let joins =
+      clusterable
+      ?? (key >= 0 && !selected && !dragged && mode != .none && priority != .required)
     let count = v.representedCount
     let members = v.clusterMemberCount
     return ViewFacts(
       point: v.layoutPoint, order: v.layoutOrder, marks: v.representedMarks, slot: slot,
       count: Int32(truncatingIfNeeded: count),
       collisionCount: Int32(truncatingIfNeeded: members > 0 ? members : count), column: column,
-      row: row, width: width, clusterKey: clusterable ? v.clusterKey : -1,
+      row: row, width: width, clusterKey: joins ? key : -1,
       collided: Int32(truncatingIfNeeded: v.collidedCount), priority: priority.rawValue,
       hidden: v.isHidden, selected: selected, claims: mode != .none,
-      always: mode == .none || selected || priority == .required || v.isBeingDragged)
+      always: mode == .none || selected || priority == .required || dragged)
   }
 
   /// The cells a view claims in collisions from its marker rightwards: the marker, and for
@@ -687,8 +740,16 @@ extension MapView {
   /// clipped at the screen's edge.
   @inline(__always)
   static func collisionWidth(_ v: AnnotationView, column: Int, columns: Int) -> Int {
+    collisionWidth(v, mode: v.collisionMode, column: column, columns: columns)
+  }
+
+  /// `collisionWidth(_:column:columns:)` for a view whose `collisionMode` was read.
+  @inline(__always)
+  static func collisionWidth(
+    _ v: AnnotationView, mode: CollisionMode, column: Int, columns: Int
+  ) -> Int {
     var width = 1
-    if v.collisionMode == .rectangle {
+    if mode == .rectangle {
       let others = v.representedCount - 1 + v.collidedCount
       var text = Self.measuredLabelWidth(v)
       let named = v.measuredLabelNamed
@@ -700,8 +761,17 @@ extension MapView {
     return min(width, columns - column)
   }
 
-  /// `FrameComposer.labelWidth(view.label ?? "")`, measured again only when the label changed.
+  /// `FrameComposer.labelWidth(view.label ?? "")`, measured again only when the label changed:
+  /// the label itself is read only when it was set since (`AnnotationView.labelSet`).
+  @inline(__always)
   static func measuredLabelWidth(_ v: AnnotationView) -> Int {
+    if v.labelSet { measureLabel(v) }
+    return v.measuredLabelWidth
+  }
+
+  /// Reads a view's label set since it was last measured, and measures it if it changed.
+  static func measureLabel(_ v: AnnotationView) {
+    v.labelSet = false
     let label = v.label
     if label != v.measuredLabel {
       v.measuredLabel = label
@@ -713,7 +783,6 @@ extension MapView {
         v.measuredLabelWidth = 0
       }
     }
-    return v.measuredLabelWidth
   }
 
   /// How many decimal digits a positive number has.
