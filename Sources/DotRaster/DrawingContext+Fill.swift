@@ -254,13 +254,7 @@ struct FillRaster {
     guard bounds.meets(clip) else { return }
     let (ox, oy) = (self.ox, self.oy)
     let w = width
-    // A shape smaller than one dot still shows as one dot.
-    if let (x, y) = bounds.speck {
-      if x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
-        dots[y * w + x] = ink
-      }
-      return
-    }
+    if bounds.inkSpeck(clip: clip, width: w, ink: ink, dots) { return }
     let (firstRow, lastRow) = FillScratch.rows(bounds, clip)
     guard firstRow <= lastRow else { return }
     let (parities, rowsWithDots) = (self.parities, self.rowsWithDots)
@@ -604,6 +598,19 @@ package struct DotRingSink: DotLineSink {
     @inline(__always) var speck: (x: Int, y: Int)? {
       guard maxX - minX < 1 && maxY - minY < 1 else { return nil }
       return (Int(((minX + maxX) / 2).rounded(.down)), Int(((minY + maxY) / 2).rounded(.down)))
+    }
+
+    /// A shape smaller than one dot still shows as one dot: inks its `speck` (when the clip
+    /// holds it) in `dots`, rows `width` dots long. Returns false, inking nothing, when the
+    /// shape is larger.
+    @inline(__always) func inkSpeck(
+      clip: DotRect, width: Int, ink: Ink, _ dots: UnsafeMutableBufferPointer<Ink>
+    ) -> Bool {
+      guard let (x, y) = speck else { return false }
+      if x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
+        dots[y * width + x] = ink
+      }
+      return true
     }
   }
 

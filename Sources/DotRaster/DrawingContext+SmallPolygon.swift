@@ -517,13 +517,7 @@ final class PolygonScratch {
     // polygons are specks, which need no edges.
     let bounds = self.bounds
     guard bounds.meets(clip) else { return }
-    // A shape smaller than one dot still shows as one dot.
-    if let (x, y) = bounds.speck {
-      if x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
-        dots[y * w + x] = ink
-      }
-      return
-    }
+    if bounds.inkSpeck(clip: clip, width: w, ink: ink, dots) { return }
     let (firstRow, lastRow) = FillScratch.rows(bounds, clip)
     guard firstRow <= lastRow else { return }
     if lastRow - firstRow < 2 {

@@ -176,27 +176,7 @@ struct TrueColorInkTests {
   {
     let c = DrawingContext(canvas: canvas ?? DotCanvas(columns: 16, rows: 6))
     for i in 0..<count {
-      let colour: TermColor =
-        i % 7 == 3
-        ? TermColor(UInt8(i % 200 + 20))
-        : TermColor(red: 200 + i % 3, green: 10, blue: (i * 37) % 256)
-      let x = Double((i * 13) % 29)
-      let y = Double((i * 7) % 21)
-      if i % 3 == 0 {
-        c.fillColor = colour
-        c.fillPattern = i % 2 == 0 ? .solid : .checker
-        c.beginPath()
-        c.addRect(Rect2D(x: x, y: y, width: Double(3 + i % 5), height: Double(2 + i % 4)))
-        c.fillPath()
-      } else {
-        c.strokeColor = colour
-        c.lineWidth = Double(1 + i % 3)
-        c.setLineDash(phase: 0, lengths: i % 4 == 1 ? [2, 1] : [])
-        c.strokeDotLines { sink in
-          sink.move(x: x + 0.5, y: y + 0.5, dashOffset: 0)
-          sink.line(x: Double((i * 5) % 32) + 0.5, y: Double((i * 11) % 24) + 0.5)
-        }
-      }
+      c.drawBusy(i, dashed: true)
       if settleEach { _ = c.takeCanvas() }
     }
     return c
@@ -249,5 +229,41 @@ struct TrueColorInkTests {
     let again = Self.busyCanvas(count: 60, settleEach: false, on: canvas)
     #expect(again == Self.busyCanvas(count: 60, settleEach: false))
     #expect(Self.colours(again) == Self.colours(Self.busyCanvas(count: 60, settleEach: false)))
+  }
+}
+
+extension DrawingContext {
+  /// Drawing `i` of the colour tests' busy canvases: a fill (a third of them) or a line, in a
+  /// 24-bit colour (some with the same nearest palette colour) or a palette one, wide or thin;
+  /// `dashed` lines through `strokeDotLines` with some dashed, else solid through
+  /// `strokeSegment`. Returns where it starts.
+  @discardableResult
+  func drawBusy(_ i: Int, dashed: Bool) -> (x: Double, y: Double) {
+    let colour: TermColor =
+      i % 7 == 3
+      ? TermColor(UInt8(i % 200 + 20))
+      : TermColor(red: 200 + i % 3, green: 10, blue: (i * 37) % 256)
+    let (x, y) = (Double((i * 13) % 29), Double((i * 7) % 21))
+    let (endX, endY) = (Double((i * 5) % 32) + 0.5, Double((i * 11) % 24) + 0.5)
+    if i % 3 == 0 {
+      fillColor = colour
+      fillPattern = i % 2 == 0 ? .solid : .checker
+      beginPath()
+      addRect(Rect2D(x: x, y: y, width: Double(3 + i % 5), height: Double(2 + i % 4)))
+      fillPath()
+    } else if dashed {
+      strokeColor = colour
+      lineWidth = Double(1 + i % 3)
+      setLineDash(phase: 0, lengths: i % 4 == 1 ? [2, 1] : [])
+      strokeDotLines { sink in
+        sink.move(x: x + 0.5, y: y + 0.5, dashOffset: 0)
+        sink.line(x: endX, y: endY)
+      }
+    } else {
+      strokeColor = colour
+      lineWidth = Double(1 + i % 3)
+      strokeSegment(from: Point2D(x: x + 0.5, y: y + 0.5), to: Point2D(x: endX, y: endY))
+    }
+    return (x, y)
   }
 }

@@ -84,24 +84,7 @@ struct UnsettledCanvasTests {
     let c = DrawingContext(canvas: canvas)
     if kind != 1 { c.holdsNoInk() }
     for i in 0..<60 {
-      let colour: TermColor =
-        i % 7 == 3
-        ? TermColor(UInt8(i % 200 + 20))
-        : TermColor(red: 200 + i % 3, green: 10, blue: (i * 37) % 256)
-      let (x, y) = (Double((i * 13) % 29), Double((i * 7) % 21))
-      if i % 3 == 0 {
-        c.fillColor = colour
-        c.fillPattern = i % 2 == 0 ? .solid : .checker
-        c.beginPath()
-        c.addRect(Rect2D(x: x, y: y, width: Double(3 + i % 5), height: Double(2 + i % 4)))
-        c.fillPath()
-      } else {
-        c.strokeColor = colour
-        c.lineWidth = Double(1 + i % 3)
-        c.strokeSegment(
-          from: Point2D(x: x + 0.5, y: y + 0.5),
-          to: Point2D(x: Double((i * 5) % 32) + 0.5, y: Double((i * 11) % 24) + 0.5))
-      }
+      let (x, y) = c.drawBusy(i, dashed: false)
       if kind == 2 && i % 10 == 5 { c.plot(Point2D(x: x + 1.5, y: y + 0.5), color: .yellow) }
     }
     for (i, red) in [200, 201, 200, 202].enumerated() {

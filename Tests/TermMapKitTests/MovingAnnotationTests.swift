@@ -226,8 +226,10 @@ struct MovingAnnotationTests {
     #expect(map.selectedAnnotations.isEmpty)
   }
 
-  @Test("Moves handed over by slot draw what moves by annotation draw, clusters and all")
-  func movesBySlotSameAsByAnnotation() throws {
+  @Test(
+    "Moves handed over by slot (with their coordinates or without) draw what moves by annotation draw, clusters and all",
+    arguments: [false, true])
+  func movesBySlotSameAsByAnnotation(withCoordinates: Bool) throws {
     // The delegates kept (a map holds its delegate weakly): they give the views their
     // clustering identifiers.
     let delegates = [ClusterDelegate(), ClusterDelegate()]
@@ -240,15 +242,22 @@ struct MovingAnnotationTests {
     let vp = maps[0].viewport
     for round in 0..<5 {
       var bySlot: [AnnotationSlot] = []
+      var coordinates: [Coordinate] = []
       var byAnnotation: [PointAnnotation] = []
       for n in sets[0].indices where (n + round) % 3 == 0 {
         sets[0][n].coordinate = step(sets[0][n], n, round: round, vp)
         sets[1][n].coordinate = step(sets[1][n], n, round: round, vp)
         bySlot.append(slots[n])
+        coordinates.append(sets[0][n].coordinate)
         byAnnotation.append(sets[1][n])
       }
       // Only the places changed: the views need not be prepared again.
-      maps[0].annotationsDidMove(inSlots: bySlot.reversed(), redisplaying: false)
+      if withCoordinates {
+        maps[0].annotationsDidMove(
+          inSlots: bySlot.reversed(), coordinates: coordinates.reversed(), redisplaying: false)
+      } else {
+        maps[0].annotationsDidMove(inSlots: bySlot.reversed(), redisplaying: false)
+      }
       maps[1].annotationsDidMove(byAnnotation)
       let a = maps[0].renderFrame().text
       let b = maps[1].renderFrame().text
