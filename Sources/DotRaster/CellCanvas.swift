@@ -565,29 +565,22 @@ public struct CellCanvas: Sendable, Equatable {
             var cellBits: UInt8 = 0
             var high: UInt32 = 0
             var topRaw: UInt32 = 0
+            // The top dot's place in the cell: its row, plus 4 for the right column.
             var at = 0
+            @inline(__always) func dot(_ raw: UInt32, _ dx: Int, _ dy: Int) {
+              guard raw != 0 else { return }
+              cellBits |= CellGeometry.brailleBit(dx: dx, dy: dy)
+              let ink = DrawingContext.pendingIndex(raw, count: count).map { table[$0].ink } ?? raw
+              if ink >= high {
+                high = ink
+                topRaw = raw
+                at = dx &* CellGeometry.dotsHigh &+ dy
+              }
+            }
             for (dy, pair) in [p0, p1, p2, p3].enumerated() where pair != 0 {
               let (left, right) = dots(of: pair)
-              if left != 0 {
-                cellBits |= CellGeometry.brailleBit(dx: 0, dy: dy)
-                let ink =
-                  DrawingContext.pendingIndex(left, count: count).map { table[$0].ink } ?? left
-                if ink >= high {
-                  high = ink
-                  topRaw = left
-                  at = dy
-                }
-              }
-              if right != 0 {
-                cellBits |= CellGeometry.brailleBit(dx: 1, dy: dy)
-                let ink =
-                  DrawingContext.pendingIndex(right, count: count).map { table[$0].ink } ?? right
-                if ink >= high {
-                  high = ink
-                  topRaw = right
-                  at = dy &+ 4
-                }
-              }
+              dot(left, 0, dy)
+              dot(right, 1, dy)
             }
             b[i] = cellBits
             t[i] = high
@@ -597,8 +590,8 @@ public struct CellCanvas: Sendable, Equatable {
             if let k = DrawingContext.pendingIndex(topRaw, count: count) {
               e = table[k].entry
             } else if !plane.isEmpty {
-              let x = column &* CellGeometry.dotsWide &+ (at >> 2)
-              e = plane[(row &* CellGeometry.dotsHigh &+ (at & 3)) &* w &+ x]
+              let x = column &* CellGeometry.dotsWide &+ at / CellGeometry.dotsHigh
+              e = plane[(row &* CellGeometry.dotsHigh &+ at % CellGeometry.dotsHigh) &* w &+ x]
             }
             var colour: UInt32 = 0
             if e != 0 && UInt32(truncatingIfNeeded: e >> 32) == high {
