@@ -382,6 +382,10 @@ extension FrameComposer {
         width = Self.labelWidth(name)
         count = 0
       }
+      // A label of no width (combining marks alone) passes the room tests wherever it is; one
+      // off the screen's right edge (its marker in the last column) is left out, or its cells
+      // would be claimed past the row (past the flags, in the last row).
+      guard start + width <= columns else { continue }
       for c in (start - 1)..<(start + width) { taken[m.row * columns + c] = true }
       out.append(
         MarkerLabel(
