@@ -1,7 +1,4 @@
-import Dispatch
 import DotRaster
-import Foundation
-import Synchronization
 
 /// A marker's place on screen this frame, with what is drawn there: a value, so the frame's
 /// cells can be made off the main actor (views are main-actor objects). Nothing in it but its
@@ -324,7 +321,7 @@ extension MapView {
 
 /// A marker's label as placed: its first cell, the name (perhaps cut, perhaps empty) and the
 /// count shown after it as "+N" (0: none), and the columns it takes.
-struct MarkerLabel: Sendable {
+struct MarkerLabel {
   let row: Int
   let column: Int
   let name: String
@@ -342,33 +339,14 @@ extension FrameComposer {
   /// selected marker's first, then by z priority; a label with less than four columns of room
   /// (or its own width, when shorter) is left out. Marker glyphs are never covered.
   func markerLabels(_ markers: [MarkerPlacement], columns: Int) -> [MarkerLabel] {
-    Self.markerLabels(markers[...], columns: columns)
-  }
-
-  /// `markerLabels(_:columns:)` of some of the markers. A label lies in its marker's row, and
-  /// only the markers of that row bear on it (`taken` is read and written in that row only,
-  /// between the marker and the screen's right edge), so the labels of markers split at row
-  /// boundaries are made apart and joined, in the order made here (`MarkerLabelBatch`).
-  static func markerLabels(_ markers: ArraySlice<MarkerPlacement>, columns: Int) -> [MarkerLabel]
-  {
-    // Cells taken, as flags, from the markers' first row (markers and labels stay inside the
-    // rows of the markers and the columns of the screen).
-    var first = Int.max
-    var last = -1
-    for m in markers {
-      first = min(first, m.row)
-      last = max(last, m.row)
-    }
-    guard last >= 0 else { return [] }
-    // (One flag more: a label of no width, all combining marks, on a marker in the last
-    // column flags the cell after the row's end, read by no label of any row.)
-    var taken = [Bool](repeating: false, count: (last - first + 1) * columns + 1)
-    for m in markers { taken[(m.row - first) * columns + m.column] = true }
+    // Cells taken, as flags (markers and labels stay inside the rows of the markers and the
+    // columns of the screen).
+    let rows = (markers.lazy.map(\.row).max() ?? -1) + 1
+    var taken = [Bool](repeating: false, count: rows * columns)
+    for m in markers { taken[m.row * columns + m.column] = true }
     var out: [MarkerLabel] = []
     for m in markers.reversed() {
       guard m.hasLabel else { continue }
-      // The marker's row in `taken`.
-      let base = (m.row - first) * columns
       let start = m.column + 2
       var width = m.displayedLabelWidth
       // The free cells after the marker are counted only as far as the label and the free
@@ -376,7 +354,7 @@ extension FrameComposer {
       // stopped short of that and is the room there is).
       let needed = min(24, width + 1)
       var room = 0
-      while start + room < columns, room < needed, !taken[base + start + room] {
+      while start + room < columns, room < needed, !taken[m.row * columns + start + room] {
         room += 1
       }
       let fits = room == needed && needed < 24
@@ -404,7 +382,7 @@ extension FrameComposer {
         width = Self.labelWidth(name)
         count = 0
       }
-      for c in (start - 1)..<(start + width) { taken[base + c] = true }
+      for c in (start - 1)..<(start + width) { taken[m.row * columns + c] = true }
       out.append(
         MarkerLabel(
           row: m.row, column: start, name: name, count: count, width: width,
@@ -602,104 +580,5 @@ extension MapView {
       box.column = min(max(mc - width / 2, 0), vp.columns - width)
     }
     return box
-  }
-}
-
-/// The labels of a frame's many markers (`FrameComposer.markerLabels`), made by bands of rows
-/// on two threads: a helper thread starts on the bands as soon as the markers are placed, and
-/// the frame's thread joins it in `finish()` once it has composited the dots. Bands are taken
-/// one at a time from a shared counter, and joined in the order `markerLabels` makes them: the
-/// same labels as one call on all the markers. The frame's thread never waits for the helper:
-/// a band the helper claimed but has not finished (its thread may be descheduled on a busy
-/// machine) is made again by the frame's thread, and the helper's copy, the same labels, is
-/// dropped.
-///
-/// Only when the markers' rows never go back (one z priority for all, the usual case; they
-/// are in drawing order, by row within a z), so that every row's markers are in one band and
-/// the bands in row order; and not with `TERMMAP_SERIAL_DRAW=1` (callgrind counts whole frames
-/// on one thread), nor with one core, nor for fewer than `minimumMarkers`.
-///
-/// Sendable: the markers and bounds are constants, read by both threads; a band's labels are
-/// a value made from them alone, stored under a mutex only if its slot is still empty, and
-/// `finish()` reads the slots under that mutex: no access overlaps.
-final class MarkerLabelBatch: Sendable {
-  /// Fewest markers for which a helper thread is woken (below, labels cost less than a wake).
-  static let minimumMarkers = 1500
-  /// The bands the markers are cut into (at row boundaries; fewer with few rows).
-  static let bandCount = 16
-
-  private let markers: [MarkerPlacement]
-  private let columns: Int
-  /// Band `n` is the markers `bounds[n]..<bounds[n + 1]`, whole rows.
-  private let bounds: [Int]
-  private let next = Atomic<Int>(0)
-  /// Each band's labels, once made (by either thread).
-  private let slots: Mutex<[[MarkerLabel]?]>
-
-  private init(_ markers: [MarkerPlacement], columns: Int, bounds: [Int]) {
-    self.markers = markers
-    self.columns = columns
-    self.bounds = bounds
-    slots = Mutex(Array(repeating: nil, count: bounds.count - 1))
-  }
-
-  /// The batch begun on a helper thread, or nil: the labels are best made by one
-  /// `markerLabels` call.
-  static func start(_ markers: [MarkerPlacement], columns: Int) -> MarkerLabelBatch? {
-    guard !TileJob.serial, markers.count >= minimumMarkers,
-      ProcessInfo.processInfo.activeProcessorCount > 1
-    else { return nil }
-    let step = (markers.count + bandCount - 1) / bandCount
-    var bounds = [0]
-    bounds.reserveCapacity(bandCount + 1)
-    var start = 0
-    var previous = markers[0].row
-    for n in markers.indices {
-      let row = markers[n].row
-      guard row >= previous else { return nil }
-      if row != previous && n - start >= step {
-        bounds.append(n)
-        start = n
-      }
-      previous = row
-    }
-    bounds.append(markers.count)
-    guard bounds.count > 2 else { return nil }
-    let batch = MarkerLabelBatch(markers, columns: columns, bounds: bounds)
-    DispatchQueue.global().async { batch.help() }
-    return batch
-  }
-
-  private var bands: Int { bounds.count - 1 }
-
-  /// The next band nobody has claimed.
-  private func claim() -> Int? {
-    let n = next.wrappingAdd(1, ordering: .relaxed).oldValue
-    return n < bands ? n : nil
-  }
-
-  /// Makes band `n`'s labels and keeps them, unless the other thread's are kept already.
-  private func make(_ n: Int) {
-    let labels = FrameComposer.markerLabels(markers[bounds[n]..<bounds[n + 1]], columns: columns)
-    slots.withLock { if $0[n] == nil { $0[n] = labels } }
-  }
-
-  /// The helper's part: bands until none is left.
-  private func help() {
-    while let n = claim() { make(n) }
-  }
-
-  /// Makes the bands left and those the helper has not finished, and returns all the labels.
-  func finish() -> [MarkerLabel] {
-    while let n = claim() { make(n) }
-    // Every band is claimed now; the helper's that are still missing are made here too.
-    let missing = slots.withLock { s in s.indices.filter { s[$0] == nil } }
-    for n in missing { make(n) }
-    let made = slots.withLock { $0 }
-    var out: [MarkerLabel] = []
-    out.reserveCapacity(made.reduce(0) { $0 + ($1?.count ?? 0) })
-    // `markerLabels` goes through the markers last first: the last band's labels first.
-    for labels in made.reversed() { out.append(contentsOf: labels ?? []) }
-    return out
   }
 }

@@ -117,8 +117,7 @@ extension FrameComposer {
   /// 2. `startDrawingTiles`, `finishDrawingTiles`: the missing tiles, drawn on all cores and
   ///    cached. `content` is evaluated once, in between: with `overlappingContent`, helper
   ///    threads start on the tiles first and this thread joins them after it; otherwise it is
-  ///    evaluated before the tiles draw. The content's markers' labels are begun then
-  ///    (`MarkerLabelBatch`: with many markers, a helper thread starts on them).
+  ///    evaluated before the tiles draw.
   /// 3. `compositeDots`: every tile copied onto one screen canvas on its layer's band.
   /// 4. `placeCellContent`: the canvas turned into glyphs, then what lives in cells — labels
   ///    (under `.aboveLabels` ink, over `.aboveRoads` ink), the content's markers, and its
@@ -133,12 +132,10 @@ extension FrameComposer {
     planned(rendering)
     let drawing = startDrawingTiles(plan, overlapped: overlappingContent)
     let cellContent = content()
-    // Many markers' labels start on a helper thread while this one composites the dots.
-    let markerText = MarkerLabelBatch.start(cellContent.markers, columns: vp.columns)
     finishDrawingTiles(drawing, &plan)
     let credits = attribution(of: plan)
     let canvas = compositeDots(plan, vp)
-    var cells = placeCellContent(canvas, &plan, vp, cellContent, markerText)
+    var cells = placeCellContent(canvas, &plan, vp, cellContent)
     cells.repairWideGlyphs()
     return Frame(
       cells: cells, statistics: plan.statistics, attribution: credits,
@@ -401,8 +398,7 @@ extension FrameComposer {
   /// (never over a marker, the callout, overlay text, or ink of an `.aboveLabels` overlay),
   /// markers, and the callout.
   private func placeCellContent(
-    _ canvas: CellCanvas, _ plan: inout FramePlan, _ vp: Viewport, _ content: FrameContent,
-    _ labelBatch: MarkerLabelBatch?
+    _ canvas: CellCanvas, _ plan: inout FramePlan, _ vp: Viewport, _ content: FrameContent
   ) -> CellBuffer {
     var cells = CellBuffer(columns: vp.columns, rows: vp.rows)
     for layer in plan.layers {
@@ -411,7 +407,7 @@ extension FrameComposer {
     canvas.paint(into: &cells, charset: charset)
     let callout = content.callout
     let markers = content.markers
-    let markerText = labelBatch?.finish() ?? markerLabels(markers, columns: vp.columns)
+    let markerText = markerLabels(markers, columns: vp.columns)
     let providers = plan.layers.compactMap { layer -> (LabelProviding, FrameLayer)? in
       guard let p = layer.renderer as? LabelProviding else { return nil }
       return (p, layer)
