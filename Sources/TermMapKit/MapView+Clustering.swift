@@ -29,6 +29,15 @@ public final class ClusterAnnotation: Annotation {
   /// How many titles `detailLines` lists.
   static let listedTitles = 8
 
+  /// "+N more" for the counts of other members clusters have most (formatted once, not for
+  /// each cluster made).
+  static let moreSubtitles: [String] = (0..<32).map { "+\($0) more" }
+
+  /// The subtitle of a cluster with `others` members besides the first: "+N more".
+  static func moreSubtitle(_ others: Int) -> String {
+    others >= 0 && others < moreSubtitles.count ? moreSubtitles[others] : "+\(others) more"
+  }
+
   /// A cluster of annotations (it should hold at least one), with the standard callout text.
   public init(memberAnnotations: [any Annotation]) {
     self.memberAnnotations = memberAnnotations
@@ -36,12 +45,15 @@ public final class ClusterAnnotation: Annotation {
     let count = memberAnnotations.count
     if let name = first?.title, !name.isEmpty {
       title = name
-      subtitle = count > 1 ? "+\(count - 1) more" : nil
+      subtitle = count > 1 ? Self.moreSubtitle(count - 1) : nil
     } else {
       title = "\(count) annotations"
       subtitle = nil
     }
+    // (Room for every title listed at once: grown append by append, the list was copied once
+    // or twice a cluster.)
     var names: [String] = []
+    if count > 1 { names.reserveCapacity(min(count - 1, Self.listedTitles + 1)) }
     for a in memberAnnotations.dropFirst() {
       guard let t = a.title, !t.isEmpty else { continue }
       if names.count == Self.listedTitles {
