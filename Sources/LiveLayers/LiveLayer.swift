@@ -67,6 +67,8 @@ public final class LiveLayer {
   private var trailsChanged = false
   private var lastTrails = -Double.infinity
   private var lastExpiry = -Double.infinity
+  /// How many point targets only moved in the last `synchronize()`.
+  private var lastMoved = 0
 
   /// A layer showing a feed's targets.
   public init(feed: LiveFeed) {
@@ -134,6 +136,9 @@ public final class LiveLayer {
     // Their coordinates, as they moved: handed to the maps with their slots, so the index
     // does not ask each target for it again.
     var movedTo: [Coordinate] = []
+    // As many as moved last time (a frame's moves are alike: not grown by doubling).
+    moved.reserveCapacity(lastMoved)
+    movedTo.reserveCapacity(lastMoved)
     var redisplayedAt: [Coordinate] = []
     var changed: [(slot: Int, state: TargetState)] = []
     let bySlot = targetBySlot
@@ -165,6 +170,7 @@ public final class LiveLayer {
       }
       return (removed, store.trailLength)
     }
+    lastMoved = moved.count
     if trailLength > 0 && !(moved.isEmpty && redisplayed.isEmpty) { trailsChanged = true }
     guard
       !changed.isEmpty || !moved.isEmpty || !redisplayed.isEmpty || !removed.isEmpty
