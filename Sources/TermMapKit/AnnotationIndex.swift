@@ -24,13 +24,16 @@ final class AnnotationIndex {
     /// reference is `unowned(unsafe)` (no check, no reference count: a move walks up through
     /// it for every target moved) because no node is reached after its parent is gone.
     unowned(unsafe) let parent: Node?
-    var entries: [Entry] = []
-    var children: [Node]? = nil
-    // `count`, `marks` and `rep` are plain values (integers; an optional of two integers),
-    // read for every node a walk or a move passes: unchecked, as `AnnotationView`'s plain
-    // values are. Safe: the index is used on the main actor only (its map view's), so
-    // accesses never run at once on two threads, and an overlapping access on one thread
-    // could only see an old or a new value of a type without references.
+    // A node's fields are read for every node a walk or a move passes, and without the
+    // run-time exclusivity check (each read of `entries` was a call to begin an access, a
+    // leaf at a time). Safe: the index is used on the main actor only (its map view's), so
+    // accesses never run at once on two threads; and no access overlaps another on that
+    // thread: the index calls no code but its own and the standard library's while it reads
+    // or changes a node (an annotation's `coordinate` is read before the tree is reached,
+    // `insert(_:)` and `move(slots:)`), and each access to `entries` or `children` is a
+    // single load, store or in-place change (`append`, `remove(at:)`) that reaches no node.
+    @exclusivity(unchecked) var entries: [Entry] = []
+    @exclusivity(unchecked) var children: [Node]? = nil
     @exclusivity(unchecked) var count = 0
     /// The members' `AnnotationIndex.mark(_:)`s combined (exclusive or): the same for the same
     /// members, whatever their points inside the node.

@@ -499,7 +499,13 @@ extension MapView {
       guard !r.isNull else { continue }
       annotationIndex.representatives(in: r, shift: shift, viewport: vp, into: &reps, slots: &slots)
     }
-    for rep in reps { slots[rep.row * vp.columns + rep.column] = -1 }
+    // (Through the table's storage: no uniqueness check a cell. Safe: a representative's cell
+    // is on screen, `AnnotationIndex.cell(of:shift:viewport:)`, so its place is below
+    // `columns × rows`, the table's count; nothing else reaches the table meanwhile.)
+    let columns = vp.columns
+    slots.withUnsafeMutableBufferPointer { cells in
+      for rep in reps { cells[rep.row * columns + rep.column] = -1 }
+    }
     swap(&slots, &annotationViews.cellReps)
     let capacity = annotationIndex.slotCapacity
     if annotationViews.bySlot.count < capacity {
