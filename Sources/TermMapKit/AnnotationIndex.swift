@@ -327,16 +327,16 @@ final class AnnotationIndex {
   }
 
   /// `move(slots:)` for slots named with their annotations' serials (`AnnotationSlot`: a slot
-  /// that no longer holds its annotation is passed over), each with the coordinate its
-  /// annotation has now (`coordinates[k]` for `given[k]`; a slot given twice: the last), so
-  /// the annotations are not asked. One pass in the order of the slots projects each point
-  /// and makes its move as it reaches the slot: no lists of the slots, their places in
+  /// that no longer holds its annotation is passed over), each with the map point of the
+  /// coordinate its annotation has now (`points[k]` for `given[k]`, not yet clamped; a slot
+  /// given twice: the last), so the annotations are not asked. One pass in the order of the
+  /// slots makes each move as it reaches the slot: no lists of the slots, their places in
   /// `given` and their points are built first (thousands a frame, an append and a uniqueness
   /// check each). Returns how many moved and, when `listing`, which, in the order moved.
   func move(
-    _ given: [AnnotationSlot], coordinates: [Coordinate], listing: Bool
+    _ given: [AnnotationSlot], points: [MapPoint], listing: Bool
   ) -> (count: Int, moved: [Int32]) {
-    precondition(coordinates.count == given.count, "a coordinate a slot")
+    precondition(points.count == given.count, "a point a slot")
     var moved: [Int32] = []
     var count = 0
     // The records in a local variable (each read or write of the index's own `slotRecords`
@@ -371,7 +371,7 @@ final class AnnotationIndex {
           table[k] = 0
           count += 1
           if listing { moved.append(Int32(k)) }
-          step(k, Self.clamped(MapPoint(coordinates[n])), &records)
+          step(k, Self.clamped(points[n]), &records)
         }
       }
       swap(&table, &movedAt)
@@ -391,7 +391,7 @@ final class AnnotationIndex {
       for (n, p) in pairs.enumerated() where n + 1 == pairs.count || pairs[n + 1].slot != p.slot {
         count += 1
         if listing { moved.append(p.slot) }
-        step(Int(p.slot), Self.clamped(MapPoint(coordinates[Int(p.place)])), &records)
+        step(Int(p.slot), Self.clamped(points[Int(p.place)]), &records)
       }
     }
     swap(&records, &slotRecords)

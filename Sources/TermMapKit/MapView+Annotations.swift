@@ -222,10 +222,23 @@ extension MapView {
     inSlots slots: [AnnotationSlot], coordinates: [Coordinate], redisplaying: Bool = true
   ) {
     precondition(coordinates.count == slots.count, "a coordinate for each slot")
+    annotationsDidMove(
+      inSlots: slots, points: coordinates.map(MapPoint.init), redisplaying: redisplaying)
+  }
+
+  /// `annotationsDidMove(inSlots:coordinates:redisplaying:)` for annotations whose map points
+  /// now are given with their slots (`points[k]` is `MapPoint(_:)` of the `coordinate` of the
+  /// annotation of `slots[k]`): a caller that projected each coordinate already — off the
+  /// main thread, where it was set — spares the frame the projection. The frame is the one
+  /// `annotationsDidMove(inSlots:coordinates:redisplaying:)` would give for those
+  /// coordinates.
+  public func annotationsDidMove(
+    inSlots slots: [AnnotationSlot], points: [MapPoint], redisplaying: Bool = true
+  ) {
+    precondition(points.count == slots.count, "a point for each slot")
     // The slots checked and moved in one pass of the index (no lists of those found and
-    // their coordinates made here first).
-    let (count, moved) = annotationIndex.move(
-      slots, coordinates: coordinates, listing: redisplaying)
+    // their points made here first).
+    let (count, moved) = annotationIndex.move(slots, points: points, listing: redisplaying)
     guard count > 0 else { return }
     if redisplaying { redisplay(moved) }
     setNeedsLayout()
