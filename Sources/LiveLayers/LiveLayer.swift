@@ -41,16 +41,16 @@ public final class LiveLayer {
         slots[slot] = map.slot(of: t)
       }
     }
-    /// The map's slots of targets given by their slots in the store, each with its
-    /// coordinate (`coordinates[k]` is the target's of `storeSlots[k]`).
-    func mapSlots(_ storeSlots: [Int], _ coordinates: [Coordinate]) -> (
-      slots: [AnnotationSlot], coordinates: [Coordinate]
+    /// The map's slots of targets given by their slots in the store, each with its map
+    /// point (`points[k]` is the target's of `storeSlots[k]`).
+    func mapSlots(_ storeSlots: [Int], _ points: [MapPoint]) -> (
+      slots: [AnnotationSlot], points: [MapPoint]
     ) {
       var out: [AnnotationSlot] = []
-      var at: [Coordinate] = []
+      var at: [MapPoint] = []
       out.reserveCapacity(storeSlots.count)
       at.reserveCapacity(storeSlots.count)
-      for (s, c) in zip(storeSlots, coordinates) where s < slots.count {
+      for (s, c) in zip(storeSlots, points) where s < slots.count {
         if let m = slots[s] {
           out.append(m)
           at.append(c)
@@ -67,6 +67,8 @@ public final class LiveLayer {
   private var trailsChanged = false
   private var lastTrails = -Double.infinity
   private var lastExpiry = -Double.infinity
+  /// How many point targets only moved in the last `synchronize()`.
+  private var lastMoved = 0
 
   /// A layer showing a feed's targets.
   public init(feed: LiveFeed) {
@@ -131,10 +133,14 @@ public final class LiveLayer {
     // new here, lines and polygons) are copied out and made after.
     var moved: [Int] = []
     var redisplayed: [Int] = []
-    // Their coordinates, as they moved: handed to the maps with their slots, so the index
-    // does not ask each target for it again.
-    var movedTo: [Coordinate] = []
-    var redisplayedAt: [Coordinate] = []
+    // Their map points, as they moved: handed to the maps with their slots, so the index
+    // neither asks each target for its coordinate again nor projects it (the store projected
+    // it when the target moved, off the main thread).
+    var movedTo: [MapPoint] = []
+    // As many as moved last time (a frame's moves are alike: not grown by doubling).
+    moved.reserveCapacity(lastMoved)
+    movedTo.reserveCapacity(lastMoved)
+    var redisplayedAt: [MapPoint] = []
     var changed: [(slot: Int, state: TargetState)] = []
     let bySlot = targetBySlot
     let (removed, trailLength) = feed.withStore { store in
@@ -146,18 +152,18 @@ public final class LiveLayer {
         changed = c.changed
         return (c.removed, store.trailLength)
       }
-      let removed = store.takeChangedSlots { slot, state in
+      let removed = store.takeChangedSlots { slot, state, point in
         // (The state read where the store keeps it, not copied.)
-        if case .point(let c) = state.pointee.geometry, slot < bySlot.count,
+        if case .point = state.pointee.geometry, slot < bySlot.count,
           let t = bySlot[slot]
         {
           // A point target already (so no line or polygon has its id): it moves.
           if t.update(from: state) {
             redisplayed.append(slot)
-            redisplayedAt.append(c)
+            redisplayedAt.append(point)
           } else {
             moved.append(slot)
-            movedTo.append(c)
+            movedTo.append(point)
           }
         } else {
           changed.append((slot, state.pointee))
@@ -165,6 +171,7 @@ public final class LiveLayer {
       }
       return (removed, store.trailLength)
     }
+    lastMoved = moved.count
     if trailLength > 0 && !(moved.isEmpty && redisplayed.isEmpty) { trailsChanged = true }
     guard
       !changed.isEmpty || !moved.isEmpty || !redisplayed.isEmpty || !removed.isEmpty
@@ -189,10 +196,10 @@ public final class LiveLayer {
           // A point target already (so no line or polygon has its id): it moves.
           if t.update(state) {
             redisplayed.append(slot)
-            redisplayedAt.append(c)
+            redisplayedAt.append(MapPoint(c))
           } else {
             moved.append(slot)
-            movedTo.append(c)
+            movedTo.append(MapPoint(c))
           }
         } else {
           if let o = shapes.removeValue(forKey: state.id) { shapesGone.append(o) }
@@ -229,12 +236,12 @@ public final class LiveLayer {
         maps[k].note(addedSlots, on: map)
       }
       if !moved.isEmpty {
-        let (slots, coordinates) = maps[k].mapSlots(moved, movedTo)
-        map.annotationsDidMove(inSlots: slots, coordinates: coordinates, redisplaying: false)
+        let (slots, points) = maps[k].mapSlots(moved, movedTo)
+        map.annotationsDidMove(inSlots: slots, points: points, redisplaying: false)
       }
       if !redisplayed.isEmpty {
-        let (slots, coordinates) = maps[k].mapSlots(redisplayed, redisplayedAt)
-        map.annotationsDidMove(inSlots: slots, coordinates: coordinates, redisplaying: true)
+        let (slots, points) = maps[k].mapSlots(redisplayed, redisplayedAt)
+        map.annotationsDidMove(inSlots: slots, points: points, redisplaying: true)
       }
     }
     if trailLength > 0 && trailsChanged && (trailsNow || now - lastTrails >= 1) {

@@ -98,7 +98,8 @@ public final class LiveTarget: MovableAnnotation, DefaultAnnotationViewProviding
         s.geometry = state.pointee.geometry
         s.lastSeen = state.pointee.lastSeen
         s.timeToLive = state.pointee.timeToLive
-        s.trail = state.pointee.trail
+        // (Without trails, both empty: not assigned, which was a retain and a release.)
+        if !(s.trail.isEmpty && state.pointee.trail.isEmpty) { s.trail = state.pointee.trail }
       } else {
         s = state.pointee
       }

@@ -77,6 +77,11 @@ public struct TargetStore: Sendable {
     var isStale: Bool
   }
   private var ages: [Age] = []
+  /// Each slot's point target's map point (`MapPoint(_:)` of its coordinate), projected where
+  /// it moves — by the thread that applies the update, under the feed's lock — so the frame
+  /// that takes the move hands it to the maps as it is (`takeChangedSlots(_:)`), not a sine
+  /// and a logarithm a moved target on the main thread. (Not kept for other geometries.)
+  private var points: [MapPoint] = []
   /// No target turns stale or goes before this time, less a millisecond (a bound: `apply`
   /// lowers it to each target's time to turn stale, `expire(now:)` sets it to the earliest
   /// of the targets it keeps): an `expire(now:)` before it has nothing to do, and returns
@@ -144,6 +149,7 @@ public struct TargetStore: Sendable {
           if t.trail.count > trailLength { t.trail.removeFirst(t.trail.count - trailLength) }
         }
         t.geometry = u.geometry
+        if case .point(let c) = u.geometry { points[slot] = MapPoint(c) }
       }
       if u.kind != .feature { t.kind = u.kind }
       Self.merge(u.properties, into: &t.properties)
@@ -169,15 +175,19 @@ public struct TargetStore: Sendable {
       isStale: false, trail: trail)
     let slot: Int
     let age = Age(lastSeen: t.lastSeen, timeToLive: t.timeToLive, isStale: false)
+    var point = MapPoint(x: 0, y: 0)
+    if case .point(let c) = u.geometry { point = MapPoint(c) }
     if let ttl = t.timeToLive { quietUntil = min(quietUntil, t.lastSeen + ttl) }
     if let f = free.popLast() {
       slot = f
       slots[slot] = t
       ages[slot] = age
+      points[slot] = point
     } else {
       slot = slots.count
       slots.append(t)
       ages.append(age)
+      points.append(point)
       newer.append(-1)
       older.append(-1)
       changedFlag.append(false)
@@ -259,16 +269,20 @@ public struct TargetStore: Sendable {
   /// `takeChangedSlots()` without copying the states out: `body` reads each changed target's
   /// slot and state where the store keeps it (a frame takes thousands, and a copy of a state
   /// is a retain and a release of each of its arrays and its id, through the optional's
-  /// generic copy: a thousand instructions a state), in the order they changed. The pointer
-  /// is valid only during the call, and `body` must not reach the store. Returns the ids
-  /// removed.
-  mutating func takeChangedSlots(_ body: (Int, UnsafePointer<TargetState>) -> Void) -> [String] {
+  /// generic copy: a thousand instructions a state), in the order they changed, with a point
+  /// target's map point (`MapPoint(_:)` of its coordinate, projected when it moved; for other
+  /// geometries, meaningless). The pointer is valid only during the call, and `body` must not
+  /// reach the store. Returns the ids removed.
+  mutating func takeChangedSlots(
+    _ body: (Int, UnsafePointer<TargetState>, MapPoint) -> Void
+  ) -> [String] {
     var list: [Int] = []
     swap(&list, &changed)
     for s in list {
       changedFlag[s] = false
       if case .none = slots[s] { continue }
-      withUnsafeMutablePointer(to: &slots[s]!) { body(s, UnsafePointer($0)) }
+      let point = points[s]
+      withUnsafeMutablePointer(to: &slots[s]!) { body(s, UnsafePointer($0), point) }
     }
     list.removeAll(keepingCapacity: list.count < 65_536)
     swap(&list, &changed)

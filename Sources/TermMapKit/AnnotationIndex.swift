@@ -24,15 +24,23 @@ final class AnnotationIndex {
     /// reference is `unowned(unsafe)` (no check, no reference count: a move walks up through
     /// it for every target moved) because no node is reached after its parent is gone.
     unowned(unsafe) let parent: Node?
-    var entries: [Entry] = []
-    var children: [Node]? = nil
-    var count = 0
+    // A node's fields are read for every node a walk or a move passes, and without the
+    // run-time exclusivity check (each read of `entries` was a call to begin an access, a
+    // leaf at a time). Safe: the index is used on the main actor only (its map view's), so
+    // accesses never run at once on two threads; and no access overlaps another on that
+    // thread: the index calls no code but its own and the standard library's while it reads
+    // or changes a node (an annotation's `coordinate` is read before the tree is reached,
+    // `insert(_:)` and `move(slots:)`), and each access to `entries` or `children` is a
+    // single load, store or in-place change (`append`, `remove(at:)`) that reaches no node.
+    @exclusivity(unchecked) var entries: [Entry] = []
+    @exclusivity(unchecked) var children: [Node]? = nil
+    @exclusivity(unchecked) var count = 0
     /// The members' `AnnotationIndex.mark(_:)`s combined (exclusive or): the same for the same
     /// members, whatever their points inside the node.
-    var marks: UInt64 = 0
+    @exclusivity(unchecked) var marks: UInt64 = 0
     /// The member added first, standing for the node (nil when unknown; found again on
     /// demand).
-    var rep: Entry?
+    @exclusivity(unchecked) var rep: Entry?
     init(rect: MapRect, parent: Node?) {
       self.rect = rect
       self.parent = parent
@@ -216,6 +224,12 @@ final class AnnotationIndex {
   }
 
   /// `move(_:)` for a slot and its new (clamped) point.
+  ///
+  /// A move out of its leaf starts from the deepest node that holds both points, found by
+  /// walking up from the leaf (`Node.parent`): the walk down from the root to it would pass
+  /// the same nodes (each holds both points, so both go to the same child), reading and
+  /// retaining each node's children on the way, for nothing (the nodes above keep their
+  /// members). Most such moves cross into a neighbouring leaf, a level or two up.
   @discardableResult
   func move(slot: Int32, to p: MapPoint) -> Bool {
     generation &+= 1
@@ -231,6 +245,13 @@ final class AnnotationIndex {
     let old = slotRecords[k].point
     let e = Entry(slot: slot, serial: slotRecords[k].serial)
     var n = root
+    if let leaf = slotRecords[k].leaf {
+      var up = leaf.parent
+      while let m = up, !Self.holds(m.rect, p) { up = m.parent }
+      // (None holds it, the root not: a point that is not a number. The walk from the root
+      // then goes as it always went.)
+      if let m = up { n = m }
+    }
     while true {
       guard let children = n.children else {
         // Both points in this leaf.
@@ -256,24 +277,17 @@ final class AnnotationIndex {
   /// entries in memory order, near each other, not one cache miss each. A slot given twice
   /// moves once. Returns the slots moved, in that order.
   ///
-  /// With `coordinates` (one for each slot given), each annotation moves to its coordinate
-  /// there, which its caller knows is the annotation's `coordinate` now (a slot given twice:
-  /// the last), and the annotations are not asked.
-  ///
   /// The order is found by marking the slots in a table of every slot (`slotCapacity`) and
   /// reading it through, not by sorting, when the moves are at least a sixteenth of the slots
   /// (live targets: thousands a frame); fewer are sorted.
   @discardableResult
-  func move(slots given: [Int32], coordinates: [Coordinate]? = nil) -> [Int32] {
-    precondition(coordinates.map { $0.count == given.count } ?? true, "a coordinate a slot")
+  func move(slots given: [Int32]) -> [Int32] {
     generation &+= 1
     var order: [Int32] = []
     order.reserveCapacity(given.count)
-    // Each slot's place in `given` (the last), in `order`'s order, when coordinates are given.
-    var places: [Int32] = []
     if given.count >= store.count / 16 {
       // (The table in a local variable while it is marked and read: no run-time exclusivity
-      // check per slot.) A slot's place in `given`, plus one (0: not given).
+      // check per slot.) 1 for a slot given, else 0.
       var table: [Int32] = []
       swap(&table, &movedAt)
       defer { swap(&table, &movedAt) }
@@ -282,64 +296,124 @@ final class AnnotationIndex {
       }
       var lowest = Int.max
       var highest = -1
-      for (n, s) in given.enumerated() {
+      for s in given {
         let k = Int(s)
-        table[k] = Int32(n + 1)
+        table[k] = 1
         if k < lowest { lowest = k }
         if k > highest { highest = k }
       }
       if highest >= 0 {
-        if coordinates != nil { places.reserveCapacity(given.count) }
         for k in lowest...highest where table[k] != 0 {
-          if coordinates != nil { places.append(table[k] - 1) }
           table[k] = 0
           order.append(Int32(k))
         }
       }
     } else {
-      // By slot, then place: the last place of each slot kept.
-      var pairs: [(slot: Int32, place: Int32)] = []
-      pairs.reserveCapacity(given.count)
-      for (n, s) in given.enumerated() { pairs.append((s, Int32(n))) }
-      pairs.sort { $0.slot != $1.slot ? $0.slot < $1.slot : $0.place < $1.place }
-      for (n, p) in pairs.enumerated() where n + 1 == pairs.count || pairs[n + 1].slot != p.slot {
-        order.append(p.slot)
-        places.append(p.place)
-      }
+      let sorted = given.sorted()
+      for (n, s) in sorted.enumerated() where n == 0 || sorted[n - 1] != s { order.append(s) }
     }
     // The annotations' places now (a moved live target reads its own under its lock), all
     // read before any move: an annotation's `coordinate` is its program's code, which may
     // read the index.
     var points: [MapPoint] = []
     points.reserveCapacity(order.count)
-    if let coordinates {
-      for n in places { points.append(Self.clamped(MapPoint(coordinates[Int(n)]))) }
-    } else {
-      let annotations = store
-      for s in order { points.append(Self.clamped(MapPoint(annotations[Int(s)]!.coordinate))) }
-    }
-    // Moves within their leaves (almost all) are made in a local copy of the records: each
-    // read or write of the index's own `slotRecords` is checked for exclusive access at run
-    // time (a third of a move's instructions). The rest go through `move(slot:to:)` with the
-    // records back in place.
+    let annotations = store
+    for s in order { points.append(Self.clamped(MapPoint(annotations[Int(s)]!.coordinate))) }
     var records: [SlotRecord] = []
     swap(&records, &slotRecords)
-    for (s, p) in zip(order, points) {
-      let k = Int(s)
-      if records[k].serial >= 0 && Self.holds(records[k].leafRect, p) {
-        records[k].point = p
-        continue
-      }
-      swap(&records, &slotRecords)
-      move(slot: s, to: p)
-      swap(&records, &slotRecords)
-    }
+    for (s, p) in zip(order, points) { step(Int(s), p, &records) }
     swap(&records, &slotRecords)
     return order
   }
 
-  /// `move(slots:coordinates:)`'s table of each slot's place in the slots to move, plus one
-  /// (all 0 between calls).
+  /// `move(slots:)` for slots named with their annotations' serials (`AnnotationSlot`: a slot
+  /// that no longer holds its annotation is passed over), each with the map point of the
+  /// coordinate its annotation has now (`points[k]` for `given[k]`, not yet clamped; a slot
+  /// given twice: the last), so the annotations are not asked. One pass in the order of the
+  /// slots makes each move as it reaches the slot: no lists of the slots, their places in
+  /// `given` and their points are built first (thousands a frame, an append and a uniqueness
+  /// check each). Returns how many moved and, when `listing`, which, in the order moved.
+  func move(
+    _ given: [AnnotationSlot], points: [MapPoint], listing: Bool
+  ) -> (count: Int, moved: [Int32]) {
+    precondition(points.count == given.count, "a point a slot")
+    var moved: [Int32] = []
+    var count = 0
+    // The records in a local variable (each read or write of the index's own `slotRecords`
+    // is checked for exclusive access at run time: a third of a move's instructions), put
+    // back for a move out of its leaf (`step`).
+    var records: [SlotRecord] = []
+    swap(&records, &slotRecords)
+    if given.count >= store.count / 16 {
+      // A slot's place in `given`, plus one (0: not given; the table all 0 between calls).
+      var table: [Int32] = []
+      swap(&table, &movedAt)
+      if table.count < records.count {
+        table.append(contentsOf: repeatElement(0, count: records.count - table.count))
+      }
+      var lowest = Int.max
+      var highest = -1
+      for (n, h) in given.enumerated() {
+        let k = Int(h.index)
+        // `holds(slot:serial:)`, read from the local records.
+        guard k >= 0, k < records.count, h.serial >= 0, records[k].serial == h.serial else {
+          continue
+        }
+        table[k] = Int32(n + 1)
+        if k < lowest { lowest = k }
+        if k > highest { highest = k }
+      }
+      if highest >= 0 {
+        generation &+= 1
+        if listing { moved.reserveCapacity(given.count) }
+        for k in lowest...highest where table[k] != 0 {
+          let n = Int(table[k]) - 1
+          table[k] = 0
+          count += 1
+          if listing { moved.append(Int32(k)) }
+          step(k, Self.clamped(points[n]), &records)
+        }
+      }
+      swap(&table, &movedAt)
+    } else {
+      // By slot, then place: the last place of each slot kept.
+      var pairs: [(slot: Int32, place: Int32)] = []
+      pairs.reserveCapacity(given.count)
+      for (n, h) in given.enumerated() {
+        let k = Int(h.index)
+        guard k >= 0, k < records.count, h.serial >= 0, records[k].serial == h.serial else {
+          continue
+        }
+        pairs.append((h.index, Int32(n)))
+      }
+      pairs.sort { $0.slot != $1.slot ? $0.slot < $1.slot : $0.place < $1.place }
+      if !pairs.isEmpty { generation &+= 1 }
+      for (n, p) in pairs.enumerated() where n + 1 == pairs.count || pairs[n + 1].slot != p.slot {
+        count += 1
+        if listing { moved.append(p.slot) }
+        step(Int(p.slot), Self.clamped(points[Int(p.place)]), &records)
+      }
+    }
+    swap(&records, &slotRecords)
+    return (count, moved)
+  }
+
+  /// One move of a bulk move, with the index's records in `records` (its `slotRecords` empty
+  /// meanwhile): a move within its leaf (almost all) writes the point there; the others go
+  /// through `move(slot:to:)` with the records back in place.
+  @inline(__always)
+  private func step(_ k: Int, _ p: MapPoint, _ records: inout [SlotRecord]) {
+    if records[k].serial >= 0 && Self.holds(records[k].leafRect, p) {
+      records[k].point = p
+      return
+    }
+    swap(&records, &slotRecords)
+    move(slot: Int32(k), to: p)
+    swap(&records, &slotRecords)
+  }
+
+  /// `move(slots:)`'s and `move(_:coordinates:listing:)`'s table of the slots to move (all 0
+  /// between calls).
   private var movedAt: [Int32] = []
 
   func contains(_ a: any Annotation) -> Bool { slotOf[ObjectIdentifier(a)] != nil }

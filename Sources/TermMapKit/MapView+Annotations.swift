@@ -71,8 +71,6 @@ struct AnnotationViewRegistry {
   /// `visible`): frames walk these, in the index's spatial order, not the dictionary's
   /// scattered one.
   var shown: [AnnotationView] = []
-  /// The list before `shown`, emptied, kept for its capacity.
-  var spareShown: [AnnotationView] = []
   /// The viewport of the last layout while its collisions are still to resolve.
   var collisionsFor: Viewport?
   /// The current layout pass (views found on screen in it carry it as `layoutStamp`).
@@ -224,33 +222,44 @@ extension MapView {
     inSlots slots: [AnnotationSlot], coordinates: [Coordinate], redisplaying: Bool = true
   ) {
     precondition(coordinates.count == slots.count, "a coordinate for each slot")
-    var found: [Int32] = []
-    var at: [Coordinate] = []
-    found.reserveCapacity(slots.count)
-    at.reserveCapacity(slots.count)
-    for (s, c) in zip(slots, coordinates)
-    where annotationIndex.holds(slot: s.index, serial: s.serial) {
-      found.append(s.index)
-      at.append(c)
-    }
-    moveInIndex(found, coordinates: at, redisplaying: redisplaying)
+    annotationsDidMove(
+      inSlots: slots, points: coordinates.map(MapPoint.init), redisplaying: redisplaying)
   }
 
-  /// Moves annotations in the index by slot (each to its coordinate now, given or asked),
-  /// perhaps with their views on screen prepared for display again, and lays out again.
-  private func moveInIndex(
-    _ slots: [Int32], coordinates: [Coordinate]? = nil, redisplaying: Bool
+  /// `annotationsDidMove(inSlots:coordinates:redisplaying:)` for annotations whose map points
+  /// now are given with their slots (`points[k]` is `MapPoint(_:)` of the `coordinate` of the
+  /// annotation of `slots[k]`): a caller that projected each coordinate already — off the
+  /// main thread, where it was set — spares the frame the projection. The frame is the one
+  /// `annotationsDidMove(inSlots:coordinates:redisplaying:)` would give for those
+  /// coordinates.
+  public func annotationsDidMove(
+    inSlots slots: [AnnotationSlot], points: [MapPoint], redisplaying: Bool = true
   ) {
-    guard !slots.isEmpty else { return }
-    let moved = annotationIndex.move(slots: slots, coordinates: coordinates)
-    if redisplaying {
-      // The views on screen, found by slot (the same views as `visible` has for them).
-      let views = annotationViews.bySlot.count
-      for s in moved where Int(s) < views {
-        annotationViews.bySlot[Int(s)]?.prepareForDisplay()
-      }
-    }
+    precondition(points.count == slots.count, "a point for each slot")
+    // The slots checked and moved in one pass of the index (no lists of those found and
+    // their points made here first).
+    let (count, moved) = annotationIndex.move(slots, points: points, listing: redisplaying)
+    guard count > 0 else { return }
+    if redisplaying { redisplay(moved) }
     setNeedsLayout()
+  }
+
+  /// Moves annotations in the index by slot (each to its coordinate now), perhaps with their
+  /// views on screen prepared for display again, and lays out again.
+  private func moveInIndex(_ slots: [Int32], redisplaying: Bool) {
+    guard !slots.isEmpty else { return }
+    let moved = annotationIndex.move(slots: slots)
+    if redisplaying { redisplay(moved) }
+    setNeedsLayout()
+  }
+
+  /// Has the views on screen of annotations just moved (by slot) `prepareForDisplay()` again.
+  private func redisplay(_ moved: [Int32]) {
+    // The views on screen, found by slot (the same views as `visible` has for them).
+    let views = annotationViews.bySlot.count
+    for s in moved where Int(s) < views {
+      annotationViews.bySlot[Int(s)]?.prepareForDisplay()
+    }
   }
 
   /// The annotations inside a map rect (from the spatial index).
@@ -503,7 +512,13 @@ extension MapView {
       guard !r.isNull else { continue }
       annotationIndex.representatives(in: r, shift: shift, viewport: vp, into: &reps, slots: &slots)
     }
-    for rep in reps { slots[rep.row * vp.columns + rep.column] = -1 }
+    // (Through the table's storage: no uniqueness check a cell. Safe: a representative's cell
+    // is on screen, `AnnotationIndex.cell(of:shift:viewport:)`, so its place is below
+    // `columns × rows`, the table's count; nothing else reaches the table meanwhile.)
+    let columns = vp.columns
+    slots.withUnsafeMutableBufferPointer { cells in
+      for rep in reps { cells[rep.row * columns + rep.column] = -1 }
+    }
     swap(&slots, &annotationViews.cellReps)
     let capacity = annotationIndex.slotCapacity
     if annotationViews.bySlot.count < capacity {
@@ -518,24 +533,35 @@ extension MapView {
     var entering: [Int] = []
     var previous: [AnnotationView] = []
     swap(&previous, &annotationViews.shown)
-    var shown: [AnnotationView] = []
-    swap(&shown, &annotationViews.spareShown)
-    shown.reserveCapacity(reps.count)
+    // The views that stay, written straight into the new list's storage (thousands a frame:
+    // an append each was a call to make the list unique and one to append). Its capacity,
+    // one place a representative, also holds the views that enter (no view is listed twice).
+    var shown: [AnnotationView]
     do {
+      // (The table's copy gone before the entering views are written to it.)
       let bySlot = annotationViews.bySlot
-      for (n, rep) in reps.enumerated() {
-        if let v = bySlot[Int(rep.slot)] {
-          if v.layoutStamp != stamp {
-            v.layoutStamp = stamp
-            shown.append(v)
+      shown = [AnnotationView](unsafeUninitializedCapacity: reps.count) { buffer, initialized in
+        // Safe: each place below `buffer.count` (at least `reps.count`) is initialized once, in
+        // order (a view is written at most once a representative, so `n` < `reps.count`), and
+        // `initialized` is set to exactly the places written; nothing here throws or returns
+        // early, and no code but this loop's reaches the buffer meanwhile.
+        var n = 0
+        for (k, rep) in reps.enumerated() {
+          if let v = bySlot[Int(rep.slot)] {
+            if v.layoutStamp != stamp {
+              v.layoutStamp = stamp
+              buffer.initializeElement(at: n, to: v)
+              n += 1
+            }
+            v.representedCount = rep.count
+            v.representedMarks = rep.marks
+            v.layoutPoint = rep.point
+            v.layoutOrder = rep.serial
+          } else {
+            entering.append(k)
           }
-          v.representedCount = rep.count
-          v.representedMarks = rep.marks
-          v.layoutPoint = rep.point
-          v.layoutOrder = rep.serial
-        } else {
-          entering.append(n)
         }
+        initialized = n
       }
     }
     // Views that leave: those of the last pass not found in this one (a view removed with its
@@ -583,8 +609,6 @@ extension MapView {
       added.append(v)
     }
     annotationViews.shown = shown
-    previous.removeAll(keepingCapacity: true)
-    annotationViews.spareShown = previous
     if !added.isEmpty { delegate?.mapView(self, didAdd: added) }
     keepDraggedMarker()
     annotationViews.clustering = viewsUseClustering()

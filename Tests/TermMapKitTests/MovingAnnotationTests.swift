@@ -227,9 +227,9 @@ struct MovingAnnotationTests {
   }
 
   @Test(
-    "Moves handed over by slot (with their coordinates or without) draw what moves by annotation draw, clusters and all",
-    arguments: [false, true])
-  func movesBySlotSameAsByAnnotation(withCoordinates: Bool) throws {
+    "Moves handed over by slot (with their coordinates, their map points or neither) draw what moves by annotation draw, clusters and all",
+    arguments: [0, 1, 2])
+  func movesBySlotSameAsByAnnotation(handing: Int) throws {
     // The delegates kept (a map holds its delegate weakly): they give the views their
     // clustering identifiers.
     let delegates = [ClusterDelegate(), ClusterDelegate()]
@@ -252,9 +252,13 @@ struct MovingAnnotationTests {
         byAnnotation.append(sets[1][n])
       }
       // Only the places changed: the views need not be prepared again.
-      if withCoordinates {
+      if handing == 1 {
         maps[0].annotationsDidMove(
           inSlots: bySlot.reversed(), coordinates: coordinates.reversed(), redisplaying: false)
+      } else if handing == 2 {
+        maps[0].annotationsDidMove(
+          inSlots: bySlot.reversed(), points: coordinates.reversed().map(MapPoint.init),
+          redisplaying: false)
       } else {
         maps[0].annotationsDidMove(inSlots: bySlot.reversed(), redisplaying: false)
       }
