@@ -293,28 +293,23 @@ public struct CellCanvas: Sendable, Equatable {
     var row = first
     var out = 0
     for _ in 0..<rows {
-      var p = row
-      var i = 0
-      while i < columns {
-        defer {
-          p += cellBytes
-          i &+= 1
-        }
+      // A row's first cell, then the others: only those have a cell before them (the test
+      // made once a row, not per cell).
+      @inline(__always) func cell(_ p: UnsafeRawPointer, _ o: Int, first: Bool) {
         let (p0, p1, p2, p3) = cellRows(p, rowBytes)
-        let o = out &+ i
         if p0 | p1 | p2 | p3 == 0 {
           bits[o] = 0
           top[o] = 0
           colours?[o] = 0
-          continue
+          return
         }
         // A cell whose dots hold what the one before it holds (a fill's pattern, cell after
         // cell: a third of liberty's inked cells) is that cell again.
-        if i > 0 && cellRows(p - cellBytes, rowBytes) == (p0, p1, p2, p3) {
+        if !first && cellRows(p - cellBytes, rowBytes) == (p0, p1, p2, p3) {
           bits[o] = bits[o &- 1]
           top[o] = top[o &- 1]
           if let colours { colours[o] = colours[o &- 1] }
-          continue
+          return
         }
         if let shown {
           // The highest dot (an empty one is 0), and the inked ones: those with bit 31.
@@ -339,7 +334,7 @@ public struct CellCanvas: Sendable, Equatable {
               bits[o] = cellBits
               top[o] = (high & ~DrawingContext.pendingBase) >> DrawingContext.pendingIndexBits
               colours?[o] = colour
-              continue
+              return
             }
           }
         }
@@ -347,6 +342,14 @@ public struct CellCanvas: Sendable, Equatable {
         bits[o] = cell.bits
         top[o] = cell.top
         colours?[o] = cell.colour
+      }
+      if columns > 0 { cell(row, out, first: true) }
+      var p = row + cellBytes
+      var i = 1
+      while i < columns {
+        cell(p, out &+ i, first: false)
+        p += cellBytes
+        i &+= 1
       }
       row += CellGeometry.dotsHigh &* rowBytes
       out &+= stride
@@ -702,8 +705,11 @@ public struct CellCanvas: Sendable, Equatable {
                   for column in 0..<columns {
                     let b = bits[base &+ column]
                     if b == 0 { continue }
-                    var colour = Ink(raw: top[base &+ column]).color.raw
-                    if let c = trueColors?[base &+ column], c != 0 { colour = c }
+                    // The 24-bit colour when the cell has one (nearly every inked cell of a
+                    // style drawn in them), else the top ink's: its ink read only then.
+                    var colour: UInt32 = 0
+                    if let trueColors { colour = trueColors[base &+ column] }
+                    if colour == 0 { colour = Ink(raw: top[base &+ column]).color.raw }
                     // The glyph, not bold or reversed, in the ink's colour, on the cell's
                     // background.
                     out[outBase &+ column].glyphAndFlags = glyphs[Int(b)]
