@@ -509,7 +509,6 @@ package struct DotRingSink: DotLineSink {
   /// the caller finds the points (a renderer's loop over a ring's vertices), with the writer's
   /// state in registers. The caller promises every point is finite (the writer does not test
   /// them, as `addRing` does). A ring open before is closed first.
-  @inlinable @inline(__always)
   package mutating func startRing(count n: Int, x: Double, y: Double) -> DotRingWriter {
     closeRing()
     // Room for the ring's edges (at most one a point), so the writer tests none.
@@ -520,7 +519,7 @@ package struct DotRingSink: DotLineSink {
   }
 
   /// Closes the ring a `DotRingWriter` wrote (its closing edge) and keeps its edges and bounds.
-  @inlinable @inline(__always) package mutating func finishRing(_ w: DotRingWriter) {
+  package mutating func finishRing(_ w: DotRingWriter) {
     var w = w
     w.edge(w.firstX, w.firstY)
     count = w.count
@@ -549,7 +548,11 @@ package struct DotRingSink: DotLineSink {
 
 /// A ring being written into a `DotRingSink`, point by point (`DotRingSink.startRing`): its
 /// edges go straight into the sink's storage, which has room for them all.
-package struct DotRingWriter {
+///
+/// Public, with `point` public and inlinable, though only the package uses it: Swift 6.3 does
+/// not inline an `@inlinable package` member into another module (each use stays a call), and
+/// a renderer writes every vertex it keeps through `point`.
+public struct DotRingWriter {
   @usableFromInline let edges: UnsafeMutablePointer<FillScratch.Edge>
   @usableFromInline var count: Int
   @usableFromInline var bounds: FillScratch.Bounds
@@ -558,7 +561,7 @@ package struct DotRingWriter {
   @usableFromInline var lastX: Double
   @usableFromInline var lastY: Double
 
-  @inlinable init(
+  init(
     edges: UnsafeMutablePointer<FillScratch.Edge>, count: Int, bounds: FillScratch.Bounds,
     x: Double, y: Double
   ) {
@@ -570,7 +573,7 @@ package struct DotRingWriter {
 
   /// The ring's next point (finite): the edge from the last one (none when horizontal), and the
   /// bounds widened over it.
-  @inlinable @inline(__always) package mutating func point(_ x: Double, _ y: Double) {
+  @inlinable @inline(__always) public mutating func point(_ x: Double, _ y: Double) {
     edge(x, y)
     bounds.widenFinite(x, y)
     (lastX, lastY) = (x, y)

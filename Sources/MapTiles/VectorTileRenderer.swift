@@ -349,6 +349,19 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     sink.finishRing(ring.writer)
   }
 
+  /// `addFillRing` for any line sink: a move to the first point kept and lines to the others
+  /// (what the tests compare with `addRun`).
+  func addFillRing<Sink: DotLineSink>(
+    _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
+    _ sink: inout Sink
+  ) {
+    guard !range.isEmpty else { return }
+    var kept = KeptRingPoints(count: range.count)
+    fillRing(points, range, m, handsFirst: true, &kept)
+    sink.move(x: kept.points[0], y: kept.points[1], dashOffset: 0)
+    for i in 1..<kept.count { sink.line(x: kept.points[2 * i], y: kept.points[2 * i + 1]) }
+  }
+
   /// Where `fillRing` hands the points it keeps after the first.
   protocol FillRingSink {
     mutating func point(_ x: Double, _ y: Double)
