@@ -87,6 +87,8 @@ struct FillRingWriterTests {
       #expect(lines == written)
       drawn += lines.dots.filter { !$0.isEmpty }.count
     }
-    #expect(drawn > 1000)
+    // (Fills drew, even with the sparse pattern's one dot a cell: fills that drew nothing
+    // would pass the comparison.)
+    #expect(drawn > 300)
   }
 }
