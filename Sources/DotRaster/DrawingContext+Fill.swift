@@ -264,11 +264,12 @@ struct FillRaster {
     let mask = CellGeometry.dotsHigh - 1
     /// The parity of row r of the pattern's grid.
     @inline(__always) func parityOf(_ r: Int) -> UInt8 {
-      UInt8(truncatingIfNeeded: parities >> UInt32(r &* 8))
+      UInt8(truncatingIfNeeded: parities &>> UInt32(truncatingIfNeeded: r &* 8))
     }
     /// How many rows on from row r of the pattern's grid the next row with dots is (1...4).
     @inline(__always) func step(_ r: Int) -> Int {
-      (((rowsWithDots | rowsWithDots << 4) >> UInt32(r + 1)) & 0xF).trailingZeroBitCount + 1
+      (((rowsWithDots | rowsWithDots &<< 4) &>> UInt32(truncatingIfNeeded: r &+ 1)) & 0xF)
+        .trailingZeroBitCount &+ 1
     }
     var row = firstRow
     if parityOf((row + oy) & mask) == 0 { row += step((row + oy) & mask) }
@@ -281,9 +282,9 @@ struct FillRaster {
           var k = 0
           // (The row's dots: the span's columns lie in the clip, which lies in the canvas, so
           // the stores stay in the buffer and the column steps cannot overflow.)
-          guard let rowDots = dots.baseAddress.map({ $0 + row * w }) else { return }
-          while k + 1 < count {
-            let (a, b) = FillScratch.span(crossings[k], crossings[k + 1], clip)
+          guard let rowDots = dots.baseAddress.map({ $0 + row &* w }) else { return }
+          while k &+ 1 < count {
+            let (a, b) = FillScratch.span(crossings[k], crossings[k &+ 1], clip)
             if a <= b {
               if rowParity == 3 {
                 var x = a
@@ -293,14 +294,14 @@ struct FillRaster {
                 } while x <= b
               } else {
                 // The first column of the right parity from a, then every other one.
-                var x = a + (((even ? 0 : 1) - (a + ox)) & 1)
+                var x = a &+ (((even ? 0 : 1) &- (a &+ ox)) & 1)
                 while x <= b {
                   rowDots[x] = ink
                   x &+= 2
                 }
               }
             }
-            k += 2
+            k &+= 2
           }
         }
         // A row's crossing at x, inserted among the `count` sorted so far (a row of a map's
@@ -320,15 +321,15 @@ struct FillRaster {
           // meets (top inclusive, bottom exclusive, as the active edges below), with no sort
           // of the edges and no list of active ones.
           while row <= lastRow {
-            let r = (row + oy) & mask
+            let r = (row &+ oy) & mask
             let yc = Double(row) + 0.5
             var count = 0
             for e in 0..<edgeCount where edges[e].yTop <= yc && edges[e].yBottom > yc {
               insert(edges[e].xAtTop + (yc - edges[e].yTop) * edges[e].slope, count)
-              count += 1
+              count &+= 1
             }
             spans(row, parityOf(r), count)
-            row += step(r)
+            row &+= step(r)
           }
           return
         }
@@ -356,7 +357,7 @@ struct FillRaster {
               } else if y > top {
                 // The first row r with y <= r + 0.5: y − 0.5 rounded up, put right where
                 // the subtraction rounded.
-                var r = FillScratch.ceiling(y - 0.5)
+                var r = FillScratch.smallCeiling(y - 0.5)
                 if y > Double(r) + 0.5 {
                   r += 1
                 } else if y <= Double(r - 1) + 0.5 {
@@ -382,7 +383,7 @@ struct FillRaster {
             var activeCount = 0
             var next = 0
             while row <= lastRow {
-              let r = (row + oy) & mask
+              let r = (row &+ oy) & mask
               let yc = Double(row) + 0.5
               let reachedHere = Int(reached[row - firstRow])
               while next < reachedHere {
@@ -402,7 +403,7 @@ struct FillRaster {
               }
               activeCount = kept
               spans(row, parityOf(r), count)
-              row += step(r)
+              row &+= step(r)
             }
           }
         }
@@ -502,6 +503,29 @@ package struct DotRingSink: DotLineSink {
     bounds = b
   }
 
+  /// Starts a closed ring of at most `count` points (`count` > 0), the first at (x, y), to be
+  /// written point by point through the `DotRingWriter` returned and handed back to
+  /// `finishRing(_:)`: the edges and bounds of `addRing(_:count:)` with the same points, made as
+  /// the caller finds the points (a renderer's loop over a ring's vertices), with the writer's
+  /// state in registers. The caller promises every point is finite (the writer does not test
+  /// them, as `addRing` does). A ring open before is closed first.
+  package mutating func startRing(count n: Int, x: Double, y: Double) -> DotRingWriter {
+    closeRing()
+    // Room for the ring's edges (at most one a point), so the writer tests none.
+    while capacity - count < n { grow() }
+    var b = bounds
+    b.widen(x, y)
+    return DotRingWriter(edges: edges, count: count, bounds: b, x: x, y: y)
+  }
+
+  /// Closes the ring a `DotRingWriter` wrote (its closing edge) and keeps its edges and bounds.
+  package mutating func finishRing(_ w: DotRingWriter) {
+    var w = w
+    w.edge(w.firstX, w.firstY)
+    count = w.count
+    bounds = w.bounds
+  }
+
   /// Adds the edge from (ax, ay) to (bx, by), top end first, unless it is horizontal or an end
   /// is not finite (as `FillScratch.addEdge`).
   @inlinable @inline(__always)
@@ -519,6 +543,48 @@ package struct DotRingSink: DotLineSink {
     edges.deallocate()
     edges = larger
     capacity *= 2
+  }
+}
+
+/// A ring being written into a `DotRingSink`, point by point (`DotRingSink.startRing`): its
+/// edges go straight into the sink's storage, which has room for them all.
+///
+/// Public, with `point` public and inlinable, though only the package uses it: Swift 6.3 does
+/// not inline an `@inlinable package` member into another module (each use stays a call), and
+/// a renderer writes every vertex it keeps through `point`.
+public struct DotRingWriter {
+  @usableFromInline let edges: UnsafeMutablePointer<FillScratch.Edge>
+  @usableFromInline var count: Int
+  @usableFromInline var bounds: FillScratch.Bounds
+  @usableFromInline let firstX: Double
+  @usableFromInline let firstY: Double
+  @usableFromInline var lastX: Double
+  @usableFromInline var lastY: Double
+
+  init(
+    edges: UnsafeMutablePointer<FillScratch.Edge>, count: Int, bounds: FillScratch.Bounds,
+    x: Double, y: Double
+  ) {
+    self.edges = edges
+    self.count = count
+    self.bounds = bounds
+    (firstX, firstY, lastX, lastY) = (x, y, x, y)
+  }
+
+  /// The ring's next point (finite): the edge from the last one (none when horizontal), and the
+  /// bounds widened over it.
+  @inlinable @inline(__always) public mutating func point(_ x: Double, _ y: Double) {
+    edge(x, y)
+    bounds.widenFinite(x, y)
+    (lastX, lastY) = (x, y)
+  }
+
+  /// The edge from the last point to (x, y), unless horizontal (both ends finite; the sink
+  /// made room for it).
+  @inlinable @inline(__always) mutating func edge(_ x: Double, _ y: Double) {
+    if lastY == y { return }
+    edges[count] = FillScratch.Edge(lastX, lastY, x, y)
+    count &+= 1
   }
 }
 
@@ -588,6 +654,16 @@ package struct DotRingSink: DotLineSink {
       maxY = max(maxY, y)
     }
 
+    /// `widen` for a finite point: the same bounds (a coordinate equal to a bound may leave a
+    /// zero of the other sign there, which compares and converts the same), without the
+    /// blends that `max`'s order of NaNs and zeros takes.
+    @inlinable @inline(__always) mutating func widenFinite(_ x: Double, _ y: Double) {
+      minX = x < minX ? x : minX
+      maxX = x > maxX ? x : maxX
+      minY = y < minY ? y : minY
+      maxY = y > maxY ? y : maxY
+    }
+
     /// Whether the rings can ink a dot of `clip`.
     func meets(_ clip: DotRect) -> Bool {
       minX.isFinite && maxX >= Double(clip.minX) - 1 && minX <= Double(clip.maxX)
@@ -650,8 +726,8 @@ package struct DotRingSink: DotLineSink {
   @inline(__always) static func rows(_ bounds: Bounds, _ clip: DotRect) -> (first: Int, last: Int) {
     let (low, high) = (Double(clip.minY - 1), Double(clip.maxY + 1))
     return (
-      max(clip.minY, ceiling(held(bounds.minY, low, high) - 0.5)),
-      min(clip.maxY - 1, Int((held(bounds.maxY, low, high) - 0.5).rounded(.down)))
+      max(clip.minY, smallCeiling(held(bounds.minY, low, high) - 0.5)),
+      min(clip.maxY - 1, smallFloor(held(bounds.maxY, low, high) - 0.5))
     )
   }
 
@@ -662,16 +738,28 @@ package struct DotRingSink: DotLineSink {
   ) {
     let (low, high) = (Double(clip.minX - 1), Double(clip.maxX + 1))
     return (
-      max(ceiling(held(from, low, high) - 0.5), clip.minX),
-      min(ceiling(held(to, low, high) - 0.5) - 1, clip.maxX - 1)
+      max(smallCeiling(held(from, low, high) - 0.5), clip.minX),
+      min(smallCeiling(held(to, low, high) - 0.5) &- 1, clip.maxX &- 1)
     )
   }
 
-  /// `Int(v.rounded(.up))` without the call to the C library's `ceil` (it traps for the same
-  /// values).
-  @inline(__always) static func ceiling(_ v: Double) -> Int {
-    let t = Int(v)
-    return Double(t) < v ? t + 1 : t
+  /// `Int(v.rounded(.up))` for |v| < 2^31 (a clip's coordinate held within a dot), without the
+  /// call to the C library's `ceil` or a checked conversion: v plus 1.5 × 2^52 is v rounded to
+  /// a whole number (the sum's units are ones), which the sum's low 32 bits hold; one more
+  /// where that is below v (it is within a half of v).
+  @inline(__always) static func smallCeiling(_ v: Double) -> Int {
+    let bias = 6_755_399_441_055_744.0
+    let t = v + bias
+    let r = Int(Int32(truncatingIfNeeded: t.bitPattern))
+    return t - bias < v ? r &+ 1 : r
+  }
+
+  /// `Int(v.rounded(.down))` for |v| < 2^31, as `smallCeiling`.
+  @inline(__always) static func smallFloor(_ v: Double) -> Int {
+    let bias = 6_755_399_441_055_744.0
+    let t = v + bias
+    let r = Int(Int32(truncatingIfNeeded: t.bitPattern))
+    return t - bias > v ? r &- 1 : r
   }
 
   /// At most how many edges a fill takes each row's crossings from all of (more are taken up

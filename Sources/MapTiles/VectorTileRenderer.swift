@@ -256,6 +256,15 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
       oy = (t.rect.origin.y - origin.y) * m.scaleY + m.translateY
     }
 
+    /// Whether every tile point lands on a finite dot (the scales and origins finite, and small
+    /// enough that no product or sum with a tile coordinate overflows: a coordinate is a 32-bit
+    /// integer, and 2^31 × 1e290 + 1e290 is finite).
+    @inline(__always) var keepsPointsFinite: Bool {
+      let limit = 1e290
+      return sx.magnitude < limit && sy.magnitude < limit && ox.magnitude < limit
+        && oy.magnitude < limit
+    }
+
     @inline(__always) func code(_ x: Double, _ y: Double) -> Int {
       (x < x0 ? 1 : 0) | (x > x1 ? 2 : 0) | (y < y0 ? 4 : 0) | (y > y1 ? 8 : 0)
     }
@@ -315,95 +324,111 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
   }
 
   /// `addRun` for a fill's ring (no cut, no dashes, the last vertex not kept): the same moves
-  /// and lines, without the work for cuts and dashes on each vertex. (Written for the fill's
-  /// own sink, which takes the ring's points kept in one call: through `DotLineSink` each
-  /// vertex was a call to the conformance's witness, which another module cannot inline.)
+  /// and lines, without the work for cuts and dashes on each vertex. The points kept go
+  /// straight to the fill's sink as edges (`DotRingSink.startRing`), as they are found: a
+  /// vertex's edge and bounds cost a few instructions, not a store of the point and a second
+  /// loop over the points with tests for points that are not finite (a point from a finite
+  /// placement is finite; another placement takes `DotRingSink.addRing`'s way).
   @inline(never) func addFillRing(
     _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
     _ sink: inout DotRingSink
   ) {
-    fillRing(points, range, m, &sink)
+    guard !range.isEmpty else { return }
+    guard m.keepsPointsFinite else {
+      var kept = KeptRingPoints(count: range.count)
+      fillRing(points, range, m, handsFirst: true, &kept)
+      kept.points.withUnsafeBufferPointer { sink.addRing($0.baseAddress!, count: kept.count) }
+      return
+    }
+    // (At most one point a vertex: a vertex held beyond an edge is handed on once, when a
+    // later one comes.)
+    let q = points[range.lowerBound]
+    let (x0, y0) = (m.ox + Double(q.x) * m.sx, m.oy + Double(q.y) * m.sy)
+    var ring = RingWriterPoints(writer: sink.startRing(count: range.count, x: x0, y: y0))
+    fillRing(points, range, m, handsFirst: false, &ring)
+    sink.finishRing(ring.writer)
   }
 
-  /// `addFillRing` for any sink.
+  /// `addFillRing` for any line sink: a move to the first point kept and lines to the others
+  /// (what the tests compare with `addRun`).
   func addFillRing<Sink: DotLineSink>(
     _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
     _ sink: inout Sink
   ) {
-    var ring = LineSinkRing(sink: sink)
-    fillRing(points, range, m, &ring)
-    sink = ring.sink
-  }
-
-  @inline(__always) private func fillRing<Sink: FillRingSink>(
-    _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
-    _ sink: inout Sink
-  ) {
     guard !range.isEmpty else { return }
-    // The points kept, handed to the sink in one call (at most one a vertex: a vertex held
-    // beyond an edge is handed on once, when a later one comes).
-    withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * range.count) { kept in
-      guard let out = kept.baseAddress else { return }
-      var n = 0
-      @inline(__always) func emit(_ x: Double, _ y: Double) {
-        out[2 &* n] = x
-        out[2 &* n &+ 1] = y
-        n &+= 1
-      }
-      let a = range.lowerBound
-      var lastCode = -1
-      var keptX = 0.0
-      var keptY = 0.0
-      var pendingX = 0.0
-      var pendingY = 0.0
-      var pending = false
-      for k in range {
-        let q = points[k]
-        let x = m.ox + Double(q.x) * m.sx
-        let y = m.oy + Double(q.y) * m.sy
-        let code = m.code(x, y)
-        if k > a {
-          let dx = x - keptX
-          let dy = y - keptY
-          if dx * dx + dy * dy < 0.25 { continue }
-        }
-        (keptX, keptY) = (x, y)
-        if code != 0 && lastCode >= 0 && code & lastCode != 0 {
-          // Still beyond the same edge: hold the point, the run's end is what matters.
-          pendingX = x
-          pendingY = y
-          pending = true
-          lastCode &= code
-          continue
-        }
-        if pending {
-          emit(pendingX, pendingY)
-          pending = false
-        }
-        emit(x, y)
-        lastCode = code
-      }
-      if pending { emit(pendingX, pendingY) }
-      sink.addRing(out, count: n)
-    }
+    var kept = KeptRingPoints(count: range.count)
+    fillRing(points, range, m, handsFirst: true, &kept)
+    sink.move(x: kept.points[0], y: kept.points[1], dashOffset: 0)
+    for i in 1..<kept.count { sink.line(x: kept.points[2 * i], y: kept.points[2 * i + 1]) }
   }
 
-  /// Where `addFillRing` hands a ring's points: a fill's own sink (its edges made in one call),
-  /// or any line sink.
+  /// Where `fillRing` hands the points it keeps after the first.
   protocol FillRingSink {
-    /// Takes a ring of `count` dot-space points (x then y for each): a move to the first and
-    /// lines to the others.
-    mutating func addRing(_ points: UnsafePointer<Double>, count: Int)
+    mutating func point(_ x: Double, _ y: Double)
   }
 
-  /// A line sink taking a ring's moves and lines (`addFillRing` for any sink).
-  struct LineSinkRing<Sink: DotLineSink>: FillRingSink {
-    var sink: Sink
-    mutating func addRing(_ points: UnsafePointer<Double>, count: Int) {
-      guard count > 0 else { return }
-      sink.move(x: points[0], y: points[1], dashOffset: 0)
-      for i in 1..<count { sink.line(x: points[2 * i], y: points[2 * i + 1]) }
+  /// The points kept, into a fill sink's storage as edges.
+  struct RingWriterPoints: FillRingSink {
+    var writer: DotRingWriter
+    @inline(__always) mutating func point(_ x: Double, _ y: Double) { writer.point(x, y) }
+  }
+
+  /// The points kept, in an array (x then y for each), the first included.
+  struct KeptRingPoints: FillRingSink {
+    var points: [Double]
+    var count = 0
+    init(count: Int) { points = Array(repeating: 0, count: 2 * count) }
+    mutating func point(_ x: Double, _ y: Double) {
+      points[2 * count] = x
+      points[2 * count + 1] = y
+      count += 1
     }
+  }
+
+  /// Hands `out` the points of a fill's ring (`range`, not empty) that `addRun` would keep
+  /// (see it); the first, never left out, only with `handsFirst` (a `RingWriterPoints`'s
+  /// writer started with it).
+  @inline(__always) private func fillRing<Out: FillRingSink>(
+    _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
+    handsFirst: Bool, _ out: inout Out
+  ) {
+    let a = range.lowerBound
+    let q0 = points[a]
+    var keptX = m.ox + Double(q0.x) * m.sx
+    var keptY = m.oy + Double(q0.y) * m.sy
+    // (The first point is kept whatever its code: nothing is held before it.)
+    if handsFirst { out.point(keptX, keptY) }
+    var lastCode = m.code(keptX, keptY)
+    var pendingX = 0.0
+    var pendingY = 0.0
+    var pending = false
+    var k = a + 1
+    while k < range.upperBound {
+      let q = points[k]
+      k += 1
+      let x = m.ox + Double(q.x) * m.sx
+      let y = m.oy + Double(q.y) * m.sy
+      let dx = x - keptX
+      let dy = y - keptY
+      if dx * dx + dy * dy < 0.25 { continue }
+      (keptX, keptY) = (x, y)
+      let code = m.code(x, y)
+      if code != 0 && code & lastCode != 0 {
+        // Still beyond the same edge: hold the point, the run's end is what matters.
+        pendingX = x
+        pendingY = y
+        pending = true
+        lastCode &= code
+        continue
+      }
+      if pending {
+        out.point(pendingX, pendingY)
+        pending = false
+      }
+      out.point(x, y)
+      lastCode = code
+    }
+    if pending { out.point(pendingX, pendingY) }
   }
 
   /// Adds one piece of a line or outline to the path (see `addRun`), skipping segments along
@@ -779,5 +804,3 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     }
   }
 }
-
-extension DotRingSink: VectorTileRenderer.FillRingSink {}
