@@ -345,9 +345,15 @@ extension FrameComposer {
     var taken = [Bool](repeating: false, count: rows * columns)
     for m in markers { taken[m.row * columns + m.column] = true }
     var out: [MarkerLabel] = []
+    // (Room for a label a marker at once: grown append by append, the list was copied a dozen
+    // times a frame, each label's string retained and released.)
+    out.reserveCapacity(markers.count)
     for m in markers.reversed() {
-      guard m.hasLabel else { continue }
+      // A label starting past the screen's right edge (its marker in the last column) is left
+      // out: only one of no width (combining marks alone) passes the room tests below, and its
+      // cells would be claimed past the row (past the flags, in the last row).
       let start = m.column + 2
+      guard m.hasLabel, start <= columns else { continue }
       var width = m.displayedLabelWidth
       // The free cells after the marker are counted only as far as the label and the free
       // cell after it need (they are not when the label fits; when it does not, the count
@@ -382,10 +388,6 @@ extension FrameComposer {
         width = Self.labelWidth(name)
         count = 0
       }
-      // A label of no width (combining marks alone) passes the room tests wherever it is; one
-      // off the screen's right edge (its marker in the last column) is left out, or its cells
-      // would be claimed past the row (past the flags, in the last row).
-      guard start + width <= columns else { continue }
       for c in (start - 1)..<(start + width) { taken[m.row * columns + c] = true }
       out.append(
         MarkerLabel(
