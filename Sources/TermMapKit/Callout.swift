@@ -341,60 +341,74 @@ extension FrameComposer {
   func markerLabels(_ markers: [MarkerPlacement], columns: Int) -> [MarkerLabel] {
     // Cells taken, as flags (markers and labels stay inside the rows of the markers and the
     // columns of the screen).
-    let rows = (markers.lazy.map(\.row).max() ?? -1) + 1
-    var taken = [Bool](repeating: false, count: rows * columns)
-    for m in markers { taken[m.row * columns + m.column] = true }
-    var out: [MarkerLabel] = []
-    // (Room for a label a marker at once: grown append by append, the list was copied a dozen
-    // times a frame, each label's string retained and released.)
-    out.reserveCapacity(markers.count)
-    for m in markers.reversed() {
-      // A label starting past the screen's right edge (its marker in the last column) is left
-      // out: only one of no width (combining marks alone) passes the room tests below, and its
-      // cells would be claimed past the row (past the flags, in the last row).
-      let start = m.column + 2
-      guard m.hasLabel, start <= columns else { continue }
-      var width = m.displayedLabelWidth
-      // The free cells after the marker are counted only as far as the label and the free
-      // cell after it need (they are not when the label fits; when it does not, the count
-      // stopped short of that and is the room there is).
-      let needed = min(24, width + 1)
-      var room = 0
-      while start + room < columns, room < needed, !taken[m.row * columns + start + room] {
-        room += 1
+    // The placements read where the array keeps them: a placement copied out (by `for m in
+    // markers`) was an outlined copy and destroy, and a retain and release of its label, for
+    // each marker and loop (thousands a frame). Safe: the pointer is used only inside the
+    // closure, to read, and the array is not changed meanwhile.
+    markers.withUnsafeBufferPointer { ms in
+      var rows = 0
+      for k in ms.indices where ms[k].row >= rows { rows = ms[k].row + 1 }
+      var taken = [Bool](repeating: false, count: rows * columns)
+      for k in ms.indices { taken[ms[k].row * columns + ms[k].column] = true }
+      var out: [MarkerLabel] = []
+      // (Room for a label a marker at once: grown append by append, the list was copied a dozen
+      // times a frame, each label's string retained and released.)
+      out.reserveCapacity(markers.count)
+      for k in ms.indices.reversed() {
+        let m = ms.baseAddress! + k
+        // A label starting past the screen's right edge (its marker in the last column) is left
+        // out: only one of no width (combining marks alone) passes the room tests below, and its
+        // cells would be claimed past the row (past the flags, in the last row). So is one whose
+        // marker has another marker next to it: the cell between a marker and its label is
+        // the label's (a space), and would cover that marker's glyph.
+        let start = m.pointee.column + 2
+        guard m.pointee.hasLabel, start <= columns, !taken[m.pointee.row * columns + start - 1]
+        else { continue }
+        var width = m.pointee.displayedLabelWidth
+        // The free cells after the marker are counted only as far as the label and the free
+        // cell after it need (they are not when the label fits; when it does not, the count
+        // stopped short of that and is the room there is).
+        let needed = min(24, width + 1)
+        var room = 0
+        while start + room < columns, room < needed, !taken[m.pointee.row * columns + start + room]
+        {
+          room += 1
+        }
+        let fits = room == needed && needed < 24
+        // Keep a free cell before whatever comes next.
+        if !fits && start + room < columns && room < 24 { room -= 1 }
+        // The count matters more than the name: "name… +N", else "+N" alone; with too little
+        // room for a readable piece the marker shows alone. (The count, "+N", is ASCII.)
+        let others = m.pointee.others
+        let countWidth = others > 0 ? 1 + MapView.decimalDigits(others) : 0
+        let name: String
+        var count = others
+        if fits || width <= room {
+          name = m.pointee.label ?? ""
+        } else if others > 0, let label = m.pointee.label, !label.isEmpty,
+          room - countWidth - 1 >= 4
+        {
+          name = Self.truncatedLabel(label, width: room - countWidth - 1)
+          width = Self.labelWidth(name) + 1 + countWidth
+        } else if others > 0 {
+          guard countWidth <= room else { continue }
+          name = ""
+          width = countWidth
+        } else {
+          guard room >= 4 else { continue }
+          // No count: the text is the label alone.
+          name = Self.truncatedLabel(m.pointee.label ?? "", width: room)
+          width = Self.labelWidth(name)
+          count = 0
+        }
+        for c in (start - 1)..<(start + width) { taken[m.pointee.row * columns + c] = true }
+        out.append(
+          MarkerLabel(
+            row: m.pointee.row, column: start, name: name, count: count, width: width,
+            selected: m.pointee.isSelected))
       }
-      let fits = room == needed && needed < 24
-      // Keep a free cell before whatever comes next.
-      if !fits && start + room < columns && room < 24 { room -= 1 }
-      // The count matters more than the name: "name… +N", else "+N" alone; with too little
-      // room for a readable piece the marker shows alone. (The count, "+N", is ASCII.)
-      let others = m.others
-      let countWidth = others > 0 ? 1 + MapView.decimalDigits(others) : 0
-      let name: String
-      var count = others
-      if fits || width <= room {
-        name = m.label ?? ""
-      } else if others > 0, let label = m.label, !label.isEmpty, room - countWidth - 1 >= 4 {
-        name = Self.truncatedLabel(label, width: room - countWidth - 1)
-        width = Self.labelWidth(name) + 1 + countWidth
-      } else if others > 0 {
-        guard countWidth <= room else { continue }
-        name = ""
-        width = countWidth
-      } else {
-        guard room >= 4 else { continue }
-        // No count: the text is the label alone.
-        name = Self.truncatedLabel(m.label ?? "", width: room)
-        width = Self.labelWidth(name)
-        count = 0
-      }
-      for c in (start - 1)..<(start + width) { taken[m.row * columns + c] = true }
-      out.append(
-        MarkerLabel(
-          row: m.row, column: start, name: name, count: count, width: width,
-          selected: m.isSelected))
+      return out
     }
-    return out
   }
 
   /// `CellBuffer.displayWidth(of:)`, counted by bytes for ASCII text (every scalar below
@@ -452,27 +466,36 @@ extension FrameComposer {
         Cell(glyph: scalar, foreground: m.color, bold: true, reverse: m.isSelected),
         column: m.column, row: m.row, wide: ascii ? m.asciiGlyphWide : m.glyphWide)
     }
-    for l in labels {
-      // The cell between a marker and its label is the label's: a space, not map dots.
-      cells[l.column - 1, l.row] = Cell(glyph: " ")
-      let foreground: TermColor = l.selected ? .brightWhite : .white
-      let end = Self.put(
-        l.name, column: l.column, row: l.row, foreground: foreground, bold: l.selected,
-        into: &cells)
-      if l.count > 0, let end {
-        // " +N" (or "+N" alone), written as put would write the joined text.
-        var c = end
-        if !l.name.isEmpty {
-          c = Self.putASCII(0x20, column: c, row: l.row, foreground, l.selected, &cells)
-        }
-        c = Self.putASCII(0x2B, column: c, row: l.row, foreground, l.selected, &cells)
-        // The digits, most significant first (no buffer per label).
-        var unit = 1
-        while unit <= l.count / 10 { unit *= 10 }
-        while unit > 0 {
-          let digit = UInt8(0x30 + l.count / unit % 10)
-          c = Self.putASCII(digit, column: c, row: l.row, foreground, l.selected, &cells)
-          unit /= 10
+    // The labels read where the array keeps them (`for l in labels` copied each out: a retain
+    // and a release of its name, thousands a frame). Safe: the pointer is used only inside the
+    // closure, to read, and `labels` is not changed meanwhile.
+    labels.withUnsafeBufferPointer { ls in
+      for k in ls.indices {
+        let l = ls.baseAddress! + k
+        let (row, column, selected, count) = (
+          l.pointee.row, l.pointee.column, l.pointee.selected, l.pointee.count
+        )
+        // The cell between a marker and its label is the label's: a space, not map dots.
+        cells[column - 1, row] = Cell(glyph: " ")
+        let foreground: TermColor = selected ? .brightWhite : .white
+        let end = Self.put(
+          l.pointee.name, column: column, row: row, foreground: foreground, bold: selected,
+          into: &cells)
+        if count > 0, let end {
+          // " +N" (or "+N" alone), written as put would write the joined text.
+          var c = end
+          if !l.pointee.name.isEmpty {
+            c = Self.putASCII(0x20, column: c, row: row, foreground, selected, &cells)
+          }
+          c = Self.putASCII(0x2B, column: c, row: row, foreground, selected, &cells)
+          // The digits, most significant first (no buffer per label).
+          var unit = 1
+          while unit <= count / 10 { unit *= 10 }
+          while unit > 0 {
+            let digit = UInt8(0x30 + count / unit % 10)
+            c = Self.putASCII(digit, column: c, row: row, foreground, selected, &cells)
+            unit /= 10
+          }
         }
       }
     }
