@@ -358,12 +358,9 @@ extension FrameComposer {
         let m = ms.baseAddress! + k
         // A label starting past the screen's right edge (its marker in the last column) is left
         // out: only one of no width (combining marks alone) passes the room tests below, and its
-        // cells would be claimed past the row (past the flags, in the last row). So is one whose
-        // marker has another marker next to it: the cell between a marker and its label is
-        // the label's (a space), and would cover that marker's glyph.
+        // cells would be claimed past the row (past the flags, in the last row).
         let start = m.pointee.column + 2
-        guard m.pointee.hasLabel, start <= columns, !taken[m.pointee.row * columns + start - 1]
-        else { continue }
+        guard m.pointee.hasLabel, start <= columns else { continue }
         var width = m.pointee.displayedLabelWidth
         // The free cells after the marker are counted only as far as the label and the free
         // cell after it need (they are not when the label fits; when it does not, the count
