@@ -337,7 +337,8 @@ extension FrameComposer {
   /// Where marker labels go: each starts a cell right of its marker and runs up to a cell short
   /// of the next marker or label (cut with "…" to fit, and never more than 24 columns), the
   /// selected marker's first, then by z priority; a label with less than four columns of room
-  /// (or its own width, when shorter) is left out. Marker glyphs are never covered.
+  /// (or its own width, when shorter) is left out. Marker glyphs are never covered: when other
+  /// markers stand right after a marker (side by side), its label starts a cell after them.
   func markerLabels(_ markers: [MarkerPlacement], columns: Int) -> [MarkerLabel] {
     // Cells taken, as flags (markers and labels stay inside the rows of the markers and the
     // columns of the screen).
@@ -348,8 +349,9 @@ extension FrameComposer {
     markers.withUnsafeBufferPointer { ms in
       var rows = 0
       for k in ms.indices where ms[k].row >= rows { rows = ms[k].row + 1 }
-      var taken = [Bool](repeating: false, count: rows * columns)
-      for k in ms.indices { taken[ms[k].row * columns + ms[k].column] = true }
+      // (A marker's cell holds 1, a label's cells 2.)
+      var taken = [UInt8](repeating: 0, count: rows * columns)
+      for k in ms.indices { taken[ms[k].row * columns + ms[k].column] = 1 }
       var out: [MarkerLabel] = []
       // (Room for a label a marker at once: grown append by append, the list was copied a dozen
       // times a frame, each label's string retained and released.)
@@ -359,18 +361,21 @@ extension FrameComposer {
         // A label starting past the screen's right edge (its marker in the last column) is left
         // out: only one of no width (combining marks alone) passes the room tests below, and its
         // cells would be claimed past the row (past the flags, in the last row).
-        let start = m.pointee.column + 2
-        guard m.pointee.hasLabel, start <= columns else { continue }
+        guard m.pointee.hasLabel else { continue }
+        // The cell before a label is drawn as a space: when markers stand right after this one,
+        // the label starts after them, so that every glyph shows. (A label's cells there mean
+        // no room: it is left out below.)
+        let row = m.pointee.row * columns
+        var start = m.pointee.column + 2
+        while start - 1 < columns, taken[row + start - 1] == 1 { start += 1 }
+        guard start <= columns else { continue }
         var width = m.pointee.displayedLabelWidth
         // The free cells after the marker are counted only as far as the label and the free
         // cell after it need (they are not when the label fits; when it does not, the count
         // stopped short of that and is the room there is).
         let needed = min(24, width + 1)
         var room = 0
-        while start + room < columns, room < needed, !taken[m.pointee.row * columns + start + room]
-        {
-          room += 1
-        }
+        while start + room < columns, room < needed, taken[row + start + room] == 0 { room += 1 }
         let fits = room == needed && needed < 24
         // Keep a free cell before whatever comes next.
         if !fits && start + room < columns && room < 24 { room -= 1 }
@@ -398,7 +403,7 @@ extension FrameComposer {
           width = Self.labelWidth(name)
           count = 0
         }
-        for c in (start - 1)..<(start + width) { taken[m.pointee.row * columns + c] = true }
+        for c in (start - 1)..<(start + width) { taken[row + c] = 2 }
         out.append(
           MarkerLabel(
             row: m.pointee.row, column: start, name: name, count: count, width: width,

@@ -123,4 +123,38 @@ struct MarkerLabelTests {
       #expect(drawn[m.column, m.row].glyph == "●", "the marker at \(m.column), \(m.row)")
     }
   }
+
+  @Test("markers side by side: a label starts after them, and every glyph shows")
+  func labelAfterNeighbouringMarkers() {
+    let composer = FrameComposer()
+    func marker(_ column: Int, _ row: Int, _ label: String?, _ z: Float) -> MarkerPlacement {
+      MarkerPlacement(
+        column: column, row: row, glyph: "●", asciiGlyph: "@", color: .brightYellow,
+        label: label, displayedLabel: MapSnapshotter.displayedLabel(label, others: 0),
+        others: 0, z: z)
+    }
+    // A named marker with an unnamed one (the user's position, say) right after it; two more
+    // named side by side further on, the right one placed first (highest z); one in the last
+    // column but one, with a marker in the last column. (Labels are placed from the end of the
+    // list: the highest z first.)
+    let markers = [
+      marker(10, 0, nil, 1), marker(9, 0, "Cais do Sodré", 2),
+      marker(30, 0, "Left", 3), marker(31, 0, "Right", 6),
+      marker(78, 0, "Edge", 4), marker(79, 0, nil, 5),
+    ]
+    let sorted = markers.sorted { $0.z < $1.z }
+    let labels = composer.markerLabels(sorted, columns: 80)
+    // "Right" takes the cells after its marker; "Left" would start after the marker beside
+    // it, in the space before "Right": no room, left out. "Edge" has no cell left.
+    #expect(labels.map(\.name) == ["Right", "Cais do Sodré"])
+    #expect(labels.map(\.column) == [33, 12])
+    var drawn = CellBuffer(columns: 80, rows: 1)
+    #expect(composer.drawMarkers(sorted, labels: labels, into: &drawn) == 6)
+    for m in markers {
+      #expect(drawn[m.column, m.row].glyph == "●", "the marker at \(m.column), \(m.row)")
+    }
+    let text = String(String.UnicodeScalarView((0..<80).map { drawn[$0, 0].glyph }))
+    #expect(text.contains("●● Cais do Sodré"), "\(text)")
+    #expect(text.contains("●● Right"), "\(text)")
+  }
 }
