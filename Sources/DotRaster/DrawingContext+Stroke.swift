@@ -203,10 +203,14 @@ public struct DotStrokeSink: DotLineSink {
   var lastY = 0.0
   /// Points in the open subpath: 0, 1, or 2 for two or more.
   var points = 0
+  /// `mayLiftBeyondClip`, kept (the stroker's dashes and brush do not change), so that a
+  /// renderer in another module reads it without a call.
+  @usableFromInline let liftsBeyondClip: Bool
 
   init(stroker: Stroker, dots: UnsafeMutableBufferPointer<Ink>) {
     self.stroker = stroker
     self.dots = dots
+    liftsBeyondClip = stroker.dashTotal <= 0 && stroker.brush.reach <= 1
   }
 
   public mutating func move(x: Double, y: Double, dashOffset: Double) {
@@ -242,7 +246,7 @@ public struct DotStrokeSink: DotLineSink {
   /// segment are then those of its own ends, each within the brush's reach of the steps
   /// between the ends' dots: none in the clip when both ends lie over two dots beyond one
   /// edge of it).
-  public var mayLiftBeyondClip: Bool { stroker.dashTotal <= 0 && stroker.brush.reach <= 1 }
+  @inlinable public var mayLiftBeyondClip: Bool { liftsBeyondClip }
 }
 
 /// The dots a stroke of some width stamps around each step of its centre line: those within
