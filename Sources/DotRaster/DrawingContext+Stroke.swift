@@ -203,10 +203,14 @@ public struct DotStrokeSink: DotLineSink {
   var lastY = 0.0
   /// Points in the open subpath: 0, 1, or 2 for two or more.
   var points = 0
+  /// `mayLiftBeyondClip`, kept (the stroker's dashes and brush do not change), so that a
+  /// renderer in another module reads it without a call.
+  @usableFromInline let liftsBeyondClip: Bool
 
   init(stroker: Stroker, dots: UnsafeMutableBufferPointer<Ink>) {
     self.stroker = stroker
     self.dots = dots
+    liftsBeyondClip = stroker.dashTotal <= 0 && stroker.brush.reach <= 1
   }
 
   public mutating func move(x: Double, y: Double, dashOffset: Double) {
@@ -242,7 +246,7 @@ public struct DotStrokeSink: DotLineSink {
   /// segment are then those of its own ends, each within the brush's reach of the steps
   /// between the ends' dots: none in the clip when both ends lie over two dots beyond one
   /// edge of it).
-  public var mayLiftBeyondClip: Bool { stroker.dashTotal <= 0 && stroker.brush.reach <= 1 }
+  @inlinable public var mayLiftBeyondClip: Bool { liftsBeyondClip }
 }
 
 /// The dots a stroke of some width stamps around each step of its centre line: those within
@@ -827,6 +831,30 @@ struct Stroker {
     }
   }
 
+  /// The dots of a segment's ends below 2²⁰ in size (and finite), the far end's worked out as
+  /// x0 + (x1 − x0) as the general path steps it, and the steps between them (the larger of
+  /// the two distances).
+  @inline(__always)
+  static func endDots(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double)
+    -> (ix0: Int, iy0: Int, ix1: Int, iy1: Int, steps: Int)
+  {
+    let ix0 = floorToIntNear(x0)
+    let iy0 = floorToIntNear(y0)
+    let ix1 = floorToIntNear(x0 + (x1 - x0))
+    let iy1 = floorToIntNear(y0 + (y1 - y0))
+    // (Below 2²⁰: no overflow.)
+    return (ix0, iy0, ix1, iy1, max(magnitude(ix1 &- ix0), magnitude(iy1 &- iy0)))
+  }
+
+  /// Whether the brush stamped at every step of a segment from dot (`ix0`, `iy0`) to
+  /// (`ix1`, `iy1`) lies wholly in the clip (the steps lie in the ends' box).
+  @inline(__always)
+  func brushesInClip(_ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int) -> Bool {
+    let rows = brush.rows
+    return min(ix0, ix1) &- rows >= clip.minX && max(ix0, ix1) &+ rows < clip.maxX
+      && min(iy0, iy1) &- rows >= clip.minY && max(iy0, iy1) &+ rows < clip.maxY
+  }
+
   /// A solid segment of a brush wider than a dot whose ends are below 2²⁰ in size (and
   /// finite): `clippedSegment`'s dots for it (its first case, with no length: a solid stroke
   /// reads no distance), out of line with a small frame.
@@ -835,23 +863,15 @@ struct Stroker {
     _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
     _ dots: UnsafeMutableBufferPointer<Ink>
   ) {
-    let ix0 = floorToIntNear(x0)
-    let iy0 = floorToIntNear(y0)
-    let ix1 = floorToIntNear(x0 + (x1 - x0))
-    let iy1 = floorToIntNear(y0 + (y1 - y0))
-    // (Below 2²⁰: no overflow.)
-    let steps = max(magnitude(ix1 &- ix0), magnitude(iy1 &- iy0))
+    let (ix0, iy0, ix1, iy1, steps) = Self.endDots(x0, y0, x1, y1)
     if steps == 0 {
       brush.stamp(ix0, iy0, clip: clip, width: width, ink: ink, dots)
       return
     }
-    let rows = brush.rows
-    if min(ix0, ix1) &- rows >= clip.minX && max(ix0, ix1) &+ rows < clip.maxX
-      && min(iy0, iy1) &- rows >= clip.minY && max(iy0, iy1) &+ rows < clip.maxY
-    {
+    if brushesInClip(ix0, iy0, ix1, iy1) {
       wideInside(ix0, iy0, ix1, iy1, steps: steps, dots)
     } else {
-      wideSteps(ix0, iy0, ix1, iy1, steps: steps, start: dashDistance, stepLength: 0, dots)
+      solidWideSteps(ix0, iy0, ix1, iy1, steps: steps, dots)
     }
   }
 
@@ -874,12 +894,7 @@ struct Stroker {
     // `clippedSteps` visits only steps whose brush meets the clip. A segment that misses
     // the grown clip has every step so, and inks nothing either way.
     if abs(x0) < 0x1p20 && abs(y0) < 0x1p20 && abs(x1) < 0x1p20 && abs(y1) < 0x1p20 {
-      let ix0 = floorToIntNear(x0)
-      let iy0 = floorToIntNear(y0)
-      let ix1 = floorToIntNear(x0 + (x1 - x0))
-      let iy1 = floorToIntNear(y0 + (y1 - y0))
-      // (Below 2²⁰: no overflow.)
-      let steps = max(magnitude(ix1 &- ix0), magnitude(iy1 &- iy0))
+      let (ix0, iy0, ix1, iy1, steps) = Self.endDots(x0, y0, x1, y1)
       // (As below with s0 = 0, s1 = 1: `length * 1` is `length`, `distance + 0 * length` is
       // `distance` but for a −0, which the dash test takes as 0.)
       if steps == 0 {
@@ -888,16 +903,11 @@ struct Stroker {
         }
         return
       }
-      let rows = brush.rows
       if thin {
         clippedSteps(
           ix0, iy0, ix1, iy1, steps: steps, 0, steps, start: distance,
           stepLength: length / Double(steps), dots)
-      } else if dashTotal <= 0 && min(ix0, ix1) &- rows >= clip.minX
-        && max(ix0, ix1) &+ rows < clip.maxX && min(iy0, iy1) &- rows >= clip.minY
-        && max(iy0, iy1) &+ rows < clip.maxY
-      {
-        // (`wideSteps`' first case, here: no call and no copy of the stroker for it.)
+      } else if dashTotal <= 0 && brushesInClip(ix0, iy0, ix1, iy1) {
         wideInside(ix0, iy0, ix1, iy1, steps: steps, dots)
       } else {
         wideSteps(
@@ -1129,22 +1139,42 @@ extension Stroker {
 
   /// `clippedSteps` for a brush wider than a dot (the same steps, tests and dots), each
   /// step's brush stamped row by row: `Brush.stampInside` where it lies wholly in the clip,
-  /// else cut to it. A solid segment whose every brush lies in the clip goes to
-  /// `wideInside`.
+  /// else cut to it. (Its callers send a solid segment whose every brush lies in the clip to
+  /// `wideInside`.)
   @inline(never)
   mutating func wideSteps(
     _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int, start: Double,
     stepLength: Double, _ dots: UnsafeMutableBufferPointer<Ink>
   ) {
-    // (Coordinates below 2²⁰: no overflow anywhere below.)
-    let rows = brush.rows
-    let dashed = dashTotal > 0
-    if !dashed && min(ix0, ix1) &- rows >= clip.minX && max(ix0, ix1) &+ rows < clip.maxX
-      && min(iy0, iy1) &- rows >= clip.minY && max(iy0, iy1) &+ rows < clip.maxY
-    {
-      wideInside(ix0, iy0, ix1, iy1, steps: steps, dots)
+    if dashTotal <= 0 {
+      solidWideSteps(ix0, iy0, ix1, iy1, steps: steps, dots)
       return
     }
+    var walk = DashWalk(self)
+    let dashes = self.dashes
+    wideClippedSteps(ix0, iy0, ix1, iy1, steps: steps, dots) { k in
+      walk.isOn(start + Double(k) * stepLength, dashes)
+    }
+  }
+
+  /// `wideSteps` for a solid stroke: no dash test, nor the walk's values kept across the loop.
+  @inline(never)
+  mutating func solidWideSteps(
+    _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int,
+    _ dots: UnsafeMutableBufferPointer<Ink>
+  ) {
+    wideClippedSteps(ix0, iy0, ix1, iy1, steps: steps, dots) { _ in true }
+  }
+
+  /// `wideSteps`' loop: the steps that `clippedRange` leaves whose dot lies in the clip grown
+  /// by the brush and for which `on` (asked in order of the steps) is true have their brush
+  /// stamped.
+  @inline(__always)
+  func wideClippedSteps(
+    _ ix0: Int, _ iy0: Int, _ ix1: Int, _ iy1: Int, steps: Int,
+    _ dots: UnsafeMutableBufferPointer<Ink>, on: (Int) -> Bool
+  ) {
+    // (Coordinates below 2²⁰: no overflow anywhere below.)
     guard
       case (
         let xMajor, var a, var b, let da, let bMin, let bMax, let b0, let kLo, let kHi, let delta,
@@ -1152,19 +1182,18 @@ extension Stroker {
       )? = clippedRange(
         ix0, iy0, ix1, iy1, steps: steps, 0, steps)
     else { return }
+    let rows = brush.rows
     let (w, inkValue, brush, clip) = (width, ink, brush, clip)
     // (A centre this far inside the clip has its whole brush in it.)
     let (xLo, xHi, yLo, yHi) =
       (clip.minX &+ rows, clip.maxX &- rows, clip.minY &+ rows, clip.maxY &- rows)
     let fb = Double(delta) / Double(steps)
     let pb0 = Double(b0) + 0.5
-    var walk = DashWalk(self)
-    let dashes = self.dashes
     var k = kLo
     while true {
       // (r = 0: the exact value is whole, and the dot is the one the doubles give.)
       let bk = r != 0 ? b : floorToIntNear(pb0 + fb * Double(k))
-      if bk >= bMin && bk < bMax && (!dashed || walk.isOn(start + Double(k) * stepLength, dashes)) {
+      if bk >= bMin && bk < bMax && on(k) {
         let (x, y) = xMajor ? (a, bk) : (bk, a)
         if x >= xLo && x < xHi && y >= yLo && y < yHi {
           brush.stampInside(x, y, width: w, ink: inkValue, dots)

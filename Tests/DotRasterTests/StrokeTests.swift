@@ -46,6 +46,25 @@ struct StrokeTests {
     #expect(c.takeCanvas().inkedDots == row(2, 0...9).union(row(20, 0...9)).union(row(22, 0...9)))
   }
 
+  @Test(
+    "A stroke's sink may lift beyond the clip when solid and at most a dot each side of its line",
+    arguments: [
+      (1.0, [Double](), true), (1.74, [], true), (1.75, [], true), (2.0, [], true),
+      (2.0000001, [], false), (3.0, [], false), (1.0, [2, 1], false), (2.0, [1, 1], false),
+    ])
+  func sinkMayLiftBeyondClip(_ width: Double, _ dash: [Double], _ lifts: Bool) {
+    let c = makeContext(width: 40, height: 24)
+    c.lineWidth = width
+    c.setLineDash(phase: 0, lengths: dash)
+    var seen: Bool?
+    c.strokeDotLines { sink in
+      seen = sink.mayLiftBeyondClip
+      #expect(
+        sink.mayLiftBeyondClip == (sink.stroker.dashTotal <= 0 && sink.stroker.brush.reach <= 1))
+    }
+    #expect(seen == lifts)
+  }
+
   @Test("A vertical line sets exactly the dots under it")
   func vertical() {
     let canvas = stroke([Point2D(x: 3.5, y: 1.5), Point2D(x: 3.5, y: 10.5)])
