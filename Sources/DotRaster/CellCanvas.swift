@@ -576,8 +576,9 @@ public struct CellCanvas: Sendable, Equatable {
                   }
                 }
                 if let dc {
-                  if let sc = sc.baseAddress {
-                    (dc + d).initialize(from: sc + s, count: m)
+                  // (An empty array's buffer may have a base address.)
+                  if !sc.isEmpty {
+                    (dc + d).initialize(from: sc.baseAddress! + s, count: m)
                   } else {
                     (dc + d).initialize(repeating: 0, count: m)
                   }
