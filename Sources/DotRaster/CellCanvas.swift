@@ -488,6 +488,137 @@ public struct CellCanvas: Sendable, Equatable {
     }
   }
 
+  /// A tile's cells to stack: `composite(_:column:row:layerBase:)`'s arguments. (A struct: an
+  /// array of tuples holding a canvas is copied by the runtime's generic tuple witnesses.)
+  package struct Placed: Sendable {
+    package let cells: CellCanvas
+    package let column: Int
+    package let row: Int
+    package let layerBase: UInt32
+    package init(_ cells: CellCanvas, column: Int, row: Int, layerBase: UInt32) {
+      (self.cells, self.column, self.row, self.layerBase) = (cells, column, row, layerBase)
+    }
+  }
+
+  /// What `init(columns:rows:)` and then `composite(_:column:row:layerBase:)` of each of
+  /// `tiles`, in order, make. The leading tiles whose cells on the canvas meet none of those
+  /// before them (a layer's map tiles) are copied row by row in bulk, and only what none of
+  /// them covers is cleared (nothing, when they cover the canvas: its arrays are made without
+  /// clearing); the others are stacked by `composite`.
+  ///
+  /// A copy is what `composite` leaves on blank cells: a cell without dots holds no ink and no
+  /// colour (every way a `CellCanvas` is made or stacked writes a cell's top ink and colour
+  /// only with its dots), so a blank cell copied is blank here, and an inked one takes its
+  /// dots, its ink moved up by `layerBase` (above a blank cell's 0), and its colour (0 from a
+  /// tile without colours, once some tile has them).
+  package init(columns: Int, rows: Int, stacking tiles: [Placed]) {
+    self.columns = max(columns, 0)
+    self.rows = max(rows, 0)
+    let (w, h) = (self.columns, self.rows)
+    // The leading tiles copied: each one's cells on this canvas, `c0..<c1` × `r0..<r1` of the
+    // tile's (a tile with none leaves the canvas as it is, text too, as `composite` does).
+    var copied: [(index: Int, c0: Int, c1: Int, r0: Int, r1: Int)] = []
+    copied.reserveCapacity(tiles.count)
+    var covered = 0
+    var colours = false
+    var next = tiles.count
+    for k in tiles.indices {
+      let (tc, tr) = (tiles[k].column, tiles[k].row)
+      let (c0, c1) = (max(0, -tc), min(tiles[k].cells.columns, w - tc))
+      let (r0, r1) = (max(0, -tr), min(tiles[k].cells.rows, h - tr))
+      guard c0 < c1 && r0 < r1 else { continue }
+      let meets = copied.contains { o in
+        let (oc, or) = (tiles[o.index].column, tiles[o.index].row)
+        return tc + c0 < oc + o.c1 && oc + o.c0 < tc + c1 && tr + r0 < or + o.r1
+          && or + o.r0 < tr + r1
+      }
+      if meets {
+        next = k
+        break
+      }
+      copied.append((k, c0, c1, r0, r1))
+      covered += (c1 - c0) * (r1 - r0)
+      if !tiles[k].cells.trueColors.isEmpty { colours = true }
+    }
+    let n = w * h
+    guard n > 0 else {
+      (bits, top, trueColors) = ([], [], [])
+      return
+    }
+    // Cleared first unless the copies write every cell.
+    let clear = covered < n
+    @inline(__always) func fill(
+      _ db: UnsafeMutablePointer<UInt8>, _ dt: UnsafeMutablePointer<UInt32>,
+      _ dc: UnsafeMutablePointer<UInt32>?
+    ) {
+      if clear {
+        db.initialize(repeating: 0, count: n)
+        dt.initialize(repeating: 0, count: n)
+        dc?.initialize(repeating: 0, count: n)
+      }
+      for o in copied {
+        let (sw, shift) = (tiles[o.index].cells.columns, tiles[o.index].layerBase << 8)
+        let (tc, tr) = (tiles[o.index].column, tiles[o.index].row)
+        let m = o.c1 - o.c0
+        tiles[o.index].cells.bits.withUnsafeBufferPointer { sb in
+          tiles[o.index].cells.top.withUnsafeBufferPointer { st in
+            tiles[o.index].cells.trueColors.withUnsafeBufferPointer { sc in
+              // (Offsets in wrapping arithmetic: they lie within both canvases.)
+              for r in o.r0..<o.r1 {
+                let s = r &* sw &+ o.c0
+                let d = (r &+ tr) &* w &+ tc &+ o.c0
+                (db + d).initialize(from: sb.baseAddress! + s, count: m)
+                if shift == 0 {
+                  (dt + d).initialize(from: st.baseAddress! + s, count: m)
+                } else {
+                  for i in 0..<m {
+                    dt[d &+ i] = sb[s &+ i] == 0 ? 0 : st[s &+ i] &+ shift
+                  }
+                }
+                if let dc {
+                  // (An empty array's buffer may have a base address.)
+                  if !sc.isEmpty {
+                    (dc + d).initialize(from: sc.baseAddress! + s, count: m)
+                  } else {
+                    (dc + d).initialize(repeating: 0, count: m)
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    // (Every element is written by `fill` before the initialisers return.)
+    var (top, trueColors): ([UInt32], [UInt32]) = ([], [])
+    bits = [UInt8](unsafeUninitializedCapacity: n) { b, bCount in
+      top = [UInt32](unsafeUninitializedCapacity: n) { t, tCount in
+        if colours {
+          trueColors = [UInt32](unsafeUninitializedCapacity: n) { c, cCount in
+            fill(b.baseAddress!, t.baseAddress!, c.baseAddress!)
+            cCount = n
+          }
+        } else {
+          fill(b.baseAddress!, t.baseAddress!, nil)
+        }
+        tCount = n
+      }
+      bCount = n
+    }
+    self.top = top
+    self.trueColors = trueColors
+    for o in copied where !tiles[o.index].cells.textRuns.isEmpty {
+      addText(
+        tiles[o.index].cells.textRuns, atX: tiles[o.index].column * CellGeometry.dotsWide,
+        y: tiles[o.index].row * CellGeometry.dotsHigh, layerBase: tiles[o.index].layerBase)
+    }
+    for k in next..<tiles.count {
+      composite(
+        tiles[k].cells, column: tiles[k].column, row: tiles[k].row,
+        layerBase: tiles[k].layerBase)
+    }
+  }
+
   /// Adds text runs of a canvas placed with its top-left dot at (x, y) on this canvas's dot
   /// grid, their layers moved up by `layerBase`: those whose anchor dot lies on this canvas
   /// (and inside `area`, in this canvas's dots, when given). A run reaching past the canvas's

@@ -354,13 +354,35 @@ extension FrameComposer {
   /// Tiles sit on whole cells (the viewport snaps to cells, tiles are whole cells wide), so
   /// a tile is stacked cell by cell from its summary; only tiles cut by map content above, or
   /// off the cell grid (a copy of the world at a fractional zoom), go dot by dot.
+  ///
+  /// The tiles before the first that goes dot by dot are stacked at once on the blank canvas
+  /// (`CellCanvas(columns:rows:stacking:)`): the bottom layer's tiles, which meet no other,
+  /// are copied in bulk, and the canvas is not cleared first where they cover it.
   private func compositeDots(_ plan: FramePlan, _ vp: Viewport) -> CellCanvas {
-    var canvas = CellCanvas(columns: vp.columns, rows: vp.rows)
+    // Made when the first tile that goes dot by dot comes (until then, the tiles are gathered
+    // in `stacked`).
+    var canvas = CellCanvas(columns: 0, rows: 0)
+    var gathering = true
+    var stacked: [CellCanvas.Placed] = []
+    stacked.reserveCapacity(plan.placements.count)
     let screen = DotRect(minX: 0, minY: 0, maxX: vp.widthInDots, maxY: vp.heightInDots)
     for p in plan.placements {
       guard case .drawn(let tile?, _)? = tileCache.lookup(p.key) else { continue }
       let layer = plan.layers[p.layer]
-      if let hs = layer.hidden[p.position], !hs.isEmpty {
+      let cut = layer.hidden[p.position].map { !$0.isEmpty } ?? false
+      let onCells = p.x % CellGeometry.dotsWide == 0 && p.y % CellGeometry.dotsHigh == 0
+      if gathering {
+        if !cut && onCells {
+          stacked.append(
+            CellCanvas.Placed(
+              tile.cells, column: p.x / CellGeometry.dotsWide + tile.cellColumn,
+              row: p.y / CellGeometry.dotsHigh + tile.cellRow, layerBase: layer.layerBase))
+          continue
+        }
+        canvas = CellCanvas(columns: vp.columns, rows: vp.rows, stacking: stacked)
+        gathering = false
+      }
+      if cut, let hs = layer.hidden[p.position] {
         // The parts of the tile outside the map content above it, in screen dots.
         let holes = hs.map { r in
           DotRect(
@@ -377,7 +399,7 @@ extension FrameComposer {
           canvas.addText(
             tile.cells.textRuns, atX: tx, y: ty, layerBase: layer.layerBase, within: part)
         }
-      } else if p.x % CellGeometry.dotsWide == 0 && p.y % CellGeometry.dotsHigh == 0 {
+      } else if onCells {
         canvas.composite(
           tile.cells, column: p.x / CellGeometry.dotsWide + tile.cellColumn,
           row: p.y / CellGeometry.dotsHigh + tile.cellRow, layerBase: layer.layerBase)
@@ -388,7 +410,8 @@ extension FrameComposer {
           layerBase: layer.layerBase)
       }
     }
-    return canvas
+    return gathering
+      ? CellCanvas(columns: vp.columns, rows: vp.rows, stacking: stacked) : canvas
   }
 
   // MARK: Stage 4: cell content
