@@ -43,8 +43,8 @@ struct FillRingWriterTests {
         }
         for ring in rings.dropFirst() {
           guard let p = ring.first else { continue }
-          var w = sink.startRing(count: ring.count, x: p.0, y: p.1)
-          for q in ring.dropFirst() { w.point(q.0, q.1) }
+          var w = sink.startRing(count: ring.count, at: SIMD2(p.0, p.1))
+          for q in ring.dropFirst() { w.point(SIMD2(q.0, q.1)) }
           sink.finishRing(w)
         }
       } else {
