@@ -746,13 +746,27 @@ public struct DotRingWriter {
 
   /// The columns of `clip` whose dots' centres lie between two crossings of a row (first >
   /// last: none), the crossings held within a dot of the clip as `rows` holds the bounds.
+  /// Both ends are worked out at once, as a pair: each lane is held (`held`: `maxpd` then
+  /// `minpd`, not a number becoming the low end) and rounded up as `smallCeiling` rounds it,
+  /// the same operations on the same values, so the same columns (`FillRingWriterTests`
+  /// compares them), in about half the instructions of two scalar ends.
   @inline(__always) static func span(_ from: Double, _ to: Double, _ clip: DotRect) -> (
     first: Int, last: Int
   ) {
-    let (low, high) = (Double(clip.minX - 1), Double(clip.maxX + 1))
+    let low = SIMD2(repeating: Double(clip.minX - 1))
+    let high = SIMD2(repeating: Double(clip.maxX + 1))
+    let v = SIMD2(from, to)
+    // (`held`: v > low ? (v < high ? v : high) : low.)
+    let h = low.replacing(with: v, where: v .> low)
+    let u = high.replacing(with: h, where: h .< high) - 0.5
+    // (`smallCeiling` of each lane: the biased sum's low 32 bits, one more where below.)
+    let bias = SIMD2(repeating: 6_755_399_441_055_744.0)
+    let t = u + bias
+    let below = unsafeBitCast(t - bias .< u, to: SIMD2<Int64>.self)
+    let r = unsafeBitCast(t, to: SIMD2<Int64>.self) &- below
     return (
-      max(smallCeiling(held(from, low, high) - 0.5), clip.minX),
-      min(smallCeiling(held(to, low, high) - 0.5) &- 1, clip.maxX &- 1)
+      max(Int(Int32(truncatingIfNeeded: r.x)), clip.minX),
+      min(Int(Int32(truncatingIfNeeded: r.y)) &- 1, clip.maxX &- 1)
     )
   }
 
