@@ -407,8 +407,13 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     for i in 1..<kept.count { sink.line(x: kept.points[2 * i], y: kept.points[2 * i + 1]) }
   }
 
+  /// Where `fillRing` hands the points it keeps (x, y).
+  protocol FillRingSink {
+    mutating func point(_ p: SIMD2<Double>)
+  }
+
   /// The points of a ring kept, in an array (x then y for each), the first included.
-  struct KeptRingPoints {
+  struct KeptRingPoints: FillRingSink {
     var points: [Double]
     var count = 0
     init(count: Int) { points = Array(repeating: 0, count: 2 * count) }
@@ -427,9 +432,9 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
   /// and its code (`DotPlacement.code`: the same bits, from two comparisons of pairs) are
   /// worked out for both coordinates at once. A run beyond one edge hands on its last point,
   /// which is the last point kept when the run ends (the point held is the one kept).
-  private func fillRing(
+  private func fillRing<Out: FillRingSink>(
     _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
-    _ out: inout KeptRingPoints
+    _ out: inout Out
   ) {
     let (scale, origin) = (SIMD2(m.sx, m.sy), SIMD2(m.ox, m.oy))
     let (low, high) = (SIMD2(m.x0, m.y0), SIMD2(m.x1, m.y1))
