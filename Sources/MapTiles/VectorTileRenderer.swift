@@ -336,17 +336,62 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     guard !range.isEmpty else { return }
     guard m.keepsPointsFinite else {
       var kept = KeptRingPoints(count: range.count)
-      fillRing(points, range, m, handsFirst: true, &kept)
+      fillRing(points, range, m, &kept)
       kept.points.withUnsafeBufferPointer { sink.addRing($0.baseAddress!, count: kept.count) }
       return
     }
+    // `fillRing`'s loop, written out here with the writer in registers (a generic
+    // `fillRing` handing the points to a writer was not inlined, and the writer's state went
+    // through memory at each point).
     // (At most one point a vertex: a vertex held beyond an edge is handed on once, when a
-    // later one comes.)
-    let q = points[range.lowerBound]
-    let (x0, y0) = (m.ox + Double(q.x) * m.sx, m.oy + Double(q.y) * m.sy)
-    var ring = RingWriterPoints(writer: sink.startRing(count: range.count, x: x0, y: y0))
-    fillRing(points, range, m, handsFirst: false, &ring)
-    sink.finishRing(ring.writer)
+    // later one comes. `FillRingTests` compares the edges with those of `fillRing`'s points.)
+    let (scale, origin) = (SIMD2(m.sx, m.sy), SIMD2(m.ox, m.oy))
+    let (low, high) = (SIMD2(m.x0, m.y0), SIMD2(m.x1, m.y1))
+    @inline(__always) func dot(_ k: Int) -> SIMD2<Double> {
+      let q = points[k]
+      return origin + SIMD2(Double(q.x), Double(q.y)) * scale
+    }
+    var kept = dot(range.lowerBound)
+    var w = sink.startRing(count: range.count, at: kept)
+    var lastCode = Self.code(kept, low, high)
+    var held = false
+    var k = range.lowerBound &+ 1
+    let end = range.upperBound
+    while k < end {
+      let p = dot(k)
+      k &+= 1
+      let d = p - kept
+      let d2 = d * d
+      if d2.x + d2.y < 0.25 { continue }
+      let c = Self.code(p, low, high)
+      if c & lastCode != 0 {
+        kept = p
+        held = true
+        lastCode &= c
+        continue
+      }
+      if held {
+        w.point(kept)
+        held = false
+      }
+      kept = p
+      w.point(p)
+      lastCode = c
+    }
+    if held { w.point(kept) }
+    sink.finishRing(w)
+  }
+
+  /// `DotPlacement.code(p.x, p.y)` with the clip's corners `low` and `high` (the same bits: 1
+  /// left of the clip, 2 right, 4 above, 8 below), from two comparisons of pairs.
+  @inline(__always) static func code(
+    _ p: SIMD2<Double>, _ low: SIMD2<Double>, _ high: SIMD2<Double>
+  ) -> Int {
+    // (A comparison's lanes are all ones or all zeros: Int64 −1 or 0.)
+    let l = unsafeBitCast(p .< low, to: SIMD2<Int64>.self)
+    let h = unsafeBitCast(p .> high, to: SIMD2<Int64>.self)
+    let bits = (l & SIMD2(1, 4)) | (h & SIMD2(2, 8))
+    return Int(truncatingIfNeeded: bits.x | bits.y)
   }
 
   /// `addFillRing` for any line sink: a move to the first point kept and lines to the others
@@ -357,78 +402,77 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
   ) {
     guard !range.isEmpty else { return }
     var kept = KeptRingPoints(count: range.count)
-    fillRing(points, range, m, handsFirst: true, &kept)
+    fillRing(points, range, m, &kept)
     sink.move(x: kept.points[0], y: kept.points[1], dashOffset: 0)
     for i in 1..<kept.count { sink.line(x: kept.points[2 * i], y: kept.points[2 * i + 1]) }
   }
 
-  /// Where `fillRing` hands the points it keeps after the first.
+  /// Where `fillRing` hands the points it keeps (x, y).
   protocol FillRingSink {
-    mutating func point(_ x: Double, _ y: Double)
+    mutating func point(_ p: SIMD2<Double>)
   }
 
-  /// The points kept, into a fill sink's storage as edges.
-  struct RingWriterPoints: FillRingSink {
-    var writer: DotRingWriter
-    @inline(__always) mutating func point(_ x: Double, _ y: Double) { writer.point(x, y) }
-  }
-
-  /// The points kept, in an array (x then y for each), the first included.
+  /// The points of a ring kept, in an array (x then y for each), the first included.
   struct KeptRingPoints: FillRingSink {
     var points: [Double]
     var count = 0
     init(count: Int) { points = Array(repeating: 0, count: 2 * count) }
-    mutating func point(_ x: Double, _ y: Double) {
-      points[2 * count] = x
-      points[2 * count + 1] = y
+    mutating func point(_ p: SIMD2<Double>) {
+      points[2 * count] = p.x
+      points[2 * count + 1] = p.y
       count += 1
     }
   }
 
   /// Hands `out` the points of a fill's ring (`range`, not empty) that `addRun` would keep
-  /// (see it); the first, never left out, only with `handsFirst` (a `RingWriterPoints`'s
-  /// writer started with it).
-  @inline(__always) private func fillRing<Out: FillRingSink>(
+  /// (see it), the first (never left out) included.
+  ///
+  /// A point is a pair (x, y) in one register: its place in dots (`ox + x × sx` and
+  /// `oy + y × sy`, the products and sums of `addRun`), its distance from the last point kept
+  /// and its code (`DotPlacement.code`: the same bits, from two comparisons of pairs) are
+  /// worked out for both coordinates at once. A run beyond one edge hands on its last point,
+  /// which is the last point kept when the run ends (the point held is the one kept).
+  private func fillRing<Out: FillRingSink>(
     _ points: UnsafeBufferPointer<TilePoint>, _ range: Range<Int>, _ m: DotPlacement,
-    handsFirst: Bool, _ out: inout Out
+    _ out: inout Out
   ) {
-    let a = range.lowerBound
-    let q0 = points[a]
-    var keptX = m.ox + Double(q0.x) * m.sx
-    var keptY = m.oy + Double(q0.y) * m.sy
-    // (The first point is kept whatever its code: nothing is held before it.)
-    if handsFirst { out.point(keptX, keptY) }
-    var lastCode = m.code(keptX, keptY)
-    var pendingX = 0.0
-    var pendingY = 0.0
-    var pending = false
-    var k = a + 1
-    while k < range.upperBound {
+    let (scale, origin) = (SIMD2(m.sx, m.sy), SIMD2(m.ox, m.oy))
+    let (low, high) = (SIMD2(m.x0, m.y0), SIMD2(m.x1, m.y1))
+    @inline(__always) func dot(_ k: Int) -> SIMD2<Double> {
       let q = points[k]
-      k += 1
-      let x = m.ox + Double(q.x) * m.sx
-      let y = m.oy + Double(q.y) * m.sy
-      let dx = x - keptX
-      let dy = y - keptY
-      if dx * dx + dy * dy < 0.25 { continue }
-      (keptX, keptY) = (x, y)
-      let code = m.code(x, y)
-      if code != 0 && code & lastCode != 0 {
+      return origin + SIMD2(Double(q.x), Double(q.y)) * scale
+    }
+    var kept = dot(range.lowerBound)
+    // (The first point is kept whatever its code: nothing is held before it.)
+    out.point(kept)
+    var lastCode = Self.code(kept, low, high)
+    var held = false
+    var k = range.lowerBound &+ 1
+    let end = range.upperBound
+    while k < end {
+      let p = dot(k)
+      k &+= 1
+      let d = p - kept
+      let d2 = d * d
+      if d2.x + d2.y < 0.25 { continue }
+      let c = Self.code(p, low, high)
+      // (`code & lastCode` is not zero only when `code` is not.)
+      if c & lastCode != 0 {
         // Still beyond the same edge: hold the point, the run's end is what matters.
-        pendingX = x
-        pendingY = y
-        pending = true
-        lastCode &= code
+        kept = p
+        held = true
+        lastCode &= c
         continue
       }
-      if pending {
-        out.point(pendingX, pendingY)
-        pending = false
+      if held {
+        out.point(kept)
+        held = false
       }
-      out.point(x, y)
-      lastCode = code
+      kept = p
+      out.point(p)
+      lastCode = c
     }
-    if pending { out.point(pendingX, pendingY) }
+    if held { out.point(kept) }
   }
 
   /// Adds one piece of a line or outline to the path (see `addRun`), skipping segments along

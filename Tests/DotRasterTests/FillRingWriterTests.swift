@@ -28,6 +28,52 @@ struct FillRingWriterTests {
     }
   }
 
+  @Test("A span's two ends worked out as a pair are those of each end held and rounded up")
+  func spanAsPair() {
+    let special: [Double] = [
+      .nan, .infinity, -.infinity, 1e300, -1e300, 0, -0.0, 0.5, -0.5, 1e-300, 3.5, 4.5, 9.5,
+      10.5, 11.5, 2.499999999999999, 2.5000000000000004,
+    ]
+    var seed: UInt64 = 0xC0FF_EE00_5EED_0042
+    func random() -> Double {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let whole = Double(Int64(bitPattern: seed >> 20) % 64) - 24
+      return whole + Double(seed & 0xFF) / 256
+    }
+    var compared = 0
+    for clip in [
+      DotRect(minX: 0, minY: 0, maxX: 20, maxY: 8), DotRect(minX: 3, minY: 1, maxX: 11, maxY: 9),
+      DotRect(minX: -7, minY: 0, maxX: -2, maxY: 4),
+    ] {
+      let (low, high) = (Double(clip.minX - 1), Double(clip.maxX + 1))
+      // (What `span` gave as two scalar ends.)
+      func scalar(_ from: Double, _ to: Double) -> (Int, Int) {
+        (
+          max(FillScratch.smallCeiling(FillScratch.held(from, low, high) - 0.5), clip.minX),
+          min(
+            FillScratch.smallCeiling(FillScratch.held(to, low, high) - 0.5) &- 1, clip.maxX &- 1)
+        )
+      }
+      var pairs: [(Double, Double)] = []
+      for a in special {
+        for b in special { pairs.append((a, b)) }
+      }
+      for _ in 0..<20_000 {
+        let (a, b) = (random(), random())
+        pairs.append((a, b))
+        pairs.append((a.nextUp, b.nextDown))
+      }
+      for (a, b) in pairs {
+        let pair = FillScratch.span(a, b, clip)
+        let expected = scalar(a, b)
+        #expect(pair.first == expected.0 && pair.last == expected.1, "\(a) \(b) \(clip)")
+        if expected.0 <= expected.1 { compared += 1 }
+      }
+    }
+    // (Spans with columns were among them.)
+    #expect(compared > 10_000)
+  }
+
   /// Fills `rings` (finite points) on a small canvas, through lines to a `DotRingSink` or
   /// through its `DotRingWriter`.
   static func fill(_ rings: [[(Double, Double)]], writer: Bool, pattern: DotPattern) -> DotCanvas {
@@ -43,8 +89,8 @@ struct FillRingWriterTests {
         }
         for ring in rings.dropFirst() {
           guard let p = ring.first else { continue }
-          var w = sink.startRing(count: ring.count, x: p.0, y: p.1)
-          for q in ring.dropFirst() { w.point(q.0, q.1) }
+          var w = sink.startRing(count: ring.count, at: SIMD2(p.0, p.1))
+          for q in ring.dropFirst() { w.point(SIMD2(q.0, q.1)) }
           sink.finishRing(w)
         }
       } else {
