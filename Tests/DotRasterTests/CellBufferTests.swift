@@ -120,7 +120,7 @@ struct CellBufferTests {
     b.put("Töölöntori 日本", column: 3, row: 0)
     #expect(a == b)
     var c = CellBuffer(columns: 40, rows: 1)
-    c.withTextWriter { $0.put(CellRun(CellText("Töölöntori 日本")), column: 3, row: 0) }
+    _ = c.withTextWriter { $0.put(CellRun(CellText("Töölöntori 日本")), column: 3, row: 0) }
     #expect(c == b)
   }
 
