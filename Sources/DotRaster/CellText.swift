@@ -33,6 +33,28 @@ public struct CellText: Sendable, Equatable {
   @inlinable public var width: Int { glyphs.count }
 }
 
+/// A measured text in its colours: the very cells `CellTextWriter.put(_:column:row:foreground:bold:)`
+/// writes for a `CellText`, made once. A map's names are made once and written every frame:
+/// `CellTextWriter.put(_:column:row:)` copies a run's cells with one `memmove` where the text
+/// lies on the frame (a placed label always does), building no cell per character.
+public struct CellRun: Sendable, Equatable {
+  /// The cells, left to right (a wide glyph's second cell has the scalar 0).
+  @usableFromInline let cells: [Cell]
+  /// Whether a wide glyph is among them.
+  @usableFromInline let hasWide: Bool
+
+  /// The cells of `text` in `foreground` (nil: the terminal's default), bold or not.
+  public init(_ text: CellText, foreground: TermColor? = nil, bold: Bool = false) {
+    let flags = bold ? Cell.boldBit : 0
+    let fg = foreground?.raw ?? Cell.noColor
+    cells = text.glyphs.map { Cell(raw: $0 | flags, foreground: fg, background: Cell.noColor) }
+    hasWide = text.hasWide
+  }
+
+  /// Columns the run takes (its text's `CellText.width`).
+  @inlinable public var width: Int { cells.count }
+}
+
 /// A frame's cells lent out by `CellBuffer.withTextWriter(_:)`: measured texts and single
 /// cells written as `CellBuffer`'s `put` and subscript write them, without the array's
 /// uniqueness check per write.
@@ -95,6 +117,51 @@ public struct CellTextWriter {
       }
       return c - column
     }
+  }
+
+  /// Writes a run's cells at (`column`, `row`): the cells `put(_:column:row:foreground:bold:)`
+  /// writes for its text and colours. Returns the columns written.
+  @inlinable @inline(__always) @discardableResult
+  public mutating func put(_ run: CellRun, column: Int, row: Int) -> Int {
+    let n = run.cells.count
+    guard row >= 0 && row < rows && column >= 0 && column <= columns &- n else {
+      return putCut(run, column: column, row: row)
+    }
+    // All of it on the screen (a placed label): the `n` cells from `column` of the row are
+    // in the frame (`cells` holds `rows` rows of `columns`).
+    run.cells.withUnsafeBufferPointer { r in
+      if n > 0 {
+        (cells.baseAddress! + (row &* columns &+ column)).update(from: r.baseAddress!, count: n)
+      }
+    }
+    if run.hasWide { wroteWide = true }
+    return n
+  }
+
+  /// `put(_:column:row:)` of a run cut by an edge of the frame (or off it), as `put` of a
+  /// measured text: up to `columns` cells from the start, each written tested to lie in the row
+  /// (0 ≤ c and c + width ≤ limit ≤ cols); every cell read is one of the run's (i < n).
+  @usableFromInline mutating func putCut(_ run: CellRun, column: Int, row: Int) -> Int {
+    guard row >= 0 && row < rows else { return 0 }
+    let cols = columns
+    let cell = cells.baseAddress! + row * cols
+    let r = run.cells
+    let n = r.count
+    let limit = min(cols, column + cols)
+    var c = column
+    var i = 0
+    while i < n && c < limit {
+      let w = i + 1 < n && r[i + 1].glyphAndFlags & Cell.scalarMask == 0 ? 2 : 1
+      if w == 2 && c + 1 >= limit { break }
+      if c >= 0 { cell[c] = r[i] }
+      if w == 2 && c + 1 >= 0 {
+        cell[c + 1] = r[i + 1]
+        wroteWide = true
+      }
+      c += w
+      i += w
+    }
+    return c - column
   }
 
   /// Writes one cell, as `CellBuffer`'s subscript does (the cell must be on the frame).

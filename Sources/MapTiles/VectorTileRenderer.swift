@@ -699,15 +699,20 @@ public class VectorTileRenderer: TileOverlayRenderer, LabelProviding, @unchecked
     let zoom = ZoomMath.zoomLevel(forZoomScale: viewport.zoomScale)
     let tz = Self.tileZoom(forLevel: zoom)
     let visible = viewport.mapRect
-    var seen = Set<TileOverlayPath>()
-    // The tiles that hold the names, with the shift of their copy of the world.
+    // The tiles that hold the names, with the shift of their copy of the world. A frame
+    // covers a few tiles: each path is looked for among those taken so far (a set cost more,
+    // its storage made and each path hashed every frame).
+    var taken: [TileOverlayPath] = []
     var sources: [(tile: VectorTileContent, path: TileOverlayPath, shift: Double)] = []
     for shift in viewport.worldCopies {
       let r = visible.offsetBy(dx: -shift, dy: 0)
-      for path in TileOverlayPath.tiles(covering: r, zoom: tz) {
-        guard let t = bestCachedTile(for: path), seen.insert(t.path).inserted,
-          let v = t.content as? VectorTileContent
-        else { continue }
+      let paths = TileOverlayPath.tiles(covering: r, zoom: tz)
+      taken.reserveCapacity(taken.count + paths.count)
+      sources.reserveCapacity(sources.count + paths.count)
+      for path in paths {
+        guard let t = bestCachedTile(for: path), !taken.contains(t.path) else { continue }
+        taken.append(t.path)
+        guard let v = t.content as? VectorTileContent else { continue }
         sources.append((v, t.path, shift))
       }
     }

@@ -1,6 +1,7 @@
 import DotRaster
 import Foundation
 import MapGeometry
+import Synchronization
 
 /// A name the map may print in cells (a place, a street): where, how important, in what
 /// colour. Renderers that have names adopt `LabelProviding`; the map places every renderer's
@@ -9,13 +10,14 @@ public struct MapLabel: Sendable {
   /// The text (sanitised when placed).
   public var text: String {
     didSet {
-      shown = Self.shownText(text)
+      shown = Self.shownText(text, color: color, bold: bold)
       firstOffset = Self.offset(positions, width: shown.width)
     }
   }
-  /// The text as cells show it (printable, cut to `LabelPlacer.maximumLength`), measured once
-  /// per label rather than once per frame.
-  private(set) var shown: CellText
+  /// The text as cells show it (printable, cut to `LabelPlacer.maximumLength`) in the label's
+  /// colour, measured and made once per label rather than once per frame: placing the label
+  /// copies these cells.
+  private(set) var shown: CellRun
   /// Where the first of `positions` puts the text against the point's cell, in cells (nil:
   /// no positions), worked out with the text's width once per label.
   private(set) var firstOffset: LabelOffset?
@@ -24,9 +26,13 @@ public struct MapLabel: Sendable {
   /// Higher wins a place first.
   public var priority: Double
   /// The text's colour.
-  public var color: TermColor
+  public var color: TermColor {
+    didSet { shown = Self.shownText(text, color: color, bold: bold) }
+  }
   /// Whether the text is bold.
-  public var bold: Bool
+  public var bold: Bool {
+    didSet { shown = Self.shownText(text, color: color, bold: bold) }
+  }
   /// A glyph drawn at the place with the name beside it (cities); nil centres the name.
   public var marker: (glyph: Unicode.Scalar, color: TermColor)?
   /// The point-of-interest class of the named place (nil: not a point of interest, such as a
@@ -47,7 +53,7 @@ public struct MapLabel: Sendable {
     category: PointOfInterestCategory? = nil, positions: [LabelPosition] = []
   ) {
     self.text = text
-    shown = Self.shownText(text)
+    shown = Self.shownText(text, color: color, bold: bold)
     self.point = point
     self.priority = priority
     self.color = color
@@ -162,11 +168,13 @@ extension MapLabel {
       columns: Int32(clamping: c.column), rows: Int32(clamping: c.row))
   }
 
-  static func shownText(_ text: String) -> CellText {
-    CellText(
-      CellBuffer.truncated(
-        String(text.unicodeScalars.filter { CellBuffer.isPrintable($0) }.map(Character.init)),
-        width: LabelPlacer.maximumLength))
+  static func shownText(_ text: String, color: TermColor, bold: Bool) -> CellRun {
+    CellRun(
+      CellText(
+        CellBuffer.truncated(
+          String(text.unicodeScalars.filter { CellBuffer.isPrintable($0) }.map(Character.init)),
+          width: LabelPlacer.maximumLength)),
+      foreground: color, bold: bold)
   }
 }
 
@@ -204,9 +212,13 @@ public struct LabelPlacer {
   public mutating func place(_ labels: [MapLabel], into cells: inout CellBuffer) -> Int {
     let viewport = viewport
     let w = MapSize.world.width
+    // A list found in order before is not checked again: a tile renderer answers the same list
+    // frame after frame while the view stays on the same tiles.
+    let known = Self.lastInOrder.withLock { $0.map { Self.same($0, labels) } ?? false }
     // Labels read in place, through the buffer: a copy of a label would retain and release its
     // arrays for every label tried, and most are not placed. The taken cells through theirs:
     // `init` made it one flag per cell of the screen.
+    let labelList = labels
     return labels.withUnsafeBufferPointer { labels in
       taken.withUnsafeMutableBufferPointer { taken in
         cells.withTextWriter { cells in
@@ -218,7 +230,7 @@ public struct LabelPlacer {
           var last = first.pointee.priority
           var p = first
           let end = first + labels.count
-          while p < end {
+          while !known && p < end {
             if last < p.pointee.priority {
               inOrder = false
               break
@@ -241,9 +253,23 @@ public struct LabelPlacer {
             }
             for i in order where pass.place(first + i, into: &cells) { placed += 1 }
           }
+          if inOrder && !known { Self.lastInOrder.withLock { $0 = labelList } }
           return placed
         }
       }
+    }
+  }
+
+  /// The last list of labels `place(_:into:)` found in priority order, held: while held, its
+  /// buffer is neither freed (so no other list gets its address) nor changed in place (a
+  /// change to any copy of the array copies the buffer first), so a list with the same buffer
+  /// and count is that very list, in order.
+  private static let lastInOrder = Mutex<[MapLabel]?>(nil)
+
+  /// Whether two lists are one array buffer (the same labels, not compared).
+  private static func same(_ a: [MapLabel], _ b: [MapLabel]) -> Bool {
+    a.withUnsafeBufferPointer { a in
+      b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
     }
   }
 
@@ -270,7 +296,8 @@ public struct LabelPlacer {
       var at: (column: Int, row: Int)?
       if let offset = label.pointee.firstOffset {
         // The first position (worked out with the label), then any others.
-        let c = (cell.column + Int(offset.columns), cell.row + Int(offset.rows))
+        // (A cell on the screen moved by an `Int32`: no overflow.)
+        let c = (cell.column &+ Int(offset.columns), cell.row &+ Int(offset.rows))
         if fits(c.0, c.1, width, marker: markerCell) {
           at = c
         } else {
@@ -308,24 +335,25 @@ public struct LabelPlacer {
           for col in gap { cells.set(column: col, row: cell.row, .blank) }
         }
       }
-      cells.put(
-        label.pointee.shown, column: at.column, row: at.row, foreground: label.pointee.color,
-        bold: label.pointee.bold)
+      // The label's cells in its colours, copied.
+      cells.put(label.pointee.shown, column: at.column, row: at.row)
       return true
     }
 
     /// The cells a text at (`start`, `row`) and `width` wide takes, with a free cell either
-    /// side, and its marker's cell: the span from one to the other when on the same row.
+    /// side, and its marker's cell: the span from one to the other when on the same row. The
+    /// text must be on the screen (`0 <= start <= columns - width`), so the span is not empty
+    /// and within the row, and no sum overflows (a marker's cell is on the screen too).
     @inline(__always) private func spans(
       _ start: Int, _ row: Int, _ width: Int, marker: (column: Int, row: Int)?
-    ) -> (text: Range<Int>, marker: Int?) {
+    ) -> (lower: Int, upper: Int, marker: Int?) {
       let cols = viewport.columns
       if let m = marker, m.row == row {
-        let lo = max(min(start, m.column) - 1, 0)
-        let hi = min(max(start + width, m.column + 1) + 1, cols)
-        return (lo..<hi, nil)
+        let lo = max(min(start, m.column) &- 1, 0)
+        let hi = min(max(start &+ width, m.column &+ 1) &+ 1, cols)
+        return (lo, hi, nil)
       }
-      return (max(start - 1, 0)..<min(start + width + 1, cols), marker.map { m in m.column })
+      return (max(start &- 1, 0), min(start &+ width &+ 1, cols), marker.map { m in m.column })
     }
 
     /// Whether a text fits at (`start`, `row`): on screen, its cells and a cell either side
@@ -334,22 +362,71 @@ public struct LabelPlacer {
       _ start: Int, _ row: Int, _ width: Int, marker: (column: Int, row: Int)?
     ) -> Bool {
       let cols = viewport.columns
-      guard start >= 0, start <= cols - width, row >= 0, row < viewport.rows else {
+      guard start >= 0, start <= cols &- width, row >= 0, row < viewport.rows else {
         return false
       }
-      if let m = marker, m.row == row, m.column >= start, m.column < start + width { return false }
-      let (text, markerColumn) = spans(start, row, width, marker: marker)
-      // `text` is within the row (`spans` clamps it to the screen) and the row and the
+      if let m = marker, m.row == row, m.column >= start, m.column < start &+ width {
+        return false
+      }
+      let (lower, upper, markerColumn) = spans(start, row, width, marker: marker)
+      // The span is within the row (`spans` clamps it to the screen) and the row and the
       // marker's cell are on it, so every index is in the buffer.
       let base = row &* cols
-      var col = base &+ text.lowerBound
-      let end = base &+ text.upperBound
-      while col < end {
-        if taken[col] { return false }
-        col &+= 1
-      }
+      if anyTaken(base &+ lower, base &+ upper) { return false }
       if let c = markerColumn, let m = marker, taken[m.row &* cols &+ c] { return false }
       return true
+    }
+
+    /// Whether a flag in `from..<to` (not empty, in the buffer) is set, read eight flags (a
+    /// word) at a time: a `Bool` is a byte, 0 or 1, so eight false flags read as a zero word.
+    /// Reads (and `mark`'s writes) overlap rather than run past the span: a span shorter than
+    /// a word is read as two overlapping halves, quarters or bytes.
+    @inline(__always) private func anyTaken(_ from: Int, _ to: Int) -> Bool {
+      // The flags' bytes as raw memory: loads of a trivial type, unaligned, each within
+      // `from..<to` and so within the buffer.
+      let p = UnsafeRawPointer(taken.baseAddress!)
+      let n = to &- from
+      if n >= 8 {
+        var i = from
+        while to &- i > 8 {
+          if p.loadUnaligned(fromByteOffset: i, as: UInt64.self) != 0 { return true }
+          i &+= 8
+        }
+        return p.loadUnaligned(fromByteOffset: to &- 8, as: UInt64.self) != 0
+      }
+      if n >= 4 {
+        return p.loadUnaligned(fromByteOffset: from, as: UInt32.self)
+          | p.loadUnaligned(fromByteOffset: to &- 4, as: UInt32.self) != 0
+      }
+      if n >= 2 {
+        return p.loadUnaligned(fromByteOffset: from, as: UInt16.self)
+          | p.loadUnaligned(fromByteOffset: to &- 2, as: UInt16.self) != 0
+      }
+      return p.load(fromByteOffset: from, as: UInt8.self) != 0
+    }
+
+    /// Sets the flags in `from..<to` (not empty, in the buffer) as `anyTaken` reads them: a
+    /// word of eight true flags (bytes of 1) at a time.
+    @inline(__always) private func mark(_ from: Int, _ to: Int) {
+      // Stores of a trivial type's bytes, each a valid `Bool` (1), within `from..<to`.
+      let p = UnsafeMutableRawPointer(taken.baseAddress!)
+      let n = to &- from
+      if n >= 8 {
+        var i = from
+        while to &- i > 8 {
+          p.storeBytes(of: 0x0101_0101_0101_0101 as UInt64, toByteOffset: i, as: UInt64.self)
+          i &+= 8
+        }
+        p.storeBytes(of: 0x0101_0101_0101_0101 as UInt64, toByteOffset: to &- 8, as: UInt64.self)
+      } else if n >= 4 {
+        p.storeBytes(of: 0x0101_0101 as UInt32, toByteOffset: from, as: UInt32.self)
+        p.storeBytes(of: 0x0101_0101 as UInt32, toByteOffset: to &- 4, as: UInt32.self)
+      } else if n >= 2 {
+        p.storeBytes(of: 0x0101 as UInt16, toByteOffset: from, as: UInt16.self)
+        p.storeBytes(of: 0x0101 as UInt16, toByteOffset: to &- 2, as: UInt16.self)
+      } else {
+        p.storeBytes(of: 1 as UInt8, toByteOffset: from, as: UInt8.self)
+      }
     }
 
     /// Marks the cells `fits` checked as taken.
@@ -357,15 +434,10 @@ public struct LabelPlacer {
       _ start: Int, _ row: Int, _ width: Int, marker: (column: Int, row: Int)?
     ) {
       let cols = viewport.columns
-      let (text, markerColumn) = spans(start, row, width, marker: marker)
+      let (lower, upper, markerColumn) = spans(start, row, width, marker: marker)
       // In the buffer, for the reasons in `fits`.
       let base = row &* cols
-      var col = base &+ text.lowerBound
-      let end = base &+ text.upperBound
-      while col < end {
-        taken[col] = true
-        col &+= 1
-      }
+      mark(base &+ lower, base &+ upper)
       if let c = markerColumn, let m = marker { taken[m.row &* cols &+ c] = true }
     }
   }

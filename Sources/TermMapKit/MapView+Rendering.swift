@@ -477,7 +477,8 @@ extension FrameComposer {
         }
       }
       if let filter = pointOfInterestFilter { labels.removeAll { !filter.includes($0) } }
-      var placer = LabelPlacer(viewport: vp, taken: taken)
+      // (The flags handed over: the placer writes them in place, not in a copy.)
+      var placer = LabelPlacer(viewport: vp, taken: consume taken)
       placer.place(labels, into: &cells)
     }
     plan.statistics.markersShown = drawMarkers(markers, labels: markerText, into: &cells)

@@ -79,7 +79,7 @@ struct CellBufferTests {
     }
   }
 
-  @Test("A measured text (CellText) is put as its string is: width, wide glyphs, clipping")
+  @Test("A measured text (CellText, CellRun) is put as its string is: width, wide glyphs, clipping")
   func measuredTextMatchesString() {
     let texts = [
       "Helsinki", "Café Aalto", "e\u{301}x", "日本語テキスト", "a日b", "\u{1B}[2J\u{202E}",
@@ -101,6 +101,14 @@ struct CellBufferTests {
             #expect(used == expected, "\(text) at \(column), \(row)")
             #expect(a == b, "\(text) at \(column), \(row)")
             #expect(a.mayHoldWideGlyphs == b.mayHoldWideGlyphs, "\(text) at \(column)")
+            // The same text as a run of cells in its colours.
+            var c = CellBuffer(columns: 9, rows: 2)
+            let run = CellRun(measured, foreground: .yellow, bold: bold)
+            #expect(run.width == measured.width)
+            let usedRun = c.withTextWriter { $0.put(run, column: column, row: row) }
+            #expect(usedRun == expected, "run: \(text) at \(column), \(row)")
+            #expect(c == b, "run: \(text) at \(column), \(row)")
+            #expect(c.mayHoldWideGlyphs == b.mayHoldWideGlyphs, "run: \(text) at \(column)")
           }
         }
       }
@@ -111,6 +119,9 @@ struct CellBufferTests {
     a.put(CellText("Töölöntori 日本"), column: 3, row: 0)
     b.put("Töölöntori 日本", column: 3, row: 0)
     #expect(a == b)
+    var c = CellBuffer(columns: 40, rows: 1)
+    _ = c.withTextWriter { $0.put(CellRun(CellText("Töölöntori 日本")), column: 3, row: 0) }
+    #expect(c == b)
   }
 
   @Test("put turns ESC, other C0/C1 controls and bidi overrides into '?'")

@@ -6,7 +6,8 @@ import Testing
 @testable import TermMapKit
 
 /// `LabelPlacer.place(_:into:)` reads labels through their buffer, takes the first position's
-/// cell as worked out with the label and writes a measured text (`CellText`); it must place
+/// cell as worked out with the label, tests and marks the taken cells a word at a time and
+/// copies a label's cells made with it (`CellRun`); it must place
 /// what the plain rules place: a label at a time by priority, each position tried in turn by
 /// `LabelPosition.cell(column:row:width:)`, cells written by `CellBuffer.put` of the text.
 @Suite("Label placement: the placer against the plain rules")
@@ -129,6 +130,51 @@ struct LabelPlacerTests {
       #expect(a.mayHoldWideGlyphs == b.mayHoldWideGlyphs, "trial \(trial)")
       #expect(placed > 0)
     }
+  }
+
+  @Test("a list placed again, or changed after it was placed, is placed by the plain rules")
+  func listPlacedAgain() {
+    let w = MapSize.world.width
+    let center = MapPoint(x: w * 0.5683, y: w * 0.2860)
+    let vp = Viewport(center: center, zoomScale: pow(2, 15) * 256 / w, columns: 50, rows: 14)
+    let r = vp.mapRect
+    let names = ["Kallio", "Töölö", "Punavuori", "Kamppi", "日本", "Ullanlinna", "Eira"]
+    var labels: [MapLabel] = []
+    for n in 0..<120 {
+      labels.append(
+        MapLabel(
+          text: names[n % names.count],
+          point: MapPoint(
+            x: r.minX + r.width * Double((n * 37) % 101) / 100,
+            y: r.minY + r.height * Double((n * 53) % 97) / 96),
+          priority: Double(200 - n), color: TermColor(UInt8(n % 256)), bold: n % 4 == 0,
+          marker: n % 9 == 0 ? ("●", .red) : nil,
+          positions: n % 3 == 0 ? [LabelPosition(anchor: .top, rows: 0.5)] : []))
+    }
+    let taken = [Bool](repeating: false, count: vp.columns * vp.rows)
+    func check(_ list: [MapLabel], _ what: String) {
+      var a = CellBuffer(columns: vp.columns, rows: vp.rows)
+      var b = a
+      var placer = LabelPlacer(viewport: vp, taken: taken)
+      let placed = placer.place(list, into: &a)
+      #expect(placed == Self.plainPlace(list, viewport: vp, taken: taken, into: &b), "\(what)")
+      #expect(a == b, "\(what)")
+      #expect(placed > 0, "\(what)")
+    }
+    check(labels, "first")
+    check(labels, "again")
+    // Out of order now (the array is copied on the change while the placer holds it).
+    labels[60].priority = 1000
+    labels[7].priority = -1
+    check(labels, "changed")
+    check(labels, "changed, again")
+    labels.sort { $0.priority > $1.priority }
+    check(labels, "sorted")
+    check(labels, "sorted, again")
+    labels[3].color = .brightYellow
+    labels[4].bold.toggle()
+    labels[5].text = "Kaivopuisto"
+    check(labels, "restyled")
   }
 
   @Test("a label's first offset follows its text and positions when they change")
