@@ -517,28 +517,30 @@ public struct CellCanvas: Sendable, Equatable {
     let (w, h) = (self.columns, self.rows)
     // The leading tiles copied: each one's cells on this canvas, `c0..<c1` × `r0..<r1` of the
     // tile's (a tile with none leaves the canvas as it is, text too, as `composite` does).
-    var copied: [(index: Int, c0: Int, c1: Int, r0: Int, r1: Int)] = []
+    // (A tile is read into a local once a loop: each `tiles[k].field` read copied the whole
+    // `Placed` out, its canvas's four arrays retained and released, some 300 times a frame.)
+    var copied: [(index: Int, c0: Int, c1: Int, r0: Int, r1: Int, tc: Int, tr: Int)] = []
     copied.reserveCapacity(tiles.count)
     var covered = 0
     var colours = false
     var next = tiles.count
     for k in tiles.indices {
-      let (tc, tr) = (tiles[k].column, tiles[k].row)
-      let (c0, c1) = (max(0, -tc), min(tiles[k].cells.columns, w - tc))
-      let (r0, r1) = (max(0, -tr), min(tiles[k].cells.rows, h - tr))
+      let tile = tiles[k]
+      let (tc, tr) = (tile.column, tile.row)
+      let (c0, c1) = (max(0, -tc), min(tile.cells.columns, w - tc))
+      let (r0, r1) = (max(0, -tr), min(tile.cells.rows, h - tr))
       guard c0 < c1 && r0 < r1 else { continue }
       let meets = copied.contains { o in
-        let (oc, or) = (tiles[o.index].column, tiles[o.index].row)
-        return tc + c0 < oc + o.c1 && oc + o.c0 < tc + c1 && tr + r0 < or + o.r1
-          && or + o.r0 < tr + r1
+        tc + c0 < o.tc + o.c1 && o.tc + o.c0 < tc + c1 && tr + r0 < o.tr + o.r1
+          && o.tr + o.r0 < tr + r1
       }
       if meets {
         next = k
         break
       }
-      copied.append((k, c0, c1, r0, r1))
+      copied.append((k, c0, c1, r0, r1, tc, tr))
       covered += (c1 - c0) * (r1 - r0)
-      if !tiles[k].cells.trueColors.isEmpty { colours = true }
+      if !tile.cells.trueColors.isEmpty { colours = true }
     }
     let n = w * h
     guard n > 0 else {
@@ -557,12 +559,13 @@ public struct CellCanvas: Sendable, Equatable {
         dc?.initialize(repeating: 0, count: n)
       }
       for o in copied {
-        let (sw, shift) = (tiles[o.index].cells.columns, tiles[o.index].layerBase << 8)
-        let (tc, tr) = (tiles[o.index].column, tiles[o.index].row)
+        let cells = tiles[o.index].cells
+        let (sw, shift) = (cells.columns, tiles[o.index].layerBase << 8)
+        let (tc, tr) = (o.tc, o.tr)
         let m = o.c1 - o.c0
-        tiles[o.index].cells.bits.withUnsafeBufferPointer { sb in
-          tiles[o.index].cells.top.withUnsafeBufferPointer { st in
-            tiles[o.index].cells.trueColors.withUnsafeBufferPointer { sc in
+        cells.bits.withUnsafeBufferPointer { sb in
+          cells.top.withUnsafeBufferPointer { st in
+            cells.trueColors.withUnsafeBufferPointer { sc in
               // (Offsets in wrapping arithmetic: they lie within both canvases.)
               for r in o.r0..<o.r1 {
                 let s = r &* sw &+ o.c0
@@ -607,15 +610,16 @@ public struct CellCanvas: Sendable, Equatable {
     }
     self.top = top
     self.trueColors = trueColors
-    for o in copied where !tiles[o.index].cells.textRuns.isEmpty {
+    for o in copied {
+      let tile = tiles[o.index]
+      guard !tile.cells.textRuns.isEmpty else { continue }
       addText(
-        tiles[o.index].cells.textRuns, atX: tiles[o.index].column * CellGeometry.dotsWide,
-        y: tiles[o.index].row * CellGeometry.dotsHigh, layerBase: tiles[o.index].layerBase)
+        tile.cells.textRuns, atX: o.tc * CellGeometry.dotsWide, y: o.tr * CellGeometry.dotsHigh,
+        layerBase: tile.layerBase)
     }
     for k in next..<tiles.count {
-      composite(
-        tiles[k].cells, column: tiles[k].column, row: tiles[k].row,
-        layerBase: tiles[k].layerBase)
+      let tile = tiles[k]
+      composite(tile.cells, column: tile.column, row: tile.row, layerBase: tile.layerBase)
     }
   }
 
