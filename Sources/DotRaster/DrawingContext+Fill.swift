@@ -511,6 +511,12 @@ public struct DotRingSink: DotLineSink {
   /// them, as `addRing` does). A ring open before is closed first. (Public and inlinable, as
   /// `DotRingWriter` is: a call a ring, with the writer returned through memory, cost about 100
   /// instructions.)
+  ///
+  /// The writer writes into this sink's edge storage unchecked, so its caller keeps three
+  /// rules: at most `count` points (the first included) go through the writer; no other call
+  /// is made on this sink until the writer is handed back (one could move the storage); and
+  /// the writer is handed back to this sink, by `finishRing(_:)`. (Only the package makes a
+  /// sink: `DrawingContext.fillDotRings`' body and `FillOutlineBatch.fill(_:)` lend one.)
   @inlinable @inline(__always)
   public mutating func startRing(count n: Int, at p: SIMD2<Double>) -> DotRingWriter {
     closeRing()
