@@ -371,12 +371,14 @@ extension FrameComposer {
       let layer = plan.layers[p.layer]
       let cut = layer.hidden[p.position].map { !$0.isEmpty } ?? false
       let onCells = p.x % CellGeometry.dotsWide == 0 && p.y % CellGeometry.dotsHigh == 0
+      // The tile's first cell on the screen (when it lies on the cell grid).
+      let (column, row) = (
+        p.x / CellGeometry.dotsWide + tile.cellColumn, p.y / CellGeometry.dotsHigh + tile.cellRow
+      )
       if gathering {
         if !cut && onCells {
           stacked.append(
-            CellCanvas.Placed(
-              tile.cells, column: p.x / CellGeometry.dotsWide + tile.cellColumn,
-              row: p.y / CellGeometry.dotsHigh + tile.cellRow, layerBase: layer.layerBase))
+            CellCanvas.Placed(tile.cells, column: column, row: row, layerBase: layer.layerBase))
           continue
         }
         canvas = CellCanvas(columns: vp.columns, rows: vp.rows, stacking: stacked)
@@ -400,9 +402,7 @@ extension FrameComposer {
             tile.cells.textRuns, atX: tx, y: ty, layerBase: layer.layerBase, within: part)
         }
       } else if onCells {
-        canvas.composite(
-          tile.cells, column: p.x / CellGeometry.dotsWide + tile.cellColumn,
-          row: p.y / CellGeometry.dotsHigh + tile.cellRow, layerBase: layer.layerBase)
+        canvas.composite(tile.cells, column: column, row: row, layerBase: layer.layerBase)
       } else {
         canvas.add(tile.dots, atX: p.x, y: p.y, layerBase: layer.layerBase)
         canvas.addText(
