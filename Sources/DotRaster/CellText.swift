@@ -131,11 +131,47 @@ public struct CellTextWriter {
     // in the frame (`cells` holds `rows` rows of `columns`).
     run.cells.withUnsafeBufferPointer { r in
       if n > 0 {
-        (cells.baseAddress! + (row &* columns &+ column)).update(from: r.baseAddress!, count: n)
+        Self.copyCells(
+          from: UnsafeRawPointer(r.baseAddress!),
+          to: UnsafeMutableRawPointer(cells.baseAddress! + (row &* columns &+ column)),
+          bytes: n &* MemoryLayout<Cell>.stride)
       }
     }
     if run.hasWide { wroteWide = true }
     return n
+  }
+
+  /// Copies `bytes` bytes of cells (at least one cell: 12 bytes) from `source` to `target`,
+  /// 16 bytes at a time, the last 16 (or, under 16, two 8-byte words) overlapping what came
+  /// before rather than running past the end. Inline loads and stores, not `memmove`: with no
+  /// call between them, the run's array is not retained and released around the copy, and
+  /// the placer's values stay in registers.
+  @inlinable @inline(__always) static func copyCells(
+    from source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, bytes: Int
+  ) {
+    // Cells are three `UInt32`s (a trivial type): their bytes are copied as words. Every
+    // load and store lies within the first `bytes` bytes of its side, and the two sides do
+    // not overlap (a run's own array and the frame's cells).
+    typealias Chunk = SIMD2<UInt64>
+    if bytes >= 16 {
+      var i = 0
+      while bytes &- i > 16 {
+        target.storeBytes(
+          of: source.loadUnaligned(fromByteOffset: i, as: Chunk.self), toByteOffset: i,
+          as: Chunk.self)
+        i &+= 16
+      }
+      target.storeBytes(
+        of: source.loadUnaligned(fromByteOffset: bytes &- 16, as: Chunk.self),
+        toByteOffset: bytes &- 16, as: Chunk.self)
+    } else if bytes >= 8 {
+      let a = source.loadUnaligned(as: UInt64.self)
+      let b = source.loadUnaligned(fromByteOffset: bytes &- 8, as: UInt64.self)
+      target.storeBytes(of: a, as: UInt64.self)
+      target.storeBytes(of: b, toByteOffset: bytes &- 8, as: UInt64.self)
+    } else {
+      target.copyMemory(from: source, byteCount: bytes)
+    }
   }
 
   /// `put(_:column:row:)` of a run cut by an edge of the frame (or off it), as `put` of a

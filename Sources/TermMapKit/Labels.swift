@@ -412,10 +412,16 @@ public struct LabelPlacer {
       let p = UnsafeMutableRawPointer(taken.baseAddress!)
       let n = to &- from
       if n >= 8 {
-        var i = from
-        while to &- i > 8 {
-          p.storeBytes(of: 0x0101_0101_0101_0101 as UInt64, toByteOffset: i, as: UInt64.self)
-          i &+= 8
+        // Two words for most spans, written so rather than in a loop (which LLVM makes a call
+        // of `memset`).
+        if n > 16 {
+          var i = from
+          while to &- i > 8 {
+            p.storeBytes(of: 0x0101_0101_0101_0101 as UInt64, toByteOffset: i, as: UInt64.self)
+            i &+= 8
+          }
+        } else {
+          p.storeBytes(of: 0x0101_0101_0101_0101 as UInt64, toByteOffset: from, as: UInt64.self)
         }
         p.storeBytes(of: 0x0101_0101_0101_0101 as UInt64, toByteOffset: to &- 8, as: UInt64.self)
       } else if n >= 4 {

@@ -85,7 +85,13 @@ public struct Viewport: Sendable, Equatable {
     // (-0 included), and there it is `Int(q)`; a NaN or a huge q is off the screen.
     let y = (p.y * zoomScale - Double(originY)) / Double(CellGeometry.dotsHigh)
     guard y >= 0 && y < Double(rows) else { return nil }
-    let x = dotX(forMapX: p.x, worldWidth: w) / Double(CellGeometry.dotsWide)
+    // `dotX(forMapX:worldWidth:)`, the point left as it is on the copy of the world nearest
+    // the screen: there `dotX` adds a zero (of v's sign) times the width, which changes
+    // nothing but the sign of a zero x, and a zero of either sign gives the same cell.
+    let cx = (Double(originX) + Double(widthInDots) / 2) / zoomScale
+    let v = (cx - p.x) / w
+    let mapX = v.magnitude < 0.5 ? p.x : p.x + v.rounded() * w
+    let x = (mapX * zoomScale - Double(originX)) / Double(CellGeometry.dotsWide)
     guard x >= 0 && x < Double(columns) else { return nil }
     return (Int(x), Int(y))
   }

@@ -124,6 +124,28 @@ struct CellBufferTests {
     #expect(c == b)
   }
 
+  @Test("A run of 1 to 40 cells is copied whole (16 bytes at a time), nothing around it written")
+  func runCopiesEveryLength() {
+    let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+    for n in 1...40 {
+      let text = String(letters[0..<n])
+      for column in [0, 1, 3, 48 - n] {
+        for bold in [false, true] {
+          var a = CellBuffer(columns: 48, rows: 3)
+          // Cells around the run hold something, to show they are left as they were.
+          for r in 0..<3 { a.put(String(repeating: "·", count: 48), column: 0, row: r) }
+          var b = a
+          let used = a.withTextWriter {
+            $0.put(CellRun(CellText(text), foreground: .green, bold: bold), column: column, row: 1)
+          }
+          b.put(text, column: column, row: 1, foreground: .green, bold: bold)
+          #expect(used == n)
+          #expect(a == b, "\(n) cells at \(column)")
+        }
+      }
+    }
+  }
+
   @Test("put turns ESC, other C0/C1 controls and bidi overrides into '?'")
   func putStripsControls() {
     var b = CellBuffer(columns: 16, rows: 1)
