@@ -202,7 +202,8 @@ struct FillDotRingsTests {
     // Polygons beyond the clip and the canvas (areas that take no dot), and one
     // after them whose area is the first again.
     polygons += [
-      [[(40, 3), (44, 3), (44, 6)]], [[(-9, -9), (-6, -9), (-7, -5)]], [[(2, 30), (6, 31), (3, 34)]],
+      [[(40, 3), (44, 3), (44, 6)]], [[(-9, -9), (-6, -9), (-7, -5)]],
+      [[(2, 30), (6, 31), (3, 34)]],
       [[(4, 4), (8, 4), (8, 8)]],
     ]
     // Polygons in the tricky list with finite points, and one dot apart.
