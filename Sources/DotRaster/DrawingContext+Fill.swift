@@ -90,6 +90,7 @@ extension DrawingContext {
         context: self, width: width, height: height, hasTrueColor: hasTrueColor, dots: dots,
         rings: fillScratch.takeRingSink())
       body(&batch)
+      batch.addHeldArea()
       fillScratch.keepRingEdges(batch.rings.edges, capacity: batch.rings.capacity)
     }
     swap(&lent, &canvas)
@@ -119,6 +120,15 @@ package struct FillOutlineBatch {
   /// how many pending draws there were then (−1: none taken yet).
   var fillPending = (ink: Ink.none, count: -1)
   var outlinePending = (ink: Ink.none, count: -1)
+  /// The clip's corners in dot space, least and greatest (the greatest −∞ when the clip is
+  /// empty, so `heldArea` never takes an area).
+  let clipLow: SIMD2<Double>
+  let clipHigh: SIMD2<Double>
+  /// The box, in dot space and grown by the margins, of the areas of the draws that took
+  /// their pending inks again (`heldArea`) since `addHeldArea()` last added it to the pending
+  /// draws' area (empty: least above greatest).
+  var heldLow = SIMD2<Double>(repeating: .infinity)
+  var heldHigh = SIMD2<Double>(repeating: -.infinity)
 
   init(
     context: DrawingContext, width: Int, height: Int, hasTrueColor: Bool,
@@ -133,6 +143,10 @@ package struct FillOutlineBatch {
     strokeColor = state.strokeColor
     strokeMargin = context.strokeMargin
     clip = state.clip
+    clipLow = SIMD2(Double(clip.minX), Double(clip.minY))
+    clipHigh =
+      clip.isEmpty
+      ? SIMD2(repeating: -.infinity) : SIMD2(Double(clip.maxX), Double(clip.maxY))
     raster = FillRaster(
       clip: state.clip, pattern: state.fillPattern, origin: context.patternOrigin, width: width,
       height: height)
@@ -169,6 +183,42 @@ package struct FillOutlineBatch {
     return ink
   }
 
+  /// `keptInk` when it would take `last`'s ink again for `context.dotArea(low.x, low.y,
+  /// high.x, high.y, margin: 0)` (the corners already grown by the margin) and that area is
+  /// not empty: the ink, with the box held in `heldLow` and `heldHigh` and not yet added to
+  /// the pending draws' area; nil otherwise (nothing done: the caller takes `keptInk`).
+  ///
+  /// The same area in the end (`addHeldArea()`): `dotArea` and the cut to the clip are
+  /// monotone in each corner (a clamp, a floor, a least or greatest with the clip's), so the
+  /// area of the least of the low corners and the greatest of the high ones is the union
+  /// (`DotRect.union`, a bounding box) of the areas of each; and the pending draws' area is a
+  /// union, whatever the order. An area meets the clip when its corners are finite (else
+  /// `dotArea` gives the whole clip: not held), the low one is left of and above the clip's
+  /// far side and the high one at or beyond its near side: `floor(v) < m` is `v < m`, and
+  /// `floor(v) + 1 > m` is `v >= m`, for a whole `m` (the clamps to a dot beyond the clip keep
+  /// both). (A pending draw added meanwhile does not matter: the areas are a union. None is
+  /// settled while the batch draws: `DrawingContext.withFillsAndOutlines(_:)` made room.)
+  @inline(__always) mutating func heldArea(
+    _ low: SIMD2<Double>, _ high: SIMD2<Double>, _ last: (ink: Ink, count: Int)
+  ) -> Ink? {
+    guard last.count == context.pending.entries.count,
+      all(
+        (low .< clipHigh) .& (high .>= clipLow) .& (low .> -.infinity) .& (high .< .infinity))
+    else { return nil }
+    heldLow = pointwiseMin(heldLow, low)
+    heldHigh = pointwiseMax(heldHigh, high)
+    return last.ink
+  }
+
+  /// Adds the areas held (`heldArea`) to the pending draws' area.
+  mutating func addHeldArea() {
+    guard heldLow.x <= heldHigh.x else { return }
+    let a = context.dotArea(heldLow.x, heldLow.y, heldHigh.x, heldHigh.y, margin: 0)
+    context.pending.area = context.pending.area.union(a)
+    heldLow = SIMD2(repeating: .infinity)
+    heldHigh = SIMD2(repeating: -.infinity)
+  }
+
   /// Fills the rings `body` hands over, as `DrawingContext.fillDotRings(_:)` (nothing without
   /// a fill colour; `body` is then not called).
   package mutating func fill(_ body: (inout DotRingSink) -> Void) {
@@ -180,8 +230,14 @@ package struct FillOutlineBatch {
     let ink: Ink
     if keeps(color) {
       // (`pathArea(margin: 2)` of the same points: their bounds.)
-      let area = context.dotArea(b.minX, b.minY, b.maxX, b.maxY, margin: 2)
-      ink = keptInk(color, layer: DrawingContext.fillLayer, in: area, &fillPending)
+      if let held = heldArea(
+        SIMD2(b.minX, b.minY) - 2, SIMD2(b.maxX, b.maxY) + 2, fillPending)
+      {
+        ink = held
+      } else {
+        let area = context.dotArea(b.minX, b.minY, b.maxX, b.maxY, margin: 2)
+        ink = keptInk(color, layer: DrawingContext.fillLayer, in: area, &fillPending)
+      }
     } else {
       ink = Ink(layer: DrawingContext.fillLayer, color: color)
     }
@@ -196,9 +252,16 @@ package struct FillOutlineBatch {
   package mutating func outline(within box: Rect2D, _ body: (inout DotStrokeSink) -> Void) {
     guard let color = strokeColor else { return }
     if keeps(color) {
-      let area = context.dotArea(box.x, box.y, box.maxX, box.maxY, margin: strokeMargin)
-      strokes.stroker.ink = keptInk(
-        color, layer: DrawingContext.strokeLayer, in: area, &outlinePending)
+      let m = strokeMargin
+      if let held = heldArea(
+        SIMD2(box.x, box.y) - m, SIMD2(box.maxX, box.maxY) + m, outlinePending)
+      {
+        strokes.stroker.ink = held
+      } else {
+        let area = context.dotArea(box.x, box.y, box.maxX, box.maxY, margin: m)
+        strokes.stroker.ink = keptInk(
+          color, layer: DrawingContext.strokeLayer, in: area, &outlinePending)
+      }
     } else {
       strokes.stroker.ink = Ink(layer: DrawingContext.strokeLayer, color: color)
     }

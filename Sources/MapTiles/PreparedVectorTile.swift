@@ -49,6 +49,80 @@ final class PreparedVectorTile: Sendable {
     let points: [TilePoint]
     /// The chunks by where they are, for rules drawn all chunks at once.
     let grid: ChunkGrid
+    /// The items by where they are, for the loops over a map tile's items.
+    let bands: ItemBands
+  }
+
+  /// The items of a rule by where they lie: for each of 8 column bands and 8 row bands over
+  /// the union of their boxes, a bit for each item whose box reaches the band (an item with a
+  /// box that is not one, least beyond greatest, has its bit in every band). An item whose
+  /// box meets a map tile's shares a point with it, and the column and row bands of that point
+  /// are among those the tile's box reaches (a box's bands are its corners' bins,
+  /// `ChunkGrid.bins`, which grow with the corners), so the items in a column band and in a
+  /// row band the tile's box reaches include every item that meets it: a map tile's loop
+  /// over them, in order, finds the items a loop over all finds, testing a few (a vector
+  /// tile's buildings lie all over it, and a map tile covers a corner).
+  struct ItemBands: Sendable {
+    static let side: Int32 = 8
+    let originX: Int32
+    let originY: Int32
+    /// A band's width and height in tile units (at least 1).
+    let bandWidth: Int32
+    let bandHeight: Int32
+    /// Words of bits a band: item n is bit n % 64 of word n / 64.
+    let words: Int
+    /// The column bands' bits, then the row bands', `words` each.
+    let bits: [UInt64]
+
+    init(_ items: [Item], box: TileBox) {
+      let side = Self.side
+      let box = box.isEmpty ? TileBox(minX: 0, minY: 0, maxX: 0, maxY: 0) : box
+      originX = box.minX
+      originY = box.minY
+      bandWidth = Swift.max(1, Int32((Int64(box.maxX) - Int64(box.minX)) / Int64(side) + 1))
+      bandHeight = Swift.max(1, Int32((Int64(box.maxY) - Int64(box.minY)) / Int64(side) + 1))
+      let words = (items.count + 63) / 64
+      self.words = words
+      var bits = [UInt64](repeating: 0, count: 2 * Int(side) * words)
+      for (n, item) in items.enumerated() {
+        let (w, bit) = (n / 64, UInt64(1) << UInt64(n % 64))
+        var (x0, y0, x1, y1) = ChunkGrid.bins(item.box, originX, originY, bandWidth, bandHeight)
+        if item.box.minX > item.box.maxX || item.box.minY > item.box.maxY {
+          (x0, y0, x1, y1) = (0, 0, side - 1, side - 1)
+        }
+        for b in x0...x1 { bits[Int(b) * words + w] |= bit }
+        for b in y0...y1 { bits[Int(side + b) * words + w] |= bit }
+      }
+      self.bits = bits
+    }
+
+    /// Calls `body` with the index of every item in a column band and in a row band that
+    /// `box` reaches (every item whose box meets `box` among them), in order, each once.
+    @inline(__always) func forEachItem(near box: TileBox, _ body: (Int) -> Void) {
+      let (qx0, qy0, qx1, qy1) = ChunkGrid.bins(box, originX, originY, bandWidth, bandHeight)
+      let (words, rows) = (self.words, Int(Self.side) * self.words)
+      bits.withUnsafeBufferPointer { bits in
+        for w in 0..<words {
+          var x: UInt64 = 0
+          var b = Int(qx0)
+          while b <= Int(qx1) {
+            x |= bits[b &* words &+ w]
+            b &+= 1
+          }
+          var y: UInt64 = 0
+          b = Int(qy0)
+          while b <= Int(qy1) {
+            y |= bits[rows &+ b &* words &+ w]
+            b &+= 1
+          }
+          var c = x & y
+          while c != 0 {
+            body(w &* 64 &+ c.trailingZeroBitCount)
+            c &= c &- 1
+          }
+        }
+      }
+    }
   }
 
   /// The chunks of a rule sorted into an 8 × 8 grid over their union box, so a map tile

@@ -501,7 +501,8 @@ final class PreparedStyledTile: Sendable {
             layer: li,
             items: PreparedVectorTile.RuleItems(
               rule: li, layer: source, items: b.items, box: b.box, chunks: b.chunks,
-              points: b.points, grid: PreparedVectorTile.ChunkGrid(b.chunks)),
+              points: b.points, grid: PreparedVectorTile.ChunkGrid(b.chunks),
+              bands: PreparedVectorTile.ItemBands(b.items, box: b.box)),
             representative: firsts[g], slots: feature.slots))
       }
     }

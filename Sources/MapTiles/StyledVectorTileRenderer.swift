@@ -124,7 +124,8 @@ extension VectorTileRenderer {
               let fills = paint.fill != nil
               if paint.stroke != nil && context.isPathEmpty {
                 drawOutlined(
-                  items, fills: fills, points: points, offsets: offsets, chunks: chunks,
+                  items, bands: group.pointee.items.bands, fills: fills, points: points,
+                  offsets: offsets, chunks: chunks,
                   chunkPoints: chunkPoints, box: box, placement: placement, cut: cut,
                   dashed: dashed, context: context)
                 return
@@ -209,22 +210,25 @@ extension VectorTileRenderer {
 }
 
 extension VectorTileRenderer {
-  /// Draws a group's outlined polygons (buildings) that meet `box`: each one's fill (with
+  /// Draws a group's outlined polygons (buildings) that meet `box` (looked for among the
+  /// items `bands` finds near it, in order): each one's fill (with
   /// `fills`) and then its outline over it, before the next one's, in one batch
   /// (`DrawingContext.withFillsAndOutlines(_:)`: the dots of a `fillDotRings` and a
   /// `strokeDotLines(within:_:)` each, with their set-up made once). Out of line, so the
   /// group loop of `drawStyled` keeps its code.
   @inline(never) fileprivate func drawOutlined(
-    _ items: UnsafeBufferPointer<PreparedVectorTile.Item>, fills: Bool,
+    _ items: UnsafeBufferPointer<PreparedVectorTile.Item>, bands: PreparedVectorTile.ItemBands,
+    fills: Bool,
     points: UnsafeBufferPointer<TilePoint>, offsets: UnsafeBufferPointer<Int32>,
     chunks: UnsafeBufferPointer<PreparedVectorTile.Chunk>,
     chunkPoints: UnsafeBufferPointer<TilePoint>, box: TileBox, placement: DotPlacement,
     cut: CutEdges, dashed: Bool, context: DrawingContext
   ) {
     context.withFillsAndOutlines { batch in
-      for i in items.indices {
+      // (The items in the bands `box` reaches, in order: those that meet it among them.)
+      bands.forEachItem(near: box) { i in
         // (`meets`: as in `draw`'s loop.)
-        guard items[i].box.meets(box) else { continue }
+        guard items[i].box.meets(box) else { return }
         let item = items[i]
         if fills {
           let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)

@@ -199,6 +199,13 @@ struct FillDotRingsTests {
           return (0..<(1 + Int(random(7)))).map { _ in (cx + random(9), cy + random(7)) }
         })
     }
+    // Polygons beyond the clip and the canvas (areas that take no dot), and one
+    // after them whose area is the first again.
+    polygons += [
+      [[(40, 3), (44, 3), (44, 6)]], [[(-9, -9), (-6, -9), (-7, -5)]],
+      [[(2, 30), (6, 31), (3, 34)]],
+      [[(4, 4), (8, 4), (8, 8)]],
+    ]
     // Polygons in the tricky list with finite points, and one dot apart.
     polygons += Self.tricky.map(\.1).filter {
       $0.allSatisfy { $0.allSatisfy { $0.0.isFinite && $0.1.isFinite } }
@@ -210,7 +217,7 @@ struct FillDotRingsTests {
       for (width, dashes) in [(1.0, [Double]()), (3.0, []), (1.0, [2.0, 1.0])] {
         for clip in [nil, Rect2D(x: 3, y: 2, width: 11, height: 9)] {
           for pattern in [DotPattern.solid, .sparse, .hatch] {
-            func draw(batch: Bool) -> (DotCanvas, PendingInks) {
+            func draw(batch: Bool) -> (DotCanvas, PendingInks, DotRect) {
               let c = DrawingContext(canvas: DotCanvas(columns: 10, rows: 4), patternOrigin: (1, 2))
               if let clip { c.clip(to: clip) }
               c.fillColor = fills ? fillColor : nil
@@ -249,12 +256,15 @@ struct FillDotRingsTests {
                   c.strokeDotLines(within: box(polygon)) { add(polygon, &$0) }
                 }
               }
+              // (The area the pending draws are settled in: the batch's is made once.)
+              let area = c.pending.area
               let (canvas, pending) = c.takeCanvasUnsettled()
-              return (canvas, pending)
+              return (canvas, pending, area)
             }
-            let (a, pa) = draw(batch: false)
-            let (b, pb) = draw(batch: true)
+            let (a, pa, areaA) = draw(batch: false)
+            let (b, pb, areaB) = draw(batch: true)
             #expect(a == b, "fills \(fills) width \(width) \(dashes) \(pattern)")
+            #expect(areaA == areaB, "fills \(fills) width \(width) \(dashes) \(pattern)")
             #expect(pa.hasColor == pb.hasColor)
             #expect(pa.entries.map(\.ink) == pb.entries.map(\.ink))
             #expect(pa.entries.map(\.entry) == pb.entries.map(\.entry))
