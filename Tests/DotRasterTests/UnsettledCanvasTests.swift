@@ -120,6 +120,44 @@ struct UnsettledCanvasTests {
     #expect(dots == settled)
   }
 
+  @Test("A plain tile's cell bits are its dots with bit 31, for every pattern of dots")
+  func plainBitsEveryPattern() {
+    for pattern in 0...255 {
+      // Each dot inked (bit 31 and an ink) or not (0, or bits below 31 only, which a plain
+      // tile never holds: they do not count either).
+      var rows: [UInt64] = []
+      for dy in 0..<4 {
+        var pair: (left: UInt32, right: UInt32) = (0, 0)
+        for dx in 0..<2 {
+          let inked = UInt8(pattern) & CellGeometry.brailleBit(dx: dx, dy: dy) != 0
+          let junk = UInt32((pattern * 37 + dx * 11 + dy * 5) % 3) * 0x1234_5677
+          let dot = inked ? DrawingContext.pendingBase | UInt32(pattern * 8 + dy) : junk
+          if dx == 0 { pair.left = dot } else { pair.right = dot }
+        }
+        #if _endian(big)
+          rows.append(UInt64(pair.left) << 32 | UInt64(pair.right))
+        #else
+          rows.append(UInt64(pair.right) << 32 | UInt64(pair.left))
+        #endif
+      }
+      #expect(CellCanvas.plainBits(rows[0], rows[1], rows[2], rows[3]) == UInt8(pattern))
+    }
+  }
+
+  @Test(
+    "Cells of pending inks paint what the settled canvas paints (24-bit and palette colours)",
+    arguments: [0, 1, 2])
+  func planelessPaintsAsSettled(_ kind: Int) {
+    let settled = Self.planeless(kind: kind).takeCanvas()
+    let (dots, pending) = Self.planeless(kind: kind).takeCanvasUnsettled()
+    var (a, b) = (CellBuffer(columns: 16, rows: 6), CellBuffer(columns: 16, rows: 6))
+    CellCanvas(dots, pending: pending).paint(into: &a, charset: .braille)
+    settled.paint(into: &b, charset: .braille)
+    #expect(a == b)
+    #expect(
+      (0..<6).contains { r in (0..<16).contains { a[$0, r].foreground?.isTrueColor == true } })
+  }
+
   @Test("Palette drawings alone leave nothing pending, and the context draws nothing afterwards")
   func paletteOnly() {
     let c = DrawingContext(canvas: DotCanvas(columns: 2, rows: 1))
