@@ -314,7 +314,7 @@ public struct CellCanvas: Sendable, Equatable {
         if let shown {
           // The highest dot (an empty one is 0), and the inked ones: those with bit 31,
           // without a test a row.
-          let high = max(max(highest(p0), highest(p1)), max(highest(p2), highest(p3)))
+          let high = highest(p0, p1, p2, p3)
           let cellBits = plainBits(p0, p1, p2, p3)
           // (`DrawingContext.pendingInk` and the like have an index past `shownCapacity`.)
           let k = high & indexMask
@@ -346,11 +346,14 @@ public struct CellCanvas: Sendable, Equatable {
     }
   }
 
-  /// The higher of a row's two dots (`cellRows`).
+  /// The highest of a cell's eight dots, from its four rows (`cellRows`): the highest of the
+  /// rows' low halves, and the high half of the highest row compared as a whole (its high half
+  /// decides first), which is the highest of the high halves.
   @inline(__always)
-  private static func highest(_ pair: UInt64) -> UInt32 {
-    let (left, right) = dots(of: pair)
-    return max(left, right)
+  static func highest(_ p0: UInt64, _ p1: UInt64, _ p2: UInt64, _ p3: UInt64) -> UInt32 {
+    @inline(__always) func low(_ p: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: p) }
+    let lows = max(max(low(p0), low(p1)), max(low(p2), low(p3)))
+    return max(lows, UInt32(max(max(p0, p1), max(p2, p3)) >> 32))
   }
 
   /// The braille bits (`CellGeometry.brailleBit(dx:dy:)`) of a cell's dots that have bit 31

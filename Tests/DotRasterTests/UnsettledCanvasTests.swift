@@ -144,6 +144,19 @@ struct UnsettledCanvasTests {
     }
   }
 
+  @Test("A cell's highest dot is the highest of its eight, in either half of any row")
+  func highestOfEight() {
+    var g = SystemRandomNumberGenerator()
+    let picks: [UInt32] = [0, 1, 0x7FFF_FFFF, 0x8000_0000, 0x8000_1001, 0xFFFF_FFFE]
+    for _ in 0..<2000 {
+      let dots = (0..<8).map { _ in
+        Bool.random(using: &g) ? picks.randomElement(using: &g)! : UInt32.random(in: 0...UInt32.max, using: &g)
+      }
+      let rows = (0..<4).map { UInt64(dots[2 * $0 + 1]) << 32 | UInt64(dots[2 * $0]) }
+      #expect(CellCanvas.highest(rows[0], rows[1], rows[2], rows[3]) == dots.max()!)
+    }
+  }
+
   @Test(
     "Cells of pending inks paint what the settled canvas paints (24-bit and palette colours)",
     arguments: [0, 1, 2])
