@@ -150,7 +150,8 @@ struct UnsettledCanvasTests {
     let picks: [UInt32] = [0, 1, 0x7FFF_FFFF, 0x8000_0000, 0x8000_1001, 0xFFFF_FFFE]
     for _ in 0..<2000 {
       let dots = (0..<8).map { _ in
-        Bool.random(using: &g) ? picks.randomElement(using: &g)! : UInt32.random(in: 0...UInt32.max, using: &g)
+        Bool.random(using: &g)
+          ? picks.randomElement(using: &g)! : UInt32.random(in: 0...UInt32.max, using: &g)
       }
       let rows = (0..<4).map { UInt64(dots[2 * $0 + 1]) << 32 | UInt64(dots[2 * $0]) }
       #expect(CellCanvas.highest(rows[0], rows[1], rows[2], rows[3]) == dots.max()!)
