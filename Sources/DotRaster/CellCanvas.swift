@@ -854,7 +854,7 @@ public struct CellCanvas: Sendable, Equatable {
                 for row in 0..<rows {
                   let base = row &* self.columns
                   let outBase = row &* outColumns
-                  for column in 0..<columns {
+                  @inline(__always) func cell(_ column: Int) {
                     // The glyph, not bold or reversed, in the ink's colour, on the cell's
                     // background.
                     @inline(__always) func put(_ b: UInt8, _ colour: UInt32) {
@@ -868,14 +868,27 @@ public struct CellCanvas: Sendable, Equatable {
                       let colour = trueColors[base &+ column]
                       if colour != 0 {
                         put(bits[base &+ column], colour)
-                        continue
+                        return
                       }
                     }
                     // Else the top ink's, for an inked cell.
                     let b = bits[base &+ column]
-                    if b == 0 { continue }
+                    if b == 0 { return }
                     put(b, Ink(raw: top[base &+ column]).color.raw)
                   }
+                  guard trueColors != nil else {
+                    for column in 0..<columns { cell(column) }
+                    continue
+                  }
+                  // With colours (most cells inked), two cells a turn: the loop's count and
+                  // test once for both.
+                  var column = 0
+                  while column &+ 1 < columns {
+                    cell(column)
+                    cell(column &+ 1)
+                    column &+= 2
+                  }
+                  if column < columns { cell(column) }
                 }
               }
               if colours { paint(trueColors.baseAddress!) } else { paint(nil) }
