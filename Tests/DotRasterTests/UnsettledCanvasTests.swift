@@ -172,6 +172,37 @@ struct UnsettledCanvasTests {
       (0..<6).contains { r in (0..<16).contains { a[$0, r].foreground?.isTrueColor == true } })
   }
 
+  @Test(
+    "Cells painted glyph by glyph in their 24-bit or top ink's colour, odd widths too",
+    arguments: [0, 1, 2])
+  func paintsEachCell(_ kind: Int) {
+    let (dots, pending) = Self.planeless(kind: kind).takeCanvasUnsettled()
+    // 15, 16 and 1 columns (two cells a turn, and the last one of an odd row apart).
+    for area in [
+      DotRect(minX: 3, minY: 1, maxX: 31, maxY: 23), DotRect(minX: 0, minY: 0, maxX: 32, maxY: 24),
+      DotRect(minX: 9, minY: 5, maxX: 10, maxY: 20),
+    ] {
+      let cells = CellCanvas.cropped(dots, pending: pending, to: area).cells
+      var buffer = CellBuffer(columns: 16, rows: 6)
+      cells.paint(into: &buffer, charset: .braille)
+      let blank = CellBuffer(columns: 16, rows: 6)
+      for r in 0..<6 {
+        for c in 0..<16 {
+          guard r < cells.rows && c < cells.columns && cells.bits[r * cells.columns + c] != 0 else {
+            #expect(buffer[c, r] == blank[c, r])
+            continue
+          }
+          let i = r * cells.columns + c
+          let colour =
+            cells.trueColors[i] != 0
+            ? TermColor(raw: cells.trueColors[i]) : Ink(raw: cells.top[i]).color
+          #expect(buffer[c, r].glyph == Charset.braille.glyph(forDots: cells.bits[i]))
+          #expect(buffer[c, r].foreground == colour)
+        }
+      }
+    }
+  }
+
   @Test("Palette drawings alone leave nothing pending, and the context draws nothing afterwards")
   func paletteOnly() {
     let c = DrawingContext(canvas: DotCanvas(columns: 2, rows: 1))
