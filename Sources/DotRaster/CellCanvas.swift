@@ -312,20 +312,10 @@ public struct CellCanvas: Sendable, Equatable {
           return
         }
         if let shown {
-          // The highest dot (an empty one is 0), and the inked ones: those with bit 31.
-          var high: UInt32 = 0
-          var cellBits: UInt8 = 0
-          @inline(__always) func pair(_ pair: UInt64, _ dy: Int) {
-            let (left, right) = dots(of: pair)
-            high = max(high, left, right)
-            cellBits |=
-              UInt8(truncatingIfNeeded: left >> 31) << bitIndex(0, dy)
-              | UInt8(truncatingIfNeeded: right >> 31) << bitIndex(1, dy)
-          }
-          if p0 != 0 { pair(p0, 0) }
-          if p1 != 0 { pair(p1, 1) }
-          if p2 != 0 { pair(p2, 2) }
-          if p3 != 0 { pair(p3, 3) }
+          // The highest dot (an empty one is 0), and the inked ones: those with bit 31,
+          // without a test a row.
+          let high = highest(p0, p1, p2, p3)
+          let cellBits = plainBits(p0, p1, p2, p3)
           // (`DrawingContext.pendingInk` and the like have an index past `shownCapacity`.)
           let k = high & indexMask
           if k < count {
@@ -356,10 +346,37 @@ public struct CellCanvas: Sendable, Equatable {
     }
   }
 
-  /// Which bit of `CellGeometry.brailleBit(dx:dy:)` is set.
+  /// The highest of a cell's eight dots, from its four rows (`cellRows`): the highest of the
+  /// rows' low halves, and the high half of the highest row compared as a whole (its high half
+  /// decides first), which is the highest of the high halves.
   @inline(__always)
-  private static func bitIndex(_ dx: Int, _ dy: Int) -> UInt8 {
-    UInt8(truncatingIfNeeded: CellGeometry.brailleBit(dx: dx, dy: dy).trailingZeroBitCount)
+  static func highest(_ p0: UInt64, _ p1: UInt64, _ p2: UInt64, _ p3: UInt64) -> UInt32 {
+    @inline(__always) func low(_ p: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: p) }
+    let lows = max(max(low(p0), low(p1)), max(low(p2), low(p3)))
+    return max(lows, UInt32(max(max(p0, p1), max(p2, p3)) >> 32))
+  }
+
+  /// The braille bits (`CellGeometry.brailleBit(dx:dy:)`) of a cell's dots that have bit 31
+  /// set, from its four rows (`cellRows`): each row's two bits moved into place at once, the
+  /// left dots of rows 0–2 to bits 0–2 and row 3's to bit 6, the right ones 32 higher, then
+  /// the right dots of rows 0–2 moved down to bits 3–5 and row 3's to bit 7.
+  @inline(__always)
+  static func plainBits(_ p0: UInt64, _ p1: UInt64, _ p2: UInt64, _ p3: UInt64) -> UInt8 {
+    assert(
+      CellGeometry.brailleBit(dx: 0, dy: 0) == 1 && CellGeometry.brailleBit(dx: 1, dy: 0) == 8
+        && CellGeometry.brailleBit(dx: 0, dy: 3) == 0x40
+        && CellGeometry.brailleBit(dx: 1, dy: 3) == 0x80)
+    // The left dot in the low half of each row.
+    #if _endian(big)
+      @inline(__always) func swap(_ p: UInt64) -> UInt64 { p << 32 | p >> 32 }
+      let (q0, q1, q2, q3) = (swap(p0), swap(p1), swap(p2), swap(p3))
+    #else
+      let (q0, q1, q2, q3) = (p0, p1, p2, p3)
+    #endif
+    let h: UInt64 = 0x8000_0000_8000_0000
+    let x = (q0 & h) >> 31 | (q1 & h) >> 30 | (q2 & h) >> 29 | (q3 & h) >> 25
+    return UInt8(truncatingIfNeeded: (x | x >> 29) & 0x7F)
+      | UInt8(truncatingIfNeeded: q3 >> 56) & 0x80
   }
 
   /// A cell of `sumPendingCells` summed dot by dot, from its four rows of dots: each dot's ink
@@ -837,19 +854,41 @@ public struct CellCanvas: Sendable, Equatable {
                 for row in 0..<rows {
                   let base = row &* self.columns
                   let outBase = row &* outColumns
-                  for column in 0..<columns {
-                    let b = bits[base &+ column]
-                    if b == 0 { continue }
-                    // The 24-bit colour when the cell has one (nearly every inked cell of a
-                    // style drawn in them), else the top ink's: its ink read only then.
-                    var colour: UInt32 = 0
-                    if let trueColors { colour = trueColors[base &+ column] }
-                    if colour == 0 { colour = Ink(raw: top[base &+ column]).color.raw }
+                  @inline(__always) func cell(_ column: Int) {
                     // The glyph, not bold or reversed, in the ink's colour, on the cell's
                     // background.
-                    out[outBase &+ column].glyphAndFlags = glyphs[Int(b)]
-                    out[outBase &+ column].foregroundRaw = colour
+                    @inline(__always) func put(_ b: UInt8, _ colour: UInt32) {
+                      out[outBase &+ column].glyphAndFlags = glyphs[Int(b)]
+                      out[outBase &+ column].foregroundRaw = colour
+                    }
+                    // The 24-bit colour when the cell has one (nearly every inked cell of a
+                    // style drawn in them): such a cell has dots (a cell's colour is written
+                    // only with its dots), so they are not tested.
+                    if let trueColors {
+                      let colour = trueColors[base &+ column]
+                      if colour != 0 {
+                        put(bits[base &+ column], colour)
+                        return
+                      }
+                    }
+                    // Else the top ink's, for an inked cell.
+                    let b = bits[base &+ column]
+                    if b == 0 { return }
+                    put(b, Ink(raw: top[base &+ column]).color.raw)
                   }
+                  guard trueColors != nil else {
+                    for column in 0..<columns { cell(column) }
+                    continue
+                  }
+                  // With colours (most cells inked), two cells a turn: the loop's count and
+                  // test once for both.
+                  var column = 0
+                  while column &+ 1 < columns {
+                    cell(column)
+                    cell(column &+ 1)
+                    column &+= 2
+                  }
+                  if column < columns { cell(column) }
                 }
               }
               if colours { paint(trueColors.baseAddress!) } else { paint(nil) }

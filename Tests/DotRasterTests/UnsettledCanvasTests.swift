@@ -120,6 +120,89 @@ struct UnsettledCanvasTests {
     #expect(dots == settled)
   }
 
+  @Test("A plain tile's cell bits are its dots with bit 31, for every pattern of dots")
+  func plainBitsEveryPattern() {
+    for pattern in 0...255 {
+      // Each dot inked (bit 31 and an ink) or not (0, or bits below 31 only, which a plain
+      // tile never holds: they do not count either).
+      var rows: [UInt64] = []
+      for dy in 0..<4 {
+        var pair: (left: UInt32, right: UInt32) = (0, 0)
+        for dx in 0..<2 {
+          let inked = UInt8(pattern) & CellGeometry.brailleBit(dx: dx, dy: dy) != 0
+          let junk = UInt32((pattern * 37 + dx * 11 + dy * 5) % 3) * 0x1234_5677
+          let dot = inked ? DrawingContext.pendingBase | UInt32(pattern * 8 + dy) : junk
+          if dx == 0 { pair.left = dot } else { pair.right = dot }
+        }
+        #if _endian(big)
+          rows.append(UInt64(pair.left) << 32 | UInt64(pair.right))
+        #else
+          rows.append(UInt64(pair.right) << 32 | UInt64(pair.left))
+        #endif
+      }
+      #expect(CellCanvas.plainBits(rows[0], rows[1], rows[2], rows[3]) == UInt8(pattern))
+    }
+  }
+
+  @Test("A cell's highest dot is the highest of its eight, in either half of any row")
+  func highestOfEight() {
+    var g = SystemRandomNumberGenerator()
+    let picks: [UInt32] = [0, 1, 0x7FFF_FFFF, 0x8000_0000, 0x8000_1001, 0xFFFF_FFFE]
+    for _ in 0..<2000 {
+      let dots = (0..<8).map { _ in
+        Bool.random(using: &g)
+          ? picks.randomElement(using: &g)! : UInt32.random(in: 0...UInt32.max, using: &g)
+      }
+      let rows = (0..<4).map { UInt64(dots[2 * $0 + 1]) << 32 | UInt64(dots[2 * $0]) }
+      #expect(CellCanvas.highest(rows[0], rows[1], rows[2], rows[3]) == dots.max()!)
+    }
+  }
+
+  @Test(
+    "Cells of pending inks paint what the settled canvas paints (24-bit and palette colours)",
+    arguments: [0, 1, 2])
+  func planelessPaintsAsSettled(_ kind: Int) {
+    let settled = Self.planeless(kind: kind).takeCanvas()
+    let (dots, pending) = Self.planeless(kind: kind).takeCanvasUnsettled()
+    var (a, b) = (CellBuffer(columns: 16, rows: 6), CellBuffer(columns: 16, rows: 6))
+    CellCanvas(dots, pending: pending).paint(into: &a, charset: .braille)
+    settled.paint(into: &b, charset: .braille)
+    #expect(a == b)
+    #expect(
+      (0..<6).contains { r in (0..<16).contains { a[$0, r].foreground?.isTrueColor == true } })
+  }
+
+  @Test(
+    "Cells painted glyph by glyph in their 24-bit or top ink's colour, odd widths too",
+    arguments: [0, 1, 2])
+  func paintsEachCell(_ kind: Int) {
+    let (dots, pending) = Self.planeless(kind: kind).takeCanvasUnsettled()
+    // 15, 16 and 1 columns (two cells a turn, and the last one of an odd row apart).
+    for area in [
+      DotRect(minX: 3, minY: 1, maxX: 31, maxY: 23), DotRect(minX: 0, minY: 0, maxX: 32, maxY: 24),
+      DotRect(minX: 9, minY: 5, maxX: 10, maxY: 20),
+    ] {
+      let cells = CellCanvas.cropped(dots, pending: pending, to: area).cells
+      var buffer = CellBuffer(columns: 16, rows: 6)
+      cells.paint(into: &buffer, charset: .braille)
+      let blank = CellBuffer(columns: 16, rows: 6)
+      for r in 0..<6 {
+        for c in 0..<16 {
+          guard r < cells.rows && c < cells.columns && cells.bits[r * cells.columns + c] != 0 else {
+            #expect(buffer[c, r] == blank[c, r])
+            continue
+          }
+          let i = r * cells.columns + c
+          let colour =
+            cells.trueColors[i] != 0
+            ? TermColor(raw: cells.trueColors[i]) : Ink(raw: cells.top[i]).color
+          #expect(buffer[c, r].glyph == Charset.braille.glyph(forDots: cells.bits[i]))
+          #expect(buffer[c, r].foreground == colour)
+        }
+      }
+    }
+  }
+
   @Test("Palette drawings alone leave nothing pending, and the context draws nothing afterwards")
   func paletteOnly() {
     let c = DrawingContext(canvas: DotCanvas(columns: 2, rows: 1))
