@@ -321,12 +321,16 @@ struct FillRaster {
                   x &+= 1
                 } while x <= b
               } else {
-                // The first column of the right parity from a, then every other one.
+                // The first column of the right parity from a, then every other one: two
+                // dots a step, then the last one left (a dot cost a test and a jump besides its
+                // store and step).
                 var x = a &+ (((even ? 0 : 1) &- (a &+ ox)) & 1)
-                while x <= b {
+                while x &+ 2 <= b {
                   rowDots[x] = ink
-                  x &+= 2
+                  rowDots[x &+ 2] = ink
+                  x &+= 4
                 }
+                if x <= b { rowDots[x] = ink }
               }
             }
             k &+= 2
