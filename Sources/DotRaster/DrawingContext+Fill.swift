@@ -285,25 +285,46 @@ struct FillRaster {
   let parities: UInt32
   /// A bit for each row of the pattern with dots.
   let rowsWithDots: UInt32
+  /// For each row r of the pattern's grid, a byte: how many rows on the next row with dots is
+  /// (1...4; 0 when no row has dots).
+  let steps: UInt32
+  /// The clip's ends as `FillScratch.span` and `FillScratch.rows` hold values within them (a
+  /// dot beyond each side), and as `FillScratch.Bounds.meets` compares with them, worked out
+  /// once for all fills (the same values: a fill's rows tested none of the conversions again).
+  let spanEnds: FillScratch.SpanEnds
+  let heldY: (low: Double, high: Double)
+  let meetLow: (x: Double, y: Double)
+  let meetHigh: (x: Double, y: Double)
 
   init(clip: DotRect, pattern: DotPattern, origin: (x: Int, y: Int), width: Int, height: Int) {
-    self.clip = clip.intersection(DotRect(minX: 0, minY: 0, maxX: width, maxY: height))
+    let clip = clip.intersection(DotRect(minX: 0, minY: 0, maxX: width, maxY: height))
+    self.clip = clip
     (ox, oy) = origin
     self.width = width
+    spanEnds = FillScratch.SpanEnds(clip)
+    heldY = (Double(clip.minY - 1), Double(clip.maxY + 1))
+    meetLow = (Double(clip.minX) - 1, Double(clip.minY) - 1)
+    meetHigh = (Double(clip.maxX), Double(clip.maxY))
     // The pattern's dots on a row (of the pattern's grid, a cell high): bit 0 those of even
-    // columns, bit 1 those of odd ones. (A byte for each dot row of a cell.)
-    let bits = pattern.bits
-    @inline(__always) func parity(_ r: Int) -> UInt8 {
-      (bits & CellGeometry.brailleBit(dx: 0, dy: r) != 0 ? 1 : 0)
-        | (bits & CellGeometry.brailleBit(dx: 1, dy: r) != 0 ? 2 : 0)
+    // columns, bit 1 those of odd ones. (A byte for each dot row of a cell; the braille bits
+    // of row r's two dots are `CellGeometry.brailleBit(dx: 0, dy: r)` and `(dx: 1, dy: r)`:
+    // bits r and r + 3 for rows 0 to 2, bits 6 and 7 for row 3.)
+    assert(CellGeometry.dotsHigh == 4 && CellGeometry.brailleBit(dx: 1, dy: 1) == 1 << 4)
+    let bits = UInt32(pattern.bits)
+    @inline(__always) func parity(_ even: UInt32, _ odd: UInt32) -> UInt32 {
+      (bits >> even) & 1 | ((bits >> odd) & 1) << 1
     }
-    assert(CellGeometry.dotsHigh == 4)
-    parities =
-      UInt32(parity(0)) | UInt32(parity(1)) << 8 | UInt32(parity(2)) << 16
-      | UInt32(parity(3)) << 24
-    rowsWithDots =
-      (parity(0) != 0 ? 1 : 0) | (parity(1) != 0 ? 2 : 0) | (parity(2) != 0 ? 4 : 0)
-      | (parity(3) != 0 ? 8 : 0)
+    let parities = parity(0, 3) | parity(1, 4) << 8 | parity(2, 5) << 16 | parity(6, 7) << 24
+    self.parities = parities
+    // (A row's byte not zero: its bit.)
+    let nonzero = (parities | parities >> 1) & 0x0101_0101
+    let rows = (nonzero | nonzero >> 7 | nonzero >> 14 | nonzero >> 21) & 0xF
+    rowsWithDots = rows
+    // (The rows with dots, twice over, from row r + 1 on: the first of them.)
+    @inline(__always) func step(_ r: UInt32) -> UInt32 {
+      UInt32((((rows | rows << 4) >> (r + 1)) & 0xF).trailingZeroBitCount + 1)
+    }
+    steps = rows == 0 ? 0 : step(0) | step(1) << 8 | step(2) << 16 | step(3) << 24
   }
 
   /// Inks, in `dots` (the canvas's), the dots whose centres lie inside an odd number of the
@@ -314,16 +335,23 @@ struct FillRaster {
     dots: UnsafeMutableBufferPointer<Ink>
   ) {
     let clip = self.clip
-    guard bounds.meets(clip) else { return }
+    // (`bounds.meets(clip)` with the clip's ends converted once.)
+    guard
+      bounds.minX.isFinite && bounds.maxX >= meetLow.x && bounds.minX <= meetHigh.x
+        && bounds.maxY >= meetLow.y && bounds.minY <= meetHigh.y
+    else { return }
     let (ox, oy) = (self.ox, self.oy)
     let w = width
     if bounds.inkSpeck(clip: clip, width: w, ink: ink, dots) { return }
-    let (firstRow, lastRow) = FillScratch.rows(bounds, clip)
+    let (firstRow, lastRow) = FillScratch.rows(bounds, clip, within: heldY)
     guard firstRow <= lastRow else { return }
-    let (parities, rowsWithDots) = (self.parities, self.rowsWithDots)
+    let (parities, steps) = (self.parities, self.steps)
     // Rows the pattern leaves empty are skipped whole: the edges a row crosses do not depend
-    // on the rows before it (a pattern with no dots on any row draws nothing).
-    guard rowsWithDots != 0 else { return }
+    // on the rows before it (a pattern with no dots on any row draws nothing). Without edges
+    // no row has a crossing (nor without the canvas's dots: one lent out draws nothing).
+    guard rowsWithDots != 0, let base = dots.baseAddress, let e0 = edges.baseAddress,
+      !edges.isEmpty
+    else { return }
     let mask = CellGeometry.dotsHigh - 1
     /// The parity of row r of the pattern's grid.
     @inline(__always) func parityOf(_ r: Int) -> UInt8 {
@@ -331,12 +359,12 @@ struct FillRaster {
     }
     /// How many rows on from row r of the pattern's grid the next row with dots is (1...4).
     @inline(__always) func step(_ r: Int) -> Int {
-      (((rowsWithDots | rowsWithDots &<< 4) &>> UInt32(truncatingIfNeeded: r &+ 1)) & 0xF)
-        .trailingZeroBitCount &+ 1
+      Int(UInt8(truncatingIfNeeded: steps &>> UInt32(truncatingIfNeeded: r &* 8)))
     }
     var row = firstRow
-    if parityOf((row + oy) & mask) == 0 { row += step((row + oy) & mask) }
+    if parityOf((row &+ oy) & mask) == 0 { row &+= step((row &+ oy) & mask) }
     let edgeCount = edges.count
+    let ends = spanEnds
     withUnsafeTemporaryAllocation(of: Double.self, capacity: edgeCount) { crossings in
       do {
         // Inks the dots of the pattern between pairs of a row's `count` crossings (sorted).
@@ -345,9 +373,9 @@ struct FillRaster {
           var k = 0
           // (The row's dots: the span's columns lie in the clip, which lies in the canvas, so
           // the stores stay in the buffer and the column steps cannot overflow.)
-          guard let rowDots = dots.baseAddress.map({ $0 + row &* w }) else { return }
+          let rowDots = base + row &* w
           while k &+ 1 < count {
-            let (a, b) = FillScratch.span(crossings[k], crossings[k &+ 1], clip)
+            let (a, b) = FillScratch.span(crossings[k], crossings[k &+ 1], ends)
             if a <= b {
               if rowParity == 3 {
                 var x = a
@@ -356,12 +384,16 @@ struct FillRaster {
                   x &+= 1
                 } while x <= b
               } else {
-                // The first column of the right parity from a, then every other one.
+                // The first column of the right parity from a, then every other one: two
+                // dots a step, then the last one left (a dot cost a test and a jump besides its
+                // store and step).
                 var x = a &+ (((even ? 0 : 1) &- (a &+ ox)) & 1)
-                while x <= b {
+                while x &+ 2 <= b {
                   rowDots[x] = ink
-                  x &+= 2
+                  rowDots[x &+ 2] = ink
+                  x &+= 4
                 }
+                if x <= b { rowDots[x] = ink }
               }
             }
             k &+= 2
@@ -382,15 +414,21 @@ struct FillRaster {
         guard edgeCount > FillScratch.fewEdges else {
           // Few edges (a building's): each row drawn takes the crossings of every edge it
           // meets (top inclusive, bottom exclusive, as the active edges below), with no sort
-          // of the edges and no list of active ones.
+          // of the edges and no list of active ones. (The edges walked by a pointer: an
+          // edge's tests read it in place, with no index to scale.)
+          let eEnd = e0 + edgeCount
           while row <= lastRow {
             let r = (row &+ oy) & mask
             let yc = Double(row) + 0.5
             var count = 0
-            for e in 0..<edgeCount where edges[e].yTop <= yc && edges[e].yBottom > yc {
-              insert(edges[e].xAtTop + (yc - edges[e].yTop) * edges[e].slope, count)
-              count &+= 1
-            }
+            var e = e0
+            repeat {
+              if e.pointee.yTop <= yc && e.pointee.yBottom > yc {
+                insert(e.pointee.xAtTop + (yc - e.pointee.yTop) * e.pointee.slope, count)
+                count &+= 1
+              }
+              e += 1
+            } while e != eEnd
             spans(row, parityOf(r), count)
             row &+= step(r)
           }
@@ -418,15 +456,11 @@ struct FillRaster {
               if y > bottom {
                 s = rowCount
               } else if y > top {
-                // The first row r with y <= r + 0.5: y − 0.5 rounded up, put right where
-                // the subtraction rounded.
-                var r = FillScratch.smallCeiling(y - 0.5)
-                if y > Double(r) + 0.5 {
-                  r += 1
-                } else if y <= Double(r - 1) + 0.5 {
-                  r -= 1
-                }
-                s = r - firstRow
+                // The first row r with y <= r + 0.5: y − 0.5 rounded up. (The subtraction is
+                // exact here: y lies above row firstRow's centre, so 0.5 < y < 2^31, where
+                // y − 0.5 is a multiple of y's unit in the last place no larger than y, or,
+                // for y ≤ 1, exact by Sterbenz's lemma. No correction is needed.)
+                s = FillScratch.smallCeiling(y - 0.5) &- firstRow
               }
               starts[e] = Int32(truncatingIfNeeded: s)
               reached[s] &+= 1
@@ -806,7 +840,15 @@ public struct DotRingWriter {
   /// held within a dot of the clip before they become integers: one beyond any integer,
   /// infinite or not a number never traps.
   @inline(__always) static func rows(_ bounds: Bounds, _ clip: DotRect) -> (first: Int, last: Int) {
-    let (low, high) = (Double(clip.minY - 1), Double(clip.maxY + 1))
+    rows(bounds, clip, within: (Double(clip.minY - 1), Double(clip.maxY + 1)))
+  }
+
+  /// `rows(_:_:)` with the clip's rows held by (`clip.minY − 1`, `clip.maxY + 1`) converted
+  /// already (`FillRaster` does it once for all its fills).
+  @inline(__always) static func rows(
+    _ bounds: Bounds, _ clip: DotRect, within ends: (low: Double, high: Double)
+  ) -> (first: Int, last: Int) {
+    let (low, high) = ends
     return (
       max(clip.minY, smallCeiling(held(bounds.minY, low, high) - 0.5)),
       min(clip.maxY - 1, smallFloor(held(bounds.maxY, low, high) - 0.5))
@@ -822,8 +864,31 @@ public struct DotRingWriter {
   @inline(__always) static func span(_ from: Double, _ to: Double, _ clip: DotRect) -> (
     first: Int, last: Int
   ) {
-    let low = SIMD2(repeating: Double(clip.minX - 1))
-    let high = SIMD2(repeating: Double(clip.maxX + 1))
+    span(from, to, SpanEnds(clip))
+  }
+
+  /// What `span` takes from the clip, worked out once (`FillRaster` keeps it for all its
+  /// fills: converted in each row's span, the conversions' overflow tests stayed in the row).
+  struct SpanEnds {
+    /// A dot beyond the clip's left and right ends (`held`'s low and high).
+    let low: SIMD2<Double>
+    let high: SIMD2<Double>
+    /// The clip's first and last columns.
+    let first: Int
+    let last: Int
+
+    @inline(__always) init(_ clip: DotRect) {
+      low = SIMD2(repeating: Double(clip.minX - 1))
+      high = SIMD2(repeating: Double(clip.maxX + 1))
+      (first, last) = (clip.minX, clip.maxX - 1)
+    }
+  }
+
+  /// `span(_:_:_:)` with the clip's ends worked out already.
+  @inline(__always) static func span(_ from: Double, _ to: Double, _ ends: SpanEnds) -> (
+    first: Int, last: Int
+  ) {
+    let (low, high) = (ends.low, ends.high)
     let v = SIMD2(from, to)
     // (`held`: v > low ? (v < high ? v : high) : low.)
     let h = low.replacing(with: v, where: v .> low)
@@ -834,8 +899,8 @@ public struct DotRingWriter {
     let below = unsafeBitCast(t - bias .< u, to: SIMD2<Int64>.self)
     let r = unsafeBitCast(t, to: SIMD2<Int64>.self) &- below
     return (
-      max(Int(Int32(truncatingIfNeeded: r.x)), clip.minX),
-      min(Int(Int32(truncatingIfNeeded: r.y)) &- 1, clip.maxX &- 1)
+      max(Int(Int32(truncatingIfNeeded: r.x)), ends.first),
+      min(Int(Int32(truncatingIfNeeded: r.y)) &- 1, ends.last)
     )
   }
 
