@@ -330,7 +330,7 @@ struct FillRaster {
   /// Inks, in `dots` (the canvas's), the dots whose centres lie inside an odd number of the
   /// rings whose edges are `edges` (any order; more than `FillScratch.fewEdges` are counted
   /// out here by the rows that reach their tops) and whose points lie in `bounds`.
-  func fill(
+  @inline(__always) func fill(
     ink: Ink, edges: UnsafeMutableBufferPointer<FillScratch.Edge>, bounds: FillScratch.Bounds,
     dots: UnsafeMutableBufferPointer<Ink>
   ) {
