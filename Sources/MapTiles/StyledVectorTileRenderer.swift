@@ -130,11 +130,13 @@ extension VectorTileRenderer {
                   dashed: dashed, context: context)
                 return
               }
-              for i in items.indices {
+              // (The items in the bands `box` reaches, in order, as `drawOutlined` visits
+              // them: those that meet it among them.)
+              group.pointee.items.bands.forEachItem(near: box) { i in
                 // (`meets`: an item's box holds its vertices and `box` met the group's, so
                 // neither is empty; only the box is read, not the item copied, for the many
                 // items away from this map tile.)
-                guard items[i].box.meets(box) else { continue }
+                guard items[i].box.meets(box) else { return }
                 let item = items[i]
                 if fills {
                   let geometry = FlatParts(points: points, offsets: offsets, parts: item.parts)
@@ -146,7 +148,7 @@ extension VectorTileRenderer {
                     context.fillPath()
                   }
                 }
-                guard paint.stroke != nil else { continue }
+                guard paint.stroke != nil else { return }
                 context.strokeDotLines(within: placement.dotBox(item.box)) { sink in
                   for c in item.chunks where chunks[Int(c)].box.intersects(box) {
                     addChunk(
