@@ -446,6 +446,7 @@ final class PreparedStyledTile: Sendable {
   /// its road), and the group is not drawn (`covered(_:paints:zoom:)`).
   let coveringGroups: [[Int]]
   private let paintMemo = Mutex<(zoomBits: UInt64, paints: [StyledDrawPlan.Paint?])?>(nil)
+  private let drawnMemo = Mutex<(scaleBits: UInt64, paints: [StyledDrawPlan.Paint?])?>(nil)
 
   /// Sorts out `tile`; filters are evaluated at `zoom`.
   init(tile: DecodedTile, plan: StyledDrawPlan, zoom: Double) {
@@ -581,6 +582,34 @@ final class PreparedStyledTile: Sendable {
           polygon: polygon, chunks: firstChunk..<Int32(chunks.count)))
       box.formUnion(b)
     }
+  }
+
+  /// The paint of each group drawn at `zoomScale`, whose zoom level is `zoom` (a function of
+  /// it), worked out once per zoom scale: nil for a group not drawn (its layer's zoom range
+  /// leaves it out, or `covered(_:paints:zoom:)`), and each `dash` divided by `zoomScale`,
+  /// the lengths the drawing context takes. A map tile's frames then test no group's zoom
+  /// range or cover, nor make its dashes, again.
+  func drawnPaints(zoomScale: Double, zoom: Double) -> [StyledDrawPlan.Paint?] {
+    if let memo = drawnMemo.withLock({ $0 }), memo.scaleBits == zoomScale.bitPattern {
+      return memo.paints
+    }
+    let all = paints(zoom: zoom)
+    var drawn = all
+    for g in groups.indices {
+      let layer = plan.layers[groups[g].layer]
+      guard zoom >= layer.minzoom && zoom < layer.maxzoom, var paint = all[g],
+        coveringGroups[g].isEmpty || !covered(g, paints: all, zoom: zoom)
+      else {
+        drawn[g] = nil
+        continue
+      }
+      if !paint.dash.isEmpty {
+        paint.dash = paint.dash.map { $0 / zoomScale }
+        drawn[g] = paint
+      }
+    }
+    drawnMemo.withLock { $0 = (zoomScale.bitPattern, drawn) }
+    return drawn
   }
 
   /// The paint of each group at `zoom` (nil: not drawn), worked out once per zoom.

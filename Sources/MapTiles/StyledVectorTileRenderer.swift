@@ -71,23 +71,17 @@ extension VectorTileRenderer {
     let id = TileID(z: path.z, x: path.x, y: path.y)
     let bounds = tileOverlay.boundingMapRect
     let prepared = v.styled.prepared(v.tile, for: plan, zoom: Double(path.z) + 1)
-    let paints = prepared.paints(zoom: zoom)
+    // (The groups out of their layer's zoom range, and casings whose dots the road drawn over
+    // them covers, have no paint here.)
+    let paints = prepared.drawnPaints(zoomScale: zoomScale, zoom: zoom)
     prepared.groups.withUnsafeBufferPointer { groups in
       plan.layers.withUnsafeBufferPointer { layers in
         withUnsafeTemporaryAllocation(of: TileBoxMemo.Entry.self, capacity: TileBoxMemo.capacity) {
           var memo = TileBoxMemo(
             entries: $0, id: id, mapRect: mapRect, zoomScale: zoomScale, bounds: bounds)
           for g in groups.indices {
+            guard let paint = paints[g] else { continue }
             let layer = layers.baseAddress! + groups[g].layer
-            guard zoom >= layer.pointee.minzoom && zoom < layer.pointee.maxzoom,
-              let paint = paints[g]
-            else { continue }
-            // A casing whose dots the road drawn over it covers.
-            if !prepared.coveringGroups[g].isEmpty
-              && prepared.covered(g, paints: paints, zoom: zoom)
-            {
-              continue
-            }
             draw(
               groups.baseAddress! + g, layer.pointee.shape, paint, mapRect: mapRect, zoom: zoom,
               zoomScale: zoomScale, bounds: bounds, context: context, memo: &memo)
@@ -111,8 +105,9 @@ extension VectorTileRenderer {
     context.fillPattern = paint.pattern
     context.strokeColor = paint.stroke
     context.lineWidth = paint.width / zoomScale
+    // (The paint's dashes are divided by the zoom scale already: `drawnPaints`.)
     let dashed = !paint.dash.isEmpty
-    context.setLineDash(phase: 0, lengths: dashed ? paint.dash.map { $0 / zoomScale } : [])
+    context.setLineDash(phase: 0, lengths: paint.dash)
     let placement = DotPlacement(transform, context, origin: bounds.origin)
     let z = Float(zoom)
     group.pointee.items.chunks.withUnsafeBufferPointer { chunks in

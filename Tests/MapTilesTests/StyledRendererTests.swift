@@ -239,6 +239,63 @@ struct StyledRendererTests {
     #expect(cells(gaps, in: [red]) > 20)
   }
 
+  @Test(
+    "one map zoomed in steps draws each zoom as a map opened there: paints, covers and dashes per zoom"
+  )
+  func zoomedInSteps() throws {
+    // Dashed streets over a casing as wide (drawn over at whole dots, `drawnPaints`), and a
+    // layer shown from zoom 15.5: each step's frame is a new map's at that zoom, though the
+    // map's tiles (and their drawn paints) were worked out at the zoom before.
+    let edit: (String) -> String = {
+      $0.replacingOccurrences(
+        of: ##"{"id": "minor","##,
+        with: ##"""
+          {"id": "minor-casing", "type": "line", "source": "openmaptiles",
+           "source-layer": "transportation", "filter": ["in", "class", "minor", "service"],
+           "paint": {"line-color": "#ff0000", "line-width": 4}},
+          {"id": "minor",
+          """##
+      ).replacingOccurrences(
+        of: ##"{"id": "street-names","##,
+        with: ##"""
+          {"id": "late", "type": "line", "source": "openmaptiles", "minzoom": 15.5,
+           "source-layer": "transportation", "filter": ["in", "class", "primary", "secondary", "tertiary", "minor"],
+           "paint": {"line-color": "#00ff00", "line-width": 2}},
+          {"id": "street-names",
+          """##
+      ).replacingOccurrences(
+        of: ##""line-color": "#c8c8c8""##,
+        with: ##""line-color": "#c8c8c8", "line-dasharray": [2, 2]"##)
+    }
+    let text = try String(
+      contentsOf: Self.styles.appendingPathComponent("omt.json"), encoding: .utf8)
+    let document = try StyleDocument(data: Data(edit(text).utf8))
+    let delegate = StyledRenderers(document, sourceID: "openmaptiles")
+    let map = MapView(columns: 120, rows: 40)
+    map.delegate = delegate
+    map.addOverlay(
+      SourceTileOverlay(source: try MBTilesSource(path: monacoPath)), level: .aboveRoads)
+    map.setCenter(Coordinate(latitude: 43.7384, longitude: 7.4246), animated: false)
+    var frames: [Double: CellBuffer] = [:]
+    for zoom in [15.0, 15.3, 15.6, 15.0] {
+      map.setZoomLevel(zoom, animated: false)
+      let result = map.renderCompleteFrame(timeout: 60)
+      #expect(result.complete)
+      let (fresh, _) = try frame(
+        monacoPath, style: "omt", source: "openmaptiles", zoom: zoom, columns: 120, rows: 40,
+        edit: edit)
+      // (A Bool: a failure names the zoom without printing two frames of cells.)
+      let same = result.frame == fresh
+      #expect(same, "zoom \(zoom)")
+      frames[zoom] = result.frame
+    }
+    // The steps drew different things: the dashes and widths follow the zoom, the late layer
+    // shows from 15.5 only.
+    #expect(frames[15.0] != frames[15.3])
+    #expect(cells(try #require(frames[15.6]), in: [Self.color("#00ff00")]) > 0)
+    #expect(cells(try #require(frames[15.3]), in: [Self.color("#00ff00")]) == 0)
+  }
+
   @Test("a zoom interpolate widens the major roads as one zooms in")
   func widthByZoom() throws {
     let yellow = Self.color("#f0d040")
