@@ -335,11 +335,7 @@ struct FillRaster {
     dots: UnsafeMutableBufferPointer<Ink>
   ) {
     let clip = self.clip
-    // (`bounds.meets(clip)` with the clip's ends converted once.)
-    guard
-      bounds.minX.isFinite && bounds.maxX >= meetLow.x && bounds.minX <= meetHigh.x
-        && bounds.maxY >= meetLow.y && bounds.minY <= meetHigh.y
-    else { return }
+    guard bounds.meets(low: meetLow, high: meetHigh) else { return }
     let (ox, oy) = (self.ox, self.oy)
     let w = width
     if bounds.inkSpeck(clip: clip, width: w, ink: ink, dots) { return }
@@ -782,8 +778,17 @@ public struct DotRingWriter {
 
     /// Whether the rings can ink a dot of `clip`.
     func meets(_ clip: DotRect) -> Bool {
-      minX.isFinite && maxX >= Double(clip.minX) - 1 && minX <= Double(clip.maxX)
-        && maxY >= Double(clip.minY) - 1 && minY <= Double(clip.maxY)
+      meets(
+        low: (Double(clip.minX) - 1, Double(clip.minY) - 1),
+        high: (Double(clip.maxX), Double(clip.maxY)))
+    }
+
+    /// `meets(_:)` with the clip's ends converted already: `low` its least corner less a dot,
+    /// `high` its greatest (`FillRaster` works them out once for all its fills).
+    @inline(__always) func meets(low: (x: Double, y: Double), high: (x: Double, y: Double))
+      -> Bool
+    {
+      minX.isFinite && maxX >= low.x && minX <= high.x && maxY >= low.y && minY <= high.y
     }
 
     /// The one dot a shape smaller than a dot shows as (nil: the shape is larger).

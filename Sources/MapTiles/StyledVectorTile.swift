@@ -445,7 +445,6 @@ final class PreparedStyledTile: Sendable {
   /// solid and as wide in dots, one of them inks every dot the group would (a casing under
   /// its road), and the group is not drawn (`covered(_:paints:zoom:)`).
   let coveringGroups: [[Int]]
-  private let paintMemo = Mutex<(zoomBits: UInt64, paints: [StyledDrawPlan.Paint?])?>(nil)
   private let drawnMemo = Mutex<(scaleBits: UInt64, paints: [StyledDrawPlan.Paint?])?>(nil)
 
   /// Sorts out `tile`; filters are evaluated at `zoom`.
@@ -612,11 +611,9 @@ final class PreparedStyledTile: Sendable {
     return drawn
   }
 
-  /// The paint of each group at `zoom` (nil: not drawn), worked out once per zoom.
+  /// The paint of each group at `zoom` (nil: not drawn); `drawnPaints(zoomScale:zoom:)`
+  /// keeps what it draws with.
   func paints(zoom: Double) -> [StyledDrawPlan.Paint?] {
-    if let memo = paintMemo.withLock({ $0 }), memo.zoomBits == zoom.bitPattern {
-      return memo.paints
-    }
     var out: [StyledDrawPlan.Paint?] = []
     out.reserveCapacity(groups.count)
     var feature: StyledTileFeature?
@@ -635,7 +632,6 @@ final class PreparedStyledTile: Sendable {
       feature = f
       out.append(StyledDrawPlan.paint(layer, zoom: zoom, feature: f, background: background))
     }
-    paintMemo.withLock { $0 = (zoom.bitPattern, out) }
     return out
   }
 }

@@ -57,14 +57,19 @@ public struct Viewport: Sendable, Equatable {
 
   /// `dotX(forMapX:)` with the world's width given.
   @inline(__always) private func dotX(forMapX mapX: Double, worldWidth w: Double) -> Double {
-    let cx = (Double(originX) + Double(widthInDots) / 2) / zoomScale
     var x = mapX
     // The world copy: `v.rounded()` (libm's `round`, a call), which is `v * 0` (a zero of
     // v's sign) for |v| below a half, as on the copy nearest the screen nearly always.
-    let v = (cx - x) / w
+    let v = worldsFromCentre(mapX, worldWidth: w)
     let shift = v.magnitude < 0.5 ? v * 0 : v.rounded()
     x += shift * w
     return x * zoomScale - Double(originX)
+  }
+
+  /// How many world widths `w` the screen's centre lies to the right of map x `mapX`: the
+  /// world copy nearest the screen is `mapX` moved by this, rounded, times the width.
+  @inline(__always) private func worldsFromCentre(_ mapX: Double, worldWidth w: Double) -> Double {
+    ((Double(originX) + Double(widthInDots) / 2) / zoomScale - mapX) / w
   }
 
   /// The map point under a screen dot.
@@ -88,8 +93,7 @@ public struct Viewport: Sendable, Equatable {
     // `dotX(forMapX:worldWidth:)`, the point left as it is on the copy of the world nearest
     // the screen: there `dotX` adds a zero (of v's sign) times the width, which changes
     // nothing but the sign of a zero x, and a zero of either sign gives the same cell.
-    let cx = (Double(originX) + Double(widthInDots) / 2) / zoomScale
-    let v = (cx - p.x) / w
+    let v = worldsFromCentre(p.x, worldWidth: w)
     let mapX = v.magnitude < 0.5 ? p.x : p.x + v.rounded() * w
     let x = (mapX * zoomScale - Double(originX)) / Double(CellGeometry.dotsWide)
     guard x >= 0 && x < Double(columns) else { return nil }
